@@ -1,0 +1,29 @@
+# Install rules: header, archives, Fortran modules per compiler, CMake package, pkg-config files.
+include(CMakePackageConfigHelpers)
+
+install(FILES include/mpilat.h ${PROJECT_BINARY_DIR}/include/mpilat_version.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS mpilat EXPORT mpilatTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(EXPORT mpilatTargets NAMESPACE mpilat:: FILE mpilatTargets.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/mpilat)
+if(MPILAT_FORTRAN)
+  install(TARGETS mpilat_fortran EXPORT mpilatFortranTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(EXPORT mpilatFortranTargets NAMESPACE mpilat:: FILE mpilatFortranTargets.cmake
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/mpilat)
+  install(DIRECTORY ${MPILAT_MODULE_DIR}/ DESTINATION ${MPILAT_MODULE_INSTALL_DIR} FILES_MATCHING PATTERN "*.mod")
+endif()
+
+configure_package_config_file(cmake/mpilatConfig.cmake.in ${PROJECT_BINARY_DIR}/mpilatConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/mpilat)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/mpilatConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/mpilatConfig.cmake ${PROJECT_BINARY_DIR}/mpilatConfigVersion.cmake
+              cmake/MpilatMpiFlavor.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/mpilat)
+
+# pkg-config: mpilat's own flags; users compile with their MPI's wrappers (mpicc, mpif90).
+configure_file(cmake/mpilat.pc.in ${PROJECT_BINARY_DIR}/mpilat.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/mpilat.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(MPILAT_FORTRAN)
+  configure_file(cmake/mpilat-fortran.pc.in ${PROJECT_BINARY_DIR}/mpilat-fortran.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/mpilat-fortran.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()

@@ -1,0 +1,270 @@
+/**
+ * @file mpilat.h
+ * @brief The whole public C ABI of mpilat: MPI latency measured the way the literature says it must be.
+ *
+ * Conventions (see docs/api.md):
+ * - Every function returns an int: LAT_SUCCESS (0) or one of LAT_ERR_*; lat_strerror() names the code,
+ *   lat_last_error_message() gives the detail of the last failure on the calling thread.
+ * - Options come in structs initialised by lat_*_defaults(); results come back in plain structs of
+ *   int64_t, double and int that Fortran mirrors with bind(C) (module mpilat).
+ * - All times are in microseconds (suffix _us), all rates in MB/s with MB = 10^6 bytes (suffix _mbs).
+ * - Collective functions work on their own duplicate of the caller's communicator (with
+ *   MPI_ERRORS_RETURN attached), so they never disturb the application's messages. Their arguments are
+ *   validated on every rank and the verdict agreed before any message is timed: a bad value on one rank
+ *   is an error returned on every rank (LAT_ERR_ARG, the message naming the rank and the value), never a
+ *   hang. Values that must be equal on all ranks but differ are LAT_ERR_ARG too.
+ *
+ * Statistics (identical definitions everywhere in mpilat; Appendix C of Luecke et al. 2009 checks them):
+ * - median: of the sorted values x(1) <= ... <= x(N): x((N+1)/2) for odd N, (x(N/2) + x(N/2+1)) / 2 for even N.
+ * - mean: sum(x) / N.  variance: sum((x - mean)^2) / (N - 1), 0 when N == 1 (sample variance).
+ * - stddev: sqrt(variance).  coefficient of variation: 100 * stddev / mean, in percent.
+ * - standard error: stddev / sqrt(N).  relative standard error: standard error / mean (a fraction).
+ * - rate: message bytes / time in microseconds = MB/s; 0 when the time is not positive (undefined).
+ */
+#ifndef MPILAT_H
+#define MPILAT_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "mpilat_version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------------
+ * Errors and versions
+ * ------------------------------------------------------------------------------------------------- */
+
+/** Return codes of every mpilat function. */
+enum lat_error {
+  LAT_SUCCESS = 0,       /**< success */
+  LAT_ERR_ARG = 1,       /**< an argument is out of range, NULL, or differs between ranks */
+  LAT_ERR_NOMEM = 2,     /**< memory could not be allocated */
+  LAT_ERR_MPI = 3,       /**< an MPI call failed (the message names it) */
+  LAT_ERR_NOT_INIT = 4,  /**< MPI is not initialised, or already finalised */
+  LAT_ERR_UNSUPPORTED = 5, /**< the requested feature (e.g. a timer) is not available on this machine */
+  LAT_ERR_IO = 6,        /**< a file could not be written or read (nothing partial is left behind) */
+  LAT_ERR_INTERNAL = 7,  /**< a bug in mpilat: please report it with lat_last_error_message() */
+  LAT_ERR_INTERRUPTED = 8 /**< stopped early by lat_request_stop(); results hold what was measured */
+};
+
+/** A static English description of an error code ("invalid argument"); never NULL. */
+const char *lat_strerror(int code);
+
+/** Detail of the last error on the calling thread ("ntrial must be >= 1, got 0"); "" if none. */
+const char *lat_last_error_message(void);
+
+/** The LAT_API_VERSION the library was built with; compare with the header's LAT_API_VERSION. */
+int lat_get_api_version(void);
+
+/** The library version; any pointer may be NULL. */
+int lat_get_version(int *major, int *minor, int *patch);
+
+/** Asks a running measurement to stop at the next safe point (between trials) and return what it has.
+    Async-signal-safe: call it from a SIGTERM/SIGINT handler. The measuring call returns
+    LAT_ERR_INTERRUPTED with its result marked partial (ntrial_done < ntrial). */
+int lat_request_stop(void);
+
+/** Clears a stop requested by lat_request_stop(), so later measurements run normally. */
+int lat_clear_stop(void);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Timers
+ * ------------------------------------------------------------------------------------------------- */
+
+/** The clocks mpilat can time with. */
+enum lat_timer_kind {
+  LAT_TIMER_MPI_WTIME = 0,     /**< MPI_Wtime(), as in the paper (default) */
+  LAT_TIMER_MONOTONIC_RAW = 1, /**< clock_gettime(CLOCK_MONOTONIC_RAW): not slewed by NTP */
+  LAT_TIMER_TSC = 2            /**< x86 invariant time-stamp counter, calibrated against MONOTONIC_RAW */
+};
+
+/** Whether a timer kind can be used on this machine: *available = 1 or 0. Not collective. */
+int lat_timer_available(int timer, int *available);
+
+/** The name of a timer kind ("mpi_wtime", "monotonic_raw", "tsc"), or "unknown". */
+const char *lat_timer_name(int timer);
+
+/** Parses a timer name as given to the drivers' --timer option into a lat_timer_kind. */
+int lat_timer_from_name(const char *name, int *timer);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Distributions: the table of distinct measured values and their frequencies
+ * ------------------------------------------------------------------------------------------------- */
+
+/** Opaque handle to a frequency table (distinct values in ascending order with their counts). */
+typedef struct lat_histogram_s *lat_histogram;
+
+/** Number of distinct values in the table. */
+int lat_histogram_size(lat_histogram hist, int64_t *nvalues);
+
+/** Copies the first min(n, size) distinct values (microseconds, ascending) and their counts into
+    caller buffers of length n. */
+int lat_histogram_get(lat_histogram hist, int64_t n, double *values_us, int64_t *counts);
+
+/** Frees the table and sets *hist to NULL; a NULL *hist is accepted. */
+int lat_histogram_free(lat_histogram *hist);
+
+/** Number of 0.2 us bins in the Appendix A distribution: [0,0.2), ..., [9.6,9.8), then [9.8, inf). */
+#define LAT_NBINS 50
+/** Width of those bins in microseconds. */
+#define LAT_BIN_WIDTH_US 0.2
+
+/* ---------------------------------------------------------------------------------------------------
+ * Timer calibration (Luecke et al. 2009, section 3.1)
+ * ------------------------------------------------------------------------------------------------- */
+
+/** Every rank calibrates its own clock (the value of lat_timer_options.rank). */
+#define LAT_ALL_RANKS (-1)
+
+/** Options of lat_calibrate_timer(); initialise with lat_timer_defaults(). */
+typedef struct lat_timer_options {
+  int64_t nr;   /**< back-to-back timer pairs; default 2^24 */
+  int timer;    /**< lat_timer_kind; default LAT_TIMER_MPI_WTIME */
+  int rank;     /**< the rank that calibrates, or LAT_ALL_RANKS (default): each rank its own clock */
+} lat_timer_options;
+
+/** Result of lat_calibrate_timer(). */
+typedef struct lat_timer_result {
+  int64_t nr_requested;     /**< pairs asked for */
+  int64_t nr;               /**< pairs measured: fewer than asked only after lat_request_stop() */
+  int64_t n_negative;       /**< differences below zero (a clock that stepped back); not in the bins */
+  int64_t n_zero;           /**< differences equal to zero (two reads inside one clock tick) */
+  int64_t bin_count[LAT_NBINS]; /**< Appendix A: counts in [0.2 i, 0.2 (i+1)) us; the last bin is open */
+  double res_timing_us;     /**< resolution: minimum positive difference; 0 if none was positive */
+  double min_ov_us;         /**< minimum timing overhead: minimum non-negative difference */
+  double min_us, median_us, mean_us, max_us, stddev_us; /**< over all nr differences */
+  double tick_us;           /**< the clock's own claim: MPI_Wtick() or clock_getres(), for reference */
+  int timer;                /**< the lat_timer_kind measured */
+  int rank;                 /**< the rank whose clock this is */
+} lat_timer_result;
+
+/** Fills opts with the defaults above. */
+int lat_timer_defaults(lat_timer_options *opts);
+
+/**
+ * Measures the resolution and minimum overhead of a clock from opts->nr back-to-back pairs of reads
+ * (res_timing = min positive difference, min_ov = min non-negative difference).
+ * Collective over comm. With opts->rank == LAT_ALL_RANKS every rank measures and gets its own clock's
+ * result; otherwise that rank measures (the others wait, yielding the processor) and every rank gets
+ * its result. hist may be NULL; otherwise *hist receives the frequency table of the differences, to be
+ * freed with lat_histogram_free().
+ */
+int lat_calibrate_timer(MPI_Comm comm, const lat_timer_options *opts, lat_timer_result *result,
+                        lat_histogram *hist);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Ping-pong statistics (Luecke et al. 2009, sections 3.2-3.4)
+ * ------------------------------------------------------------------------------------------------- */
+
+/** The last rank of the communicator, as a value of lat_pingpong_options.dest. */
+#define LAT_LAST_RANK (-1)
+/** Room for a processor name in results, terminating NUL included. */
+#define LAT_HOSTNAME_LEN 256
+/** Largest npp the calculation may return (a guard against a median ping-pong time of ~0). */
+#define LAT_NPP_MAX 1000000000
+
+/** Options of lat_pingpong_stats(); initialise with lat_pingpong_defaults(). Must be equal on all ranks
+    (except progress). */
+typedef struct lat_pingpong_options {
+  int64_t n;        /**< message size in 8-byte elements (MPI_DOUBLE); default 1 */
+  int64_t bytes;    /**< message size in bytes (MPI_BYTE), 0 allowed; -1 (default): use n */
+  int64_t nr;       /**< timer pairs for the calibration done when no calibration is passed; 2^24 */
+  int64_t npptrial; /**< timing trials for the npp estimate; default 2^23 */
+  int64_t npp_init; /**< ping-pongs per timing loop during the npp estimate; default 10 */
+  int64_t res_npp;  /**< npp * median_ppt >= res_npp * res_timing; default 50 */
+  int64_t npp;      /**< ping-pongs per timing loop; 0 (default): calculate by the rule above */
+  int64_t ntrial;   /**< timing trials; default 2^23 */
+  double cut_coef;  /**< filter: trials with time > cut_coef * median are removed; default 2.0 */
+  int source;       /**< the rank that times; default 0 */
+  int dest;         /**< its partner; default LAT_LAST_RANK */
+  int timer;        /**< lat_timer_kind for the calibration done here; default LAT_TIMER_MPI_WTIME */
+  int progress;     /**< 1: the source rank prints phase, percent and time left on stderr; default 0 */
+} lat_pingpong_options;
+
+/** Statistics of one set of ping-pong times (all of them, or those kept by the filter). */
+typedef struct lat_stats {
+  int64_t count;           /**< number of timing trials described */
+  double min_us, median_us, mean_us, max_us; /**< ping-pong time divided by two */
+  double variance_us2;     /**< sample variance, divisor count - 1, in us^2 */
+  double stddev_us;        /**< sqrt(variance) */
+  double cv_percent;       /**< coefficient of variation: 100 * stddev / mean */
+  double stderr_us;        /**< standard error: stddev / sqrt(count) */
+  double rse;              /**< relative standard error: stderr / mean (a fraction, not percent) */
+  double rate_min_mbs, rate_median_mbs, rate_mean_mbs, rate_max_mbs; /**< bytes / time */
+} lat_stats;
+
+/** Result of lat_pingpong_stats(), returned on every rank. */
+typedef struct lat_pingpong_result {
+  int64_t bytes;           /**< message size in bytes */
+  int64_t n;               /**< message size in 8-byte elements, or -1 when given in bytes */
+  int64_t npptrial, npp_init, res_npp;
+  int64_t npp_calculated;  /**< the npp rule's value (0 if the estimate was skipped: npp fixed) */
+  int64_t npp_used;        /**< ping-pongs per timing loop actually used */
+  int64_t ntrial;          /**< trials requested */
+  int64_t ntrial_done;     /**< trials measured: < ntrial when the run was stopped early (partial) */
+  int64_t n_kept, n_removed; /**< trials kept and removed by the filter */
+  int64_t nprocs;          /**< size of the communicator */
+  double median_ppt_us;    /**< median round-trip time of one ping-pong from the estimate (not halved) */
+  double res_timing_us, min_ov_us; /**< the calibration applied */
+  double cut_coef, cut_off_us; /**< the filter: times above cut_off_us = cut_coef * median removed */
+  lat_stats all;           /**< statistics of all ntrial_done trials */
+  lat_stats filtered;      /**< the same after filtering */
+  int source, dest, timer, partial; /**< partial: 1 if stopped before ntrial trials */
+  char source_host[LAT_HOSTNAME_LEN]; /**< MPI_Get_processor_name() of source, NUL-terminated */
+  char dest_host[LAT_HOSTNAME_LEN];   /**< the same for dest */
+} lat_pingpong_result;
+
+/** Fills opts with the defaults above. */
+int lat_pingpong_defaults(lat_pingpong_options *opts);
+
+/**
+ * Ping-pong latency between ranks opts->source and opts->dest, timed on source as in Luecke et al.:
+ * each trial is a barrier of the two ranks, a hand-shake (dest sends, source receives), then
+ * t1 = clock; npp x (send, recv); t2 = clock; time = (t2 - t1 - min_ov) / (2 npp).
+ * When opts->npp == 0, npp = nint(max(1, res_npp * res_timing / median_ppt)) from npptrial trials of
+ * npp_init ping-pongs. Then ntrial trials; statistics of all of them and of those <= cut_coef * median.
+ * Collective over comm: ranks other than source and dest wait yielding the processor.
+ * timer: a calibration from lat_calibrate_timer() on the source rank, or NULL to calibrate here with
+ * opts->nr pairs on source. hist: NULL, or receives the frequency table of the measured times (us,
+ * divided by two), on every rank where it is not NULL. On LAT_ERR_INTERRUPTED the result and the
+ * table hold the trials measured before the stop.
+ */
+int lat_pingpong_stats(MPI_Comm comm, const lat_pingpong_options *opts, const lat_timer_result *timer,
+                       lat_pingpong_result *result, lat_histogram *hist);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Statistics on samples (the same code the measurements use; not collective)
+ * ------------------------------------------------------------------------------------------------- */
+
+/** Statistics of n values (microseconds) for a message of bytes bytes, with the definitions above. */
+int lat_stats_compute(int64_t n, const double *values_us, int64_t bytes, lat_stats *stats);
+
+/** The npp rule: nint(max(1, res_npp * res_timing / median_ppt)), capped at LAT_NPP_MAX. */
+int lat_npp_rule(int64_t res_npp, double res_timing_us, double median_ppt_us, int64_t *npp);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Reports: the files of the 2009 `latency` program (docs/output-formats.md)
+ * ------------------------------------------------------------------------------------------------- */
+
+/**
+ * Writes latency.output, latency.summary.output and latency.json into directory outdir (NULL or "":
+ * the working directory). Each file is written to a temporary file first and renamed into place only
+ * when all three are complete: they appear whole or not at all, and existing files are untouched on
+ * failure. Not collective: call it on one rank. command_line and program_seconds are reported as given;
+ * timer_hist and pp_hist may be NULL (their tables are then omitted).
+ */
+int lat_write_latency_files(const char *outdir, const char *command_line, double program_seconds,
+                            const lat_timer_result *timer, lat_histogram timer_hist,
+                            const lat_pingpong_result *pp, lat_histogram pp_hist);
+
+/** Checks that files can be created in outdir (creates and removes a probe file). Not collective. */
+int lat_check_output_dir(const char *outdir);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MPILAT_H */

@@ -1,0 +1,124 @@
+#include "calibrate.hpp"
+
+#include <algorithm>
+
+#include "clock.hpp"
+#include "comm.hpp"
+#include "progress.hpp"
+#include "stop.hpp"
+
+namespace lat {
+
+namespace {
+
+// Pairs per chunk between stop checks and progress lines: ~20-50 ms of reads.
+constexpr int64_t kPairsPerChunk = int64_t{1} << 20;
+
+template <class Clock>
+int64_t read_pairs(const Clock &clock, int64_t nr, Tally &tally, Progress &progress) {
+  int64_t done = 0;
+  while (done < nr && !stop_requested()) {
+    const int64_t chunk = std::min(kPairsPerChunk, nr - done);
+    for (int64_t i = 0; i < chunk; ++i) {
+      const double t1 = clock.now();
+      const double t2 = clock.now();
+      tally.add(t2 - t1);
+    }
+    done += chunk;
+    progress.update(done, nr);
+  }
+  progress.finish(done, nr);
+  return done;
+}
+
+}  // namespace
+
+Calibration calibrate_here(int timer, int64_t nr, int rank, bool progress_on) {
+  Calibration c;
+  Tally tally;
+  Progress progress(progress_on, "timer calibration");
+  double tick_s = 0.0;
+  const int64_t done = with_clock(timer, [&](const auto &clock) {
+    tick_s = clock.tick();
+    return read_pairs(clock, nr, tally, progress);
+  });
+  c.dist = distribution_of(tally, [](double s) { return s * 1e6; });
+  c.interrupted = done < nr;
+
+  lat_timer_result &r = c.result;
+  r.nr_requested = nr;
+  r.nr = done;
+  r.timer = timer;
+  r.rank = rank;
+  r.tick_us = tick_s * 1e6;
+  const lat_stats s = describe(c.dist, 0);
+  r.min_us = s.min_us;
+  r.median_us = s.median_us;
+  r.mean_us = s.mean_us;
+  r.max_us = s.max_us;
+  r.stddev_us = s.stddev_us;
+  // res_timing: minimum positive difference; min_ov: minimum non-negative one (values are ascending).
+  for (size_t i = 0; i < c.dist.values.size(); ++i) {
+    const double v = c.dist.values[i];
+    if (v < 0.0) {
+      r.n_negative += c.dist.counts[i];
+    } else if (v == 0.0) {
+      r.n_zero += c.dist.counts[i];
+    }
+  }
+  const auto nonneg = std::lower_bound(c.dist.values.begin(), c.dist.values.end(), 0.0);
+  const auto positive = std::upper_bound(c.dist.values.begin(), c.dist.values.end(), 0.0);
+  r.min_ov_us = nonneg != c.dist.values.end() ? *nonneg : 0.0;
+  r.res_timing_us = positive != c.dist.values.end() ? *positive : 0.0;
+  fill_bins(c.dist, r.bin_count);
+  return c;
+}
+
+void bcast_distribution(Distribution &d, int root, MPI_Comm comm) {
+  int64_t n = static_cast<int64_t>(d.values.size());
+  bcast_yielding(&n, 1, MPI_INT64_T, root, comm);
+  d.values.resize(static_cast<size_t>(n));
+  d.counts.resize(static_cast<size_t>(n));
+  // Sent in pieces of at most 2^26 entries: MPI counts are ints.
+  constexpr int64_t kPiece = int64_t{1} << 26;
+  for (int64_t at = 0; at < n; at += kPiece) {
+    const int len = static_cast<int>(std::min(kPiece, n - at));
+    bcast_yielding(d.values.data() + at, len, MPI_DOUBLE, root, comm);
+    bcast_yielding(d.counts.data() + at, len, MPI_INT64_T, root, comm);
+  }
+}
+
+Calibration calibrate_timer(MPI_Comm user_comm, const lat_timer_options &opts, bool want_dist) {
+  LibComm comm(user_comm);
+  std::string complaint;
+  if (opts.nr < 1) complaint = got("nr must be >= 1", opts.nr);
+  else if (opts.timer < 0 || opts.timer > 2)
+    complaint = got("timer must be 0 (mpi_wtime), 1 (monotonic_raw) or 2 (tsc)", opts.timer);
+  else if (opts.rank != LAT_ALL_RANKS && (opts.rank < 0 || opts.rank >= comm.size()))
+    complaint = got("rank must be -1 (all ranks) or in 0.." + std::to_string(comm.size() - 1), opts.rank);
+  else if ((opts.rank == LAT_ALL_RANKS || opts.rank == comm.rank()) && !timer_available(opts.timer))
+    complaint = std::string("timer ") + timer_name(opts.timer) + " is not available on this machine";
+  agree_arguments(comm.get(), complaint,
+                  {Shared::integer("nr", opts.nr), Shared::integer("timer", opts.timer),
+                   Shared::integer("rank", opts.rank)});
+
+  if (opts.rank == LAT_ALL_RANKS) {
+    Calibration c = calibrate_here(opts.timer, opts.nr, comm.rank(), false);
+    if (!want_dist) c.dist = Distribution{};
+    barrier_yielding(comm.get());  // returns together, like every other collective call
+    return c;
+  }
+  Calibration c;
+  if (comm.rank() == opts.rank) c = calibrate_here(opts.timer, opts.nr, comm.rank(), false);
+  int any_wants = want_dist ? 1 : 0;
+  MPI_Request req;
+  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &any_wants, 1, MPI_INT, MPI_MAX, comm.get(), &req), "MPI_Iallreduce");
+  wait_yielding(req, "MPI_Test (calibration)");
+  bcast_yielding(&c.result, static_cast<int>(sizeof c.result), MPI_BYTE, opts.rank, comm.get());
+  c.interrupted = c.result.nr < c.result.nr_requested;
+  if (any_wants) bcast_distribution(c.dist, opts.rank, comm.get());
+  if (!want_dist) c.dist = Distribution{};
+  return c;
+}
+
+}  // namespace lat

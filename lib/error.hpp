@@ -1,0 +1,41 @@
+// error.hpp: the exceptions the core throws; lib/capi/guard.hpp maps each to one LAT_ERR_* code.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace lat {
+
+/// A bad argument (maps to LAT_ERR_ARG). Message names the value: "ntrial must be >= 1, got 0".
+struct ArgError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+/// A failed MPI call (LAT_ERR_MPI); the message names the call and MPI's error string.
+struct MpiError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// MPI not initialised or already finalised (LAT_ERR_NOT_INIT).
+struct NotInitError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// A feature this machine lacks, such as an invariant TSC (LAT_ERR_UNSUPPORTED).
+struct UnsupportedError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// A file that could not be written or read (LAT_ERR_IO).
+struct IoError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+
+/// Builds "what must hold, got value" messages without iostreams at every call site.
+template <class T>
+std::string got(const std::string &rule, const T &value) {
+  return rule + ", got " + std::to_string(value);
+}
+
+}  // namespace lat

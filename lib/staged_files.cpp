@@ -1,0 +1,97 @@
+#include "staged_files.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "error.hpp"
+
+namespace lat {
+
+namespace {
+
+std::string dir_of(const std::string &path) {
+  const size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+[[noreturn]] void fail(const std::string &what, const std::string &path, int err) {
+  throw IoError(what + " " + path + ": " + std::strerror(err));
+}
+
+/// Creates a unique temporary file beside path, writes contents, fsyncs; returns its name.
+std::string stage(const std::string &path, const std::string &contents) {
+  std::string tmpl = join_path(dir_of(path), ".mpilat-XXXXXX");
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  const int fd = mkstemp(name.data());
+  if (fd < 0) fail("cannot create a file in", dir_of(path), errno);
+  const std::string tmp(name.data());
+  size_t at = 0;
+  while (at < contents.size()) {
+    const ssize_t n = write(fd, contents.data() + at, contents.size() - at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = n < 0 ? errno : ENOSPC;
+      close(fd);
+      unlink(tmp.c_str());
+      fail("cannot write", path, err);
+    }
+    at += static_cast<size_t>(n);
+  }
+  // mkstemp makes 0600 files; results are for everyone who may read the directory.
+  fchmod(fd, 0644);
+  if (fsync(fd) != 0 || close(fd) != 0) {
+    const int err = errno;
+    unlink(tmp.c_str());
+    fail("cannot write", path, err);
+  }
+  return tmp;
+}
+
+}  // namespace
+
+std::string join_path(const std::string &dir, const std::string &name) {
+  if (dir.empty()) return name;
+  return dir.back() == '/' ? dir + name : dir + "/" + name;
+}
+
+void write_files_whole(const std::vector<std::pair<std::string, std::string>> &files) {
+  std::vector<std::string> staged;
+  try {
+    for (const auto &f : files) staged.push_back(stage(f.first, f.second));
+  } catch (...) {
+    for (const auto &t : staged) unlink(t.c_str());
+    throw;
+  }
+  for (size_t k = 0; k < files.size(); ++k) {
+    if (rename(staged[k].c_str(), files[k].first.c_str()) != 0) {
+      const int err = errno;
+      for (size_t j = k; j < staged.size(); ++j) unlink(staged[j].c_str());
+      fail("cannot rename into", files[k].first, err);
+    }
+  }
+}
+
+void check_writable_dir(const std::string &dir) {
+  const std::string d = dir.empty() ? "." : dir;
+  struct stat st;
+  if (stat(d.c_str(), &st) != 0) fail("cannot use output directory", d, errno);
+  if (!S_ISDIR(st.st_mode)) fail("output directory", d, ENOTDIR);
+  std::vector<char> name;
+  const std::string tmpl = join_path(d, ".mpilat-probe-XXXXXX");
+  name.assign(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  const int fd = mkstemp(name.data());
+  if (fd < 0) fail("cannot create files in output directory", d, errno);
+  close(fd);
+  unlink(name.data());
+}
+
+}  // namespace lat
