@@ -1,0 +1,28 @@
+/* comm_f2c.c: the C side of module mpilat. Fortran hands over the integer handle of a communicator
+   (type(MPI_Comm)%MPI_VAL or a `use mpi` integer); MPI_Comm_f2c turns it into the C handle, which is a
+   pointer in Open MPI and an int in MPICH, so nothing here assumes either. */
+#include <mpi.h>
+#include <stddef.h>
+
+#include "mpilat.h"
+
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "module mpilat passes MPI_Fint as integer(c_int)");
+
+static MPI_Comm comm_from_fortran(MPI_Fint fcomm) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  /* Before MPI_Init, MPI_Comm_f2c is undefined; MPI_COMM_NULL gets the library's NOT_INIT error. */
+  if (!initialized || finalized) return MPI_COMM_NULL;
+  return MPI_Comm_f2c(fcomm);
+}
+
+int lat_f_calibrate_timer(MPI_Fint comm, const lat_timer_options *opts, lat_timer_result *result,
+                          lat_histogram *hist) {
+  return lat_calibrate_timer(comm_from_fortran(comm), opts, result, hist);
+}
+
+int lat_f_pingpong_stats(MPI_Fint comm, const lat_pingpong_options *opts, const lat_timer_result *timer,
+                         lat_pingpong_result *result, lat_histogram *hist) {
+  return lat_pingpong_stats(comm_from_fortran(comm), opts, timer, result, hist);
+}

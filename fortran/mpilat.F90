@@ -1,0 +1,519 @@
+!> Module mpilat: Fortran 2008 bindings of the mpilat C ABI (include/mpilat.h).
+!>
+!> Two layers, as in Caliper: private `bind(C)` interfaces named `*_c`, and public wrappers with the C
+!> names that take Fortran types (`character(len=*)`, `logical`, an optional `ierr`). Communicators are
+!> accepted as `type(MPI_Comm)` (mpi_f08) and, through the same generic name, as an `integer` handle
+!> (`use mpi`); both reach C through MPI_Comm_f2c in comm_f2c.c.
+!>
+!> Errors: every wrapper has `integer, optional, intent(out) :: ierr`. Without `ierr` a failure prints
+!> lat_last_error_message() on the error unit and stops the program with `error stop`; a measurement
+!> stopped by lat_request_stop (LAT_ERR_INTERRUPTED) is not a failure and does not stop it.
+!> The module is called mpilat, never lat: science codes use `lat` for latitude.
+module mpilat
+  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_double, c_char, c_ptr, c_null_ptr, &
+                                         c_null_char, c_loc, c_associated, c_f_pointer, c_size_t
+  use, intrinsic :: iso_fortran_env, only: error_unit
+  use mpi_f08, only: MPI_Comm
+  implicit none
+  private
+
+  ! ---- constants of include/mpilat.h --------------------------------------------------------------------
+  integer, parameter, public :: LAT_SUCCESS = 0, LAT_ERR_ARG = 1, LAT_ERR_NOMEM = 2, LAT_ERR_MPI = 3, &
+                                LAT_ERR_NOT_INIT = 4, LAT_ERR_UNSUPPORTED = 5, LAT_ERR_IO = 6, &
+                                LAT_ERR_INTERNAL = 7, LAT_ERR_INTERRUPTED = 8
+  integer, parameter, public :: LAT_TIMER_MPI_WTIME = 0, LAT_TIMER_MONOTONIC_RAW = 1, LAT_TIMER_TSC = 2
+  integer, parameter, public :: LAT_ALL_RANKS = -1, LAT_LAST_RANK = -1
+  integer, parameter, public :: LAT_NBINS = 50, LAT_HOSTNAME_LEN = 256
+  integer, parameter, public :: LAT_NPP_MAX = 1000000000
+  real(c_double), parameter, public :: LAT_BIN_WIDTH_US = 0.2_c_double
+  !> The API version these bindings were written for; compare with lat_get_api_version().
+  integer, parameter, public :: LAT_API_VERSION = 1
+
+  ! ---- result and option types: field by field the C structs ---------------------------------------------
+  !> Options of lat_calibrate_timer (lat_timer_defaults fills them).
+  type, bind(C), public :: lat_timer_options
+    integer(c_int64_t) :: nr      !< back-to-back timer pairs
+    integer(c_int) :: timer       !< LAT_TIMER_*
+    integer(c_int) :: rank        !< calibrating rank or LAT_ALL_RANKS
+  end type lat_timer_options
+
+  !> Result of lat_calibrate_timer; times in microseconds.
+  type, bind(C), public :: lat_timer_result
+    integer(c_int64_t) :: nr_requested, nr, n_negative, n_zero
+    integer(c_int64_t) :: bin_count(LAT_NBINS)   !< Appendix A: 0.2 us bins, the last open-ended
+    real(c_double) :: res_timing_us, min_ov_us
+    real(c_double) :: min_us, median_us, mean_us, max_us, stddev_us
+    real(c_double) :: tick_us
+    integer(c_int) :: timer, rank
+  end type lat_timer_result
+
+  !> Options of lat_pingpong_stats (lat_pingpong_defaults fills them).
+  type, bind(C), public :: lat_pingpong_options
+    integer(c_int64_t) :: n, bytes, nr, npptrial, npp_init, res_npp, npp, ntrial
+    real(c_double) :: cut_coef
+    integer(c_int) :: source, dest, timer, progress
+  end type lat_pingpong_options
+
+  !> Statistics of a set of ping-pong times (microseconds, divided by two; rates in MB/s).
+  type, bind(C), public :: lat_stats
+    integer(c_int64_t) :: count
+    real(c_double) :: min_us, median_us, mean_us, max_us
+    real(c_double) :: variance_us2, stddev_us, cv_percent, stderr_us, rse
+    real(c_double) :: rate_min_mbs, rate_median_mbs, rate_mean_mbs, rate_max_mbs
+  end type lat_stats
+
+  !> Result of lat_pingpong_stats, the same on every rank.
+  type, bind(C), public :: lat_pingpong_result
+    integer(c_int64_t) :: bytes, n, npptrial, npp_init, res_npp
+    integer(c_int64_t) :: npp_calculated, npp_used, ntrial, ntrial_done, n_kept, n_removed, nprocs
+    real(c_double) :: median_ppt_us, res_timing_us, min_ov_us, cut_coef, cut_off_us
+    type(lat_stats) :: all, filtered
+    integer(c_int) :: source, dest, timer, partial
+    character(kind=c_char) :: source_host(LAT_HOSTNAME_LEN)
+    character(kind=c_char) :: dest_host(LAT_HOSTNAME_LEN)
+  end type lat_pingpong_result
+
+  !> A frequency table (distinct values and their counts); free it with lat_histogram_free.
+  type, public :: lat_histogram
+    type(c_ptr) :: handle = c_null_ptr
+  end type lat_histogram
+
+  ! ---- public wrappers -----------------------------------------------------------------------------------
+  public :: lat_strerror, lat_last_error_message, lat_get_api_version, lat_get_version
+  public :: lat_request_stop, lat_clear_stop
+  public :: lat_timer_available, lat_timer_name, lat_timer_from_name
+  public :: lat_timer_defaults, lat_calibrate_timer
+  public :: lat_pingpong_defaults, lat_pingpong_stats
+  public :: lat_histogram_get, lat_histogram_free
+  public :: lat_stats_compute, lat_npp_rule
+  public :: lat_write_latency_files, lat_check_output_dir
+  public :: lat_string
+
+  !> Timer calibration, collective over comm (type(MPI_Comm) or an integer handle).
+  interface lat_calibrate_timer
+    module procedure calibrate_timer_f08, calibrate_timer_int
+  end interface lat_calibrate_timer
+
+  !> Ping-pong statistics, collective over comm (type(MPI_Comm) or an integer handle).
+  interface lat_pingpong_stats
+    module procedure pingpong_stats_f08, pingpong_stats_int
+  end interface lat_pingpong_stats
+
+  ! ---- the C functions -----------------------------------------------------------------------------------
+  interface
+    function lat_strerror_c(code) bind(C, name="lat_strerror") result(p)
+      import :: c_int, c_ptr
+      integer(c_int), value :: code
+      type(c_ptr) :: p
+    end function
+    function lat_last_error_message_c() bind(C, name="lat_last_error_message") result(p)
+      import :: c_ptr
+      type(c_ptr) :: p
+    end function
+    function lat_get_api_version_c() bind(C, name="lat_get_api_version") result(v)
+      import :: c_int
+      integer(c_int) :: v
+    end function
+    function lat_get_version_c(major, minor, patch) bind(C, name="lat_get_version") result(rc)
+      import :: c_int
+      integer(c_int), intent(out) :: major, minor, patch
+      integer(c_int) :: rc
+    end function
+    function lat_request_stop_c() bind(C, name="lat_request_stop") result(rc)
+      import :: c_int
+      integer(c_int) :: rc
+    end function
+    function lat_clear_stop_c() bind(C, name="lat_clear_stop") result(rc)
+      import :: c_int
+      integer(c_int) :: rc
+    end function
+    function lat_timer_available_c(timer, available) bind(C, name="lat_timer_available") result(rc)
+      import :: c_int
+      integer(c_int), value :: timer
+      integer(c_int), intent(out) :: available
+      integer(c_int) :: rc
+    end function
+    function lat_timer_name_c(timer) bind(C, name="lat_timer_name") result(p)
+      import :: c_int, c_ptr
+      integer(c_int), value :: timer
+      type(c_ptr) :: p
+    end function
+    function lat_timer_from_name_c(name, timer) bind(C, name="lat_timer_from_name") result(rc)
+      import :: c_int, c_char
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), intent(out) :: timer
+      integer(c_int) :: rc
+    end function
+    function lat_timer_defaults_c(opts) bind(C, name="lat_timer_defaults") result(rc)
+      import :: c_int, lat_timer_options
+      type(lat_timer_options), intent(out) :: opts
+      integer(c_int) :: rc
+    end function
+    function lat_calibrate_timer_c(comm, opts, result, hist) bind(C, name="lat_f_calibrate_timer") result(rc)
+      import :: c_int, c_ptr, lat_timer_options, lat_timer_result
+      integer(c_int), value :: comm
+      type(lat_timer_options), intent(in) :: opts
+      type(lat_timer_result), intent(out) :: result
+      type(c_ptr), value :: hist
+      integer(c_int) :: rc
+    end function
+    function lat_pingpong_defaults_c(opts) bind(C, name="lat_pingpong_defaults") result(rc)
+      import :: c_int, lat_pingpong_options
+      type(lat_pingpong_options), intent(out) :: opts
+      integer(c_int) :: rc
+    end function
+    function lat_pingpong_stats_c(comm, opts, timer, result, hist) &
+        bind(C, name="lat_f_pingpong_stats") result(rc)
+      import :: c_int, c_ptr, lat_pingpong_options, lat_pingpong_result
+      integer(c_int), value :: comm
+      type(lat_pingpong_options), intent(in) :: opts
+      type(c_ptr), value :: timer
+      type(lat_pingpong_result), intent(out) :: result
+      type(c_ptr), value :: hist
+      integer(c_int) :: rc
+    end function
+    function lat_histogram_size_c(hist, n) bind(C, name="lat_histogram_size") result(rc)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: hist
+      integer(c_int64_t), intent(out) :: n
+      integer(c_int) :: rc
+    end function
+    function lat_histogram_get_c(hist, n, values, counts) bind(C, name="lat_histogram_get") result(rc)
+      import :: c_int, c_int64_t, c_double, c_ptr
+      type(c_ptr), value :: hist
+      integer(c_int64_t), value :: n
+      real(c_double), intent(out) :: values(*)
+      integer(c_int64_t), intent(out) :: counts(*)
+      integer(c_int) :: rc
+    end function
+    function lat_histogram_free_c(hist) bind(C, name="lat_histogram_free") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: hist
+      integer(c_int) :: rc
+    end function
+    function lat_stats_compute_c(n, values, bytes, stats) bind(C, name="lat_stats_compute") result(rc)
+      import :: c_int, c_int64_t, c_double, lat_stats
+      integer(c_int64_t), value :: n
+      real(c_double), intent(in) :: values(*)
+      integer(c_int64_t), value :: bytes
+      type(lat_stats), intent(out) :: stats
+      integer(c_int) :: rc
+    end function
+    function lat_npp_rule_c(res_npp, res_timing_us, median_ppt_us, npp) bind(C, name="lat_npp_rule") result(rc)
+      import :: c_int, c_int64_t, c_double
+      integer(c_int64_t), value :: res_npp
+      real(c_double), value :: res_timing_us, median_ppt_us
+      integer(c_int64_t), intent(out) :: npp
+      integer(c_int) :: rc
+    end function
+    function lat_write_latency_files_c(outdir, command_line, program_seconds, timer, timer_hist, pp, pp_hist) &
+        bind(C, name="lat_write_latency_files") result(rc)
+      import :: c_int, c_char, c_double, c_ptr, lat_timer_result, lat_pingpong_result
+      character(kind=c_char), intent(in) :: outdir(*), command_line(*)
+      real(c_double), value :: program_seconds
+      type(lat_timer_result), intent(in) :: timer
+      type(c_ptr), value :: timer_hist
+      type(lat_pingpong_result), intent(in) :: pp
+      type(c_ptr), value :: pp_hist
+      integer(c_int) :: rc
+    end function
+    function lat_check_output_dir_c(outdir) bind(C, name="lat_check_output_dir") result(rc)
+      import :: c_int, c_char
+      character(kind=c_char), intent(in) :: outdir(*)
+      integer(c_int) :: rc
+    end function
+    function c_strlen(s) bind(C, name="strlen") result(n)
+      import :: c_ptr, c_size_t
+      type(c_ptr), value :: s
+      integer(c_size_t) :: n
+    end function
+  end interface
+
+contains
+
+  ! ---- helpers -------------------------------------------------------------------------------------------
+
+  !> A Fortran string from a NUL-terminated C string.
+  function from_c_ptr(p) result(s)
+    type(c_ptr), intent(in) :: p
+    character(len=:), allocatable :: s
+    character(kind=c_char), pointer :: chars(:)
+    integer :: i, n
+    if (.not. c_associated(p)) then
+      s = ''
+      return
+    end if
+    n = int(c_strlen(p))
+    call c_f_pointer(p, chars, [n])
+    allocate (character(len=n) :: s)
+    do i = 1, n
+      s(i:i) = chars(i)
+    end do
+  end function from_c_ptr
+
+  !> A Fortran string from a NUL-terminated character array of a result (e.g. source_host).
+  function lat_string(chars) result(s)
+    character(kind=c_char), intent(in) :: chars(:)
+    character(len=:), allocatable :: s
+    integer :: i, n
+    n = 0
+    do i = 1, size(chars)
+      if (chars(i) == c_null_char) exit
+      n = i
+    end do
+    allocate (character(len=n) :: s)
+    do i = 1, n
+      s(i:i) = chars(i)
+    end do
+  end function lat_string
+
+  !> Hands rc to ierr, or stops the program with the message when the caller gave no ierr.
+  subroutine handle(rc, where, ierr)
+    integer(c_int), intent(in) :: rc
+    character(len=*), intent(in) :: where
+    integer, optional, intent(out) :: ierr
+    if (present(ierr)) then
+      ierr = int(rc)
+      return
+    end if
+    if (rc == LAT_SUCCESS .or. rc == LAT_ERR_INTERRUPTED) return
+    write (error_unit, '(a)') 'mpilat: '//where//': '//lat_strerror(int(rc))//': '//lat_last_error_message()
+    error stop 1
+  end subroutine handle
+
+  function hist_arg(hist, want) result(p)
+    type(lat_histogram), intent(inout), target :: hist
+    logical, intent(in) :: want
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (want) p = c_loc(hist%handle)
+  end function hist_arg
+
+  ! ---- errors and versions -------------------------------------------------------------------------------
+
+  !> A description of an error code.
+  function lat_strerror(code) result(s)
+    integer, intent(in) :: code
+    character(len=:), allocatable :: s
+    s = from_c_ptr(lat_strerror_c(int(code, c_int)))
+  end function lat_strerror
+
+  !> The detail of the last error on this thread ("ntrial must be >= 1, got 0").
+  function lat_last_error_message() result(s)
+    character(len=:), allocatable :: s
+    s = from_c_ptr(lat_last_error_message_c())
+  end function lat_last_error_message
+
+  !> The API version of the linked library; compare with LAT_API_VERSION.
+  integer function lat_get_api_version()
+    lat_get_api_version = int(lat_get_api_version_c())
+  end function lat_get_api_version
+
+  subroutine lat_get_version(major, minor, patch)
+    integer, intent(out) :: major, minor, patch
+    integer(c_int) :: a, b, c, rc
+    rc = lat_get_version_c(a, b, c)
+    major = int(a)
+    minor = int(b)
+    patch = int(c)
+  end subroutine lat_get_version
+
+  !> Asks a running measurement to stop at the next safe point (callable from a signal handler).
+  subroutine lat_request_stop()
+    integer(c_int) :: rc
+    rc = lat_request_stop_c()
+  end subroutine lat_request_stop
+
+  subroutine lat_clear_stop()
+    integer(c_int) :: rc
+    rc = lat_clear_stop_c()
+  end subroutine lat_clear_stop
+
+  ! ---- timers --------------------------------------------------------------------------------------------
+
+  logical function lat_timer_available(timer)
+    integer, intent(in) :: timer
+    integer(c_int) :: available, rc
+    rc = lat_timer_available_c(int(timer, c_int), available)
+    lat_timer_available = rc == LAT_SUCCESS .and. available == 1
+  end function lat_timer_available
+
+  function lat_timer_name(timer) result(s)
+    integer, intent(in) :: timer
+    character(len=:), allocatable :: s
+    s = from_c_ptr(lat_timer_name_c(int(timer, c_int)))
+  end function lat_timer_name
+
+  !> "mpi_wtime", "monotonic_raw" or "tsc" to a LAT_TIMER_* value.
+  subroutine lat_timer_from_name(name, timer, ierr)
+    character(len=*), intent(in) :: name
+    integer, intent(out) :: timer
+    integer, optional, intent(out) :: ierr
+    integer(c_int) :: t, rc
+    t = -1
+    rc = lat_timer_from_name_c(trim(name)//c_null_char, t)
+    timer = int(t)
+    call handle(rc, 'lat_timer_from_name', ierr)
+  end subroutine lat_timer_from_name
+
+  ! ---- timer calibration ---------------------------------------------------------------------------------
+
+  subroutine lat_timer_defaults(opts)
+    type(lat_timer_options), intent(out) :: opts
+    integer(c_int) :: rc
+    rc = lat_timer_defaults_c(opts)
+  end subroutine lat_timer_defaults
+
+  !> Collective over comm: resolution and minimum overhead of a clock (Luecke et al. section 3.1).
+  !> hist, when present, receives the frequency table of the differences.
+  subroutine calibrate_timer_f08(comm, opts, result, hist, ierr)
+    type(MPI_Comm), intent(in) :: comm
+    type(lat_timer_options), intent(in) :: opts
+    type(lat_timer_result), intent(out) :: result
+    type(lat_histogram), optional, intent(inout), target :: hist
+    integer, optional, intent(out) :: ierr
+    call calibrate_timer_int(comm%MPI_VAL, opts, result, hist, ierr)
+  end subroutine calibrate_timer_f08
+
+  subroutine calibrate_timer_int(comm, opts, result, hist, ierr)
+    integer, intent(in) :: comm
+    type(lat_timer_options), intent(in) :: opts
+    type(lat_timer_result), intent(out) :: result
+    type(lat_histogram), optional, intent(inout), target :: hist
+    integer, optional, intent(out) :: ierr
+    type(lat_histogram), target :: none
+    integer(c_int) :: rc
+    if (present(hist)) then
+      call lat_histogram_free(hist)
+      rc = lat_calibrate_timer_c(int(comm, c_int), opts, result, hist_arg(hist, .true.))
+    else
+      rc = lat_calibrate_timer_c(int(comm, c_int), opts, result, hist_arg(none, .false.))
+    end if
+    call handle(rc, 'lat_calibrate_timer', ierr)
+  end subroutine calibrate_timer_int
+
+  ! ---- ping-pong statistics ------------------------------------------------------------------------------
+
+  subroutine lat_pingpong_defaults(opts)
+    type(lat_pingpong_options), intent(out) :: opts
+    integer(c_int) :: rc
+    rc = lat_pingpong_defaults_c(opts)
+  end subroutine lat_pingpong_defaults
+
+  !> Collective over comm: ping-pong statistics between opts%source and opts%dest (sections 3.2-3.4).
+  !> timer: a calibration of the source's clock; absent: calibrated here with opts%nr pairs.
+  !> hist, when present, receives the frequency table of the measured times.
+  subroutine pingpong_stats_f08(comm, opts, result, timer, hist, ierr)
+    type(MPI_Comm), intent(in) :: comm
+    type(lat_pingpong_options), intent(in) :: opts
+    type(lat_pingpong_result), intent(out) :: result
+    type(lat_timer_result), optional, intent(in), target :: timer
+    type(lat_histogram), optional, intent(inout), target :: hist
+    integer, optional, intent(out) :: ierr
+    call pingpong_stats_int(comm%MPI_VAL, opts, result, timer, hist, ierr)
+  end subroutine pingpong_stats_f08
+
+  subroutine pingpong_stats_int(comm, opts, result, timer, hist, ierr)
+    integer, intent(in) :: comm
+    type(lat_pingpong_options), intent(in) :: opts
+    type(lat_pingpong_result), intent(out) :: result
+    type(lat_timer_result), optional, intent(in), target :: timer
+    type(lat_histogram), optional, intent(inout), target :: hist
+    integer, optional, intent(out) :: ierr
+    type(lat_histogram), target :: none
+    type(c_ptr) :: timer_p
+    integer(c_int) :: rc
+    timer_p = c_null_ptr
+    if (present(timer)) timer_p = c_loc(timer)
+    if (present(hist)) then
+      call lat_histogram_free(hist)
+      rc = lat_pingpong_stats_c(int(comm, c_int), opts, timer_p, result, hist_arg(hist, .true.))
+    else
+      rc = lat_pingpong_stats_c(int(comm, c_int), opts, timer_p, result, hist_arg(none, .false.))
+    end if
+    call handle(rc, 'lat_pingpong_stats', ierr)
+  end subroutine pingpong_stats_int
+
+  ! ---- frequency tables ----------------------------------------------------------------------------------
+
+  !> The distinct values (microseconds, ascending) and their counts, in arrays allocated here.
+  subroutine lat_histogram_get(hist, values_us, counts, ierr)
+    type(lat_histogram), intent(in) :: hist
+    real(c_double), allocatable, intent(out) :: values_us(:)
+    integer(c_int64_t), allocatable, intent(out) :: counts(:)
+    integer, optional, intent(out) :: ierr
+    integer(c_int64_t) :: n
+    integer(c_int) :: rc
+    n = 0
+    rc = lat_histogram_size_c(hist%handle, n)
+    allocate (values_us(n), counts(n))
+    if (rc == LAT_SUCCESS .and. n > 0) rc = lat_histogram_get_c(hist%handle, n, values_us, counts)
+    call handle(rc, 'lat_histogram_get', ierr)
+  end subroutine lat_histogram_get
+
+  !> Frees the table; an empty handle is accepted.
+  subroutine lat_histogram_free(hist)
+    type(lat_histogram), intent(inout) :: hist
+    integer(c_int) :: rc
+    if (c_associated(hist%handle)) rc = lat_histogram_free_c(hist%handle)
+    hist%handle = c_null_ptr
+  end subroutine lat_histogram_free
+
+  ! ---- statistics and the npp rule (not collective) ------------------------------------------------------
+
+  !> Statistics of values_us for a message of bytes bytes, with the definitions of include/mpilat.h.
+  subroutine lat_stats_compute(values_us, bytes, stats, ierr)
+    real(c_double), intent(in) :: values_us(:)
+    integer(c_int64_t), intent(in) :: bytes
+    type(lat_stats), intent(out) :: stats
+    integer, optional, intent(out) :: ierr
+    real(c_double) :: dummy(1)
+    integer(c_int) :: rc
+    if (size(values_us) > 0) then
+      rc = lat_stats_compute_c(size(values_us, kind=c_int64_t), values_us, bytes, stats)
+    else
+      dummy = 0
+      rc = lat_stats_compute_c(0_c_int64_t, dummy, bytes, stats)
+    end if
+    call handle(rc, 'lat_stats_compute', ierr)
+  end subroutine lat_stats_compute
+
+  !> npp = nint(max(1, res_npp * res_timing / median_ppt)).
+  subroutine lat_npp_rule(res_npp, res_timing_us, median_ppt_us, npp, ierr)
+    integer(c_int64_t), intent(in) :: res_npp
+    real(c_double), intent(in) :: res_timing_us, median_ppt_us
+    integer(c_int64_t), intent(out) :: npp
+    integer, optional, intent(out) :: ierr
+    integer(c_int) :: rc
+    npp = 0
+    rc = lat_npp_rule_c(res_npp, res_timing_us, median_ppt_us, npp)
+    call handle(rc, 'lat_npp_rule', ierr)
+  end subroutine lat_npp_rule
+
+  ! ---- reports -------------------------------------------------------------------------------------------
+
+  !> Writes latency.output, latency.summary.output and latency.json into outdir, whole or not at all.
+  subroutine lat_write_latency_files(outdir, command_line, program_seconds, timer, timer_hist, pp, pp_hist, ierr)
+    character(len=*), intent(in) :: outdir, command_line
+    real(c_double), intent(in) :: program_seconds
+    type(lat_timer_result), intent(in) :: timer
+    type(lat_histogram), intent(in) :: timer_hist
+    type(lat_pingpong_result), intent(in) :: pp
+    type(lat_histogram), intent(in) :: pp_hist
+    integer, optional, intent(out) :: ierr
+    integer(c_int) :: rc
+    rc = lat_write_latency_files_c(trim(outdir)//c_null_char, trim(command_line)//c_null_char, &
+                                   program_seconds, timer, timer_hist%handle, pp, pp_hist%handle)
+    call handle(rc, 'lat_write_latency_files', ierr)
+  end subroutine lat_write_latency_files
+
+  !> Checks that files can be created in outdir.
+  subroutine lat_check_output_dir(outdir, ierr)
+    character(len=*), intent(in) :: outdir
+    integer, optional, intent(out) :: ierr
+    integer(c_int) :: rc
+    rc = lat_check_output_dir_c(trim(outdir)//c_null_char)
+    call handle(rc, 'lat_check_output_dir', ierr)
+  end subroutine lat_check_output_dir
+
+end module mpilat
