@@ -1,0 +1,325 @@
+/* test_c_api.c: the C ABI without MPI traffic: statistics against hand-computed values, the npp rule,
+   Appendix C through our definitions and writer, and every error path that needs no communicator. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "mpilat.h"
+
+#define assert_close(a, b, rel) assert_true(fabs((a) - (b)) <= (rel) * fmax(fabs(a), fabs(b)) + 1e-300)
+
+static void stats_hand_computed_even(void **state) {
+  (void)state;
+  const double v[] = {4.0, 1.0, 3.0, 2.0};
+  lat_stats s;
+  assert_int_equal(lat_stats_compute(4, v, 8, &s), LAT_SUCCESS);
+  assert_int_equal(s.count, 4);
+  assert_true(s.min_us == 1.0 && s.max_us == 4.0);
+  assert_true(s.median_us == 2.5);            /* mean of the two middle values */
+  assert_true(s.mean_us == 2.5);
+  assert_close(s.variance_us2, 5.0 / 3.0, 1e-15); /* sum of squares 5, divisor n - 1 */
+  assert_close(s.stddev_us, sqrt(5.0 / 3.0), 1e-15);
+  assert_close(s.cv_percent, 100.0 * sqrt(5.0 / 3.0) / 2.5, 1e-15);
+  assert_close(s.stderr_us, sqrt(5.0 / 3.0) / 2.0, 1e-15);
+  assert_close(s.rse, sqrt(5.0 / 3.0) / 2.0 / 2.5, 1e-15);
+  assert_true(s.rate_min_mbs == 8.0 && s.rate_max_mbs == 2.0);
+  assert_close(s.rate_median_mbs, 3.2, 1e-15);
+  assert_close(s.rate_mean_mbs, 3.2, 1e-15);
+}
+
+static void stats_hand_computed_odd_and_single(void **state) {
+  (void)state;
+  const double v[] = {5.0, 1.0, 3.0, 3.0, 100.0};
+  lat_stats s;
+  assert_int_equal(lat_stats_compute(5, v, 0, &s), LAT_SUCCESS);
+  assert_true(s.median_us == 3.0);
+  assert_close(s.mean_us, 22.4, 1e-15);
+  assert_true(s.rate_min_mbs == 0.0); /* a 0-byte message moves 0 MB/s */
+  const double one = 7.5;
+  assert_int_equal(lat_stats_compute(1, &one, 8, &s), LAT_SUCCESS);
+  assert_true(s.median_us == 7.5 && s.variance_us2 == 0.0 && s.stderr_us == 0.0);
+  assert_int_equal(lat_stats_compute(0, NULL, 8, &s), LAT_SUCCESS);
+  assert_int_equal(s.count, 0);
+}
+
+/* The tally keeps counts per distinct value: its statistics must equal a direct pass over raw samples. */
+static void stats_exact_against_direct(void **state) {
+  (void)state;
+  const int64_t n = 1 << 20;
+  double *v = malloc((size_t)n * sizeof *v);
+  assert_non_null(v);
+  srand(12345);
+  for (int64_t i = 0; i < n; ++i) { /* quantised like a timer: 0.2384 us steps, a long tail */
+    int k = 5 + rand() % 4 + ((rand() % 1000) == 0 ? rand() % 4000 : 0);
+    v[i] = k * 0.2384185791015625;
+  }
+  lat_stats s;
+  assert_int_equal(lat_stats_compute(n, v, 8, &s), LAT_SUCCESS);
+  double sum = 0, mn = v[0], mx = v[0];
+  for (int64_t i = 0; i < n; ++i) {
+    sum += v[i];
+    mn = fmin(mn, v[i]);
+    mx = fmax(mx, v[i]);
+  }
+  const double mean = sum / n;
+  double ss = 0;
+  for (int64_t i = 0; i < n; ++i) ss += (v[i] - mean) * (v[i] - mean);
+  int cmp(const void *a, const void *b);
+  qsort(v, (size_t)n, sizeof *v, cmp);
+  const double median = 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  assert_true(s.min_us == mn && s.max_us == mx && s.median_us == median);
+  assert_close(s.mean_us, mean, 1e-12);
+  assert_close(s.variance_us2, ss / (n - 1), 1e-10);
+  free(v);
+}
+
+int cmp(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static void npp_rule_cases(void **state) {
+  (void)state;
+  int64_t npp = -7;
+  assert_int_equal(lat_npp_rule(50, 1.0, 2.0, &npp), LAT_SUCCESS);
+  assert_int_equal(npp, 25); /* the paper's example: 1 us resolution, 2 us ping-pong */
+  assert_int_equal(lat_npp_rule(50, 0.954, 2.6, &npp), LAT_SUCCESS);
+  assert_int_equal(npp, 18); /* nint(18.35): Appendix C's lightning run */
+  assert_int_equal(lat_npp_rule(50, 0.02, 5.0, &npp), LAT_SUCCESS);
+  assert_int_equal(npp, 1); /* 0.2 < 1: max(1, ...) */
+  assert_int_equal(lat_npp_rule(50, 0.0, 5.0, &npp), LAT_SUCCESS);
+  assert_int_equal(npp, 1); /* res_timing 0: no positive difference was seen */
+  assert_int_equal(lat_npp_rule(1, 2.5, 1.0, &npp), LAT_SUCCESS);
+  assert_int_equal(npp, 3); /* nint rounds halves away from zero */
+  assert_int_equal(lat_npp_rule(1, 1.49, 1.0, &npp), LAT_SUCCESS);
+  assert_int_equal(npp, 1);
+  assert_int_equal(lat_npp_rule(1, 1.5, 1.0, &npp), LAT_SUCCESS);
+  assert_int_equal(npp, 2);
+  assert_int_equal(lat_npp_rule(50, 1.0, 0.0, &npp), LAT_SUCCESS);
+  assert_int_equal(npp, LAT_NPP_MAX); /* a median of 0 asks for "infinitely many": capped */
+  assert_int_equal(lat_npp_rule(0, 1.0, 1.0, &npp), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "res_npp must be >= 1, got 0"));
+  assert_int_equal(lat_npp_rule(50, -1.0, 1.0, &npp), LAT_ERR_ARG);
+  assert_int_equal(lat_npp_rule(50, 1.0, NAN, &npp), LAT_ERR_ARG);
+  assert_int_equal(lat_npp_rule(50, 1.0, 1.0, NULL), LAT_ERR_ARG);
+}
+
+static char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long len = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = calloc((size_t)len + 1, 1);
+  if (fread(s, 1, (size_t)len, f) != (size_t)len) len = 0;
+  fclose(f);
+  return s;
+}
+
+/* Statistics of Appendix C from its min, median, mean, max, standard deviation and counts by our
+   definitions; the printed summary must be Appendix C, line for line. */
+static void fill_from_appendix(lat_stats *s, int64_t count, double mn, double med, double mean, double mx,
+                               double sd) {
+  s->count = count;
+  s->min_us = mn;
+  s->median_us = med;
+  s->mean_us = mean;
+  s->max_us = mx;
+  s->stddev_us = sd;
+  s->variance_us2 = sd * sd;
+  s->cv_percent = 100.0 * sd / mean;
+  s->stderr_us = sd / sqrt((double)count);
+  s->rse = s->stderr_us / mean;
+  s->rate_min_mbs = 8.0 / mn;
+  s->rate_median_mbs = 8.0 / med;
+  s->rate_mean_mbs = 8.0 / mean;
+  s->rate_max_mbs = 8.0 / mx;
+}
+
+static void appendix_c_summary(void **state) {
+  (void)state;
+  lat_timer_result t;
+  memset(&t, 0, sizeof t);
+  t.nr = t.nr_requested = 16777216;
+  t.res_timing_us = 0.954;
+  t.min_ov_us = 0.954;
+  lat_pingpong_result p;
+  memset(&p, 0, sizeof p);
+  p.nprocs = 8;
+  p.source = 0;
+  p.dest = 7;
+  p.n = 1;
+  p.bytes = 8;
+  p.npptrial = 8388608;
+  p.npp_init = 10;
+  p.res_npp = 50;
+  p.npp_calculated = 18;
+  p.npp_used = 18;
+  p.ntrial = p.ntrial_done = 8388608;
+  p.cut_coef = 2.0;
+  p.n_kept = 8387483;
+  p.n_removed = 1125;
+  /* The paper prints 4 digits; these standard deviations lie inside its rounding (0.3825, 0.03473) and
+     reproduce every printed digit of variance, CV, standard error and RSE under our definitions. */
+  fill_from_appendix(&p.all, 8388608, 1.2451, 1.3113, 1.3227, 570.8072, 0.382520);
+  fill_from_appendix(&p.filtered, 8387483, 1.2451, 1.3113, 1.3219, 2.6160, 0.0347349);
+
+  char dir[] = "/tmp/mpilat-test-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  assert_int_equal(lat_write_latency_files(dir, "latency", 46.83 * 60.0, &t, NULL, &p, NULL), LAT_SUCCESS);
+  char path[512], expected_path[512];
+  snprintf(path, sizeof path, "%s/latency.summary.output", dir);
+  const char *data = getenv("MPILAT_TEST_DATA");
+  snprintf(expected_path, sizeof expected_path, "%s/appendix_c.summary", data ? data : "tests/data");
+  char *got = read_file(path), *want = read_file(expected_path);
+  assert_non_null(got);
+  assert_non_null(want);
+  /* Appendix C is the summary's beginning; our "TIMER USED" block follows its last line. */
+  assert_int_equal(strncmp(got, want, strlen(want)), 0);
+  assert_non_null(strstr(got + strlen(want), "\nTIMER USED\n\ntimer = mpi_wtime\n"));
+  free(got);
+  free(want);
+  const char *names[] = {"latency.summary.output", "latency.output", "latency.json"};
+  for (int k = 0; k < 3; ++k) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+    assert_int_equal(unlink(path), 0);
+  }
+  assert_int_equal(rmdir(dir), 0);
+}
+
+static void write_files_whole_or_not_at_all(void **state) {
+  (void)state;
+  lat_pingpong_result p;
+  memset(&p, 0, sizeof p);
+  char dir[] = "/tmp/mpilat-test-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  /* An existing file survives a failed run untouched. */
+  char path[512];
+  snprintf(path, sizeof path, "%s/latency.output", dir);
+  FILE *f = fopen(path, "w");
+  fputs("old results\n", f);
+  fclose(f);
+  assert_int_equal(chmod(dir, 0555), 0);
+  if (geteuid() == 0) {
+    /* root writes anyway; a directory that does not exist fails for everyone */
+    char missing[600];
+    snprintf(missing, sizeof missing, "%s/missing", dir);
+    assert_int_equal(lat_write_latency_files(missing, "", 0.0, NULL, NULL, &p, NULL), LAT_ERR_IO);
+    assert_int_equal(lat_check_output_dir(missing), LAT_ERR_IO);
+    assert_non_null(strstr(lat_last_error_message(), "missing"));
+  } else {
+    assert_int_equal(lat_write_latency_files(dir, "", 0.0, NULL, NULL, &p, NULL), LAT_ERR_IO);
+    assert_int_equal(lat_check_output_dir(dir), LAT_ERR_IO);
+  }
+  chmod(dir, 0755);
+  char *old = read_file(path);
+  assert_string_equal(old, "old results\n");
+  free(old);
+  unlink(path);
+  assert_int_equal(rmdir(dir), 0); /* nothing else was left behind: no temporary files */
+  assert_int_equal(lat_write_latency_files("/tmp", "", 0.0, NULL, NULL, NULL, NULL), LAT_ERR_ARG);
+  assert_int_equal(lat_write_latency_files("/tmp", "", -1.0, NULL, NULL, &p, NULL), LAT_ERR_ARG);
+}
+
+static void errors_and_versions(void **state) {
+  (void)state;
+  for (int code = LAT_SUCCESS; code <= LAT_ERR_INTERRUPTED; ++code) {
+    assert_non_null(lat_strerror(code));
+    assert_string_not_equal(lat_strerror(code), "unknown mpilat error code");
+  }
+  assert_string_equal(lat_strerror(999), "unknown mpilat error code");
+  assert_int_equal(lat_get_api_version(), LAT_API_VERSION);
+  int major = -1, minor = -1, patch = -1;
+  assert_int_equal(lat_get_version(&major, &minor, &patch), LAT_SUCCESS);
+  assert_int_equal(major, MPILAT_VERSION_MAJOR);
+  assert_int_equal(lat_get_version(NULL, NULL, NULL), LAT_SUCCESS);
+}
+
+static void null_and_range_errors(void **state) {
+  (void)state;
+  assert_int_equal(lat_timer_defaults(NULL), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "opts must not be NULL");
+  assert_int_equal(lat_pingpong_defaults(NULL), LAT_ERR_ARG);
+  lat_stats s;
+  assert_int_equal(lat_stats_compute(-1, NULL, 8, &s), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "got -1"));
+  assert_int_equal(lat_stats_compute(3, NULL, 8, &s), LAT_ERR_ARG);
+  const double bad[] = {1.0, INFINITY};
+  assert_int_equal(lat_stats_compute(2, bad, 8, &s), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "values_us[1]"));
+  assert_int_equal(lat_stats_compute(1, bad, -8, &s), LAT_ERR_ARG);
+  assert_int_equal(lat_stats_compute(1, bad, 8, NULL), LAT_ERR_ARG);
+  int64_t n;
+  assert_int_equal(lat_histogram_size(NULL, &n), LAT_ERR_ARG);
+  assert_int_equal(lat_histogram_get(NULL, 1, NULL, NULL), LAT_ERR_ARG);
+  assert_int_equal(lat_histogram_free(NULL), LAT_ERR_ARG);
+  lat_histogram h = NULL;
+  assert_int_equal(lat_histogram_free(&h), LAT_SUCCESS);
+  int timer = -1, avail = -1;
+  assert_int_equal(lat_timer_from_name("monotonic_raw", &timer), LAT_SUCCESS);
+  assert_int_equal(timer, LAT_TIMER_MONOTONIC_RAW);
+  assert_int_equal(lat_timer_from_name("rdtsc", &timer), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "'rdtsc'"));
+  assert_int_equal(lat_timer_from_name(NULL, &timer), LAT_ERR_ARG);
+  assert_int_equal(lat_timer_available(LAT_TIMER_MPI_WTIME, &avail), LAT_SUCCESS);
+  assert_int_equal(avail, 1);
+  assert_int_equal(lat_timer_available(42, &avail), LAT_SUCCESS);
+  assert_int_equal(avail, 0);
+  assert_string_equal(lat_timer_name(42), "unknown");
+  assert_string_equal(lat_timer_name(LAT_TIMER_TSC), "tsc");
+}
+
+/* Before MPI_Init the measuring calls say so instead of crashing. */
+static void measuring_before_mpi_init(void **state) {
+  (void)state;
+  lat_timer_options to;
+  lat_timer_result tr;
+  lat_timer_defaults(&to);
+  assert_int_equal(lat_calibrate_timer(MPI_COMM_WORLD, &to, &tr, NULL), LAT_ERR_NOT_INIT);
+  assert_non_null(strstr(lat_last_error_message(), "MPI_Init"));
+  lat_pingpong_options po;
+  lat_pingpong_result pr;
+  lat_pingpong_defaults(&po);
+  assert_int_equal(lat_pingpong_stats(MPI_COMM_WORLD, &po, NULL, &pr, NULL), LAT_ERR_NOT_INIT);
+  assert_int_equal(lat_calibrate_timer(MPI_COMM_WORLD, NULL, &tr, NULL), LAT_ERR_ARG);
+  assert_int_equal(lat_pingpong_stats(MPI_COMM_WORLD, &po, NULL, NULL, NULL), LAT_ERR_ARG);
+}
+
+static void defaults_are_appendix_c(void **state) {
+  (void)state;
+  lat_pingpong_options po;
+  assert_int_equal(lat_pingpong_defaults(&po), LAT_SUCCESS);
+  assert_int_equal(po.nr, 16777216);
+  assert_int_equal(po.npptrial, 8388608);
+  assert_int_equal(po.ntrial, 8388608);
+  assert_int_equal(po.res_npp, 50);
+  assert_int_equal(po.npp, 0);
+  assert_int_equal(po.n, 1);
+  assert_int_equal(po.bytes, -1);
+  assert_int_equal(po.source, 0);
+  assert_int_equal(po.dest, LAT_LAST_RANK);
+  assert_true(po.cut_coef == 2.0);
+  lat_timer_options to;
+  assert_int_equal(lat_timer_defaults(&to), LAT_SUCCESS);
+  assert_int_equal(to.nr, 16777216);
+  assert_int_equal(to.rank, LAT_ALL_RANKS);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(stats_hand_computed_even),   cmocka_unit_test(stats_hand_computed_odd_and_single),
+      cmocka_unit_test(stats_exact_against_direct), cmocka_unit_test(npp_rule_cases),
+      cmocka_unit_test(appendix_c_summary),         cmocka_unit_test(write_files_whole_or_not_at_all),
+      cmocka_unit_test(errors_and_versions),        cmocka_unit_test(null_and_range_errors),
+      cmocka_unit_test(measuring_before_mpi_init),  cmocka_unit_test(defaults_are_appendix_c),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,294 @@
+/* test_c_mpi.c: the C ABI between ranks: results on every rank, the npp rule applied, filtering counts,
+   source/dest other than 0/1, the caller's communicator untouched, collective errors, stop requests.
+   Never a timing value: only the method. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mpilat.h"
+
+static int rank, size;
+
+/* True on every rank when the bytes of buf are the same on all ranks. */
+static int same_everywhere(const void *buf, int len) {
+  unsigned char *root = malloc((size_t)len);
+  memcpy(root, buf, (size_t)len);
+  MPI_Bcast(root, len, MPI_BYTE, 0, MPI_COMM_WORLD);
+  int same = memcmp(root, buf, (size_t)len) == 0, all = 0;
+  MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  free(root);
+  return all;
+}
+
+static int64_t table_total(lat_histogram h, int64_t *distinct) {
+  int64_t n = 0, total = 0;
+  assert_int_equal(lat_histogram_size(h, &n), LAT_SUCCESS);
+  double *v = malloc((size_t)(n + 1) * sizeof *v);
+  int64_t *c = malloc((size_t)(n + 1) * sizeof *c);
+  assert_int_equal(lat_histogram_get(h, n, v, c), LAT_SUCCESS);
+  for (int64_t i = 0; i < n; ++i) {
+    total += c[i];
+    if (i > 0) assert_true(v[i - 1] < v[i]);
+  }
+  free(v);
+  free(c);
+  if (distinct) *distinct = n;
+  return total;
+}
+
+static void calibrate_on_one_rank(void **state) {
+  (void)state;
+  lat_timer_options o;
+  lat_timer_defaults(&o);
+  o.nr = 1 << 16;
+  o.rank = size - 1;
+  lat_timer_result r;
+  lat_histogram h = NULL;
+  assert_int_equal(lat_calibrate_timer(MPI_COMM_WORLD, &o, &r, &h), LAT_SUCCESS);
+  assert_true(same_everywhere(&r, sizeof r));
+  assert_int_equal(r.rank, size - 1);
+  assert_int_equal(r.nr, 1 << 16);
+  assert_true(r.min_ov_us >= 0.0 && r.min_ov_us <= r.res_timing_us);
+  assert_true(r.min_us <= r.median_us && r.median_us <= r.max_us);
+  int64_t binned = r.n_negative;
+  for (int b = 0; b < LAT_NBINS; ++b) binned += r.bin_count[b];
+  assert_int_equal(binned, r.nr);
+  assert_int_equal(table_total(h, NULL), r.nr);
+  lat_histogram_free(&h);
+  assert_null(h);
+}
+
+static void calibrate_on_every_rank(void **state) {
+  (void)state;
+  lat_timer_options o;
+  lat_timer_defaults(&o);
+  o.nr = 1 << 14;
+  o.timer = LAT_TIMER_MONOTONIC_RAW;
+  lat_timer_result r;
+  assert_int_equal(lat_calibrate_timer(MPI_COMM_WORLD, &o, &r, NULL), LAT_SUCCESS);
+  assert_int_equal(r.rank, rank);
+  assert_int_equal(r.timer, LAT_TIMER_MONOTONIC_RAW);
+  assert_int_equal(r.nr, 1 << 14);
+}
+
+static void check_pingpong_counts(const lat_pingpong_result *r, lat_histogram h) {
+  assert_int_equal(r->ntrial_done, r->ntrial);
+  assert_int_equal(r->partial, 0);
+  assert_int_equal(r->all.count, r->ntrial);
+  assert_int_equal(r->n_kept + r->n_removed, r->ntrial);
+  assert_int_equal(r->filtered.count, r->n_kept);
+  assert_true(r->cut_off_us == r->cut_coef * r->all.median_us);
+  assert_true(r->filtered.max_us <= r->cut_off_us);
+  assert_true(r->all.min_us <= r->all.median_us && r->all.median_us <= r->all.max_us);
+  assert_int_equal(r->nprocs, size);
+  assert_true(strlen(r->source_host) > 0 && strlen(r->dest_host) > 0);
+  if (h) assert_int_equal(table_total(h, NULL), r->ntrial);
+}
+
+static void pingpong_fixed_npp(void **state) {
+  (void)state;
+  lat_pingpong_options o;
+  lat_pingpong_defaults(&o);
+  o.npp = 3;
+  o.ntrial = 500;
+  lat_timer_options to;
+  lat_timer_defaults(&to);
+  to.nr = 1 << 16;
+  to.rank = 0;
+  lat_timer_result t;
+  assert_int_equal(lat_calibrate_timer(MPI_COMM_WORLD, &to, &t, NULL), LAT_SUCCESS);
+  lat_pingpong_result r;
+  lat_histogram h = NULL;
+  assert_int_equal(lat_pingpong_stats(MPI_COMM_WORLD, &o, &t, &r, &h), LAT_SUCCESS);
+  assert_true(same_everywhere(&r, sizeof r));
+  assert_int_equal(r.npp_used, 3);
+  assert_int_equal(r.npp_calculated, 0);
+  assert_int_equal(r.source, 0);
+  assert_int_equal(r.dest, size - 1);
+  assert_int_equal(r.bytes, 8);
+  assert_true(r.min_ov_us == t.min_ov_us && r.res_timing_us == t.res_timing_us);
+  check_pingpong_counts(&r, h);
+  lat_histogram_free(&h);
+}
+
+static void pingpong_calculated_npp(void **state) {
+  (void)state;
+  lat_pingpong_options o;
+  lat_pingpong_defaults(&o);
+  o.nr = 1 << 16; /* no calibration passed: done on source */
+  o.npptrial = 300;
+  o.npp_init = 4;
+  o.res_npp = 200;
+  o.ntrial = 300;
+  o.n = 16;
+  o.cut_coef = 1.5;
+  lat_pingpong_result r;
+  assert_int_equal(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_SUCCESS);
+  assert_true(same_everywhere(&r, sizeof r));
+  int64_t expected = 0;
+  assert_int_equal(lat_npp_rule(200, r.res_timing_us, r.median_ppt_us, &expected), LAT_SUCCESS);
+  assert_true(r.median_ppt_us > 0.0);
+  assert_int_equal(r.npp_calculated, expected);
+  assert_int_equal(r.npp_used, expected);
+  assert_int_equal(r.npptrial, 300);
+  assert_int_equal(r.bytes, 128);
+  check_pingpong_counts(&r, NULL);
+}
+
+static void pingpong_other_ranks_and_bytes(void **state) {
+  (void)state;
+  if (size < 4) skip();
+  lat_pingpong_options o;
+  lat_pingpong_defaults(&o);
+  o.source = 3;
+  o.dest = 1;
+  o.bytes = 0;
+  o.npp = 2;
+  o.nr = 1 << 14;
+  o.ntrial = 200;
+  lat_pingpong_result r;
+  lat_histogram h = NULL;
+  assert_int_equal(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, rank == 2 ? &h : NULL), LAT_SUCCESS);
+  assert_true(same_everywhere(&r, sizeof r));
+  assert_int_equal(r.source, 3);
+  assert_int_equal(r.dest, 1);
+  assert_int_equal(r.bytes, 0);
+  assert_int_equal(r.n, -1);
+  assert_true(r.all.rate_min_mbs == 0.0);
+  check_pingpong_counts(&r, h);
+  if (rank != 2) assert_null(h);
+  lat_histogram_free(&h);
+}
+
+/* The library talks on its own duplicate: a wildcard receive on the caller's communicator sees nothing. */
+static void caller_comm_untouched(void **state) {
+  (void)state;
+  double buf[4];
+  MPI_Request req;
+  MPI_Irecv(buf, 4, MPI_DOUBLE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &req);
+  lat_pingpong_options o;
+  lat_pingpong_defaults(&o);
+  o.npp = 1;
+  o.nr = 1 << 12;
+  o.ntrial = 100;
+  lat_pingpong_result r;
+  assert_int_equal(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_SUCCESS);
+  lat_timer_options to;
+  lat_timer_defaults(&to);
+  to.nr = 1 << 12;
+  lat_timer_result t;
+  assert_int_equal(lat_calibrate_timer(MPI_COMM_WORLD, &to, &t, NULL), LAT_SUCCESS);
+  int done = 1;
+  MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+  assert_false(done);
+  MPI_Cancel(&req);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static void expect_everywhere(int rc, int want, const char *text) {
+  assert_int_equal(rc, want);
+  if (text) assert_non_null(strstr(lat_last_error_message(), text));
+}
+
+static void collective_argument_errors(void **state) {
+  (void)state;
+  lat_pingpong_options o;
+  lat_pingpong_result r;
+  lat_pingpong_defaults(&o);
+  o.npp = 1;
+  o.nr = 1 << 12;
+  o.ntrial = rank == 1 ? 0 : 10; /* bad on one rank only */
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG,
+                    "rank 1: ntrial must be >= 1, got 0");
+  o.ntrial = 10 + rank; /* valid everywhere, but different */
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG,
+                    "ntrial must be the same on all ranks");
+  o.ntrial = 10;
+  o.dest = 0;
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG,
+                    "source and dest must differ");
+  o.dest = size;
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG, "dest must be a rank");
+  o.dest = LAT_LAST_RANK;
+  o.source = -3;
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG, "got -3");
+  o.source = 0;
+  o.npp = -1;
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG, "npp must be >= 0");
+  o.npp = 1;
+  o.bytes = -5;
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG, "bytes must be >= 0");
+  o.bytes = -1;
+  o.n = -1;
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG, "n must be >= 0");
+  o.n = 1;
+  o.cut_coef = NAN;
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG, "cut_coef");
+  o.cut_coef = 2.0;
+  o.nr = rank == 0 ? 0 : 100; /* only the source calibrates, so only it can complain */
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG, "rank 0: nr must be >= 1");
+  o.nr = 100;
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_NULL, &o, NULL, &r, NULL), LAT_ERR_ARG, "MPI_COMM_NULL");
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_SELF, &o, NULL, &r, NULL), LAT_ERR_ARG, "at least 2 processes");
+
+  lat_timer_options to;
+  lat_timer_result t;
+  lat_timer_defaults(&to);
+  to.nr = 100;
+  to.rank = size;
+  expect_everywhere(lat_calibrate_timer(MPI_COMM_WORLD, &to, &t, NULL), LAT_ERR_ARG, "rank must be -1");
+  to.rank = LAT_ALL_RANKS;
+  to.nr = rank == size - 1 ? -4 : 100;
+  expect_everywhere(lat_calibrate_timer(MPI_COMM_WORLD, &to, &t, NULL), LAT_ERR_ARG, "nr must be >= 1, got -4");
+  to.nr = 100;
+  to.timer = 7;
+  expect_everywhere(lat_calibrate_timer(MPI_COMM_WORLD, &to, &t, NULL), LAT_ERR_ARG, "timer must be");
+  /* after all that, a good call still works */
+  to.timer = LAT_TIMER_MPI_WTIME;
+  assert_int_equal(lat_calibrate_timer(MPI_COMM_WORLD, &to, &t, NULL), LAT_SUCCESS);
+}
+
+static void stop_request_gives_partial_results(void **state) {
+  (void)state;
+  lat_pingpong_options o;
+  lat_pingpong_defaults(&o);
+  o.npp = 1;
+  o.nr = 1 << 12;
+  o.ntrial = 1000;
+  lat_pingpong_result r;
+  lat_request_stop();
+  int rc = lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL);
+  lat_clear_stop();
+  assert_int_equal(rc, LAT_ERR_INTERRUPTED);
+  assert_int_equal(r.partial, 1);
+  assert_true(r.ntrial_done < r.ntrial);
+  assert_true(same_everywhere(&r, sizeof r));
+  assert_int_equal(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_SUCCESS);
+  assert_int_equal(r.partial, 0);
+  assert_int_equal(r.ntrial_done, 1000);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  /* One failing rank must not leave the others waiting in a collective: abort the job instead. */
+  if (size > 1) setenv("CMOCKA_TEST_ABORT", "1", 1);
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(calibrate_on_one_rank),       cmocka_unit_test(calibrate_on_every_rank),
+      cmocka_unit_test(pingpong_fixed_npp),          cmocka_unit_test(pingpong_calculated_npp),
+      cmocka_unit_test(pingpong_other_ranks_and_bytes), cmocka_unit_test(caller_comm_untouched),
+      cmocka_unit_test(collective_argument_errors),  cmocka_unit_test(stop_request_gives_partial_results),
+  };
+  int failed = cmocka_run_group_tests(tests, NULL, NULL), total = 0;
+  MPI_Allreduce(&failed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return total == 0 ? 0 : 1;
+}

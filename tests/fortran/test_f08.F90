@@ -1,0 +1,84 @@
+!> Module mpilat with mpi_f08: type(MPI_Comm), results as bind(C) types, tables, errors through ierr.
+program test_f08
+  use, intrinsic :: iso_c_binding, only: c_double, c_int64_t
+  use mpi_f08
+  use mpilat
+  implicit none
+  integer :: rank, nprocs, ierr, failures, total
+  type(lat_timer_options) :: topts
+  type(lat_timer_result) :: tres
+  type(lat_pingpong_options) :: popts
+  type(lat_pingpong_result) :: pres
+  type(lat_histogram) :: hist
+  type(lat_stats) :: stats
+  real(c_double), allocatable :: values(:)
+  integer(c_int64_t), allocatable :: counts(:)
+  integer(c_int64_t) :: npp
+
+  call MPI_Init()
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call MPI_Comm_size(MPI_COMM_WORLD, nprocs)
+  failures = 0
+
+  call check(lat_get_api_version() == LAT_API_VERSION, 'API version of the library matches the module')
+
+  call lat_timer_defaults(topts)
+  call check(topts%nr == 2_c_int64_t**24, 'timer defaults: nr = 2^24')
+  topts%nr = 2**15
+  topts%rank = 0
+  call lat_calibrate_timer(MPI_COMM_WORLD, topts, tres, hist, ierr=ierr)
+  call check(ierr == LAT_SUCCESS, 'lat_calibrate_timer with type(MPI_Comm)')
+  call check(tres%nr == 2**15 .and. tres%rank == 0, 'calibration counts and rank')
+  call check(sum(tres%bin_count) + tres%n_negative == tres%nr, 'Appendix A bins hold every difference')
+  call lat_histogram_get(hist, values, counts, ierr=ierr)
+  call check(ierr == LAT_SUCCESS .and. sum(counts) == tres%nr, 'frequency table of the calibration')
+  call lat_histogram_free(hist)
+
+  call lat_pingpong_defaults(popts)
+  call check(popts%ntrial == 2_c_int64_t**23 .and. popts%res_npp == 50 .and. popts%cut_coef == 2.0_c_double, &
+             'ping-pong defaults are Appendix C''s')
+  popts%npptrial = 200
+  popts%ntrial = 400
+  popts%dest = nprocs - 1
+  call lat_pingpong_stats(MPI_COMM_WORLD, popts, pres, timer=tres, hist=hist, ierr=ierr)
+  call check(ierr == LAT_SUCCESS, 'lat_pingpong_stats with type(MPI_Comm)')
+  call lat_npp_rule(popts%res_npp, pres%res_timing_us, pres%median_ppt_us, npp)
+  call check(pres%npp_used == npp .and. pres%npp_calculated == npp, 'npp follows the rule')
+  call check(pres%all%count == 400 .and. pres%n_kept + pres%n_removed == 400, 'trial counts')
+  call check(pres%filtered%max_us <= pres%cut_off_us, 'filtered times are at most the cut-off')
+  call check(len(lat_string(pres%source_host)) > 0, 'source host name')
+  call lat_histogram_get(hist, values, counts)
+  call check(sum(counts) == 400, 'frequency table of the ping-pongs on every rank')
+  call lat_histogram_free(hist)
+
+  ! errors come back through ierr on every rank
+  popts%ntrial = 0
+  call lat_pingpong_stats(MPI_COMM_WORLD, popts, pres, timer=tres, ierr=ierr)
+  call check(ierr == LAT_ERR_ARG, 'ntrial = 0 is LAT_ERR_ARG')
+  call check(index(lat_last_error_message(), 'ntrial must be >= 1, got 0') > 0, 'message names the value')
+  popts%ntrial = 100 + rank
+  call lat_pingpong_stats(MPI_COMM_WORLD, popts, pres, ierr=ierr)
+  call check(ierr == LAT_ERR_ARG, 'ntrial differing between ranks is an error everywhere')
+  call check(lat_strerror(LAT_ERR_ARG) == 'invalid argument', 'lat_strerror')
+
+  call lat_stats_compute([4.0_c_double, 1.0_c_double, 3.0_c_double, 2.0_c_double], 8_c_int64_t, stats)
+  call check(stats%median_us == 2.5_c_double .and. abs(stats%variance_us2 - 5.0_c_double/3) < 1e-14_c_double, &
+             'lat_stats_compute from Fortran')
+
+  call MPI_Allreduce(failures, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+  if (rank == 0) print '(a,i0,a)', 'test_f08: ', total, ' failures'
+  call MPI_Finalize()
+  if (total /= 0) error stop 1
+
+contains
+
+  subroutine check(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    if (.not. ok) then
+      failures = failures + 1
+      print '(a,i0,a)', 'FAILED on rank ', rank, ': '//what
+    end if
+  end subroutine check
+
+end program test_f08
