@@ -20,7 +20,9 @@ install(FILES ${PROJECT_BINARY_DIR}/mpilatConfig.cmake ${PROJECT_BINARY_DIR}/mpi
               cmake/MpilatMpiFlavor.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/mpilat)
 
-# pkg-config: mpilat's own flags; users compile with their MPI's wrappers (mpicc, mpif90).
+# pkg-config: mpilat's own flags; users compile with their MPI's wrappers (mpicc, mpif90). The prefix is
+# found from the .pc file's own place, so `cmake --install --prefix` anywhere gives working files.
+file(RELATIVE_PATH MPILAT_PC_UP "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
 configure_file(cmake/mpilat.pc.in ${PROJECT_BINARY_DIR}/mpilat.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/mpilat.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 if(MPILAT_FORTRAN)

@@ -1,0 +1,22 @@
+#!/bin/bash
+# test_legacy_make.sh SOURCE_DIR "MPIEXEC [flags]": Makefile.legacy with only the MPI wrappers on the
+# PATH builds and installs both archives and the driver, and the driver runs.
+set -eu
+src=$1 mpiexec=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# A PATH with the wrappers and the basic tools, but no cmake.
+mkdir "$work/bin"
+for t in mpicc mpicxx mpif90 make ar sed mkdir cp rm sh gcc g++ gfortran as ld; do
+  p=$(command -v "$t") && ln -s "$p" "$work/bin/$t"
+done
+PATH="$work/bin" make -s -C "$src" -f Makefile.legacy BUILD="$work/build" -j2
+PATH="$work/bin" PREFIX="$work/prefix" make -s -C "$src" -f Makefile.legacy BUILD="$work/build" install
+for f in lib/libmpilat.a lib/libmpilat_fortran.a include/mpilat.h include/mpilat_version.h \
+         include/mpilat/legacy/mpilat.mod bin/latency; do
+  [ -e "$work/prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
+done
+cd "$work"
+$mpiexec -n 2 "$work/prefix/bin/latency" --quick --no-progress --ntrial 200 > /dev/null
+grep -q '^ntrial = 200$' latency.summary.output
+echo "legacy_makefile: 1 passed, 0 failed"
