@@ -344,43 +344,35 @@ contains
       return
     end if
     if (bytes < -1) then
-      write (a, '(i0)') bytes
-      message = 'bytes = '//trim(a)//' must be >= 0 (or -1: use n)'
+      call bad_value('bytes', bytes, ' must be >= 0 (or -1: use n)', message)
       return
     end if
     if (bytes == -1 .and. n < 0) then
-      write (a, '(i0)') n
-      message = 'n = '//trim(a)//' must be >= 0'
+      call bad_value('n', n, ' must be >= 0', message)
       return
     end if
     if (nr < 1) then
-      write (a, '(i0)') nr
-      message = 'nr = '//trim(a)//' must be >= 1'
+      call bad_value('nr', nr, ' must be >= 1', message)
       return
     end if
     if (npp < 0) then
-      write (a, '(i0)') npp
-      message = 'npp = '//trim(a)//' must be >= 0 (0: calculate)'
+      call bad_value('npp', npp, ' must be >= 0 (0: calculate)', message)
       return
     end if
     if (npp == 0 .and. npptrial < 1) then
-      write (a, '(i0)') npptrial
-      message = 'npptrial = '//trim(a)//' must be >= 1'
+      call bad_value('npptrial', npptrial, ' must be >= 1', message)
       return
     end if
     if (npp == 0 .and. npp_init < 1) then
-      write (a, '(i0)') npp_init
-      message = 'npp_init = '//trim(a)//' must be >= 1'
+      call bad_value('npp_init', npp_init, ' must be >= 1', message)
       return
     end if
     if (res_npp < 1) then
-      write (a, '(i0)') res_npp
-      message = 'res_npp = '//trim(a)//' must be >= 1'
+      call bad_value('res_npp', res_npp, ' must be >= 1', message)
       return
     end if
     if (ntrial < 1) then
-      write (a, '(i0)') ntrial
-      message = 'ntrial = '//trim(a)//' must be >= 1'
+      call bad_value('ntrial', ntrial, ' must be >= 1', message)
       return
     end if
     if (.not. (cut_coef > 0.0_real64) .or. cut_coef > huge(cut_coef)) then
@@ -404,6 +396,23 @@ contains
     end if
     status = 0
   end subroutine check_parameters
+
+  !> message = "<name> = <value><rule>", the driver's one way to name a bad integer.
+  subroutine bad_value(name, value, rule, message)
+    character(len=*), intent(in) :: name, rule
+    class(*), intent(in) :: value
+    character(len=*), intent(out) :: message
+    character(len=32) :: text
+    select type (value)
+    type is (integer)
+      write (text, '(i0)') value
+    type is (integer(int64))
+      write (text, '(i0)') value
+    class default
+      text = '?'
+    end select
+    message = name//' = '//trim(text)//rule
+  end subroutine bad_value
 
   subroutine current_command_line(line)
     character(len=:), allocatable, intent(out) :: line
