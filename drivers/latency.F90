@@ -329,13 +329,11 @@ contains
     end if
     if (dest == -1) dest = nprocs - 1
     if (source < 0 .or. source >= nprocs) then
-      write (a, '(i0)') source
-      message = 'source = '//trim(a)//' is not a rank of this job (0..'//trim(b)//')'
+      call bad_value('source', source, ' is not a rank of this job (0..'//trim(b)//')', message)
       return
     end if
     if (dest < 0 .or. dest >= nprocs) then
-      write (a, '(i0)') dest
-      message = 'dest = '//trim(a)//' is not a rank of this job (0..'//trim(b)//')'
+      call bad_value('dest', dest, ' is not a rank of this job (0..'//trim(b)//')', message)
       return
     end if
     if (source == dest) then

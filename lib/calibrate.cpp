@@ -74,20 +74,6 @@ Calibration calibrate_here(int timer, int64_t nr, int rank, bool progress_on) {
   return c;
 }
 
-void bcast_distribution(Distribution &d, int root, MPI_Comm comm) {
-  int64_t n = static_cast<int64_t>(d.values.size());
-  bcast_yielding(&n, 1, MPI_INT64_T, root, comm);
-  d.values.resize(static_cast<size_t>(n));
-  d.counts.resize(static_cast<size_t>(n));
-  // Sent in pieces of at most 2^26 entries: MPI counts are ints.
-  constexpr int64_t kPiece = int64_t{1} << 26;
-  for (int64_t at = 0; at < n; at += kPiece) {
-    const int len = static_cast<int>(std::min(kPiece, n - at));
-    bcast_yielding(d.values.data() + at, len, MPI_DOUBLE, root, comm);
-    bcast_yielding(d.counts.data() + at, len, MPI_INT64_T, root, comm);
-  }
-}
-
 Calibration calibrate_timer(MPI_Comm user_comm, const lat_timer_options &opts, bool want_dist) {
   LibComm comm(user_comm);
   std::string complaint;
@@ -110,14 +96,8 @@ Calibration calibrate_timer(MPI_Comm user_comm, const lat_timer_options &opts, b
   }
   Calibration c;
   if (comm.rank() == opts.rank) c = calibrate_here(opts.timer, opts.nr, comm.rank(), false);
-  int any_wants = want_dist ? 1 : 0;
-  MPI_Request req;
-  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &any_wants, 1, MPI_INT, MPI_MAX, comm.get(), &req), "MPI_Iallreduce");
-  wait_yielding(req, "MPI_Test (calibration)");
-  bcast_yielding(&c.result, static_cast<int>(sizeof c.result), MPI_BYTE, opts.rank, comm.get());
+  share_from_root(&c.result, sizeof c.result, c.dist, want_dist, opts.rank, comm.get());
   c.interrupted = c.result.nr < c.result.nr_requested;
-  if (any_wants) bcast_distribution(c.dist, opts.rank, comm.get());
-  if (!want_dist) c.dist = Distribution{};
   return c;
 }
 

@@ -20,7 +20,4 @@ Calibration calibrate_here(int timer, int64_t nr, int rank, bool progress);
 /// lat_calibrate_timer(): collective over user_comm; dist is filled where want_dist is true.
 Calibration calibrate_timer(MPI_Comm user_comm, const lat_timer_options &opts, bool want_dist);
 
-/// Sends a distribution from root to every rank of comm (yielding waits), if any rank wants it.
-void bcast_distribution(Distribution &d, int root, MPI_Comm comm);
-
 }  // namespace lat

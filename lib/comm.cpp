@@ -125,4 +125,26 @@ void bcast_yielding(void *buf, int count, MPI_Datatype type, int root, MPI_Comm 
   wait_yielding(req, "MPI_Test (broadcast)");
 }
 
+void share_from_root(void *result, size_t bytes, Distribution &dist, bool want_dist, int root, MPI_Comm comm) {
+  int any_wants = want_dist ? 1 : 0;
+  MPI_Request req;
+  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &any_wants, 1, MPI_INT, MPI_MAX, comm, &req), "MPI_Iallreduce");
+  wait_yielding(req, "MPI_Test (result)");
+  bcast_yielding(result, static_cast<int>(bytes), MPI_BYTE, root, comm);
+  if (any_wants) {
+    int64_t n = static_cast<int64_t>(dist.values.size());
+    bcast_yielding(&n, 1, MPI_INT64_T, root, comm);
+    dist.values.resize(static_cast<size_t>(n));
+    dist.counts.resize(static_cast<size_t>(n));
+    // Sent in pieces of at most 2^26 entries: MPI counts are ints.
+    constexpr int64_t kPiece = int64_t{1} << 26;
+    for (int64_t at = 0; at < n; at += kPiece) {
+      const int len = static_cast<int>(std::min(kPiece, n - at));
+      bcast_yielding(dist.values.data() + at, len, MPI_DOUBLE, root, comm);
+      bcast_yielding(dist.counts.data() + at, len, MPI_INT64_T, root, comm);
+    }
+  }
+  if (!want_dist) dist = Distribution{};
+}
+
 }  // namespace lat

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "stats.hpp"
+
 namespace lat {
 
 /// Throws MpiError("MPI_Send failed: <MPI's error string>") when rc is not MPI_SUCCESS.
@@ -61,5 +63,9 @@ void barrier_yielding(MPI_Comm comm);
 
 /// MPI_Ibcast then wait_yielding.
 void bcast_yielding(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
+
+/// Sends root's result (a plain struct of `bytes` bytes) to every rank, and root's distribution to every
+/// rank if any rank wants it; dist is left empty where want_dist is false. Collective, yielding waits.
+void share_from_root(void *result, size_t bytes, Distribution &dist, bool want_dist, int root, MPI_Comm comm);
 
 }  // namespace lat

@@ -253,14 +253,8 @@ PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, co
     MPI_Comm_free(&p.comm);
   }
 
-  int any_wants = want_dist ? 1 : 0;
-  MPI_Request req;
-  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &any_wants, 1, MPI_INT, MPI_MAX, comm.get(), &req), "MPI_Iallreduce");
-  wait_yielding(req, "MPI_Test (result)");
-  bcast_yielding(&r, static_cast<int>(sizeof r), MPI_BYTE, source, comm.get());
+  share_from_root(&r, sizeof r, pp.dist, want_dist, source, comm.get());
   pp.interrupted = r.partial != 0;
-  if (any_wants) bcast_distribution(pp.dist, source, comm.get());
-  if (!want_dist) pp.dist = Distribution{};
   return pp;
 }
 

@@ -50,6 +50,11 @@ static void stats_hand_computed_odd_and_single(void **state) {
   assert_int_equal(s.count, 0);
 }
 
+static int cmp(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
 /* The tally keeps counts per distinct value: its statistics must equal a direct pass over raw samples. */
 static void stats_exact_against_direct(void **state) {
   (void)state;
@@ -72,18 +77,12 @@ static void stats_exact_against_direct(void **state) {
   const double mean = sum / n;
   double ss = 0;
   for (int64_t i = 0; i < n; ++i) ss += (v[i] - mean) * (v[i] - mean);
-  int cmp(const void *a, const void *b);
   qsort(v, (size_t)n, sizeof *v, cmp);
   const double median = 0.5 * (v[n / 2 - 1] + v[n / 2]);
   assert_true(s.min_us == mn && s.max_us == mx && s.median_us == median);
   assert_close(s.mean_us, mean, 1e-12);
   assert_close(s.variance_us2, ss / (n - 1), 1e-10);
   free(v);
-}
-
-int cmp(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
 }
 
 static void npp_rule_cases(void **state) {

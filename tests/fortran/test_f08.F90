@@ -3,8 +3,9 @@ program test_f08
   use, intrinsic :: iso_c_binding, only: c_double, c_int64_t
   use mpi_f08
   use mpilat
+  use mpilat_test_checks, only: check, finish_checks
   implicit none
-  integer :: rank, nprocs, ierr, failures, total
+  integer :: rank, nprocs, ierr, total
   type(lat_timer_options) :: topts
   type(lat_timer_result) :: tres
   type(lat_pingpong_options) :: popts
@@ -18,7 +19,6 @@ program test_f08
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, nprocs)
-  failures = 0
 
   call check(lat_get_api_version() == LAT_API_VERSION, 'API version of the library matches the module')
 
@@ -65,20 +65,8 @@ program test_f08
   call check(stats%median_us == 2.5_c_double .and. abs(stats%variance_us2 - 5.0_c_double/3) < 1e-14_c_double, &
              'lat_stats_compute from Fortran')
 
-  call MPI_Allreduce(failures, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
-  if (rank == 0) print '(a,i0,a)', 'test_f08: ', total, ' failures'
+  total = finish_checks('test_f08')
   call MPI_Finalize()
   if (total /= 0) error stop 1
-
-contains
-
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    if (.not. ok) then
-      failures = failures + 1
-      print '(a,i0,a)', 'FAILED on rank ', rank, ': '//what
-    end if
-  end subroutine check
 
 end program test_f08

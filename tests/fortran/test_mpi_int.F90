@@ -3,8 +3,9 @@ program test_mpi_int
   use, intrinsic :: iso_c_binding, only: c_int64_t
   use mpi
   use mpilat
+  use mpilat_test_checks, only: check, finish_checks
   implicit none
-  integer :: rank, nprocs, ierr, mpierr, failures, total, subcomm
+  integer :: rank, nprocs, ierr, mpierr, total, subcomm
   type(lat_pingpong_options) :: popts
   type(lat_pingpong_result) :: pres
   type(lat_timer_options) :: topts
@@ -13,7 +14,6 @@ program test_mpi_int
   call MPI_Init(mpierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, mpierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nprocs, mpierr)
-  failures = 0
 
   call lat_timer_defaults(topts)
   topts%nr = 2**14
@@ -43,20 +43,8 @@ program test_mpi_int
   call lat_pingpong_stats(MPI_COMM_NULL, popts, pres, ierr=ierr)
   call check(ierr == LAT_ERR_ARG, 'MPI_COMM_NULL is LAT_ERR_ARG')
 
-  call MPI_Allreduce(failures, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, mpierr)
-  if (rank == 0) print '(a,i0,a)', 'test_mpi_int: ', total, ' failures'
+  total = finish_checks('test_mpi_int')
   call MPI_Finalize(mpierr)
   if (total /= 0) error stop 1
-
-contains
-
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    if (.not. ok) then
-      failures = failures + 1
-      print '(a,i0,a)', 'FAILED on rank ', rank, ': '//what
-    end if
-  end subroutine check
 
 end program test_mpi_int
