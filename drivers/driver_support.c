@@ -1,5 +1,44 @@
 /* driver_support.c: the little the Fortran drivers need from POSIX and cannot say in standard Fortran. */
+#include <signal.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "mpilat.h"
 
 /* Progress lines are on by default only where a person is watching. */
 int latency_stderr_is_terminal(void) { return isatty(STDERR_FILENO) ? 1 : 0; }
+
+static volatile sig_atomic_t stop_signo = 0;
+
+/* The first SIGTERM/SIGINT asks the measurement to stop at its next safe point (the files are then
+   written with what was measured); a second one restores the default action and ends the program. */
+static void on_stop_signal(int signo) {
+  if (stop_signo != 0) {
+    signal(signo, SIG_DFL);
+    raise(signo);
+    return;
+  }
+  stop_signo = signo;
+  lat_request_stop();
+}
+
+void latency_install_stop_handlers(void) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGTERM, &action, NULL);
+  sigaction(SIGINT, &action, NULL);
+}
+
+int latency_stop_signal(void) { return (int)stop_signo; }
+
+void latency_pause_seconds(double seconds) {
+  struct timespec pause;
+  pause.tv_sec = (time_t)seconds;
+  pause.tv_nsec = (long)((seconds - (double)pause.tv_sec) * 1e9);
+  while (nanosleep(&pause, &pause) != 0) {
+  }
+}

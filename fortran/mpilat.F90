@@ -20,7 +20,9 @@ module mpilat
   ! ---- constants of include/mpilat.h --------------------------------------------------------------------
   integer, parameter, public :: LAT_SUCCESS = 0, LAT_ERR_ARG = 1, LAT_ERR_NOMEM = 2, LAT_ERR_MPI = 3, &
                                 LAT_ERR_NOT_INIT = 4, LAT_ERR_UNSUPPORTED = 5, LAT_ERR_IO = 6, &
-                                LAT_ERR_INTERNAL = 7, LAT_ERR_INTERRUPTED = 8
+                                LAT_ERR_INTERNAL = 7, LAT_ERR_INTERRUPTED = 8, &
+                                LAT_ERR_TIMEOUT = 9
+  integer, parameter, public :: LAT_COMPLETE = 0, LAT_PARTIAL_STOPPED = 1, LAT_PARTIAL_TIMEOUT = 2
   integer, parameter, public :: LAT_TIMER_MPI_WTIME = 0, LAT_TIMER_MONOTONIC_RAW = 1, LAT_TIMER_TSC = 2
   integer, parameter, public :: LAT_ALL_RANKS = -1, LAT_LAST_RANK = -1
   integer, parameter, public :: LAT_NBINS = 50, LAT_HOSTNAME_LEN = 256
@@ -35,6 +37,7 @@ module mpilat
     integer(c_int64_t) :: nr      !< back-to-back timer pairs
     integer(c_int) :: timer       !< LAT_TIMER_*
     integer(c_int) :: rank        !< calibrating rank or LAT_ALL_RANKS
+    real(c_double) :: timeout_s   !< watchdog seconds; 0: wait for ever
   end type lat_timer_options
 
   !> Result of lat_calibrate_timer; times in microseconds.
@@ -52,6 +55,7 @@ module mpilat
     integer(c_int64_t) :: n, bytes, nr, npptrial, npp_init, res_npp, npp, ntrial
     real(c_double) :: cut_coef
     integer(c_int) :: source, dest, timer, progress
+    real(c_double) :: timeout_s   !< watchdog seconds; 0: wait for ever
   end type lat_pingpong_options
 
   !> Statistics of a set of ping-pong times (microseconds, divided by two; rates in MB/s).
@@ -68,7 +72,8 @@ module mpilat
     integer(c_int64_t) :: npp_calculated, npp_used, ntrial, ntrial_done, n_kept, n_removed, nprocs
     real(c_double) :: median_ppt_us, res_timing_us, min_ov_us, cut_coef, cut_off_us
     type(lat_stats) :: all, filtered
-    integer(c_int) :: source, dest, timer, partial
+    integer(c_int) :: source, dest, timer
+    integer(c_int) :: partial     !< LAT_COMPLETE, LAT_PARTIAL_STOPPED or LAT_PARTIAL_TIMEOUT
     character(kind=c_char) :: source_host(LAT_HOSTNAME_LEN)
     character(kind=c_char) :: dest_host(LAT_HOSTNAME_LEN)
   end type lat_pingpong_result

@@ -47,7 +47,9 @@ enum lat_error {
   LAT_ERR_UNSUPPORTED = 5, /**< the requested feature (e.g. a timer) is not available on this machine */
   LAT_ERR_IO = 6,        /**< a file could not be written or read (nothing partial is left behind) */
   LAT_ERR_INTERNAL = 7,  /**< a bug in mpilat: please report it with lat_last_error_message() */
-  LAT_ERR_INTERRUPTED = 8 /**< stopped early by lat_request_stop(); results hold what was measured */
+  LAT_ERR_INTERRUPTED = 8, /**< stopped early by lat_request_stop(); results hold what was measured */
+  LAT_ERR_TIMEOUT = 9    /**< a peer did not answer within opts.timeout_s; the message names the ranks and
+                              the phase; on the timing rank the result holds what was measured */
 };
 
 /** A static English description of an error code ("invalid argument"); never NULL. */
@@ -124,6 +126,8 @@ typedef struct lat_timer_options {
   int64_t nr;   /**< back-to-back timer pairs; default 2^24 */
   int timer;    /**< lat_timer_kind; default LAT_TIMER_MPI_WTIME */
   int rank;     /**< the rank that calibrates, or LAT_ALL_RANKS (default): each rank its own clock */
+  double timeout_s; /**< watchdog: seconds a rank waits for the others to call in before
+                         LAT_ERR_TIMEOUT; 0 (default): wait for ever. Must be equal on all ranks */
 } lat_timer_options;
 
 /** Result of lat_calibrate_timer(). */
@@ -182,6 +186,8 @@ typedef struct lat_pingpong_options {
   int dest;         /**< its partner; default LAT_LAST_RANK */
   int timer;        /**< lat_timer_kind for the calibration done here; default LAT_TIMER_MPI_WTIME */
   int progress;     /**< 1: the source rank prints phase, percent and time left on stderr; default 0 */
+  double timeout_s; /**< watchdog (docs/method.md): the longest a rank waits for a peer at any step
+                         before LAT_ERR_TIMEOUT; 0 (default): wait for ever */
 } lat_pingpong_options;
 
 /** Statistics of one set of ping-pong times (all of them, or those kept by the filter). */
@@ -195,6 +201,13 @@ typedef struct lat_stats {
   double rse;              /**< relative standard error: stderr / mean (a fraction, not percent) */
   double rate_min_mbs, rate_median_mbs, rate_mean_mbs, rate_max_mbs; /**< bytes / time */
 } lat_stats;
+
+/** Values of lat_pingpong_result.partial. */
+enum lat_partial_cause {
+  LAT_COMPLETE = 0,          /**< all ntrial trials measured */
+  LAT_PARTIAL_STOPPED = 1,   /**< lat_request_stop() was called (a SIGTERM/SIGINT in the drivers) */
+  LAT_PARTIAL_TIMEOUT = 2    /**< the watchdog found a peer that did not answer (opts.timeout_s) */
+};
 
 /** Result of lat_pingpong_stats(), returned on every rank. */
 typedef struct lat_pingpong_result {
@@ -212,7 +225,8 @@ typedef struct lat_pingpong_result {
   double cut_coef, cut_off_us; /**< the filter: times above cut_off_us = cut_coef * median removed */
   lat_stats all;           /**< statistics of all ntrial_done trials */
   lat_stats filtered;      /**< the same after filtering */
-  int source, dest, timer, partial; /**< partial: 1 if stopped before ntrial trials */
+  int source, dest, timer;
+  int partial;             /**< lat_partial_cause: why fewer than ntrial trials were measured, or 0 */
   char source_host[LAT_HOSTNAME_LEN]; /**< MPI_Get_processor_name() of source, NUL-terminated */
   char dest_host[LAT_HOSTNAME_LEN];   /**< the same for dest */
 } lat_pingpong_result;

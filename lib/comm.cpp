@@ -3,11 +3,19 @@
 #include <time.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <list>
+#include <mutex>
+#include <new>
 #include <array>
 #include <cstring>
 #include <limits>
 
 #include "error.hpp"
+#include "mpilat.h"
 
 namespace lat {
 
@@ -15,6 +23,9 @@ namespace {
 // How long a waiting rank sleeps between tests. 0.5 ms costs a waiting rank well under 1 % of a core
 // and delays the end of a wait by at most that much, which is never inside a timed region.
 constexpr long kPollSleepNs = 500 * 1000;
+// Failure notes travel on the library's communicator under a tag of their own.
+constexpr int kTagFailure = 0x4c41;  // "LA"
+constexpr int kNoteBytes = 1024;
 
 int64_t saturating_negate(int64_t v) {
   return v == std::numeric_limits<int64_t>::min() ? std::numeric_limits<int64_t>::max() : -v;
@@ -45,9 +56,23 @@ void validate_user_comm(MPI_Comm comm) {
   if (inter) throw ArgError("comm must be an intracommunicator, got an intercommunicator");
 }
 
-LibComm::LibComm(MPI_Comm user_comm) {
+std::string check_timeout(double timeout_s) {
+  if (timeout_s >= 0.0 && std::isfinite(timeout_s)) return "";
+  return got("timeout_s must be a finite number of seconds >= 0 (0: no limit)", timeout_s);
+}
+
+LibComm::LibComm(MPI_Comm user_comm, double timeout_s)
+    : timeout_s_(check_timeout(timeout_s).empty() ? timeout_s : 0.0) {  // a bad value: agree_arguments says so
   validate_user_comm(user_comm);
-  check_mpi(MPI_Comm_dup(user_comm, &comm_), "MPI_Comm_dup");
+  int user_rank = 0, user_size = 0;
+  check_mpi(MPI_Comm_rank(user_comm, &user_rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(user_comm, &user_size), "MPI_Comm_size");
+  all_ranks_ = "ranks 0.." + std::to_string(user_size - 1);
+  // Non-blocking, so that a rank that never calls in is reported instead of waited for.
+  MPI_Request req;
+  check_mpi(MPI_Comm_idup(user_comm, &comm_, &req), "MPI_Comm_idup");
+  wait_yielding(req, {user_rank, all_ranks_.c_str(),
+                      "phase 'start': every rank must call the same mpilat function", timeout_s_});
   int rc = MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
   if (rc == MPI_SUCCESS) rc = MPI_Comm_rank(comm_, &rank_);
   if (rc == MPI_SUCCESS) rc = MPI_Comm_size(comm_, &size_);
@@ -61,9 +86,11 @@ LibComm::~LibComm() {
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
-void agree_arguments(MPI_Comm comm, const std::string &local_error, const std::vector<Shared> &shared) {
-  int rank = 0;
-  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+void agree_arguments(const LibComm &lib, const std::string &local_error, const std::vector<Shared> &shared) {
+  const MPI_Comm comm = lib.get();
+  const int rank = lib.rank();
+  const Waiting w{rank, lib.all_ranks(), "phase 'argument check': every rank must call the same mpilat function",
+                  lib.timeout_s()};
   const size_t n = shared.size();
   // One vector, reduced with MAX: [failing rank or -1, v..., -v...] gives every rank the highest
   // failing rank and the max and min of each shared value. Doubles travel as their bit patterns.
@@ -78,12 +105,12 @@ void agree_arguments(MPI_Comm comm, const std::string &local_error, const std::v
   MPI_Request req;
   check_mpi(MPI_Iallreduce(MPI_IN_PLACE, buf.data(), static_cast<int>(buf.size()), MPI_INT64_T, MPI_MAX, comm, &req),
             "MPI_Iallreduce (argument check)");
-  wait_yielding(req, "MPI_Test (argument check)");
+  wait_yielding(req, w);
   if (buf[0] >= 0) {
     const int root = static_cast<int>(buf[0]);
     std::array<char, 1024> text{};
     if (rank == root) std::snprintf(text.data(), text.size(), "%s", local_error.c_str());
-    bcast_yielding(text.data(), static_cast<int>(text.size()), MPI_CHAR, root, comm);
+    bcast_yielding(text.data(), static_cast<int>(text.size()), MPI_CHAR, root, comm, w);
     text.back() = '\0';
     throw ArgError("rank " + std::to_string(root) + ": " + text.data());
   }
@@ -103,45 +130,126 @@ void agree_arguments(MPI_Comm comm, const std::string &local_error, const std::v
   }
 }
 
-void wait_yielding(MPI_Request &req, const char *what) {
-  const timespec pause{0, kPollSleepNs};
-  for (;;) {
-    int done = 0;
-    check_mpi(MPI_Test(&req, &done, MPI_STATUS_IGNORE), what);
-    if (done) return;
-    nanosleep(&pause, nullptr);
+[[noreturn]] void throw_code(int code, const std::string &message) {
+  switch (code) {
+    case LAT_ERR_ARG: throw ArgError(message);
+    case LAT_ERR_MPI: throw MpiError(message);
+    case LAT_ERR_NOT_INIT: throw NotInitError(message);
+    case LAT_ERR_UNSUPPORTED: throw UnsupportedError(message);
+    case LAT_ERR_IO: throw IoError(message);
+    case LAT_ERR_TIMEOUT: throw TimeoutError(message);
+    case LAT_ERR_NOMEM: throw std::bad_alloc();
+    default: throw std::runtime_error(message);
   }
 }
 
-void barrier_yielding(MPI_Comm comm) {
+FailureListener::FailureListener(MPI_Comm comm) : note_(kNoteBytes) {
+  check_mpi(MPI_Irecv(note_.data(), kNoteBytes, MPI_CHAR, MPI_ANY_SOURCE, kTagFailure, comm, &req_),
+            "MPI_Irecv (failure note)");
+}
+
+FailureListener::~FailureListener() {
+  if (req_ == MPI_REQUEST_NULL) return;
+  MPI_Cancel(&req_);
+  MPI_Wait(&req_, MPI_STATUS_IGNORE);
+}
+
+void FailureListener::check() {
+  if (req_ == MPI_REQUEST_NULL) return;
+  int arrived = 0;
+  check_mpi(MPI_Test(&req_, &arrived, MPI_STATUS_IGNORE), "MPI_Test (failure note)");
+  if (!arrived) return;
+  // The note is "<code>\n<message>", NUL-terminated.
+  note_.back() = '\0';
+  char *text = nullptr;
+  const long code = std::strtol(note_.data(), &text, 10);
+  throw_code(static_cast<int>(code), *text == '\n' ? text + 1 : text);
+}
+
+void report_failure(MPI_Comm comm, const std::vector<int> &to, int code, const std::string &message) {
+  // The buffers outlive the sends on purpose (the receivers may be slow, and this rank is about to
+  // return an error): kept until exit, one small note per failed call.
+  static std::mutex kept_lock;
+  static std::list<std::vector<char>> kept;
+  std::vector<char> *note = nullptr;
+  {
+    std::lock_guard<std::mutex> hold(kept_lock);
+    note = &kept.emplace_back(kNoteBytes, '\0');
+  }
+  std::snprintf(note->data(), note->size(), "%d\n%s", code, message.c_str());
+  for (int r : to) {
+    MPI_Request req;
+    if (MPI_Isend(note->data(), kNoteBytes, MPI_CHAR, r, kTagFailure, comm, &req) == MPI_SUCCESS)
+      MPI_Request_free(&req);
+  }
+}
+
+namespace {
+
+[[noreturn]] void throw_timeout(const Waiting &w, double waited_s) {
+  char text[512];
+  std::snprintf(text, sizeof text, "rank %d: timeout: no answer from %s within %g s (%s)", w.rank, w.peers,
+                waited_s, w.phase);
+  throw TimeoutError(text);
+}
+
+/// MPI_Test until done; between tests, pause (if any), the listener, and every 1024 tests the deadline.
+void wait_polling(MPI_Request &req, const Waiting &w, FailureListener *listener, bool pause) {
+  const timespec nap{0, kPollSleepNs};
+  const auto start = std::chrono::steady_clock::now();
+  for (uint64_t tests = 1;; ++tests) {
+    int done = 0;
+    if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+      throw MpiError(std::string("MPI_Test failed on rank ") + std::to_string(w.rank) + " (" + w.phase + ")");
+    if (done) return;
+    if (listener != nullptr) listener->check();
+    if (pause) nanosleep(&nap, nullptr);
+    if (w.timeout_s > 0.0 && (pause || tests % 1024 == 0)) {
+      const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (waited > w.timeout_s) throw_timeout(w, waited);
+    }
+  }
+}
+
+}  // namespace
+
+void wait_yielding(MPI_Request &req, const Waiting &w, FailureListener *listener) {
+  wait_polling(req, w, listener, true);
+}
+
+void wait_spinning(MPI_Request &req, const Waiting &w) { wait_polling(req, w, nullptr, false); }
+
+void barrier_yielding(MPI_Comm comm, const Waiting &w) {
   MPI_Request req;
   check_mpi(MPI_Ibarrier(comm, &req), "MPI_Ibarrier");
-  wait_yielding(req, "MPI_Test (barrier)");
+  wait_yielding(req, w);
 }
 
-void bcast_yielding(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+void bcast_yielding(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, const Waiting &w,
+                    FailureListener *listener) {
   MPI_Request req;
   check_mpi(MPI_Ibcast(buf, count, type, root, comm, &req), "MPI_Ibcast");
-  wait_yielding(req, "MPI_Test (broadcast)");
+  wait_yielding(req, w, listener);
 }
 
-void share_from_root(void *result, size_t bytes, Distribution &dist, bool want_dist, int root, MPI_Comm comm) {
+void share_from_root(void *result, size_t bytes, Distribution &dist, bool want_dist, int root, MPI_Comm comm,
+                     const Waiting &w, FailureListener *listener) {
   int any_wants = want_dist ? 1 : 0;
   MPI_Request req;
   check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &any_wants, 1, MPI_INT, MPI_MAX, comm, &req), "MPI_Iallreduce");
-  wait_yielding(req, "MPI_Test (result)");
-  bcast_yielding(result, static_cast<int>(bytes), MPI_BYTE, root, comm);
+  wait_yielding(req, w, listener);
+  bcast_yielding(result, static_cast<int>(bytes), MPI_BYTE, root, comm, w, listener);
   if (any_wants) {
     int64_t n = static_cast<int64_t>(dist.values.size());
-    bcast_yielding(&n, 1, MPI_INT64_T, root, comm);
+    bcast_yielding(&n, 1, MPI_INT64_T, root, comm, w, listener);
     dist.values.resize(static_cast<size_t>(n));
     dist.counts.resize(static_cast<size_t>(n));
     // Sent in pieces of at most 2^26 entries: MPI counts are ints.
     constexpr int64_t kPiece = int64_t{1} << 26;
     for (int64_t at = 0; at < n; at += kPiece) {
       const int len = static_cast<int>(std::min(kPiece, n - at));
-      bcast_yielding(dist.values.data() + at, len, MPI_DOUBLE, root, comm);
-      bcast_yielding(dist.counts.data() + at, len, MPI_INT64_T, root, comm);
+      bcast_yielding(dist.values.data() + at, len, MPI_DOUBLE, root, comm, w, listener);
+      bcast_yielding(dist.counts.data() + at, len, MPI_INT64_T, root, comm, w, listener);
     }
   }
   if (!want_dist) dist = Distribution{};

@@ -31,6 +31,11 @@ struct IoError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A peer that did not answer within the caller's timeout (LAT_ERR_TIMEOUT); the message names the
+/// ranks waited for and the phase.
+struct TimeoutError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 /// Builds "what must hold, got value" messages without iostreams at every call site.
 template <class T>

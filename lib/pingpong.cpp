@@ -10,14 +10,16 @@
 #include "calibrate.hpp"
 #include "clock.hpp"
 #include "comm.hpp"
+#include "error.hpp"
 #include "progress.hpp"
+#include "stall_watch.hpp"
 #include "stop.hpp"
 
 namespace lat {
 
 namespace {
 
-enum Tag { kTagPing = 1, kTagHandshake = 2, kTagControl = 3, kTagName = 4 };
+enum Tag { kTagPing = 1, kTagHandshake = 2, kTagControl = 3, kTagName = 4, kTagReady = 5 };
 constexpr int kSourceInPair = 0, kDestInPair = 1;
 
 // A chunk of trials runs between two control messages from source to dest: the stop check, the
@@ -31,36 +33,68 @@ struct Pair {
   std::vector<double> buffer;     // at least one double, for the hand-shake
   int count = 0;
   MPI_Datatype type = MPI_DOUBLE;
+  int my_rank = 0, peer_rank = 0; // in the library's communicator, for messages
+  std::string peer;               // "rank 3"
+  double timeout_s = 0.0;
+  bool have_ready = false;        // source: dest's ready note received and not yet answered
+  bool dest_stopped = false;      // source: dest asked to stop (a signal reached it)
+
+  Waiting waiting(const char *phase, double extra_s = 0.0) const {
+    return {my_rank, peer.c_str(), phase, timeout_s > 0.0 ? timeout_s + extra_s : 0.0};
+  }
 };
 
+/// Source: takes dest's "ready" note for the next chunk, which carries dest's stop request.
+void await_ready(Pair &p, double extra_s = 0.0) {
+  if (p.have_ready) return;
+  int dest_stop = 0;
+  MPI_Request req;
+  check_mpi(MPI_Irecv(&dest_stop, 1, MPI_INT, kDestInPair, kTagReady, p.comm, &req), "MPI_Irecv (ready)");
+  wait_spinning(req, p.waiting("phase 'trials': dest's ready note between chunks", extra_s));
+  p.have_ready = true;
+  p.dest_stopped = p.dest_stopped || dest_stop != 0;
+}
+
 /// Source: ntotal trials of npp ping-pongs, each after the pair barrier and the hand-shake; returns the
-/// trials done (fewer after a stop request). Adds t2 - t1 of every trial to tally, in seconds.
+/// trials done (fewer after a stop request, here or on dest). Adds t2 - t1 of every trial to tally, in
+/// seconds. On a timeout the TimeoutError leaves tally holding the trials done.
 template <class Clock>
-int64_t time_trials(const Clock &clock, Pair &p, int64_t npp, int64_t ntotal, Tally &tally, Progress &progress) {
+void time_trials(const Clock &clock, Pair &p, int64_t npp, int64_t ntotal, Tally &tally, Progress &progress,
+                    StallWatch &stall, int64_t &done) {
   void *buf = p.buffer.data();
-  int64_t done = 0, chunk = std::min<int64_t>(16, ntotal);
-  while (done < ntotal && !stop_requested()) {
+  done = 0;
+  int64_t chunk = std::min<int64_t>(16, ntotal);
+  const Waiting barrier_wait = p.waiting("phase 'trials': the pair barrier before a trial");
+  const Waiting handshake_wait = p.waiting("phase 'trials': the hand-shake before a trial");
+  while (done < ntotal) {
+    await_ready(p);
+    if (stop_requested() || p.dest_stopped) break;
     const int64_t next = std::min(chunk, ntotal - done);
     int64_t control[2] = {next, npp};
     check_mpi(MPI_Send(control, 2, MPI_INT64_T, kDestInPair, kTagControl, p.comm), "MPI_Send (control)");
+    p.have_ready = false;
     const auto start = std::chrono::steady_clock::now();
     for (int64_t k = 0; k < next; ++k) {
-      check_mpi(MPI_Barrier(p.comm), "MPI_Barrier");
-      check_mpi(MPI_Recv(buf, 1, MPI_DOUBLE, kDestInPair, kTagHandshake, p.comm, MPI_STATUS_IGNORE),
-                "MPI_Recv (hand-shake)");
+      MPI_Request req;
+      check_mpi(MPI_Ibarrier(p.comm, &req), "MPI_Ibarrier");
+      wait_spinning(req, barrier_wait);
+      check_mpi(MPI_Irecv(buf, 1, MPI_DOUBLE, kDestInPair, kTagHandshake, p.comm, &req), "MPI_Irecv (hand-shake)");
+      wait_spinning(req, handshake_wait);
       // MPI_SUCCESS is 0: OR-ing the codes costs one integer operation in the loop and no branch;
       // they are checked after the clock is read.
       int failed = MPI_SUCCESS;
+      stall.enter(done);
       const double t1 = clock.now();
       for (int64_t i = 0; i < npp; ++i) {
         failed |= MPI_Send(buf, p.count, p.type, kDestInPair, kTagPing, p.comm);
         failed |= MPI_Recv(buf, p.count, p.type, kDestInPair, kTagPing, p.comm, MPI_STATUS_IGNORE);
       }
       const double t2 = clock.now();
+      stall.leave(done);
       if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "MPI_Send/MPI_Recv (ping-pong)");
       tally.add(t2 - t1);
+      ++done;
     }
-    done += next;
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     chunk = took > 0.0 ? std::clamp<int64_t>(static_cast<int64_t>(static_cast<double>(next) * kChunkSeconds / took),
                                              1, kMaxChunk)
@@ -68,43 +102,56 @@ int64_t time_trials(const Clock &clock, Pair &p, int64_t npp, int64_t ntotal, Ta
     progress.update(done, ntotal);
   }
   progress.finish(done, ntotal);
-  return done;
 }
 
-/// Dest: answers chunks of trials until source sends a chunk of 0. Waits for each control message
-/// yielding the processor (source may be calibrating its timer meanwhile).
-void answer_trials(Pair &p) {
+/// Dest: answers chunks of trials until source sends a chunk of 0. Before each chunk it sends a ready
+/// note with its own stop request, then waits for the control message yielding the processor (source
+/// may be calibrating its timer meanwhile: first_extra_s allows for that).
+void answer_trials(Pair &p, double first_extra_s) {
   void *buf = p.buffer.data();
-  for (;;) {
+  StallWatch stall(p.timeout_s, p.my_rank, p.peer_rank, "phase 'trials' on dest");
+  const Waiting barrier_wait = p.waiting("phase 'trials': the pair barrier before a trial");
+  double extra_s = first_extra_s;
+  for (int64_t trial = 0;;) {
+    int stop = stop_requested() ? 1 : 0;
+    check_mpi(MPI_Send(&stop, 1, MPI_INT, kSourceInPair, kTagReady, p.comm), "MPI_Send (ready)");
     int64_t control[2] = {0, 0};
     MPI_Request req;
     check_mpi(MPI_Irecv(control, 2, MPI_INT64_T, kSourceInPair, kTagControl, p.comm, &req), "MPI_Irecv (control)");
-    wait_yielding(req, "MPI_Test (control)");
+    wait_yielding(req, p.waiting("phase 'trials': source's control message between chunks", extra_s));
+    extra_s = 0.0;
     const int64_t next = control[0], npp = control[1];
     if (next == 0) return;
-    for (int64_t k = 0; k < next; ++k) {
-      check_mpi(MPI_Barrier(p.comm), "MPI_Barrier");
+    for (int64_t k = 0; k < next; ++k, ++trial) {
+      check_mpi(MPI_Ibarrier(p.comm, &req), "MPI_Ibarrier");
+      wait_spinning(req, barrier_wait);
       check_mpi(MPI_Send(buf, 1, MPI_DOUBLE, kSourceInPair, kTagHandshake, p.comm), "MPI_Send (hand-shake)");
       int failed = MPI_SUCCESS;
+      stall.enter(trial);
       for (int64_t i = 0; i < npp; ++i) {
         failed |= MPI_Recv(buf, p.count, p.type, kSourceInPair, kTagPing, p.comm, MPI_STATUS_IGNORE);
         failed |= MPI_Send(buf, p.count, p.type, kSourceInPair, kTagPing, p.comm);
       }
+      stall.leave(trial);
       if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "MPI_Recv/MPI_Send (ping-pong)");
     }
   }
 }
 
+/// Source: the chunk of 0 trials that ends answer_trials on dest.
 void end_trials(Pair &p) {
+  await_ready(p);
   int64_t control[2] = {0, 0};
   check_mpi(MPI_Send(control, 2, MPI_INT64_T, kDestInPair, kTagControl, p.comm), "MPI_Send (control)");
+  p.have_ready = false;
 }
 
 void copy_name(char *dst, const char *src) {
   std::snprintf(dst, LAT_HOSTNAME_LEN, "%s", src);
 }
 
-/// Source's side of the whole measurement: calibration, npp estimate, trials, statistics.
+/// Source's side of the whole measurement: calibration, npp estimate, trials, statistics. A timeout in
+/// the trials keeps what was measured (pp.code, pp.message say why it ended); one in the estimate throws.
 template <class Clock>
 void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &opts,
                        const lat_timer_result &cal, PingPong &pp) {
@@ -114,14 +161,16 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
   if (opts.npp == 0) {
     Tally tally;
     Progress progress(opts.progress != 0, "npp estimate");
-    const int64_t done = time_trials(clock, p, opts.npp_init, opts.npptrial, tally, progress);
+    StallWatch stall(opts.timeout_s, p.my_rank, p.peer_rank, "phase 'npp estimate'");
+    int64_t done = 0;
+    time_trials(clock, p, opts.npp_init, opts.npptrial, tally, progress, stall, done);
     const double per_pp = 1.0 / static_cast<double>(opts.npp_init);
     const Distribution ppt = distribution_of(tally, [&](double s) { return (s * 1e6 - min_ov) * per_pp; });
     r.median_ppt_us = median_of(ppt);
     r.npp_calculated = npp_rule(opts.res_npp, cal.res_timing_us, r.median_ppt_us);
     r.npp_used = r.npp_calculated;
     if (done < opts.npptrial) {
-      pp.interrupted = true;
+      r.partial = LAT_PARTIAL_STOPPED;
       end_trials(p);
       return;
     }
@@ -130,9 +179,18 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
   }
   Tally tally;
   Progress progress(opts.progress != 0, "ping-pong trials");
-  r.ntrial_done = time_trials(clock, p, r.npp_used, opts.ntrial, tally, progress);
-  end_trials(p);
-  pp.interrupted = r.ntrial_done < opts.ntrial;
+  StallWatch stall(opts.timeout_s, p.my_rank, p.peer_rank, "phase 'trials'");
+  int64_t done = 0;
+  try {
+    time_trials(clock, p, r.npp_used, opts.ntrial, tally, progress, stall, done);
+    end_trials(p);
+    if (done < opts.ntrial) r.partial = LAT_PARTIAL_STOPPED;
+  } catch (const TimeoutError &e) {
+    r.partial = LAT_PARTIAL_TIMEOUT;
+    pp.code = LAT_ERR_TIMEOUT;
+    pp.message = e.what();
+  }
+  r.ntrial_done = done;
   const double per_one_way = 1.0 / (2.0 * static_cast<double>(r.npp_used));
   pp.dist = distribution_of(tally, [&](double s) { return (s * 1e6 - min_ov) * per_one_way; });
 }
@@ -189,15 +247,15 @@ std::string check_pingpong_options(const lat_pingpong_options &o, const lat_time
 
 PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, const lat_timer_result *calibration,
                         bool want_dist) {
-  LibComm comm(user_comm);
+  LibComm comm(user_comm, opts.timeout_s);
   const int rank = comm.rank(), size = comm.size();
-  agree_arguments(comm.get(), check_pingpong_options(opts, calibration, rank, size),
+  agree_arguments(comm, check_pingpong_options(opts, calibration, rank, size),
                   {Shared::integer("source", opts.source), Shared::integer("dest", opts.dest),
                    Shared::integer("n", opts.n), Shared::integer("bytes", opts.bytes),
                    Shared::integer("npp", opts.npp), Shared::integer("npptrial", opts.npptrial),
                    Shared::integer("npp_init", opts.npp_init), Shared::integer("res_npp", opts.res_npp),
                    Shared::integer("ntrial", opts.ntrial), Shared::integer("timer", opts.timer),
-                   Shared::real("cut_coef", opts.cut_coef)});
+                   Shared::real("cut_coef", opts.cut_coef), Shared::real("timeout_s", opts.timeout_s)});
   const int source = opts.source;
   const int dest = opts.dest == LAT_LAST_RANK ? size - 1 : opts.dest;
 
@@ -215,13 +273,35 @@ PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, co
   r.dest = dest;
   r.timer = opts.timer;
 
-  // The two measuring ranks get a communicator of their own for the per-trial barrier; the others
-  // go straight to the yielding broadcast of the result.
+  // While source times, dest waits first for the calibration: allow 1 us a timer pair beyond the timeout.
+  const double calibration_s = calibration == nullptr ? static_cast<double>(opts.nr) * 1e-6 : 0.0;
   const bool measuring = rank == source || rank == dest;
-  Pair p;
-  check_mpi(MPI_Comm_split(comm.get(), measuring ? 0 : MPI_UNDEFINED, rank == source ? 0 : 1, &p.comm),
-            "MPI_Comm_split");
-  if (measuring) {
+  if (!measuring) {
+    // Only the result is waited for, without a time limit (the measurement may take hours); if a
+    // measuring rank gives up, its failure note ends the wait.
+    FailureListener listener(comm.get());
+    share_from_root(&r, sizeof r, pp.dist, want_dist, source, comm.get(), {rank, "", "", 0.0}, &listener);
+    return pp;
+  }
+  std::vector<int> idle_ranks;
+  for (int k = 0; k < size; ++k)
+    if (k != source && k != dest) idle_ranks.push_back(k);
+  try {
+    // The two measuring ranks get a communicator of their own for the per-trial barrier (collective
+    // over the two only: the others go straight to waiting for the result).
+    Pair p;
+    MPI_Group all, two;
+    const int members[2] = {source, dest};
+    check_mpi(MPI_Comm_group(comm.get(), &all), "MPI_Comm_group");
+    check_mpi(MPI_Group_incl(all, 2, members, &two), "MPI_Group_incl");
+    const int rc = MPI_Comm_create_group(comm.get(), two, kTagName, &p.comm);
+    MPI_Group_free(&two);
+    MPI_Group_free(&all);
+    check_mpi(rc, "MPI_Comm_create_group");
+    p.my_rank = rank;
+    p.peer_rank = rank == source ? dest : source;
+    p.peer = "rank " + std::to_string(p.peer_rank);
+    p.timeout_s = opts.timeout_s;
     const size_t doubles = std::max<size_t>(1, (static_cast<size_t>(r.bytes) + 7) / 8);
     p.buffer.assign(doubles, 0.0);
     p.count = static_cast<int>(opts.bytes >= 0 ? opts.bytes : opts.n);
@@ -231,11 +311,13 @@ PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, co
     check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
     if (rank == dest) {
       check_mpi(MPI_Send(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, kSourceInPair, kTagName, p.comm), "MPI_Send");
-      answer_trials(p);
+      answer_trials(p, calibration_s);
     } else {
       char dest_name[MPI_MAX_PROCESSOR_NAME + 1] = {};
-      check_mpi(MPI_Recv(dest_name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, kDestInPair, kTagName, p.comm,
-                         MPI_STATUS_IGNORE), "MPI_Recv");
+      MPI_Request req;
+      check_mpi(MPI_Irecv(dest_name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, kDestInPair, kTagName, p.comm, &req),
+                "MPI_Irecv");
+      wait_spinning(req, p.waiting("phase 'start': dest's processor name"));
       copy_name(r.source_host, name);
       copy_name(r.dest_host, dest_name);
       lat_timer_result cal{};
@@ -244,23 +326,39 @@ PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, co
       } else {
         Calibration c = calibrate_here(opts.timer, opts.nr, rank, opts.progress != 0);
         cal = c.result;
-        if (c.interrupted) pp.interrupted = true;
+        if (c.interrupted) r.partial = LAT_PARTIAL_STOPPED;
       }
       r.res_timing_us = cal.res_timing_us;
       r.min_ov_us = cal.min_ov_us;
-      if (pp.interrupted) {
+      if (r.partial != LAT_COMPLETE) {
         end_trials(p);
       } else {
         with_clock(opts.timer, [&](const auto &clock) { measure_on_source(clock, p, opts, cal, pp); });
       }
       fill_statistics(pp);
-      r.partial = pp.interrupted ? 1 : 0;
     }
     MPI_Comm_free(&p.comm);
+  } catch (const TimeoutError &e) {
+    report_failure(comm.get(), idle_ranks, LAT_ERR_TIMEOUT, e.what());
+    throw;
+  } catch (const MpiError &e) {
+    report_failure(comm.get(), idle_ranks, LAT_ERR_MPI, e.what());
+    throw;
   }
-
-  share_from_root(&r, sizeof r, pp.dist, want_dist, source, comm.get());
-  pp.interrupted = r.partial != 0;
+  if (pp.code != LAT_SUCCESS) {
+    // Source timed out in the trials: the others learn why; the result here keeps what was measured.
+    report_failure(comm.get(), idle_ranks, pp.code, pp.message);
+    return pp;
+  }
+  try {
+    share_from_root(&r, sizeof r, pp.dist, want_dist, source, comm.get(),
+                    {rank, comm.all_ranks(), "phase 'result': sharing the result", opts.timeout_s});
+  } catch (const TimeoutError &e) {
+    if (rank != source) throw;
+    // The measurement is done; a rank that stopped listening must not cost the source its result.
+    pp.code = LAT_ERR_TIMEOUT;
+    pp.message = e.what();
+  }
   return pp;
 }
 

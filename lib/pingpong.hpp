@@ -13,7 +13,8 @@ namespace lat {
 struct PingPong {
   lat_pingpong_result result{};
   Distribution dist;  // ping-pong times divided by two, microseconds
-  bool interrupted = false;
+  int code = LAT_SUCCESS;  // LAT_ERR_TIMEOUT on the source rank when the watchdog ended the trials
+  std::string message;     // why, when code is not LAT_SUCCESS
 };
 
 /// lat_pingpong_stats(): collective over user_comm. calibration: the source's, or nullptr to calibrate

@@ -39,10 +39,21 @@ long long ll(int64_t v) { return static_cast<long long>(v); }
 
 // ---- the sections shared by latency.output and latency.summary.output -------------------------------
 
+const char *partial_cause(const lat_pingpong_result &p) {
+  switch (p.partial) {
+    case LAT_COMPLETE: return "complete";
+    case LAT_PARTIAL_STOPPED: return "stop request";
+    case LAT_PARTIAL_TIMEOUT: return "timeout";
+    default: return "unknown";
+  }
+}
+
 void partial_banner(std::string &o, const lat_pingpong_result &p) {
   if (!p.partial) return;
-  appendf(o, "*** PARTIAL RESULTS: the run was stopped after %lld of %lld timing trials ***\n\n", ll(p.ntrial_done),
-          ll(p.ntrial));
+  appendf(o, "*** PARTIAL RESULTS: the run was stopped (%s) after %lld of %lld timing trials ***\n\n",
+          p.partial == LAT_PARTIAL_TIMEOUT ? "a peer did not answer within the timeout"
+                                           : "a stop request: SIGTERM, SIGINT or lat_request_stop()",
+          ll(p.ntrial_done), ll(p.ntrial));
 }
 
 void parameters(std::string &o, const LatencyReport &r) {
@@ -278,6 +289,7 @@ std::string json_text(const LatencyReport &r) {
               {"nprocs", p.nprocs},
               {"program_seconds", r.program_seconds},
               {"partial", p.partial != 0},
+              {"partial_cause", partial_cause(p)},
               {"ntrial_requested", p.ntrial},
               {"ntrial_done", p.ntrial_done}};
   j["source"] = {{"rank", p.source}, {"host", std::string(p.source_host)}};

@@ -33,6 +33,10 @@ int guard(Body &&body) noexcept {
   } catch (const IoError &e) {
     set_last_error(e.what());
     return LAT_ERR_IO;
+  } catch (const TimeoutError &e) {
+    set_last_error(e.what());
+    return LAT_ERR_TIMEOUT;
+  } catch (const std::bad_alloc &) {
     set_last_error("out of memory");
     return LAT_ERR_NOMEM;
   } catch (const std::exception &e) {

@@ -39,6 +39,7 @@ int lat_calibrate_timer(MPI_Comm comm, const lat_timer_options *opts, lat_timer_
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     lat::require_nonnull(result, "result");
+    *result = lat_timer_result{};  // a failure leaves zeros, never stale values
     if (hist != nullptr) *hist = nullptr;
     lat::Calibration c = lat::calibrate_timer(comm, *opts, hist != nullptr);
     *result = c.result;
@@ -64,6 +65,7 @@ int lat_pingpong_defaults(lat_pingpong_options *opts) {
     opts->dest = LAT_LAST_RANK;
     opts->timer = LAT_TIMER_MPI_WTIME;
     opts->progress = 0;
+    opts->timeout_s = 0.0;
     return LAT_SUCCESS;
   });
 }
@@ -73,11 +75,16 @@ int lat_pingpong_stats(MPI_Comm comm, const lat_pingpong_options *opts, const la
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     lat::require_nonnull(result, "result");
+    *result = lat_pingpong_result{};  // a failure leaves zeros, never stale values
     if (hist != nullptr) *hist = nullptr;
     lat::PingPong pp = lat::pingpong_stats(comm, *opts, timer, hist != nullptr);
     *result = pp.result;
     hand_out(std::move(pp.dist), hist);
-    return interrupted_code(pp.interrupted, "ping-pong");
+    if (pp.code != LAT_SUCCESS) {
+      lat::set_last_error(pp.message);
+      return pp.code;
+    }
+    return interrupted_code(pp.result.partial != LAT_COMPLETE, "ping-pong");
   });
 }
 

@@ -1,0 +1,158 @@
+#!/bin/bash
+# test_latency_robust.sh LATENCY "MPIEXEC [flags]"
+# What a batch job meets: SIGTERM at the time limit, a rank that stops answering, an output directory
+# that is read-only or full. Checks exit statuses, messages and files; never a timing value.
+# The read-only and full directories are tmpfs mounts: without the right to mount (not root), those
+# cases are reported as skipped and the script exits 77 after the others.
+set -u
+latency=$1 mpiexec=$2
+work=$(mktemp -d)
+mounts=()
+cleanup() {
+  for m in "${mounts[@]}"; do umount "$m" 2> /dev/null; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fails=0 passes=0 skipped=0
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+cd "$work" || exit 1
+
+# The rank processes of the job started as process $1 (mpiexec and its launcher's children).
+ranks_of() {
+  local pids=$1 all="" next
+  while [ -n "$pids" ]; do
+    all="$all $pids"
+    next=""
+    for p in $pids; do next="$next $(pgrep -P "$p" | tr '\n' ' ')"; done
+    pids=$(echo $next)
+  done
+  for p in $all; do [ "$(cat /proc/$p/comm 2> /dev/null)" = latency ] && echo "$p"; done
+}
+
+# Starts a long run in the background: job PID in $job. Waits until its ranks exist and have measured.
+start_long_run() {  # outdir np extra-args...
+  local out=$1 np=$2
+  shift 2
+  mkdir -p "$out"
+  $mpiexec -n "$np" "$latency" --nr 1000 --npp 1 --ntrial 200000000 --no-progress --outdir "$out" "$@" \
+    > "$out.stdout" 2> "$out.stderr" &
+  job=$!
+  local k
+  for k in $(seq 50); do
+    [ "$(ranks_of $job | wc -l)" -eq "$np" ] && break
+    sleep 0.1
+  done
+  sleep 2  # inside the trials
+}
+
+# Waits for the job, at most $1 seconds (then kills it: a hang is a failure); status in $rc.
+finish() {
+  local limit=$1 k
+  for k in $(seq $((limit * 10))); do
+    kill -0 "$job" 2> /dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$job" 2> /dev/null; then
+    bad "the job did not end within $limit s"
+    for p in $(ranks_of $job); do kill -9 "$p"; done
+    kill -9 "$job" 2> /dev/null
+  fi
+  wait "$job"
+  rc=$?
+}
+
+# ---- SIGTERM (what Slurm sends every task at the time limit): partial files, exit status 3 -------------
+start_long_run term 2
+for p in $(ranks_of $job); do kill -TERM "$p"; done
+finish 60
+[ "$rc" -eq 3 ] && ok || bad "SIGTERM: exit status $rc, expected 3 ($(cat term.stderr))"
+for f in latency.output latency.summary.output latency.json; do [ -s "term/$f" ] && ok || bad "SIGTERM: no $f"; done
+grep -Eq '^\*\*\* PARTIAL RESULTS: the run was stopped \(a stop request.*\) after [0-9]+ of 200000000 timing trials \*\*\*$' \
+  term/latency.summary.output && ok || bad "SIGTERM: summary lacks the PARTIAL banner"
+grep -q 'PARTIAL RESULTS' term/latency.output && ok || bad "SIGTERM: latency.output lacks the PARTIAL banner"
+grep -q 'stopped early (signal 15)' term.stderr && ok || bad "SIGTERM: stderr does not say why"
+python3 - term/latency.json <<'PY' && ok || bad "SIGTERM: latency.json does not say partial, how many of how many"
+import json, sys
+r = json.load(open(sys.argv[1]))["run"]
+assert r["partial"] is True and r["partial_cause"] == "stop request", r
+assert 0 < r["ntrial_done"] < r["ntrial_requested"] == 200000000, r
+PY
+
+# ---- SIGINT to mpiexec (Ctrl-C at a terminal): forwarded, the same outcome --------------------------------
+start_long_run int 2
+kill -INT "$job"
+finish 60
+# (MPICH 4.0.2's mpiexec forwards SIGINT but then exits 0 whatever the ranks returned: the launcher's
+# status is not asserted here; the files say partial.)
+if [ -s int/latency.summary.output ]; then
+  grep -q 'PARTIAL RESULTS' int/latency.summary.output && ok || bad "SIGINT: no PARTIAL banner"
+else
+  # A launcher that kills instead of forwarding leaves no file: never a half-written one.
+  [ -z "$(ls -A int)" ] && ok || bad "SIGINT: files left: $(ls -A int)"
+fi
+
+# ---- a rank that stops answering (SIGSTOP), --timeout 2: an error naming ranks and phase, no hang -----------
+# Idle rank 1 of 3 stops: the measurement ends, then the result cannot be shared. Rank 0 keeps it.
+mkdir stop_idle
+$mpiexec -n 3 "$latency" --nr 1000 --npp 1 --ntrial 3000000 --no-progress --timeout 2 --outdir stop_idle \
+  > stop_idle.stdout 2> stop_idle.stderr &
+job=$!
+for k in $(seq 50); do [ "$(ranks_of $job | wc -l)" -eq 3 ] && break; sleep 0.1; done
+idle=$(ranks_of $job | sort -n | sed -n 2p)
+kill -STOP "$idle"
+finish 120
+kill -CONT "$idle" 2> /dev/null
+[ "$rc" -ne 0 ] && ok || bad "stopped idle rank: exit status 0"
+grep -Eq "rank 0: timeout: no answer from ranks 0\.\.2 within 2(\.[0-9]+)? s \(phase 'result'" stop_idle.stderr && ok ||
+  bad "stopped idle rank: no message naming the ranks and the phase ($(cat stop_idle.stderr))"
+[ -s stop_idle/latency.summary.output ] && ok || bad "stopped idle rank: rank 0 did not keep the measured result"
+
+# The dest of 2 stops in the middle of the trials: whichever wait the source is in, the job ends with a
+# message naming rank 1 and the phase; files, if any, are whole and marked partial.
+start_long_run stop_dest 2 --timeout 2
+dest=$(ranks_of $job | sort -n | sed -n 2p)
+kill -STOP "$dest"
+finish 60
+kill -CONT "$dest" 2> /dev/null
+[ "$rc" -ne 0 ] && ok || bad "stopped dest: exit status 0"
+grep -Eq "rank 0: timeout: no answer from rank 1 within [0-9.]+ s \(phase '(trials|npp estimate)" stop_dest.stderr && ok ||
+  bad "stopped dest: no message naming rank 1 and the phase ($(cat stop_dest.stderr))"
+if [ -e stop_dest/latency.summary.output ]; then
+  grep -q 'PARTIAL RESULTS: the run was stopped (a peer did not answer' stop_dest/latency.summary.output && ok ||
+    bad "stopped dest: files not marked partial by timeout"
+fi
+ls -a stop_dest | grep -q '^\.mpilat-' && bad "stopped dest: temporary files left" || ok
+
+# ---- output directories that cannot take the files ------------------------------------------------------------
+if mkdir ro && mount -t tmpfs -o ro,size=1m tmpfs ro 2> /dev/null; then
+  mounts+=("$work/ro")
+  $mpiexec -n 2 "$latency" --quick --no-progress --outdir ro > ro.stdout 2> ro.stderr
+  rc=$?
+  [ "$rc" -eq 2 ] && ok || bad "read-only dir: exit status $rc, expected 2"
+  grep -q 'outdir: cannot create files in output directory ro: Read-only file system' ro.stderr && ok || bad "read-only dir: message ($(cat ro.stderr))"
+else
+  echo "SKIP: read-only directory (cannot mount tmpfs here)"
+  skipped=1
+fi
+# A directory with room for the probe file but not for the report: the run fails, the files that were
+# there before are untouched, nothing new or temporary is left.
+if mkdir full && mount -t tmpfs -o size=12k tmpfs full 2> /dev/null; then
+  mounts+=("$work/full")
+  for f in latency.output latency.summary.output latency.json; do echo "earlier run" > "full/$f"; done
+  $mpiexec -n 2 "$latency" --quick --no-progress --outdir full > full.stdout 2> full.stderr
+  rc=$?
+  [ "$rc" -eq 1 ] && ok || bad "full disk: exit status $rc, expected 1 ($(cat full.stderr))"
+  grep -qi 'no space left on device' full.stderr && ok || bad "full disk: message does not say why ($(cat full.stderr))"
+  for f in latency.output latency.summary.output latency.json; do
+    [ "$(cat "full/$f")" = "earlier run" ] && ok || bad "full disk: $f of the earlier run was changed"
+  done
+  [ "$(ls -A full | wc -l)" -eq 3 ] && ok || bad "full disk: files left: $(ls -A full)"
+else
+  echo "SKIP: full disk (cannot mount tmpfs here)"
+  skipped=1
+fi
+
+echo "driver_robust: $passes passed, $fails failed"
+[ "$fails" -eq 0 ] || exit 1
+[ "$skipped" -eq 0 ] || exit 77
