@@ -29,7 +29,7 @@ module mpilat
   integer, parameter, public :: LAT_NPP_MAX = 1000000000
   real(c_double), parameter, public :: LAT_BIN_WIDTH_US = 0.2_c_double
   !> The API version these bindings were written for; compare with lat_get_api_version().
-  integer, parameter, public :: LAT_API_VERSION = 1
+  integer, parameter, public :: LAT_API_VERSION = 2
 
   ! ---- result and option types: field by field the C structs ---------------------------------------------
   !> Options of lat_calibrate_timer (lat_timer_defaults fills them).

@@ -29,6 +29,13 @@
 
 #include "mpilat_version.h"
 
+#if MPILAT_BUILT_WITH_MPICH && !defined(MPICH_VERSION)
+#error "mpilat was built with MPICH, but this compilation's mpi.h is another MPI's: compile with MPICH's mpicc, or rebuild mpilat with this MPI"
+#endif
+#if MPILAT_BUILT_WITH_OPENMPI && !defined(OMPI_MAJOR_VERSION)
+#error "mpilat was built with Open MPI, but this compilation's mpi.h is another MPI's: compile with Open MPI's mpicc, or rebuild mpilat with this MPI"
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

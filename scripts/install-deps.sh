@@ -1,12 +1,21 @@
 #!/bin/bash
-# install-deps.sh: everything mpilat needs to build, test and benchmark, from Debian's packages.
-# Run as root on Debian 12. Nothing else is downloaded, at install or at configure time.
+# install-deps.sh [--tests]: everything mpilat needs to build and run, from Debian's packages; with
+# --tests also what the whole test suite needs (Open MPI beside MPICH, valgrind, the libFuzzer
+# runtime, the test frameworks, NetPIPE for docs/performance.md). Run as root on Debian 12. Nothing
+# else is downloaded, at install or at configure time. MPICH stays the default `mpicc`/`mpiexec`.
 set -euo pipefail
 packages=(cmake make g++ gfortran pkgconf python3
-          mpich libmpich-dev            # MPI (the CMake option MPILAT_MPI selects another one)
-          nlohmann-json3-dev            # latency.json
-          libcmocka-dev                 # C tests
-          libbenchmark-dev)             # bench/ (host-side timer and statistics benchmarks)
+          mpich libmpich-dev            # MPI (the default; Open MPI is built and tested with --tests)
+          nlohmann-json3-dev)           # latency.json
+if [ "${1:-}" = --tests ]; then
+  packages+=(openmpi-bin libopenmpi-dev # the suite runs against Open MPI too
+             libcmocka-dev              # C tests
+             libbenchmark-dev           # bench/ (host-side timer and statistics benchmarks)
+             valgrind                   # memcheck of the serial tests
+             libclang-rt-14-dev         # libFuzzer's runtime: the fuzz targets replay their corpus
+             clang-14 afl++             # scripts/fuzz.sh: coverage-guided fuzzing runs
+             netpipe-mpich2)            # the reference beside our numbers (docs/performance.md)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -15,4 +24,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# With both MPIs installed, Debian's alternatives may pick Open MPI for mpicc/mpiexec: keep MPICH.
+if [ -x /usr/bin/mpicc.mpich ] && update-alternatives --list mpi > /dev/null 2>&1; then
+  update-alternatives --quiet --set mpi /usr/bin/mpicc.mpich
+  update-alternatives --quiet --set mpirun /usr/bin/mpirun.mpich
 fi

@@ -1,22 +1,39 @@
 #!/bin/bash
-# test-all.sh: set everything up and run the whole test suite: a normal build with every test
-# (CMocka, MPI on 2 and 4 ranks, Fortran, driver, install consumers, Makefile.legacy), the benchmarks
-# built, then the suite again built with AddressSanitizer and UndefinedBehaviorSanitizer.
+# test-all.sh: set everything up and run the whole test suite:
+#   1. MPICH build with every test (CMocka, MPI on 2-4 ranks, Fortran, drivers, signals and timeouts,
+#      install consumers, Makefile.legacy, the fuzz corpus replayed), the benchmarks built;
+#      and the serial tests again under valgrind's memcheck (memcheck_*);
+#   2. the suite built with AddressSanitizer and UndefinedBehaviorSanitizer (MPICH);
+#   3. the whole suite again built against Open MPI (its MPI_Comm is a pointer, not an int).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --tests
 jobs=$(nproc)
 
-echo "== build and test (RelWithDebInfo)"
-cmake -S . -B build-test -DMPILAT_TESTS=ON -DMPILAT_BENCH=ON > build-test.log 2>&1 || { cat build-test.log; exit 1; }
-cmake --build build-test -j "$jobs" >> build-test.log 2>&1 || { cat build-test.log; exit 1; }
+configure_and_build() {  # build-dir cmake-args...
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" "$@" > "$dir.log" 2>&1 || { cat "$dir.log"; exit 1; }
+  cmake --build "$dir" -j "$jobs" >> "$dir.log" 2>&1 || { cat "$dir.log"; exit 1; }
+}
+mpich=(-DMPI_C_COMPILER=mpicc.mpich -DMPI_Fortran_COMPILER=mpif90.mpich -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich)
+# Open MPI refuses root and more ranks than cores without these; they belong to the test launcher only.
+openmpi=(-DMPI_C_COMPILER=mpicc.openmpi -DMPI_Fortran_COMPILER=mpif90.openmpi
+         -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.openmpi
+         "-DMPILAT_MPIEXEC_EXTRA_FLAGS=--allow-run-as-root --oversubscribe")
+
+echo "== 1. MPICH: build and test (RelWithDebInfo)"
+configure_and_build build-test -DMPILAT_TESTS=ON -DMPILAT_BENCH=ON "${mpich[@]}"
 (cd build-test && ctest --output-on-failure)
 
-echo "== build and test with AddressSanitizer and UndefinedBehaviorSanitizer"
+echo "== 2. MPICH: build and test with AddressSanitizer and UndefinedBehaviorSanitizer"
 # LeakSanitizer is off: MPICH and UCX keep allocations until exit by design. The install and
 # Makefile.legacy tests are left out here: they build their own, unsanitised copies.
-cmake -S . -B build-asan -DMPILAT_TESTS=ON -DMPILAT_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug \
-  > build-asan.log 2>&1 || { cat build-asan.log; exit 1; }
-cmake --build build-asan -j "$jobs" >> build-asan.log 2>&1 || { cat build-asan.log; exit 1; }
+configure_and_build build-asan -DMPILAT_TESTS=ON -DMPILAT_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug \
+  "${mpich[@]}"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
    ctest --output-on-failure -E "install_consumers|legacy_makefile")
+
+echo "== 3. Open MPI: build and test"
+configure_and_build build-openmpi -DMPILAT_TESTS=ON "${openmpi[@]}"
+(cd build-openmpi && ctest --output-on-failure)

@@ -30,20 +30,25 @@ ranks_of() {
   for p in $all; do [ "$(cat /proc/$p/comm 2> /dev/null)" = latency ] && echo "$p"; done
 }
 
-# Starts a long run in the background: job PID in $job. Waits until its ranks exist and have measured.
+# Waits until the job's progress lines (in $1) show the trials running.
+await_trials() {
+  local k
+  for k in $(seq 600); do
+    grep -q 'ping-pong trials' "$1" 2> /dev/null && return
+    sleep 0.1
+  done
+  bad "no progress line in $1 after 60 s"
+}
+
+# Starts a long run in the background (job PID in $job) and waits until it is inside the trials.
 start_long_run() {  # outdir np extra-args...
   local out=$1 np=$2
   shift 2
   mkdir -p "$out"
-  $mpiexec -n "$np" "$latency" --nr 1000 --npp 1 --ntrial 200000000 --no-progress --outdir "$out" "$@" \
+  $mpiexec -n "$np" "$latency" --nr 1000 --npp 1 --ntrial 200000000 --progress --outdir "$out" "$@" \
     > "$out.stdout" 2> "$out.stderr" &
   job=$!
-  local k
-  for k in $(seq 50); do
-    [ "$(ranks_of $job | wc -l)" -eq "$np" ] && break
-    sleep 0.1
-  done
-  sleep 2  # inside the trials
+  await_trials "$out.stderr"
 }
 
 # Waits for the job, at most $1 seconds (then kills it: a hang is a failure); status in $rc.
@@ -95,10 +100,10 @@ fi
 # ---- a rank that stops answering (SIGSTOP), --timeout 2: an error naming ranks and phase, no hang -----------
 # Idle rank 1 of 3 stops: the measurement ends, then the result cannot be shared. Rank 0 keeps it.
 mkdir stop_idle
-$mpiexec -n 3 "$latency" --nr 1000 --npp 1 --ntrial 3000000 --no-progress --timeout 2 --outdir stop_idle \
+$mpiexec -n 3 "$latency" --nr 1000 --npp 1 --ntrial 1000000 --progress --timeout 2 --outdir stop_idle \
   > stop_idle.stdout 2> stop_idle.stderr &
 job=$!
-for k in $(seq 50); do [ "$(ranks_of $job | wc -l)" -eq 3 ] && break; sleep 0.1; done
+await_trials stop_idle.stderr
 idle=$(ranks_of $job | sort -n | sed -n 2p)
 kill -STOP "$idle"
 finish 120

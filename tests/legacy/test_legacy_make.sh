@@ -1,13 +1,17 @@
 #!/bin/bash
-# test_legacy_make.sh SOURCE_DIR "MPIEXEC [flags]": Makefile.legacy with only the MPI wrappers on the
-# PATH builds and installs both archives and the driver, and the driver runs.
+# test_legacy_make.sh SOURCE_DIR "MPIEXEC [flags]" MPICC MPICXX MPIF90: Makefile.legacy with only the
+# MPI wrappers (of the MPI this build uses) on the PATH builds and installs both archives and the
+# driver, and the driver runs.
 set -eu
-src=$1 mpiexec=$2
+src=$1 mpiexec=$2 mpicc=$3 mpicxx=$4 mpif90=$5
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # A PATH with the wrappers and the basic tools, but no cmake.
 mkdir "$work/bin"
-for t in mpicc mpicxx mpif90 make ar sed mkdir cp rm sh gcc g++ gfortran as ld; do
+ln -s "$(command -v "$mpicc")" "$work/bin/mpicc"
+ln -s "$(command -v "$mpicxx")" "$work/bin/mpicxx"
+ln -s "$(command -v "$mpif90")" "$work/bin/mpif90"
+for t in make ar sed mkdir cp rm sh gcc g++ gfortran as ld grep; do
   p=$(command -v "$t") && ln -s "$p" "$work/bin/$t"
 done
 PATH="$work/bin" make -s -C "$src" -f Makefile.legacy BUILD="$work/build" -j2
