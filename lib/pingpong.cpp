@@ -229,6 +229,7 @@ std::string check_pingpong_options(const lat_pingpong_options &o, const lat_time
   if (!(o.cut_coef > 0.0) || !std::isfinite(o.cut_coef)) return got("cut_coef must be a finite number > 0", o.cut_coef);
   if (o.timer < 0 || o.timer > 2) return got("timer must be 0 (mpi_wtime), 1 (monotonic_raw) or 2 (tsc)", o.timer);
   if (o.progress != 0 && o.progress != 1) return got("progress must be 0 or 1", o.progress);
+  if (const std::string bad_timeout = check_timeout(o.timeout_s); !bad_timeout.empty()) return bad_timeout;
   if (rank != o.source) return "";
   if (cal == nullptr) {
     if (o.nr < 1) return got("nr must be >= 1", o.nr);

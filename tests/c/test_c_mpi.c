@@ -6,8 +6,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -232,6 +234,17 @@ static void collective_argument_errors(void **state) {
   o.cut_coef = NAN;
   expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG, "cut_coef");
   o.cut_coef = 2.0;
+  o.timeout_s = rank == 1 ? -1.0 : 5.0;
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG,
+                    "rank 1: timeout_s must be a finite number of seconds >= 0");
+  o.timeout_s = rank == 0 ? INFINITY : 5.0;
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG, "rank 0: timeout_s");
+  o.timeout_s = 5.0 + rank;
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG,
+                    "timeout_s must be the same on all ranks");
+  o.timeout_s = 0.0;
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, NULL, NULL, &r, NULL), LAT_ERR_ARG, "opts must not be NULL");
+  expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, NULL, NULL), LAT_ERR_ARG, "result must not be NULL");
   o.nr = rank == 0 ? 0 : 100; /* only the source calibrates, so only it can complain */
   expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG, "rank 0: nr must be >= 1");
   o.nr = 100;
@@ -248,6 +261,14 @@ static void collective_argument_errors(void **state) {
   to.nr = rank == size - 1 ? -4 : 100;
   expect_everywhere(lat_calibrate_timer(MPI_COMM_WORLD, &to, &t, NULL), LAT_ERR_ARG, "nr must be >= 1, got -4");
   to.nr = 100;
+  to.timeout_s = rank == size - 1 ? NAN : 1.0;
+  expect_everywhere(lat_calibrate_timer(MPI_COMM_WORLD, &to, &t, NULL), LAT_ERR_ARG, "timeout_s must be a finite");
+  to.timeout_s = rank;
+  expect_everywhere(lat_calibrate_timer(MPI_COMM_WORLD, &to, &t, NULL), LAT_ERR_ARG,
+                    "timeout_s must be the same on all ranks");
+  to.timeout_s = 0.0;
+  expect_everywhere(lat_calibrate_timer(MPI_COMM_WORLD, NULL, &t, NULL), LAT_ERR_ARG, "opts must not be NULL");
+  expect_everywhere(lat_calibrate_timer(MPI_COMM_WORLD, &to, NULL, NULL), LAT_ERR_ARG, "result must not be NULL");
   to.timer = 7;
   expect_everywhere(lat_calibrate_timer(MPI_COMM_WORLD, &to, &t, NULL), LAT_ERR_ARG, "timer must be");
   /* after all that, a good call still works */
@@ -275,6 +296,43 @@ static void stop_request_gives_partial_results(void **state) {
   assert_int_equal(r.ntrial_done, 1000);
 }
 
+/* A signal that reaches only dest (the last rank) still stops the run, and every rank hears of it. */
+static void stop_request_on_dest_only(void **state) {
+  (void)state;
+  lat_pingpong_options o;
+  lat_pingpong_defaults(&o);
+  o.npp = 1;
+  o.nr = 1 << 12;
+  o.ntrial = 100000;
+  lat_pingpong_result r;
+  if (rank == size - 1) lat_request_stop();
+  int rc = lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL);
+  lat_clear_stop();
+  assert_int_equal(rc, LAT_ERR_INTERRUPTED);
+  assert_int_equal(r.partial, LAT_PARTIAL_STOPPED);
+  assert_true(r.ntrial_done < r.ntrial);
+  assert_true(same_everywhere(&r, sizeof r));
+}
+
+/* A rank that calls 3 s late, with a 1 s watchdog: the others get LAT_ERR_TIMEOUT naming the phase and
+   the ranks, and so does the late one (the others are gone by then): an error everywhere, no hang.
+   Last in the file: the abandoned requests stay pending. */
+static void late_rank_is_a_timeout(void **state) {
+  (void)state;
+  lat_timer_options to;
+  lat_timer_result t;
+  lat_timer_defaults(&to);
+  to.nr = 100;
+  to.timeout_s = 1.0;
+  if (rank == 1) sleep(3);
+  const int rc = lat_calibrate_timer(MPI_COMM_WORLD, &to, &t, NULL);
+  assert_int_equal(rc, LAT_ERR_TIMEOUT);
+  char want[128];
+  snprintf(want, sizeof want, "rank %d: timeout: no answer from ranks 0..%d within", rank, size - 1);
+  assert_non_null(strstr(lat_last_error_message(), want));
+  assert_non_null(strstr(lat_last_error_message(), rank == 1 ? "(phase 'argument check'" : "(phase 'start'"));
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -286,6 +344,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(pingpong_fixed_npp),          cmocka_unit_test(pingpong_calculated_npp),
       cmocka_unit_test(pingpong_other_ranks_and_bytes), cmocka_unit_test(caller_comm_untouched),
       cmocka_unit_test(collective_argument_errors),  cmocka_unit_test(stop_request_gives_partial_results),
+      cmocka_unit_test(stop_request_on_dest_only),   cmocka_unit_test(late_rank_is_a_timeout),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL), total = 0;
   MPI_Allreduce(&failed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
