@@ -82,17 +82,15 @@ Calibration calibrate_timer(MPI_Comm user_comm, const lat_timer_options &opts, b
     complaint = got("timer must be 0 (mpi_wtime), 1 (monotonic_raw) or 2 (tsc)", opts.timer);
   else if (opts.rank != LAT_ALL_RANKS && (opts.rank < 0 || opts.rank >= comm.size()))
     complaint = got("rank must be -1 (all ranks) or in 0.." + std::to_string(comm.size() - 1), opts.rank);
-  else if (!check_timeout(opts.timeout_s).empty())
-    complaint = check_timeout(opts.timeout_s);
   else if ((opts.rank == LAT_ALL_RANKS || opts.rank == comm.rank()) && !timer_available(opts.timer))
     complaint = std::string("timer ") + timer_name(opts.timer) + " is not available on this machine";
+  if (complaint.empty()) complaint = check_timeout(opts.timeout_s);
   agree_arguments(comm, complaint,
                   {Shared::integer("nr", opts.nr), Shared::integer("timer", opts.timer),
                    Shared::integer("rank", opts.rank), Shared::real("timeout_s", opts.timeout_s)});
-  // The others wait while one rank reads its clock nr times: allow 1 us a pair beyond the timeout.
-  const double allowance_s = static_cast<double>(opts.nr) * 1e-6;
+  // The others wait while one rank reads its clock nr times.
   const Waiting w{comm.rank(), comm.all_ranks(), "phase 'timer calibration'",
-                  opts.timeout_s > 0.0 ? opts.timeout_s + allowance_s : 0.0};
+                  opts.timeout_s > 0.0 ? opts.timeout_s + calibration_allowance_s(opts.nr) : 0.0};
 
   if (opts.rank == LAT_ALL_RANKS) {
     Calibration c = calibrate_here(opts.timer, opts.nr, comm.rank(), false);

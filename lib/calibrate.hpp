@@ -14,6 +14,10 @@ struct Calibration {
   bool interrupted = false;
 };
 
+/// How much longer than the watchdog's timeout a rank may wait while another calibrates nr pairs:
+/// 1 us a pair, some 30 times what a pair of reads costs.
+inline double calibration_allowance_s(int64_t nr) { return static_cast<double>(nr) * 1e-6; }
+
 /// nr back-to-back pairs of reads of the clock on this rank; no MPI communication.
 Calibration calibrate_here(int timer, int64_t nr, int rank, bool progress);
 

@@ -3,16 +3,16 @@
 #include <time.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <list>
 #include <mutex>
 #include <new>
-#include <array>
-#include <cstring>
-#include <limits>
 
 #include "error.hpp"
 #include "mpilat.h"

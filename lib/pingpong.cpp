@@ -274,8 +274,8 @@ PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, co
   r.dest = dest;
   r.timer = opts.timer;
 
-  // While source times, dest waits first for the calibration: allow 1 us a timer pair beyond the timeout.
-  const double calibration_s = calibration == nullptr ? static_cast<double>(opts.nr) * 1e-6 : 0.0;
+  // Dest's first wait spans the source's timer calibration, when it is done here.
+  const double calibration_s = calibration == nullptr ? calibration_allowance_s(opts.nr) : 0.0;
   const bool measuring = rank == source || rank == dest;
   if (!measuring) {
     // Only the result is waited for, without a time limit (the measurement may take hours); if a
