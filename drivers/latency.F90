@@ -188,8 +188,11 @@ contains
   subroutine fail(phase, code)
     character(len=*), intent(in) :: phase
     integer, intent(in) :: code
-    if (rank == 0) write (error_unit, '(a)') 'latency: error in '//phase//': '//lat_strerror(code)//': '// &
-      lat_last_error_message()
+    ! A timeout is this rank's own finding (the others may not know it), and MPI_Finalize could wait
+    ! for ever for the silent rank: every rank that sees one says so and ends the job.
+    if (rank == 0 .or. code == LAT_ERR_TIMEOUT) write (error_unit, '(a)') 'latency: error in '//phase//': '// &
+      lat_strerror(code)//': '//lat_last_error_message()
+    if (code == LAT_ERR_TIMEOUT) call MPI_Abort(MPI_COMM_WORLD, exit_failed)
     call MPI_Finalize()
     stop exit_failed, quiet=.true.
   end subroutine fail
