@@ -1,6 +1,7 @@
 #include "calibrate.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "clock.hpp"
 #include "comm.hpp"
@@ -32,6 +33,22 @@ int64_t read_pairs(const Clock &clock, int64_t nr, Tally &tally, Progress &progr
 }
 
 }  // namespace
+
+std::string check_calibration(const lat_timer_result *cal, int timer, int64_t nr) {
+  if (cal == nullptr) {
+    if (nr < 1) return got("nr must be >= 1", nr);
+    if (!timer_available(timer)) return std::string("timer ") + timer_name(timer) + " is not available here";
+    return "";
+  }
+  if (!(cal->res_timing_us >= 0.0) || !std::isfinite(cal->res_timing_us))
+    return got("calibration res_timing_us must be a finite number >= 0", cal->res_timing_us);
+  if (!(cal->min_ov_us >= 0.0) || !std::isfinite(cal->min_ov_us))
+    return got("calibration min_ov_us must be a finite number >= 0", cal->min_ov_us);
+  if (cal->timer != timer)
+    return std::string("the calibration is of timer ") + timer_name(cal->timer) + " but the options ask for timer " +
+           timer_name(timer);
+  return "";
+}
 
 Calibration calibrate_here(int timer, int64_t nr, int rank, bool progress_on) {
   Calibration c;

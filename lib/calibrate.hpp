@@ -3,6 +3,8 @@
 
 #include <mpi.h>
 
+#include <string>
+
 #include "mpilat.h"
 #include "stats.hpp"
 
@@ -17,6 +19,10 @@ struct Calibration {
 /// How much longer than the watchdog's timeout a rank may wait while another calibrates nr pairs:
 /// 1 us a pair, some 30 times what a pair of reads costs.
 inline double calibration_allowance_s(int64_t nr) { return static_cast<double>(nr) * 1e-6; }
+
+/// On the timing rank: "" or the complaint about a calibration passed in (cal), or, when none is
+/// (nullptr), about making one here with nr pairs of the given timer.
+std::string check_calibration(const lat_timer_result *cal, int timer, int64_t nr);
 
 /// nr back-to-back pairs of reads of the clock on this rank; no MPI communication.
 Calibration calibrate_here(int timer, int64_t nr, int rank, bool progress);

@@ -231,19 +231,7 @@ std::string check_pingpong_options(const lat_pingpong_options &o, const lat_time
   if (o.progress != 0 && o.progress != 1) return got("progress must be 0 or 1", o.progress);
   if (const std::string bad_timeout = check_timeout(o.timeout_s); !bad_timeout.empty()) return bad_timeout;
   if (rank != o.source) return "";
-  if (cal == nullptr) {
-    if (o.nr < 1) return got("nr must be >= 1", o.nr);
-    if (!timer_available(o.timer)) return std::string("timer ") + timer_name(o.timer) + " is not available here";
-  } else {
-    if (!(cal->res_timing_us >= 0.0) || !std::isfinite(cal->res_timing_us))
-      return got("calibration res_timing_us must be a finite number >= 0", cal->res_timing_us);
-    if (!(cal->min_ov_us >= 0.0) || !std::isfinite(cal->min_ov_us))
-      return got("calibration min_ov_us must be a finite number >= 0", cal->min_ov_us);
-    if (cal->timer != o.timer)
-      return std::string("the calibration is of timer ") + timer_name(cal->timer) + " but opts.timer is " +
-             timer_name(o.timer);
-  }
-  return "";
+  return check_calibration(cal, o.timer, o.nr);
 }
 
 PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, const lat_timer_result *calibration,
