@@ -26,3 +26,8 @@ int lat_f_pingpong_stats(MPI_Fint comm, const lat_pingpong_options *opts, const 
                          lat_pingpong_result *result, lat_histogram *hist) {
   return lat_pingpong_stats(comm_from_fortran(comm), opts, timer, result, hist);
 }
+
+int lat_f_size_sweep(MPI_Fint comm, const lat_sweep_options *opts, int64_t nsizes, const int64_t *sizes,
+                     const lat_timer_result *timer, lat_sweep *result) {
+  return lat_size_sweep(comm_from_fortran(comm), opts, nsizes, sizes, timer, result);
+}

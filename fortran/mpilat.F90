@@ -11,7 +11,8 @@
 !> The module is called mpilat, never lat: science codes use `lat` for latitude.
 module mpilat
   use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_double, c_char, c_ptr, c_null_ptr, &
-                                         c_null_char, c_loc, c_associated, c_f_pointer, c_size_t
+                                         c_null_char, c_loc, c_associated, c_f_pointer, c_size_t, &
+                                         c_funptr, c_funloc
   use, intrinsic :: iso_fortran_env, only: error_unit
   use mpi_f08, only: MPI_Comm
   implicit none
@@ -21,15 +22,19 @@ module mpilat
   integer, parameter, public :: LAT_SUCCESS = 0, LAT_ERR_ARG = 1, LAT_ERR_NOMEM = 2, LAT_ERR_MPI = 3, &
                                 LAT_ERR_NOT_INIT = 4, LAT_ERR_UNSUPPORTED = 5, LAT_ERR_IO = 6, &
                                 LAT_ERR_INTERNAL = 7, LAT_ERR_INTERRUPTED = 8, &
-                                LAT_ERR_TIMEOUT = 9
+                                LAT_ERR_TIMEOUT = 9, LAT_ERR_DATA = 10
   integer, parameter, public :: LAT_COMPLETE = 0, LAT_PARTIAL_STOPPED = 1, LAT_PARTIAL_TIMEOUT = 2
   integer, parameter, public :: LAT_TIMER_MPI_WTIME = 0, LAT_TIMER_MONOTONIC_RAW = 1, LAT_TIMER_TSC = 2
   integer, parameter, public :: LAT_ALL_RANKS = -1, LAT_LAST_RANK = -1
   integer, parameter, public :: LAT_NBINS = 50, LAT_HOSTNAME_LEN = 256
   integer, parameter, public :: LAT_NPP_MAX = 1000000000
   real(c_double), parameter, public :: LAT_BIN_WIDTH_US = 0.2_c_double
+  integer, parameter, public :: LAT_SWEEP_PINGPONG = 0, LAT_SWEEP_NONBLOCKING = 1, LAT_SWEEP_HEAD_TO_HEAD = 2, &
+                                LAT_SWEEP_OVERLAP = 3
+  integer, parameter, public :: LAT_SWEEP_END_STABLE = 0, LAT_SWEEP_END_REPS = 1, LAT_SWEEP_END_BUDGET = 2, &
+                                LAT_SWEEP_END_STOPPED = 3
   !> The API version these bindings were written for; compare with lat_get_api_version().
-  integer, parameter, public :: LAT_API_VERSION = 2
+  integer, parameter, public :: LAT_API_VERSION = 3
 
   ! ---- result and option types: field by field the C structs ---------------------------------------------
   !> Options of lat_calibrate_timer (lat_timer_defaults fills them).
@@ -78,6 +83,55 @@ module mpilat
     character(kind=c_char) :: dest_host(LAT_HOSTNAME_LEN)
   end type lat_pingpong_result
 
+  !> Options of lat_size_sweep and lat_sweep_run (lat_sweep_defaults fills them; meanings in mpilat.h).
+  type, bind(C), public :: lat_sweep_options
+    integer(c_int64_t) :: size_first, size_last, size_stride   !< the starting grid when no list is given
+    integer(c_int64_t) :: reps, n_stable, n_avg, res_factor, refine_after, autodx, max_sizes, rerun_reps
+    integer(c_int64_t) :: cachesize, overlap_bytes, nr
+    real(c_double) :: autorel, anomaly_rel, step_rel, budget_s, timeout_s
+    integer(c_int) :: adaptive, pattern, bisect, source, dest, timer, verify, progress
+  end type lat_sweep_options
+
+  !> One size of a sweep: min_us is the reported time (minimum of averages).
+  type, bind(C), public :: lat_sweep_point
+    integer(c_int64_t) :: bytes, samples, n_avg
+    real(c_double) :: min_us, median_us, mean_us, max_us, stddev_us, rate_mbs, compute_us
+    integer(c_int) :: refined, rerun, anomalous, reserved
+  end type lat_sweep_point
+
+  !> A step of the curve: the threshold lies in (below_bytes, above_bytes].
+  type, bind(C), public :: lat_sweep_threshold
+    integer(c_int64_t) :: below_bytes, above_bytes
+    real(c_double) :: time_below_us, time_above_us, excess_us
+  end type lat_sweep_threshold
+
+  !> What a sweep did, as a whole.
+  type, bind(C), public :: lat_sweep_summary
+    integer(c_int64_t) :: nsizes, nthresholds, passes, measurements, nprocs, npairs, cachesize, overlap_bytes
+    real(c_double) :: wall_s, res_timing_us, min_ov_us
+    integer(c_int) :: end, capped, pattern, bisect, adaptive, verify, timer, source, dest
+    character(kind=c_char) :: source_host(LAT_HOSTNAME_LEN)
+    character(kind=c_char) :: dest_host(LAT_HOSTNAME_LEN)
+  end type lat_sweep_summary
+
+  !> The result of a sweep; free it with lat_sweep_free.
+  type, public :: lat_sweep
+    type(c_ptr) :: handle = c_null_ptr
+  end type lat_sweep
+
+  !> A measuring function for lat_sweep_run: one sample of size, time per operation in time_us; return
+  !> LAT_SUCCESS, or an error code that ends the sweep.
+  abstract interface
+    function lat_measure_fn(size, context, time_us) bind(C) result(rc)
+      import :: c_int, c_int64_t, c_ptr, c_double
+      integer(c_int64_t), value :: size
+      type(c_ptr), value :: context
+      real(c_double), intent(out) :: time_us
+      integer(c_int) :: rc
+    end function lat_measure_fn
+  end interface
+  public :: lat_measure_fn
+
   !> A frequency table (distinct values and their counts); free it with lat_histogram_free.
   type, public :: lat_histogram
     type(c_ptr) :: handle = c_null_ptr
@@ -93,6 +147,13 @@ module mpilat
   public :: lat_stats_compute, lat_npp_rule
   public :: lat_write_latency_files, lat_check_output_dir
   public :: lat_string
+  public :: lat_sweep_defaults, lat_size_sweep, lat_sweep_run, lat_sweep_get_summary, lat_sweep_points
+  public :: lat_sweep_thresholds, lat_sweep_get_samples, lat_sweep_free, lat_write_sweep_files
+
+  !> Message-size sweep, collective over comm (type(MPI_Comm) or an integer handle).
+  interface lat_size_sweep
+    module procedure size_sweep_f08, size_sweep_int
+  end interface lat_size_sweep
 
   !> Timer calibration, collective over comm (type(MPI_Comm) or an integer handle).
   interface lat_calibrate_timer
@@ -225,6 +286,70 @@ module mpilat
     function lat_check_output_dir_c(outdir) bind(C, name="lat_check_output_dir") result(rc)
       import :: c_int, c_char
       character(kind=c_char), intent(in) :: outdir(*)
+      integer(c_int) :: rc
+    end function
+    function lat_sweep_defaults_c(opts) bind(C, name="lat_sweep_defaults") result(rc)
+      import :: c_int, lat_sweep_options
+      type(lat_sweep_options), intent(out) :: opts
+      integer(c_int) :: rc
+    end function
+    function lat_size_sweep_c(comm, opts, nsizes, sizes, timer, result) bind(C, name="lat_f_size_sweep") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_sweep_options
+      integer(c_int), value :: comm
+      type(lat_sweep_options), intent(in) :: opts
+      integer(c_int64_t), value :: nsizes
+      type(c_ptr), value :: sizes, timer
+      type(c_ptr), intent(out) :: result
+      integer(c_int) :: rc
+    end function
+    function lat_sweep_run_c(opts, nsizes, sizes, measure, context, result) bind(C, name="lat_sweep_run") result(rc)
+      import :: c_int, c_int64_t, c_ptr, c_funptr, lat_sweep_options
+      type(lat_sweep_options), intent(in) :: opts
+      integer(c_int64_t), value :: nsizes
+      type(c_ptr), value :: sizes
+      type(c_funptr), value :: measure
+      type(c_ptr), value :: context
+      type(c_ptr), intent(out) :: result
+      integer(c_int) :: rc
+    end function
+    function lat_sweep_get_summary_c(sweep, summary) bind(C, name="lat_sweep_get_summary") result(rc)
+      import :: c_int, c_ptr, lat_sweep_summary
+      type(c_ptr), value :: sweep
+      type(lat_sweep_summary), intent(out) :: summary
+      integer(c_int) :: rc
+    end function
+    function lat_sweep_get_point_c(sweep, i, point) bind(C, name="lat_sweep_get_point") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_sweep_point
+      type(c_ptr), value :: sweep
+      integer(c_int64_t), value :: i
+      type(lat_sweep_point), intent(out) :: point
+      integer(c_int) :: rc
+    end function
+    function lat_sweep_get_threshold_c(sweep, i, threshold) bind(C, name="lat_sweep_get_threshold") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_sweep_threshold
+      type(c_ptr), value :: sweep
+      integer(c_int64_t), value :: i
+      type(lat_sweep_threshold), intent(out) :: threshold
+      integer(c_int) :: rc
+    end function
+    function lat_sweep_get_samples_c(sweep, i, n, values) bind(C, name="lat_sweep_get_samples") result(rc)
+      import :: c_int, c_int64_t, c_ptr, c_double
+      type(c_ptr), value :: sweep
+      integer(c_int64_t), value :: i, n
+      real(c_double), intent(out) :: values(*)
+      integer(c_int) :: rc
+    end function
+    function lat_sweep_free_c(sweep) bind(C, name="lat_sweep_free") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: sweep
+      integer(c_int) :: rc
+    end function
+    function lat_write_sweep_files_c(outdir, fname, command_line, sweep, render) &
+        bind(C, name="lat_write_sweep_files") result(rc)
+      import :: c_int, c_char, c_ptr
+      character(kind=c_char), intent(in) :: outdir(*), fname(*), command_line(*)
+      type(c_ptr), value :: sweep
+      integer(c_int), value :: render
       integer(c_int) :: rc
     end function
     function c_strlen(s) bind(C, name="strlen") result(n)
@@ -520,5 +645,152 @@ contains
     rc = lat_check_output_dir_c(trim(outdir)//c_null_char)
     call handle(rc, 'lat_check_output_dir', ierr)
   end subroutine lat_check_output_dir
+
+  ! ---- size sweep (Gropp & Lusk) --------------------------------------------------------------------------
+
+  !> Fills opts with the defaults of include/mpilat.h.
+  subroutine lat_sweep_defaults(opts)
+    type(lat_sweep_options), intent(out) :: opts
+    integer(c_int) :: rc
+    rc = lat_sweep_defaults_c(opts)
+  end subroutine lat_sweep_defaults
+
+  !> Collective over comm: minimum-of-averages times over message sizes (docs/method.md).
+  !> sizes: distinct ascending sizes in bytes; absent: the grid of opts. timer: the leading rank's
+  !> calibration; absent: calibrated there with opts%nr pairs. Free result with lat_sweep_free.
+  subroutine size_sweep_f08(comm, opts, result, sizes, timer, ierr)
+    type(MPI_Comm), intent(in) :: comm
+    type(lat_sweep_options), intent(in) :: opts
+    type(lat_sweep), intent(inout) :: result
+    integer(c_int64_t), optional, intent(in), target :: sizes(:)
+    type(lat_timer_result), optional, intent(in), target :: timer
+    integer, optional, intent(out) :: ierr
+    call size_sweep_int(comm%MPI_VAL, opts, result, sizes, timer, ierr)
+  end subroutine size_sweep_f08
+
+  subroutine size_sweep_int(comm, opts, result, sizes, timer, ierr)
+    integer, intent(in) :: comm
+    type(lat_sweep_options), intent(in) :: opts
+    type(lat_sweep), intent(inout) :: result
+    integer(c_int64_t), optional, intent(in), target :: sizes(:)
+    type(lat_timer_result), optional, intent(in), target :: timer
+    integer, optional, intent(out) :: ierr
+    type(c_ptr) :: sizes_p, timer_p
+    integer(c_int64_t) :: n
+    integer(c_int) :: rc
+    call lat_sweep_free(result)
+    sizes_p = c_null_ptr
+    timer_p = c_null_ptr
+    n = 0
+    if (present(sizes)) then
+      n = size(sizes, kind=c_int64_t)
+      if (n > 0) sizes_p = c_loc(sizes(1))
+    end if
+    if (present(timer)) timer_p = c_loc(timer)
+    rc = lat_size_sweep_c(int(comm, c_int), opts, n, sizes_p, timer_p, result%handle)
+    call handle(rc, 'lat_size_sweep', ierr)
+  end subroutine size_sweep_int
+
+  !> The sweep's schedule, refinement, rerun and step detection with any measuring function (no MPI).
+  subroutine lat_sweep_run(opts, measure, result, sizes, context, ierr)
+    type(lat_sweep_options), intent(in) :: opts
+    procedure(lat_measure_fn) :: measure
+    type(lat_sweep), intent(inout) :: result
+    integer(c_int64_t), optional, intent(in), target :: sizes(:)
+    type(c_ptr), optional, intent(in) :: context
+    integer, optional, intent(out) :: ierr
+    type(c_ptr) :: sizes_p, context_p
+    integer(c_int64_t) :: n
+    integer(c_int) :: rc
+    call lat_sweep_free(result)
+    sizes_p = c_null_ptr
+    context_p = c_null_ptr
+    n = 0
+    if (present(sizes)) then
+      n = size(sizes, kind=c_int64_t)
+      if (n > 0) sizes_p = c_loc(sizes(1))
+    end if
+    if (present(context)) context_p = context
+    rc = lat_sweep_run_c(opts, n, sizes_p, c_funloc(measure), context_p, result%handle)
+    call handle(rc, 'lat_sweep_run', ierr)
+  end subroutine lat_sweep_run
+
+  !> The summary of a sweep.
+  subroutine lat_sweep_get_summary(sweep, summary, ierr)
+    type(lat_sweep), intent(in) :: sweep
+    type(lat_sweep_summary), intent(out) :: summary
+    integer, optional, intent(out) :: ierr
+    call handle(lat_sweep_get_summary_c(sweep%handle, summary), 'lat_sweep_get_summary', ierr)
+  end subroutine lat_sweep_get_summary
+
+  !> All points of a sweep, ascending size, in an array allocated here.
+  subroutine lat_sweep_points(sweep, points, ierr)
+    type(lat_sweep), intent(in) :: sweep
+    type(lat_sweep_point), allocatable, intent(out) :: points(:)
+    integer, optional, intent(out) :: ierr
+    type(lat_sweep_summary) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: i
+    rc = lat_sweep_get_summary_c(sweep%handle, s)
+    if (rc /= LAT_SUCCESS) s%nsizes = 0
+    allocate (points(s%nsizes))
+    do i = 1, s%nsizes
+      if (rc == LAT_SUCCESS) rc = lat_sweep_get_point_c(sweep%handle, i - 1, points(i))
+    end do
+    call handle(rc, 'lat_sweep_points', ierr)
+  end subroutine lat_sweep_points
+
+  !> All detected thresholds of a sweep, in an array allocated here.
+  subroutine lat_sweep_thresholds(sweep, thresholds, ierr)
+    type(lat_sweep), intent(in) :: sweep
+    type(lat_sweep_threshold), allocatable, intent(out) :: thresholds(:)
+    integer, optional, intent(out) :: ierr
+    type(lat_sweep_summary) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: i
+    rc = lat_sweep_get_summary_c(sweep%handle, s)
+    if (rc /= LAT_SUCCESS) s%nthresholds = 0
+    allocate (thresholds(s%nthresholds))
+    do i = 1, s%nthresholds
+      if (rc == LAT_SUCCESS) rc = lat_sweep_get_threshold_c(sweep%handle, i - 1, thresholds(i))
+    end do
+    call handle(rc, 'lat_sweep_thresholds', ierr)
+  end subroutine lat_sweep_thresholds
+
+  !> The samples of point i (1-based, as lat_sweep_points numbers them), in measurement order.
+  subroutine lat_sweep_get_samples(sweep, i, values_us, ierr)
+    type(lat_sweep), intent(in) :: sweep
+    integer, intent(in) :: i
+    real(c_double), allocatable, intent(out) :: values_us(:)
+    integer, optional, intent(out) :: ierr
+    type(lat_sweep_point) :: p
+    integer(c_int) :: rc
+    p%samples = 0
+    rc = lat_sweep_get_point_c(sweep%handle, int(i - 1, c_int64_t), p)
+    allocate (values_us(max(p%samples, 1_c_int64_t)))
+    if (rc == LAT_SUCCESS) rc = lat_sweep_get_samples_c(sweep%handle, int(i - 1, c_int64_t), p%samples, values_us)
+    values_us = values_us(1:p%samples)
+    call handle(rc, 'lat_sweep_get_samples', ierr)
+  end subroutine lat_sweep_get_samples
+
+  !> Frees the result; an empty handle is accepted.
+  subroutine lat_sweep_free(sweep)
+    type(lat_sweep), intent(inout) :: sweep
+    integer(c_int) :: rc
+    if (c_associated(sweep%handle)) rc = lat_sweep_free_c(sweep%handle)
+    sweep%handle = c_null_ptr
+  end subroutine lat_sweep_free
+
+  !> Writes <fname>.gpl, .gcm, .csv, .json and, when render, .png (gnuplot) into outdir, whole or not at all.
+  subroutine lat_write_sweep_files(outdir, fname, command_line, sweep, render, ierr)
+    character(len=*), intent(in) :: outdir, fname, command_line
+    type(lat_sweep), intent(in) :: sweep
+    logical, intent(in) :: render
+    integer, optional, intent(out) :: ierr
+    integer(c_int) :: rc
+    rc = lat_write_sweep_files_c(trim(outdir)//c_null_char, trim(fname)//c_null_char, &
+                                 trim(command_line)//c_null_char, sweep%handle, merge(1_c_int, 0_c_int, render))
+    call handle(rc, 'lat_write_sweep_files', ierr)
+  end subroutine lat_write_sweep_files
 
 end module mpilat

@@ -55,8 +55,10 @@ enum lat_error {
   LAT_ERR_IO = 6,        /**< a file could not be written or read (nothing partial is left behind) */
   LAT_ERR_INTERNAL = 7,  /**< a bug in mpilat: please report it with lat_last_error_message() */
   LAT_ERR_INTERRUPTED = 8, /**< stopped early by lat_request_stop(); results hold what was measured */
-  LAT_ERR_TIMEOUT = 9    /**< a peer did not answer within opts.timeout_s; the message names the ranks and
+  LAT_ERR_TIMEOUT = 9,   /**< a peer did not answer within opts.timeout_s; the message names the ranks and
                               the phase; on the timing rank the result holds what was measured */
+  LAT_ERR_DATA = 10      /**< received data differ from what was sent (verification mode); the message
+                              names the ranks, the message size and the first wrong byte */
 };
 
 /** A static English description of an error code ("invalid argument"); never NULL. */
@@ -255,6 +257,161 @@ int lat_pingpong_defaults(lat_pingpong_options *opts);
  */
 int lat_pingpong_stats(MPI_Comm comm, const lat_pingpong_options *opts, const lat_timer_result *timer,
                        lat_pingpong_result *result, lat_histogram *hist);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Message-size sweep, the mpptest way (Gropp & Lusk 1999; docs/method.md, "Size sweep")
+ * ------------------------------------------------------------------------------------------------- */
+
+/** What one operation of a sweep is (lat_sweep_options.pattern). */
+enum lat_sweep_pattern {
+  LAT_SWEEP_PINGPONG = 0,     /**< blocking MPI_Send/MPI_Recv round trip; time = round trip / 2 */
+  LAT_SWEEP_NONBLOCKING = 1,  /**< the same with MPI_Irecv posted first, MPI_Isend, MPI_Wait; / 2 */
+  LAT_SWEEP_HEAD_TO_HEAD = 2, /**< both ranks MPI_Irecv + MPI_Isend + MPI_Waitall at once; time per exchange */
+  LAT_SWEEP_OVERLAP = 3       /**< head-to-head exchange of overlap_bytes around a computation of `size`
+                                   multiply-adds; the swept "size" is the computation (peril 4) */
+};
+
+/** Why a sweep ended (lat_sweep_summary.end). */
+enum lat_sweep_end {
+  LAT_SWEEP_END_STABLE = 0,  /**< every size's minimum stopped improving (n_stable) */
+  LAT_SWEEP_END_REPS = 1,    /**< every size has reps samples */
+  LAT_SWEEP_END_BUDGET = 2,  /**< the wall-clock budget ran out (no rerun of anomalies was made) */
+  LAT_SWEEP_END_STOPPED = 3  /**< lat_request_stop(): the call returns LAT_ERR_INTERRUPTED with the points so far */
+};
+
+/** Options of lat_size_sweep() and lat_sweep_run(); initialise with lat_sweep_defaults(). Must be equal
+    on all ranks (except progress). */
+typedef struct lat_sweep_options {
+  int64_t size_first, size_last, size_stride; /**< the starting grid when no list is given: first,
+                                                   first + stride, ..., last (last always included);
+                                                   default 0, 1024, 32 */
+  int64_t reps;         /**< most samples per size; default 50 */
+  int64_t n_stable;     /**< a size is settled once its minimum has not improved (by more than 0.5 %) in
+                             n_stable samples; 0: always reps samples; default 8 */
+  int64_t n_avg;        /**< operations per sample; 0 (default): per size, enough that res_factor x the
+                             timer's measured resolution (and minimum overhead) fits in one sample */
+  int64_t res_factor;   /**< see n_avg; default 100 (the clock's error below 1 % of a sample) */
+  int64_t refine_after; /**< full passes before the first refinement, and samples a new size needs before
+                             it is judged; default 3 */
+  int64_t autodx;       /**< smallest spacing the refinement makes, bytes; default 4 */
+  int64_t max_sizes;    /**< most sizes a refined sweep may hold; default 1024 */
+  int64_t rerun_reps;   /**< samples of each rerun of an anomalous size; 0 (default): n_stable */
+  int64_t cachesize;    /**< 0 (default): one buffer; else each operation uses the next part of buffers of
+                             this many bytes, so data come from memory, not cache (peril 10) */
+  int64_t overlap_bytes; /**< message size of LAT_SWEEP_OVERLAP; default 1024 */
+  int64_t nr;           /**< timer pairs of the calibration made when none is passed; default 2^20 */
+  double autorel;       /**< relative interpolation error that splits an interval; default 0.02 */
+  double anomaly_rel;   /**< rerun a size this far above its neighbours' line; default 0.10 */
+  double step_rel;      /**< report a step where the time rises this far (relative) above the neighbouring
+                             trend, and further than the minima's uncertainty; default 0.10 */
+  double budget_s;      /**< wall-clock limit of the sweep in seconds; 0 (default): none */
+  double timeout_s;     /**< watchdog as in lat_pingpong_options; 0 (default): wait for ever */
+  int adaptive;         /**< 1: refine the grid where straight lines do not fit (section 3.2); default 0 */
+  int pattern;          /**< lat_sweep_pattern; default LAT_SWEEP_PINGPONG */
+  int bisect;           /**< 1: ranks 0..P/2-1 each with rank + P/2, all pairs at once; the time is the
+                             slowest pair's and the rate the aggregate (perils 6, 12, 13); default 0 */
+  int source, dest;     /**< the pair when bisect == 0; default 0 and LAT_LAST_RANK */
+  int timer;            /**< lat_timer_kind; default LAT_TIMER_MPI_WTIME */
+  int verify;           /**< 1: every sample's received data are checked against what was sent (peril 8);
+                             a difference is LAT_ERR_DATA; default 0 */
+  int progress;         /**< 1: the leading rank prints progress on stderr; default 0 */
+} lat_sweep_options;
+
+/** One message size of a sweep. Times are per operation in microseconds (see lat_sweep_pattern). */
+typedef struct lat_sweep_point {
+  int64_t bytes;        /**< message size; for LAT_SWEEP_OVERLAP the computation (multiply-adds) */
+  int64_t samples;      /**< samples measured, reruns included */
+  int64_t n_avg;        /**< operations per sample */
+  double min_us;        /**< minimum of the samples: THE reported time (minimum of averages) */
+  double median_us, mean_us, max_us, stddev_us; /**< over the samples, for the spread */
+  double rate_mbs;      /**< bytes / min_us (times the pairs with bisect): MB/s */
+  double compute_us;    /**< LAT_SWEEP_OVERLAP: the computation alone, minimum over samples; else 0 */
+  int refined;          /**< 1: added by the adaptive refinement */
+  int rerun;            /**< 1: sat above its neighbours' line and was measured again */
+  int anomalous;        /**< 1: still above both neighbours after the rerun (a real peak, look at it) */
+  int reserved;         /**< 0 */
+} lat_sweep_point;
+
+/** A message size where the time per byte changes abruptly (a packet or protocol threshold). */
+typedef struct lat_sweep_threshold {
+  int64_t below_bytes;  /**< the last measured size before the step */
+  int64_t above_bytes;  /**< the first measured size after it: the threshold lies in (below, above] */
+  double time_below_us, time_above_us; /**< their times */
+  double excess_us;     /**< the rise beyond what the neighbouring slope explains */
+} lat_sweep_threshold;
+
+/** What a sweep did, as a whole. */
+typedef struct lat_sweep_summary {
+  int64_t nsizes;       /**< points (lat_sweep_get_point indices 0..nsizes-1), ascending size */
+  int64_t nthresholds;  /**< detected steps */
+  int64_t passes;       /**< passes over the unsettled sizes */
+  int64_t measurements; /**< samples taken in all */
+  int64_t nprocs;       /**< size of the communicator (0 for lat_sweep_run) */
+  int64_t npairs;       /**< pairs that communicated (1, or P/2 with bisect) */
+  int64_t cachesize, overlap_bytes;
+  double wall_s;        /**< duration of the sweep */
+  double res_timing_us, min_ov_us; /**< the calibration the n_avg rule used */
+  int end;              /**< lat_sweep_end */
+  int capped;           /**< 1: the refinement wanted more than max_sizes sizes */
+  int pattern, bisect, adaptive, verify, timer, source, dest;
+  char source_host[LAT_HOSTNAME_LEN], dest_host[LAT_HOSTNAME_LEN];
+} lat_sweep_summary;
+
+/** Opaque handle to the result of a sweep; free with lat_sweep_free(). */
+typedef struct lat_sweep_s *lat_sweep;
+
+/** A measuring function for lat_sweep_run(): one sample of `size`, time per operation in *time_us.
+    A nonzero return ends the sweep with that code. */
+typedef int (*lat_measure_fn)(int64_t size, void *context, double *time_us);
+
+/** Fills opts with the defaults above. */
+int lat_sweep_defaults(lat_sweep_options *opts);
+
+/**
+ * Minimum-of-averages times over message sizes between two ranks (or all pairs with opts->bisect):
+ * passes over all sizes interleave the samples over the whole run; a pair is warmed up before anything
+ * is timed; with opts->adaptive the grid is refined where straight lines misfit; sizes above their
+ * neighbours' line are measured again; the steps of the curve are reported.
+ * sizes: nsizes distinct ascending sizes in bytes, or nsizes == 0 and sizes NULL for the grid of opts.
+ * timer: the leading rank's calibration (lat_calibrate_timer), or NULL to calibrate there with opts->nr.
+ * Collective over comm: ranks outside the pair(s) wait yielding the processor. *result, on every rank,
+ * receives the handle (also on LAT_ERR_INTERRUPTED, with the points measured so far), else NULL.
+ */
+int lat_size_sweep(MPI_Comm comm, const lat_sweep_options *opts, int64_t nsizes, const int64_t *sizes,
+                   const lat_timer_result *timer, lat_sweep *result);
+
+/**
+ * The same schedule, refinement, rerun and step detection with any measuring function, without MPI
+ * (for other measurements, or tests with a synthetic timing function). Fields of opts about MPI,
+ * patterns and the timer are ignored; n_avg is reported as 1. Not collective.
+ */
+int lat_sweep_run(const lat_sweep_options *opts, int64_t nsizes, const int64_t *sizes, lat_measure_fn measure,
+                  void *context, lat_sweep *result);
+
+/** The summary of a sweep. */
+int lat_sweep_get_summary(lat_sweep sweep, lat_sweep_summary *summary);
+
+/** Point i (0-based, ascending size) of a sweep. */
+int lat_sweep_get_point(lat_sweep sweep, int64_t i, lat_sweep_point *point);
+
+/** Threshold i (0-based) of a sweep. */
+int lat_sweep_get_threshold(lat_sweep sweep, int64_t i, lat_sweep_threshold *threshold);
+
+/** The first min(n, samples) samples of point i, in measurement order, into values_us[n]. */
+int lat_sweep_get_samples(lat_sweep sweep, int64_t i, int64_t n, double *values_us);
+
+/** Frees the result and sets *sweep to NULL; a NULL *sweep is accepted. */
+int lat_sweep_free(lat_sweep *sweep);
+
+/**
+ * Writes a sweep's files into outdir (NULL or "": the working directory), whole or not at all:
+ * <fname>.gpl (gnuplot data as mpptest wrote it: length, time, rate, min, max), <fname>.gcm (gnuplot
+ * commands: time against size with min, median and max), <fname>.csv (one row per size, every
+ * statistic), <fname>.json (the run, its options, points, thresholds) and, when render is 1,
+ * <fname>.png drawn by gnuplot (LAT_ERR_UNSUPPORTED when gnuplot cannot be run). Not collective.
+ */
+int lat_write_sweep_files(const char *outdir, const char *fname, const char *command_line, lat_sweep sweep,
+                          int render);
 
 /* ---------------------------------------------------------------------------------------------------
  * Statistics on samples (the same code the measurements use; not collective)

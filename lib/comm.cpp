@@ -138,6 +138,7 @@ void agree_arguments(const LibComm &lib, const std::string &local_error, const s
     case LAT_ERR_UNSUPPORTED: throw UnsupportedError(message);
     case LAT_ERR_IO: throw IoError(message);
     case LAT_ERR_TIMEOUT: throw TimeoutError(message);
+    case LAT_ERR_DATA: throw DataError(message);
     case LAT_ERR_NOMEM: throw std::bad_alloc();
     default: throw std::runtime_error(message);
   }
@@ -217,7 +218,9 @@ void wait_yielding(MPI_Request &req, const Waiting &w, FailureListener *listener
   wait_polling(req, w, listener, true);
 }
 
-void wait_spinning(MPI_Request &req, const Waiting &w) { wait_polling(req, w, nullptr, false); }
+void wait_spinning(MPI_Request &req, const Waiting &w, FailureListener *listener) {
+  wait_polling(req, w, listener, false);
+}
 
 void barrier_yielding(MPI_Comm comm, const Waiting &w) {
   MPI_Request req;
@@ -230,6 +233,18 @@ void bcast_yielding(void *buf, int count, MPI_Datatype type, int root, MPI_Comm 
   MPI_Request req;
   check_mpi(MPI_Ibcast(buf, count, type, root, comm, &req), "MPI_Ibcast");
   wait_yielding(req, w, listener);
+}
+
+void share_bytes_from_root(std::vector<char> &bytes, int root, MPI_Comm comm, const Waiting &w,
+                           FailureListener *listener) {
+  int64_t n = static_cast<int64_t>(bytes.size());
+  bcast_yielding(&n, 1, MPI_INT64_T, root, comm, w, listener);
+  bytes.resize(static_cast<size_t>(n));
+  constexpr int64_t kPiece = int64_t{1} << 30;  // MPI counts are ints
+  for (int64_t at = 0; at < n; at += kPiece) {
+    const int len = static_cast<int>(std::min(kPiece, n - at));
+    bcast_yielding(bytes.data() + at, len, MPI_BYTE, root, comm, w, listener);
+  }
 }
 
 void share_from_root(void *result, size_t bytes, Distribution &dist, bool want_dist, int root, MPI_Comm comm,

@@ -104,7 +104,7 @@ void report_failure(MPI_Comm comm, const std::vector<int> &to, int code, const s
 void wait_yielding(MPI_Request &req, const Waiting &w, FailureListener *listener = nullptr);
 
 /// Waits for req by MPI_Test alone, for the measuring ranks between timed loops; TimeoutError as above.
-void wait_spinning(MPI_Request &req, const Waiting &w);
+void wait_spinning(MPI_Request &req, const Waiting &w, FailureListener *listener = nullptr);
 
 /// A barrier that yields: MPI_Ibarrier then wait_yielding.
 void barrier_yielding(MPI_Comm comm, const Waiting &w);
@@ -112,6 +112,10 @@ void barrier_yielding(MPI_Comm comm, const Waiting &w);
 /// MPI_Ibcast then wait_yielding.
 void bcast_yielding(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, const Waiting &w,
                     FailureListener *listener = nullptr);
+
+/// Sends root's bytes (any length) to every rank of comm; bytes is resized where it is not root.
+void share_bytes_from_root(std::vector<char> &bytes, int root, MPI_Comm comm, const Waiting &w,
+                           FailureListener *listener = nullptr);
 
 /// Sends root's result (a plain struct of `bytes` bytes) to every rank, and root's distribution to every
 /// rank if any rank wants it; dist is left empty where want_dist is false. Collective, yielding waits

@@ -37,6 +37,11 @@ struct TimeoutError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Received data that differ from what was sent (LAT_ERR_DATA); the message names ranks, size and byte.
+struct DataError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// Builds "what must hold, got value" messages without iostreams at every call site.
 template <class T>
 std::string got(const std::string &rule, const T &value) {

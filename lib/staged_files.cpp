@@ -63,20 +63,46 @@ std::string join_path(const std::string &dir, const std::string &name) {
 }
 
 void write_files_whole(const std::vector<std::pair<std::string, std::string>> &files) {
+  write_files_whole(files, nullptr);
+}
+
+void write_files_whole(const std::vector<std::pair<std::string, std::string>> &files, const MakeFromStaged &make) {
   std::vector<std::string> staged;
+  std::vector<std::string> finals;
   try {
-    for (const auto &f : files) staged.push_back(stage(f.first, f.second));
+    for (const auto &f : files) {
+      staged.push_back(stage(f.first, f.second));
+      finals.push_back(f.first);
+    }
+    if (make) {
+      const std::vector<std::string> made_from = staged;
+      for (const auto &m : make(made_from)) {
+        finals.push_back(m.first);
+        staged.push_back(m.second);
+      }
+    }
   } catch (...) {
     for (const auto &t : staged) unlink(t.c_str());
     throw;
   }
-  for (size_t k = 0; k < files.size(); ++k) {
-    if (rename(staged[k].c_str(), files[k].first.c_str()) != 0) {
+  for (size_t k = 0; k < finals.size(); ++k) {
+    if (rename(staged[k].c_str(), finals[k].c_str()) != 0) {
       const int err = errno;
       for (size_t j = k; j < staged.size(); ++j) unlink(staged[j].c_str());
-      fail("cannot rename into", files[k].first, err);
+      fail("cannot rename into", finals[k], err);
     }
   }
+}
+
+std::string temporary_beside(const std::string &path, const std::string &suffix) {
+  std::string tmpl = join_path(dir_of(path), ".mpilat-XXXXXX" + suffix);
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  const int fd = mkstemps(name.data(), static_cast<int>(suffix.size()));
+  if (fd < 0) fail("cannot create a file in", dir_of(path), errno);
+  fchmod(fd, 0644);
+  close(fd);
+  return std::string(name.data());
 }
 
 void check_writable_dir(const std::string &dir) {

@@ -3,6 +3,7 @@
 // any failure the temporaries are removed and existing files keep their old contents.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +12,17 @@ namespace lat {
 
 /// (path, contents) pairs; throws IoError naming the path and the system's reason.
 void write_files_whole(const std::vector<std::pair<std::string, std::string>> &files);
+
+/// Files made from the staged ones before anything is renamed (a plot drawn from a data file): given the
+/// temporary paths of `files`, returns (final path, temporary path) pairs to rename with the set.
+using MakeFromStaged =
+    std::function<std::vector<std::pair<std::string, std::string>>(const std::vector<std::string> &staged)>;
+
+/// As above, with files made by make (which may throw: then nothing is renamed and all is removed).
+void write_files_whole(const std::vector<std::pair<std::string, std::string>> &files, const MakeFromStaged &make);
+
+/// A new empty file beside path (same directory, hidden name) for a program to write into; its name.
+std::string temporary_beside(const std::string &path, const std::string &suffix);
 
 /// Throws IoError unless a file can be created in dir ("" is the working directory).
 void check_writable_dir(const std::string &dir);

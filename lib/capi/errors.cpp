@@ -32,6 +32,7 @@ const char *lat_strerror(int code) {
     case LAT_ERR_INTERNAL: return "internal error in mpilat";
     case LAT_ERR_INTERRUPTED: return "stopped early on request; results are partial";
     case LAT_ERR_TIMEOUT: return "a peer did not answer within the timeout";
+    case LAT_ERR_DATA: return "received data differ from what was sent";
     default: return "unknown mpilat error code";
   }
 }

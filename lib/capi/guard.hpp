@@ -36,6 +36,9 @@ int guard(Body &&body) noexcept {
   } catch (const TimeoutError &e) {
     set_last_error(e.what());
     return LAT_ERR_TIMEOUT;
+  } catch (const DataError &e) {
+    set_last_error(e.what());
+    return LAT_ERR_DATA;
   } catch (const std::bad_alloc &) {
     set_last_error("out of memory");
     return LAT_ERR_NOMEM;

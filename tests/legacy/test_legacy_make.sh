@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_legacy_make.sh SOURCE_DIR "MPIEXEC [flags]" MPICC MPICXX MPIF90: Makefile.legacy with only the
 # MPI wrappers (of the MPI this build uses) on the PATH builds and installs both archives and the
-# driver, and the driver runs.
+# drivers, and the drivers run.
 set -eu
 src=$1 mpiexec=$2 mpicc=$3 mpicxx=$4 mpif90=$5
 work=$(mktemp -d)
@@ -17,10 +17,12 @@ done
 PATH="$work/bin" make -s -C "$src" -f Makefile.legacy BUILD="$work/build" -j2
 PATH="$work/bin" PREFIX="$work/prefix" make -s -C "$src" -f Makefile.legacy BUILD="$work/build" install
 for f in lib/libmpilat.a lib/libmpilat_fortran.a include/mpilat.h include/mpilat_version.h \
-         include/mpilat/legacy/mpilat.mod bin/latency; do
+         include/mpilat/legacy/mpilat.mod bin/latency bin/mpptest; do
   [ -e "$work/prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 cd "$work"
 $mpiexec -n 2 "$work/prefix/bin/latency" --quick --no-progress --ntrial 200 > /dev/null
 grep -q '^ntrial = 200$' latency.summary.output
+$mpiexec -n 2 "$work/prefix/bin/mpptest" -sizelist 0,64 -reps 2 -n_stable 0 -nr 4096 -noplot -noprogress > /dev/null
+[ -s mppout.json ] && [ -s mppout.gpl ]
 echo "legacy_makefile: 1 passed, 0 failed"

@@ -1,0 +1,256 @@
+// mpptest: message-size characterisation the way Gropp & Lusk's mpptest does it, on lat_size_sweep.
+// Options keep mpptest's names where the meaning is the same (-size, -auto, -autorel, -autodx, -n_avg,
+// -roundtrip, -async, -head, -bisect, -cachesize, -overlap, -gnuplot, -fname); each also works with
+// two dashes. Writes <fname>.gpl/.gcm (mpptest's gnuplot files), .csv, .json and .png; see
+// docs/mpptest.md. Exit status: 0 done, 1 failed, 2 bad input, 3 partial (stopped by a signal).
+#include <mpi.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "mpilat.h"
+
+extern "C" {
+int latency_stderr_is_terminal(void);
+void latency_install_stop_handlers(void);
+int latency_stop_signal(void);
+}
+
+namespace {
+
+enum Exit { kDone = 0, kFailed = 1, kBadInput = 2, kPartial = 3 };
+
+struct Settings {
+  lat_sweep_options opts{};
+  std::vector<int64_t> size_range;  // -size first last stride
+  std::vector<int64_t> size_list;   // -sizelist
+  std::string fname = "mppout";
+  std::string outdir;
+  std::string timer = "mpi_wtime";
+  bool no_png = false;
+  bool quick = false;
+  int progress = -1;  // -1: on where stderr is a terminal
+};
+
+/// mpptest's options have one dash and long names: "-size" is "--size" here (a lone "-x" or a negative
+/// number stays as it is).
+std::vector<std::string> with_two_dashes(int argc, char **argv) {
+  std::vector<std::string> args;
+  for (int k = 1; k < argc; ++k) {
+    std::string a = argv[k];
+    const bool long_single = a.size() > 2 && a[0] == '-' && a[1] != '-' &&
+                             !std::isdigit(static_cast<unsigned char>(a[1])) && a[1] != '.';
+    args.push_back(long_single ? "-" + a : a);
+  }
+  return args;
+}
+
+std::string command_line(int argc, char **argv) {
+  std::string s;
+  for (int k = 0; k < argc; ++k) s += (k ? " " : "") + std::string(argv[k]);
+  return s;
+}
+
+/// Parses the options into s; returns -1 to run, or the exit status (help: 0, bad input: 2), having
+/// printed the message on rank 0.
+int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
+  lat_sweep_defaults(&s.opts);
+  lat_sweep_options &o = s.opts;
+  CLI::App app{"mpptest (mpilat): message-size characterisation, minimum of averages over interleaved "
+               "repetitions, with adaptive message lengths (Gropp & Lusk 1999). Options take one dash, as in "
+               "mpptest, or two."};
+  app.get_formatter()->column_width(34);
+  app.add_option("--size", s.size_range, "message sizes: first last stride (default 0 1024 32)")->expected(3);
+  app.add_option("--sizelist", s.size_list, "message sizes as a list: n1,n2,... (ascending)")->delimiter(',');
+  app.add_flag("--auto", [&](int64_t) { o.adaptive = 1; }, "refine the sizes where straight lines misfit");
+  app.add_option("--autorel", o.autorel, "relative interpolation error that splits an interval (0.02)");
+  app.add_option("--autodx", o.autodx, "smallest spacing of refined sizes, bytes (4)");
+  app.add_option("--max_sizes", o.max_sizes, "most sizes the refinement may make (1024)");
+  app.add_option("--n_avg", o.n_avg, "operations per sample; 0: from the timer's measured resolution (0)");
+  app.add_option("--reps", o.reps, "most samples per size (50)");
+  app.add_option("--n_stable", o.n_stable,
+                 "a size is done when its minimum has not improved in this many samples; 0: always reps (8)");
+  app.add_option("--refine_after", o.refine_after, "passes before the first refinement (3)");
+  app.add_option("--anomaly_rel", o.anomaly_rel, "rerun sizes this far above their neighbours' line (0.10)");
+  app.add_option("--step_rel", o.step_rel, "report steps rising this far above the neighbouring trend (0.10)");
+  app.add_option("--max_run_time,--budget", o.budget_s, "wall-clock budget of the sweep, seconds; 0: none (0)");
+  app.add_flag("--roundtrip", [&](int64_t) { o.pattern = LAT_SWEEP_PINGPONG; }, "blocking ping-pong (default)");
+  app.add_flag("--async,--nonblocking", [&](int64_t) { o.pattern = LAT_SWEEP_NONBLOCKING; },
+               "ping-pong with MPI_Irecv/MPI_Isend");
+  app.add_flag("--head", [&](int64_t) { o.pattern = LAT_SWEEP_HEAD_TO_HEAD; }, "head-to-head exchange");
+  app.add_flag("--overlap", [&](int64_t) { o.pattern = LAT_SWEEP_OVERLAP; },
+               "exchange of --overlapmsgsize bytes around a growing computation; sizes are the computation");
+  app.add_option("--overlapmsgsize", o.overlap_bytes, "message of the overlap test, bytes (1024)");
+  app.add_flag("--bisect", [&](int64_t) { o.bisect = 1; }, "ranks 0..P/2-1 with rank + P/2, all pairs at once");
+  app.add_option("--cachesize", o.cachesize, "walk buffers of this many bytes, so data are not in cache (0: off)");
+  app.add_flag("--verify", [&](int64_t) { o.verify = 1; }, "check every sample's received data");
+  app.add_option("--source", o.source, "the timing rank (0)");
+  app.add_option("--dest", o.dest, "its partner; -1: the last rank (-1)");
+  app.add_option("--timer", s.timer, "mpi_wtime, monotonic_raw or tsc (mpi_wtime)");
+  app.add_option("--nr", o.nr, "timer pairs of the calibration (2^20)");
+  app.add_option("--timeout", o.timeout_s, "seconds a rank waits for a peer before giving up; 0: for ever (0)");
+  app.add_option("--fname", s.fname, "base name of the files written (mppout)");
+  app.add_option("--outdir", s.outdir, "directory of the files written (.)");
+  app.add_flag("--gnuplot", "accepted for mpptest's scripts: the gnuplot files are always written");
+  app.add_flag("--noplot", s.no_png, "do not render <fname>.png");
+  app.add_flag("--quick", s.quick, "a sweep of seconds: 0..1024 by 64, 2^18 timer pairs, a 30 s budget");
+  app.add_flag("--progress{1},--noprogress{0}", s.progress, "progress on stderr (default: if a terminal)");
+  std::vector<std::string> args = with_two_dashes(argc, argv);
+  // -quick sets defaults: apply them first, so options given explicitly win.
+  if (std::find(args.begin(), args.end(), "--quick") != args.end()) {
+    o.size_last = 1024;
+    o.size_stride = 64;
+    o.nr = int64_t{1} << 18;
+    o.budget_s = 30.0;
+  }
+  std::reverse(args.begin(), args.end());  // CLI11 takes them last first
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp &e) {
+    if (rank == 0) std::fputs(app.help().c_str(), stdout);
+    return kDone;
+  } catch (const CLI::ParseError &e) {
+    if (rank == 0) std::fprintf(stderr, "mpptest: %s (try -help)\n", e.what());
+    return kBadInput;
+  }
+  auto bad = [&](const std::string &what) {
+    if (rank == 0) std::fprintf(stderr, "mpptest: %s\n", what.c_str());
+    return kBadInput;
+  };
+  if (!s.size_range.empty() && !s.size_list.empty()) return bad("give -size or -sizelist, not both");
+  if (!s.size_range.empty()) {
+    o.size_first = s.size_range[0];
+    o.size_last = s.size_range[1];
+    o.size_stride = s.size_range[2];
+    if (o.size_first < 0) return bad("-size: first = " + std::to_string(o.size_first) + " must be >= 0");
+    if (o.size_last < o.size_first)
+      return bad("-size: last = " + std::to_string(o.size_last) + " must be >= first = " + std::to_string(o.size_first));
+    if (o.size_stride < 1) return bad("-size: stride = " + std::to_string(o.size_stride) + " must be >= 1");
+  }
+  if (lat_timer_from_name(s.timer.c_str(), &o.timer) != LAT_SUCCESS)
+    return bad("-timer " + s.timer + ": must be mpi_wtime, monotonic_raw or tsc");
+  if (nprocs < 2) return bad("mpptest needs at least 2 processes, this job has " + std::to_string(nprocs));
+  if (!o.bisect) {
+    const int dest = o.dest == LAT_LAST_RANK ? nprocs - 1 : o.dest;
+    if (o.source < 0 || o.source >= nprocs)
+      return bad("-source " + std::to_string(o.source) + " is not a rank of this job (0.." + std::to_string(nprocs - 1) + ")");
+    if (dest < 0 || dest >= nprocs)
+      return bad("-dest " + std::to_string(o.dest) + " is not a rank of this job (0.." + std::to_string(nprocs - 1) + ")");
+    if (dest == o.source) return bad("-source and -dest are both " + std::to_string(dest));
+  }
+  if (s.fname.empty() || s.fname.find('/') != std::string::npos)
+    return bad("-fname '" + s.fname + "' must be a file name without '/' (use -outdir for the directory)");
+  o.progress = s.progress >= 0 ? s.progress : latency_stderr_is_terminal();
+  if (rank != 0 && !(o.bisect == 0 && o.source == rank)) o.progress = 0;
+  return -1;
+}
+
+/// Ranks that wait for rank 0 (writing files, drawing the plot) poll and sleep instead of spinning.
+void bcast_politely(int *value) {
+  MPI_Request req;
+  MPI_Ibcast(value, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
+  for (int done = 0;;) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    usleep(1000);
+  }
+}
+
+void print_table(lat_sweep sweep, FILE *out) {
+  lat_sweep_summary s;
+  lat_sweep_get_summary(sweep, &s);
+  std::fprintf(out, "# mpptest (mpilat %s): %s%s, ranks %d (%s) and %d (%s), %" PRId64 " sizes, %" PRId64
+                    " samples in %.3f s (%s)\n",
+               MPILAT_VERSION_STRING,
+               s.pattern == LAT_SWEEP_PINGPONG      ? "ping-pong"
+               : s.pattern == LAT_SWEEP_NONBLOCKING ? "non-blocking ping-pong"
+               : s.pattern == LAT_SWEEP_HEAD_TO_HEAD ? "head-to-head"
+                                                     : "overlap",
+               s.bisect ? (", bisection of " + std::to_string(s.npairs) + " pairs").c_str() : "", s.source,
+               s.source_host, s.dest, s.dest_host, s.nsizes, s.measurements, s.wall_s,
+               s.end == LAT_SWEEP_END_STABLE   ? "minima stable"
+               : s.end == LAT_SWEEP_END_REPS   ? "all repetitions done"
+               : s.end == LAT_SWEEP_END_BUDGET ? "BUDGET REACHED: not every size settled"
+                                               : "STOPPED: partial");
+  std::fprintf(out, "# time: minimum over samples of the average of n_avg operations (us); flags: r refined, "
+                    "R rerun, A anomalous\n");
+  std::fprintf(out, "#%11s %12s %12s %12s %12s %8s %8s %s\n", s.pattern == LAT_SWEEP_OVERLAP ? "work" : "bytes",
+               "time(us)", "rate(MB/s)", "median(us)", "max(us)", "samples", "n_avg", "flags");
+  for (int64_t i = 0; i < s.nsizes; ++i) {
+    lat_sweep_point p;
+    lat_sweep_get_point(sweep, i, &p);
+    std::fprintf(out, "%12" PRId64 " %12.4f %12.3f %12.4f %12.4f %8" PRId64 " %8" PRId64 " %s%s%s\n", p.bytes,
+                 p.min_us, p.rate_mbs, p.median_us, p.max_us, p.samples, p.n_avg, p.refined ? "r" : "",
+                 p.rerun ? "R" : "", p.anomalous ? "A" : "");
+  }
+  for (int64_t i = 0; i < s.nthresholds; ++i) {
+    lat_sweep_threshold t;
+    lat_sweep_get_threshold(sweep, i, &t);
+    std::fprintf(out, "# step: between %" PRId64 " and %" PRId64 " bytes the time rises %.4f us beyond the slope "
+                      "(%.4f -> %.4f us)\n",
+                 t.below_bytes, t.above_bytes, t.excess_us, t.time_below_us, t.time_above_us);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, nprocs = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  Settings s;
+  const int parsed = parse(argc, argv, rank, nprocs, s);
+  if (parsed >= 0) {
+    MPI_Finalize();
+    return parsed;
+  }
+  // The output directory is checked before anything is measured: a sweep may take an hour.
+  int dir_ok = 1;
+  if (rank == 0 && lat_check_output_dir(s.outdir.c_str()) != LAT_SUCCESS) {
+    std::fprintf(stderr, "mpptest: -outdir '%s': %s\n", s.outdir.c_str(), lat_last_error_message());
+    dir_ok = 0;
+  }
+  bcast_politely(&dir_ok);
+  if (!dir_ok) {
+    MPI_Finalize();
+    return kBadInput;
+  }
+  latency_install_stop_handlers();
+  lat_sweep sweep = nullptr;
+  const int64_t nsizes = static_cast<int64_t>(s.size_list.size());
+  const int rc = lat_size_sweep(MPI_COMM_WORLD, &s.opts, nsizes, nsizes ? s.size_list.data() : nullptr, nullptr, &sweep);
+  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) {
+    if (rank == 0 || rc == LAT_ERR_TIMEOUT)
+      std::fprintf(stderr, "mpptest: %s: %s\n", lat_strerror(rc), lat_last_error_message());
+    // A rank that stopped answering may never reach MPI_Finalize: end the job.
+    if (rc == LAT_ERR_TIMEOUT) MPI_Abort(MPI_COMM_WORLD, kFailed);
+    MPI_Finalize();
+    return rc == LAT_ERR_ARG ? kBadInput : kFailed;
+  }
+  int status = rc == LAT_ERR_INTERRUPTED ? kPartial : kDone;
+  if (rank == 0) {
+    print_table(sweep, stdout);
+    std::fflush(stdout);
+    const std::string cmd = command_line(argc, argv);
+    if (lat_write_sweep_files(s.outdir.c_str(), s.fname.c_str(), cmd.c_str(), sweep, s.no_png ? 0 : 1) != LAT_SUCCESS) {
+      std::fprintf(stderr, "mpptest: writing %s.*: %s\n", s.fname.c_str(), lat_last_error_message());
+      status = kFailed;
+    } else if (status == kPartial) {
+      std::fprintf(stderr, "mpptest: stopped by signal %d: files hold the sizes measured so far\n",
+                   latency_stop_signal());
+    }
+  }
+  lat_sweep_free(&sweep);
+  bcast_politely(&status);
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,178 @@
+// sweep.cpp: the C shims of the size sweep, its result handle and its files.
+#include <chrono>
+#include <cmath>
+
+#include "../comm.hpp"
+#include "../size_sweep.hpp"
+#include "../stop.hpp"
+#include "../sweep_report.hpp"
+#include "guard.hpp"
+
+namespace {
+
+lat_sweep_s &handle(lat_sweep sweep) {
+  lat::require_nonnull(sweep, "sweep");
+  return *sweep;
+}
+
+void require_index(const lat_sweep_s &h, int64_t i, int64_t n, const char *what) {
+  (void)h;
+  if (i < 0 || i >= n)
+    throw lat::ArgError(std::string(what) + " index must be in 0.." + std::to_string(n - 1) + ", got " +
+                        std::to_string(i));
+}
+
+int ended_code(const lat::SweepResult &r) {
+  if (r.summary.end != LAT_SWEEP_END_STOPPED) return LAT_SUCCESS;
+  lat::set_last_error("size sweep stopped early by lat_request_stop(); the result holds the points measured");
+  return LAT_ERR_INTERRUPTED;
+}
+
+}  // namespace
+
+extern "C" {
+
+int lat_sweep_defaults(lat_sweep_options *opts) {
+  return lat::guard([&] {
+    lat::require_nonnull(opts, "opts");
+    *opts = lat_sweep_options{};
+    const lat::SweepPlan plan;  // one source for the schedule's defaults
+    opts->size_first = 0;
+    opts->size_last = 1024;
+    opts->size_stride = 32;
+    opts->reps = plan.reps;
+    opts->n_stable = plan.n_stable;
+    opts->n_avg = 0;
+    opts->res_factor = 100;
+    opts->refine_after = plan.refine_after;
+    opts->autodx = plan.autodx;
+    opts->max_sizes = plan.max_sizes;
+    opts->rerun_reps = plan.rerun_reps;
+    opts->cachesize = 0;
+    opts->overlap_bytes = 1024;
+    opts->nr = int64_t{1} << 20;
+    opts->autorel = plan.autorel;
+    opts->anomaly_rel = plan.anomaly_rel;
+    opts->step_rel = plan.step_rel;
+    opts->budget_s = plan.budget_s;
+    opts->timeout_s = 0.0;
+    opts->adaptive = 0;
+    opts->pattern = LAT_SWEEP_PINGPONG;
+    opts->bisect = 0;
+    opts->source = 0;
+    opts->dest = LAT_LAST_RANK;
+    opts->timer = LAT_TIMER_MPI_WTIME;
+    opts->verify = 0;
+    opts->progress = 0;
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_size_sweep(MPI_Comm comm, const lat_sweep_options *opts, int64_t nsizes, const int64_t *sizes,
+                   const lat_timer_result *timer, lat_sweep *result) {
+  return lat::guard([&] {
+    lat::require_nonnull(result, "result");
+    *result = nullptr;
+    lat::require_nonnull(opts, "opts");
+    auto *h = new lat_sweep_s{lat::size_sweep(comm, *opts, nsizes, sizes, timer)};
+    *result = h;
+    return ended_code(h->r);
+  });
+}
+
+int lat_sweep_run(const lat_sweep_options *opts, int64_t nsizes, const int64_t *sizes, lat_measure_fn measure,
+                  void *context, lat_sweep *result) {
+  return lat::guard([&] {
+    lat::require_nonnull(result, "result");
+    *result = nullptr;
+    lat::require_nonnull(opts, "opts");
+    if (measure == nullptr) throw lat::ArgError("measure must not be NULL");
+    const std::string bad = lat::check_sweep_options(*opts, nsizes, sizes);
+    if (!bad.empty()) throw lat::ArgError(bad);
+    const lat::MeasureSample sample = [&](int64_t size) {
+      double t = 0.0;
+      const int rc = measure(size, context, &t);
+      if (rc != LAT_SUCCESS)
+        lat::throw_code(rc, "the measuring function returned " + std::to_string(rc) + " for size " + std::to_string(size));
+      if (!std::isfinite(t) || t < 0.0)
+        throw lat::ArgError("the measuring function gave time " + std::to_string(t) + " for size " +
+                            std::to_string(size) + ": times must be finite and >= 0");
+      return t;
+    };
+    const auto start = std::chrono::steady_clock::now();
+    const lat::ElapsedSeconds elapsed = [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    const lat::StopRequested stop = [] { return lat::stop_requested(); };
+    const lat::SweepOutcome out = lat::run_sweep(lat::plan_of(*opts, nsizes, sizes), sample, elapsed, stop);
+    auto *h = new lat_sweep_s{lat::result_of(out, *opts, {}, 1)};
+    h->r.summary.pattern = -1;  // no MPI pattern: a caller's function
+    h->r.summary.timer = -1;
+    h->r.summary.source = h->r.summary.dest = -1;
+    *result = h;
+    return ended_code(h->r);
+  });
+}
+
+int lat_sweep_get_summary(lat_sweep sweep, lat_sweep_summary *summary) {
+  return lat::guard([&] {
+    lat::require_nonnull(summary, "summary");
+    *summary = handle(sweep).r.summary;
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_sweep_get_point(lat_sweep sweep, int64_t i, lat_sweep_point *point) {
+  return lat::guard([&] {
+    lat::require_nonnull(point, "point");
+    const lat_sweep_s &h = handle(sweep);
+    require_index(h, i, static_cast<int64_t>(h.r.points.size()), "point");
+    *point = h.r.points[static_cast<size_t>(i)];
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_sweep_get_threshold(lat_sweep sweep, int64_t i, lat_sweep_threshold *threshold) {
+  return lat::guard([&] {
+    lat::require_nonnull(threshold, "threshold");
+    const lat_sweep_s &h = handle(sweep);
+    require_index(h, i, static_cast<int64_t>(h.r.thresholds.size()), "threshold");
+    *threshold = h.r.thresholds[static_cast<size_t>(i)];
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_sweep_get_samples(lat_sweep sweep, int64_t i, int64_t n, double *values_us) {
+  return lat::guard([&] {
+    const lat_sweep_s &h = handle(sweep);
+    require_index(h, i, static_cast<int64_t>(h.r.points.size()), "point");
+    if (n < 0) throw lat::ArgError(lat::got("n must be >= 0", n));
+    const std::vector<double> &s = h.r.samples[static_cast<size_t>(i)];
+    const int64_t m = std::min<int64_t>(n, static_cast<int64_t>(s.size()));
+    if (m > 0) lat::require_nonnull(values_us, "values_us");
+    for (int64_t k = 0; k < m; ++k) values_us[k] = s[static_cast<size_t>(k)];
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_sweep_free(lat_sweep *sweep) {
+  return lat::guard([&] {
+    lat::require_nonnull(sweep, "sweep");
+    delete *sweep;
+    *sweep = nullptr;
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_write_sweep_files(const char *outdir, const char *fname, const char *command_line, lat_sweep sweep,
+                          int render) {
+  return lat::guard([&] {
+    const lat_sweep_s &h = handle(sweep);
+    lat::require_nonnull(fname, "fname");
+    if (render != 0 && render != 1) throw lat::ArgError(lat::got("render must be 0 or 1", render));
+    lat::write_sweep_files(outdir ? outdir : "", fname, command_line ? command_line : "", h.r, render == 1);
+    return LAT_SUCCESS;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,265 @@
+/* test_sweep_mpi.c: lat_size_sweep between ranks: every pattern, bisection, the cache-cold walk,
+   verification, results on every rank, the caller's communicator untouched, collective argument errors.
+   Never a timing value: only the method (counts, order, shapes, identities between fields). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mpilat.h"
+
+static int rank, size;
+
+/* True on every rank when the bytes of buf are the same on all ranks. */
+static int same_everywhere(const void *buf, int len) {
+  unsigned char *root = malloc((size_t)len);
+  memcpy(root, buf, (size_t)len);
+  MPI_Bcast(root, len, MPI_BYTE, 0, MPI_COMM_WORLD);
+  int same = memcmp(root, buf, (size_t)len) == 0, all = 0;
+  MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  free(root);
+  return all;
+}
+
+static void small_options(lat_sweep_options *o) {
+  lat_sweep_defaults(o);
+  o->reps = 4;
+  o->n_stable = 0; /* always reps samples: counts are known */
+  o->nr = 1 << 12;
+  o->timeout_s = 60.0;
+}
+
+/* The shape every sweep result must have, the same on every rank. */
+static void check_sweep(lat_sweep h, const int64_t *sizes, int64_t n, const lat_sweep_options *o) {
+  lat_sweep_summary s;
+  assert_int_equal(lat_sweep_get_summary(h, &s), LAT_SUCCESS);
+  assert_true(same_everywhere(&s, (int)sizeof s));
+  assert_int_equal(s.nsizes, n);
+  assert_int_equal(s.nprocs, size);
+  assert_int_equal(s.pattern, o->pattern);
+  assert_int_equal(s.passes, o->reps);
+  assert_int_equal(s.end, LAT_SWEEP_END_REPS);
+  int64_t total = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    lat_sweep_point p;
+    assert_int_equal(lat_sweep_get_point(h, i, &p), LAT_SUCCESS);
+    assert_true(same_everywhere(&p, (int)sizeof p));
+    assert_int_equal(p.bytes, sizes[i]);
+    assert_true(p.samples >= o->reps); /* reps, plus a rerun if it sat above its neighbours */
+    assert_true(p.samples == o->reps || p.rerun);
+    assert_true(p.n_avg >= 1);
+    if (o->n_avg > 0) assert_int_equal(p.n_avg, o->n_avg);
+    assert_true(p.min_us > 0.0);
+    assert_true(p.min_us <= p.median_us && p.median_us <= p.max_us);
+    assert_true(p.min_us <= p.mean_us && p.mean_us <= p.max_us);
+    double *v = malloc((size_t)p.samples * sizeof *v);
+    assert_int_equal(lat_sweep_get_samples(h, i, p.samples, v), LAT_SUCCESS);
+    double lo = v[0];
+    for (int64_t k = 1; k < p.samples; ++k) lo = v[k] < lo ? v[k] : lo;
+    assert_true(lo == p.min_us); /* the reported time is the minimum of the samples */
+    free(v);
+    const int64_t bytes = o->pattern == LAT_SWEEP_OVERLAP ? o->overlap_bytes : p.bytes;
+    assert_true(fabs(p.rate_mbs - (double)(bytes * s.npairs) / p.min_us) <= 1e-9 * p.rate_mbs + 1e-12);
+    total += p.samples;
+  }
+  /* The n_avg probes are not samples; everything else is. */
+  assert_int_equal(s.measurements, total);
+}
+
+static void sweep_pattern(int pattern, int bisect, int verify, int64_t cachesize) {
+  const int64_t sizes[] = {0, 8, 100, 1024, 4096};
+  const int64_t n = 5;
+  lat_sweep_options o;
+  small_options(&o);
+  o.pattern = pattern;
+  o.bisect = bisect;
+  o.verify = verify;
+  o.cachesize = cachesize;
+  o.overlap_bytes = 256;
+  lat_sweep h = NULL;
+  const int rc = lat_size_sweep(MPI_COMM_WORLD, &o, n, sizes, NULL, &h);
+  if (rc != LAT_SUCCESS) fail_msg("pattern %d bisect %d: %s", pattern, bisect, lat_last_error_message());
+  assert_non_null(h);
+  check_sweep(h, sizes, n, &o);
+  lat_sweep_summary s;
+  lat_sweep_get_summary(h, &s);
+  assert_int_equal(s.npairs, bisect ? size / 2 : 1);
+  assert_int_equal(s.source, 0);
+  assert_int_equal(s.dest, bisect ? size / 2 : size - 1);
+  if (pattern == LAT_SWEEP_OVERLAP) {
+    lat_sweep_point p;
+    lat_sweep_get_point(h, n - 1, &p);
+    assert_true(p.compute_us > 0.0);
+  }
+  assert_int_equal(lat_sweep_free(&h), LAT_SUCCESS);
+  assert_null(h);
+}
+
+static void pingpong(void **state) { (void)state; sweep_pattern(LAT_SWEEP_PINGPONG, 0, 0, 0); }
+static void nonblocking(void **state) { (void)state; sweep_pattern(LAT_SWEEP_NONBLOCKING, 0, 0, 0); }
+static void head_to_head(void **state) { (void)state; sweep_pattern(LAT_SWEEP_HEAD_TO_HEAD, 0, 0, 0); }
+static void overlap(void **state) { (void)state; sweep_pattern(LAT_SWEEP_OVERLAP, 0, 0, 0); }
+static void bisect_pingpong(void **state) { (void)state; sweep_pattern(LAT_SWEEP_PINGPONG, 1, 0, 0); }
+static void bisect_head(void **state) { (void)state; sweep_pattern(LAT_SWEEP_HEAD_TO_HEAD, 1, 1, 0); }
+static void cache_cold(void **state) { (void)state; sweep_pattern(LAT_SWEEP_PINGPONG, 0, 0, 1 << 20); }
+
+static void verified_every_pattern(void **state) {
+  (void)state;
+  for (int pattern = LAT_SWEEP_PINGPONG; pattern <= LAT_SWEEP_OVERLAP; ++pattern)
+    sweep_pattern(pattern, 0, 1, pattern == LAT_SWEEP_NONBLOCKING ? 1 << 16 : 0);
+}
+
+/* The grid of the options (no list), fixed n_avg, the other pair than 0 and last. */
+static void grid_and_pair(void **state) {
+  (void)state;
+  lat_sweep_options o;
+  small_options(&o);
+  o.size_first = 16;
+  o.size_last = 100;
+  o.size_stride = 40; /* 16, 56, 96, then 100: last is always in */
+  o.n_avg = 3;
+  o.source = size - 1;
+  o.dest = size > 2 ? 1 : 0;
+  lat_sweep h = NULL;
+  assert_int_equal(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_SUCCESS);
+  const int64_t want[] = {16, 56, 96, 100};
+  check_sweep(h, want, 4, &o);
+  lat_sweep_summary s;
+  lat_sweep_get_summary(h, &s);
+  assert_int_equal(s.source, size - 1);
+  assert_int_equal(s.dest, o.dest);
+  lat_sweep_free(&h);
+}
+
+/* Adaptive refinement on real messages: sizes are added only between the grid's, none closer than autodx. */
+static void adaptive_between_grid_points(void **state) {
+  (void)state;
+  lat_sweep_options o;
+  small_options(&o);
+  o.size_first = 0;
+  o.size_last = 2048;
+  o.size_stride = 1024;
+  o.adaptive = 1;
+  o.autodx = 64;
+  o.reps = 3;
+  o.n_avg = 2;
+  lat_sweep h = NULL;
+  assert_int_equal(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_SUCCESS);
+  lat_sweep_summary s;
+  lat_sweep_get_summary(h, &s);
+  assert_true(same_everywhere(&s, (int)sizeof s));
+  assert_true(s.nsizes >= 3 && s.nsizes <= 2048 / 64 + 1);
+  int64_t prev = -1;
+  int grid = 0;
+  for (int64_t i = 0; i < s.nsizes; ++i) {
+    lat_sweep_point p;
+    lat_sweep_get_point(h, i, &p);
+    assert_true(p.bytes > prev);
+    if (prev >= 0) assert_true(p.bytes - prev >= 64);
+    prev = p.bytes;
+    grid += !p.refined;
+    assert_true(p.refined == (p.bytes % 1024 != 0));
+    assert_true(p.samples >= 1);
+  }
+  assert_int_equal(grid, 3);
+  lat_sweep_free(&h);
+}
+
+static void caller_comm_untouched(void **state) {
+  (void)state;
+  double buf[4];
+  MPI_Request req;
+  MPI_Irecv(buf, 4, MPI_DOUBLE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &req);
+  sweep_pattern(LAT_SWEEP_HEAD_TO_HEAD, size > 2, 1, 0);
+  int done = 1;
+  MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+  assert_false(done);
+  MPI_Cancel(&req);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static void expect_everywhere(int rc, int want, const char *text) {
+  assert_int_equal(rc, want);
+  if (text && !strstr(lat_last_error_message(), text))
+    fail_msg("message '%s' lacks '%s'", lat_last_error_message(), text);
+}
+
+static void collective_argument_errors(void **state) {
+  (void)state;
+  lat_sweep_options o;
+  lat_sweep h = (lat_sweep)&h; /* must come back NULL */
+  const int64_t sizes[] = {0, 64, 32};
+  small_options(&o);
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 3, sizes, NULL, &h), LAT_ERR_ARG, "ascending");
+  assert_null(h);
+  small_options(&o);
+  o.size_stride = rank == size - 1 ? 0 : 32; /* bad on one rank only */
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG, "size_stride must be >= 1");
+  small_options(&o);
+  o.pattern = 9;
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG, "pattern must be");
+  small_options(&o);
+  o.dest = 0;
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG, "must differ");
+  small_options(&o);
+  o.reps = rank == 0 ? 4 : 5; /* differs between ranks */
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG, "reps");
+  small_options(&o);
+  const int64_t mine[] = {0, rank == 0 ? 64 : 65};
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 2, mine, NULL, &h), LAT_ERR_ARG, "sizes");
+  small_options(&o);
+  o.size_last = (int64_t)1 << 40;
+  o.size_stride = (int64_t)1 << 38;
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG, "message sizes must be <=");
+  small_options(&o);
+  o.autorel = NAN;
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG, "autorel");
+  small_options(&o);
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, NULL, 0, NULL, NULL, &h), LAT_ERR_ARG, "opts");
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, NULL), LAT_ERR_ARG, "result");
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 2, NULL, NULL, &h), LAT_ERR_ARG, "sizes must not be NULL");
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static void stop_request_keeps_points(void **state) {
+  (void)state;
+  lat_sweep_options o;
+  small_options(&o);
+  if (rank == 0) lat_request_stop();
+  lat_sweep h = NULL;
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_INTERRUPTED, NULL);
+  lat_clear_stop();
+  assert_non_null(h);
+  lat_sweep_summary s;
+  lat_sweep_get_summary(h, &s);
+  assert_int_equal(s.end, LAT_SWEEP_END_STOPPED);
+  lat_sweep_free(&h);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size > 1) setenv("CMOCKA_TEST_ABORT", "1", 1);
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(pingpong),          cmocka_unit_test(nonblocking),
+      cmocka_unit_test(head_to_head),      cmocka_unit_test(overlap),
+      cmocka_unit_test(bisect_pingpong),   cmocka_unit_test(bisect_head),
+      cmocka_unit_test(cache_cold),        cmocka_unit_test(verified_every_pattern),
+      cmocka_unit_test(grid_and_pair),     cmocka_unit_test(adaptive_between_grid_points),
+      cmocka_unit_test(caller_comm_untouched), cmocka_unit_test(collective_argument_errors),
+      cmocka_unit_test(stop_request_keeps_points),
+  };
+  int failed = cmocka_run_group_tests(tests, NULL, NULL), total = 0;
+  MPI_Allreduce(&failed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return total == 0 ? 0 : 1;
+}

@@ -1,0 +1,282 @@
+// test_sweep_engine.cpp: the mpptest schedule without MPI, on synthetic timing functions with known
+// steps: refinement, interleaving, stopping rules, anomaly rerun, step detection, the verification
+// patterns and the result's journey between ranks (serialisation).
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstddef>
+#include <csetjmp>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include <cmocka.h>
+}
+
+#include "size_sweep.hpp"
+#include "sweep_engine.hpp"
+#include "sweep_result.hpp"
+
+namespace {
+
+using lat::SweepOutcome;
+using lat::SweepPlan;
+
+/// A latency curve with steps at 200 and 700 bytes (as packet and protocol thresholds look).
+double stepped(int64_t n) {
+  return 1.0 + 0.001 * static_cast<double>(n) + (n > 200 ? 0.5 : 0.0) + (n > 700 ? 1.0 : 0.0);
+}
+
+/// A straight line: no size sits above its neighbours' line, so nothing is rerun.
+double linear(int64_t n) { return 1.0 + 0.001 * static_cast<double>(n); }
+
+struct Recorder {
+  std::vector<int64_t> calls;
+  double clock_s = 0.0;  // one "second" per sample, for the budget
+};
+
+SweepOutcome sweep(const SweepPlan &plan, Recorder &rec, const std::function<double(int64_t, int)> &f) {
+  std::map<int64_t, int> seen;
+  return lat::run_sweep(
+      plan,
+      [&](int64_t n) {
+        rec.calls.push_back(n);
+        rec.clock_s += 1.0;
+        return f(n, seen[n]++);
+      },
+      [&] { return rec.clock_s; }, [] { return false; });
+}
+
+SweepPlan grid_plan() {
+  SweepPlan p;
+  p.sizes = {0, 256, 512, 768, 1024};
+  p.reps = 5;
+  p.n_stable = 0;
+  return p;
+}
+
+/// The refinement brackets each step within autodx and leaves straight pieces alone.
+void refinement_finds_steps(void **) {
+  SweepPlan p = grid_plan();
+  p.adaptive = true;
+  p.autodx = 4;
+  Recorder rec;
+  const SweepOutcome out = sweep(p, rec, [](int64_t n, int) { return stepped(n); });
+  std::vector<int64_t> s;
+  for (const auto &pt : out.points) s.push_back(pt.size);
+  assert_true(std::is_sorted(s.begin(), s.end()));
+  for (int64_t step : {200, 700}) {
+    const auto above = std::upper_bound(s.begin(), s.end(), step);
+    assert_true(above != s.begin() && above != s.end());
+    assert_true(*above - *(above - 1) < 2 * p.autodx);  // split until narrower than 2 autodx
+  }
+  // Straight pieces need no more than their first midpoint: far fewer sizes than a 4-byte grid (257).
+  assert_true(s.size() < 60);
+  for (size_t k = 1; k < s.size(); ++k) assert_true(s[k] - s[k - 1] >= p.autodx);
+  assert_int_equal(out.steps.size(), 2);
+  assert_true(out.steps[0].below <= 200 && out.steps[0].above > 200);
+  assert_true(out.steps[1].below <= 700 && out.steps[1].above > 700);
+  assert_true(out.steps[1].above - out.steps[1].below < 2 * p.autodx);
+  assert_true(std::fabs(out.steps[1].excess - 1.0) < 0.05);
+  assert_false(out.capped);
+}
+
+/// Section 3.3's loop: every pass measures every unsettled size once, ascending; refinement adds sizes
+/// only after refine_after full passes.
+void passes_interleave_sizes(void **) {
+  SweepPlan p = grid_plan();
+  p.adaptive = true;
+  p.refine_after = 3;
+  Recorder rec;
+  sweep(p, rec, [](int64_t n, int) { return stepped(n); });
+  const size_t g = p.sizes.size();
+  for (size_t pass = 0; pass < 3; ++pass)
+    for (size_t k = 0; k < g; ++k) assert_int_equal(rec.calls[pass * g + k], p.sizes[k]);
+  // The fourth pass still has the grid's sizes (not yet settled) and the first midpoints, ascending.
+  std::vector<int64_t> fourth;
+  for (size_t k = 3 * g; k < rec.calls.size() && (fourth.empty() || rec.calls[k] > fourth.back()); ++k)
+    fourth.push_back(rec.calls[k]);
+  assert_true(fourth.size() > g);
+  assert_int_equal(fourth[1], 128);
+}
+
+/// Noise in the first passes must not cause refinements: a noisy linear function refines once (the
+/// first midpoints) and no further, because each new size is judged on its minimum of refine_after samples.
+void noise_does_not_refine(void **) {
+  SweepPlan p = grid_plan();
+  p.adaptive = true;
+  p.refine_after = 3;
+  Recorder rec;
+  // Positive perturbations (section 3: every disturbance adds time): the first sample of each size is
+  // 30 % slow, the others exact.
+  const SweepOutcome out = sweep(p, rec, [](int64_t n, int k) {
+    const double t = 1.0 + 0.001 * static_cast<double>(n);
+    return k == 0 ? 1.3 * t : t;
+  });
+  assert_int_equal(out.points.size(), 2 * p.sizes.size() - 1);
+  assert_true(out.steps.empty());
+}
+
+/// n_stable: a size is settled once its minimum has not improved for n_stable samples.
+void stops_when_minima_are_stable(void **) {
+  SweepPlan p = grid_plan();
+  p.reps = 100;
+  p.n_stable = 4;
+  p.refine_after = 1;
+  Recorder rec;
+  const SweepOutcome out = sweep(p, rec, [](int64_t n, int k) { return linear(n) + (k < 2 ? 1.0 / (k + 1) : 0.0); });
+  // Samples 0, 1, 2 improve; 3..6 do not: 7 samples each.
+  for (const auto &pt : out.points) assert_int_equal(pt.samples.size(), 7);
+  assert_int_equal(out.measurements, 7 * p.sizes.size());
+  assert_int_equal(static_cast<int>(out.end), static_cast<int>(lat::SweepEnd::kStable));
+  // A gain of less than 0.5 % does not count as an improvement.
+  Recorder slow;
+  const SweepOutcome creeping = sweep(p, slow, [](int64_t n, int k) { return linear(n) * (1.0 - 1e-4 * k); });
+  for (const auto &pt : creeping.points) assert_int_equal(pt.samples.size(), p.n_stable + 1);
+}
+
+void reps_and_budget_end_the_sweep(void **) {
+  SweepPlan p = grid_plan();
+  Recorder rec;
+  SweepOutcome out = sweep(p, rec, [](int64_t n, int) { return linear(n); });
+  assert_int_equal(static_cast<int>(out.end), static_cast<int>(lat::SweepEnd::kReps));
+  assert_int_equal(out.measurements, p.reps * static_cast<int64_t>(p.sizes.size()));
+  p.reps = 1000;
+  p.budget_s = 12.0;  // one "second" per sample
+  Recorder timed;
+  out = sweep(p, timed, [](int64_t n, int) { return linear(n); });
+  assert_int_equal(static_cast<int>(out.end), static_cast<int>(lat::SweepEnd::kBudget));
+  assert_int_equal(out.measurements, 12);
+  assert_int_equal(out.passes, 2);  // the third pass was cut short
+}
+
+/// A size disturbed through the main loop is rerun and recovers; a real peak is rerun and stays.
+void anomalies_are_rerun(void **) {
+  SweepPlan p = grid_plan();
+  p.reps = 4;
+  p.rerun_reps = 3;
+  Recorder rec;
+  const SweepOutcome out = sweep(p, rec, [](int64_t n, int k) {
+    const double t = 1.0 + 0.001 * static_cast<double>(n);
+    if (n == 256 && k < 4) return 1.5 * t;  // a long disturbance over the whole main loop
+    if (n == 768) return 1.5 * t;           // a property of the system
+    return t;
+  });
+  const auto &a = out.points[1], &b = out.points[3], &c = out.points[2];
+  assert_true(a.rerun && !a.anomalous);
+  assert_int_equal(a.samples.size(), 7);
+  assert_true(std::fabs(a.best - 1.256) < 1e-12);
+  assert_true(b.rerun && b.anomalous);
+  assert_false(c.rerun);
+  assert_int_equal(c.samples.size(), 4);
+  // The reruns are interleaved: 256, 768, 256, 768, ...
+  const std::vector<int64_t> tail(rec.calls.end() - 6, rec.calls.end());
+  assert_true((tail == std::vector<int64_t>{256, 768, 256, 768, 256, 768}));
+}
+
+void steps_need_a_jump_not_a_slope(void **) {
+  const std::vector<int64_t> s = {0, 100, 200, 300, 400, 500};
+  // A change of slope at 200 without a jump is no step; a 20 % jump between 300 and 400 is.
+  const std::vector<double> kink = {1.0, 1.1, 1.2, 1.5, 1.8, 2.1};
+  assert_true(lat::detect_steps(s, kink, 0.05).empty());
+  const std::vector<double> jump = {1.0, 1.1, 1.2, 1.3, 1.7, 1.8};
+  const auto steps = lat::detect_steps(s, jump, 0.05);
+  assert_int_equal(steps.size(), 1);
+  assert_int_equal(steps[0].below, 300);
+  assert_int_equal(steps[0].above, 400);
+  assert_true(std::fabs(steps[0].excess - 0.3) < 1e-9);
+  // A rise the minima's own uncertainty could explain is no step.
+  assert_true(lat::detect_steps(s, jump, 0.05, std::vector<double>(s.size(), 0.5)).empty());
+  assert_int_equal(lat::detect_steps(s, jump, 0.05, std::vector<double>(s.size(), 0.1)).size(), 1);
+  // A jump measured half-way (a point on the step itself) is still one step, starting after 200.
+  const std::vector<double> halfway = {1.0, 1.1, 1.2, 1.5, 1.8, 1.9};
+  const auto wide = lat::detect_steps(s, halfway, 0.05);
+  assert_int_equal(wide.size(), 1);
+  assert_int_equal(wide[0].below, 200);
+  assert_true(wide[0].above == 300 || wide[0].above == 400);
+  // One wild point is not a step, up or down.
+  assert_true(lat::detect_steps(s, {1.0, 1.1, 1.2, 1.9, 1.4, 1.5}, 0.05).empty());
+  assert_true(lat::detect_steps(s, {1.0, 1.1, 1.2, 0.6, 1.4, 1.5}, 0.05).empty());
+  assert_true(lat::above_neighbours_line(s, {1.0, 1.5, 1.2, 1.3, 1.4, 1.5}, 1, 0.1));
+  assert_false(lat::above_neighbours_line(s, {1.0, 1.5, 1.2, 1.3, 1.4, 1.5}, 2, 0.1));
+}
+
+void bad_plans_are_named(void **) {
+  SweepPlan p = grid_plan();
+  p.sizes = {0, 64, 64};
+  assert_true(lat::check_sweep_plan(p).find("distinct and ascending") != std::string::npos);
+  p = grid_plan();
+  p.autodx = 0;
+  assert_true(lat::check_sweep_plan(p).find("autodx must be >= 1, got 0") != std::string::npos);
+  p = grid_plan();
+  p.max_sizes = 2;
+  assert_true(lat::check_sweep_plan(p).find("max_sizes") != std::string::npos);
+  p = grid_plan();
+  p.budget_s = -1.0;
+  assert_true(lat::check_sweep_plan(p).find("budget_s") != std::string::npos);
+}
+
+/// max_sizes caps the refinement and says so.
+void refinement_cap(void **) {
+  SweepPlan p = grid_plan();
+  p.adaptive = true;
+  p.max_sizes = 8;
+  Recorder rec;
+  const SweepOutcome out = sweep(p, rec, [](int64_t n, int) { return stepped(n); });
+  assert_int_equal(out.points.size(), 8);
+  assert_true(out.capped);
+}
+
+/// Verification mode: a corrupted byte, a stale message and a message from the wrong rank are caught.
+void verification_catches_corruption(void **) {
+  std::vector<unsigned char> buf(1000);
+  lat::fill_pattern(buf.data(), buf.size(), 7, 1);
+  assert_int_equal(lat::first_mismatch(buf.data(), buf.size(), 7, 1), -1);
+  buf[613] ^= 0x10;
+  assert_int_equal(lat::first_mismatch(buf.data(), buf.size(), 7, 1), 613);
+  buf[613] ^= 0x10;
+  assert_true(lat::first_mismatch(buf.data(), buf.size(), 8, 1) >= 0);  // last sample's data
+  assert_true(lat::first_mismatch(buf.data(), buf.size(), 7, 2) >= 0);  // another sender's data
+  std::vector<unsigned char> zeros(64, 0);
+  assert_true(lat::first_mismatch(zeros.data(), zeros.size(), 7, 1) >= 0);  // nothing arrived
+}
+
+/// The result travels between ranks as bytes: the round trip keeps every field and sample.
+void result_round_trip(void **) {
+  SweepPlan p = grid_plan();
+  p.adaptive = true;
+  Recorder rec;
+  const SweepOutcome out = sweep(p, rec, [](int64_t n, int k) { return stepped(n) + 0.01 * (k % 3); });
+  lat_sweep_options o{};
+  o.pattern = LAT_SWEEP_HEAD_TO_HEAD;
+  std::map<int64_t, lat::SizeExtras> extras{{256, {7, 0.0}}};
+  const lat::SweepResult r = lat::result_of(out, o, extras, 2);
+  const lat::SweepResult back = lat::deserialize(lat::serialize(r));
+  assert_int_equal(back.points.size(), r.points.size());
+  assert_memory_equal(&back.summary, &r.summary, sizeof r.summary);
+  for (size_t k = 0; k < r.points.size(); ++k) {
+    assert_memory_equal(&back.points[k], &r.points[k], sizeof r.points[k]);
+    assert_true(back.samples[k] == r.samples[k]);
+  }
+  const auto at256 = std::find_if(r.points.begin(), r.points.end(), [](const lat_sweep_point &q) { return q.bytes == 256; });
+  assert_int_equal(at256->n_avg, 7);
+  assert_int_equal(r.points.front().n_avg, 1);
+  assert_true(std::fabs(at256->rate_mbs - 2.0 * 256.0 / at256->min_us) < 1e-9);
+  assert_int_equal(back.thresholds.size(), r.thresholds.size());
+}
+
+}  // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(refinement_finds_steps),       cmocka_unit_test(passes_interleave_sizes),
+      cmocka_unit_test(noise_does_not_refine),        cmocka_unit_test(stops_when_minima_are_stable),
+      cmocka_unit_test(reps_and_budget_end_the_sweep), cmocka_unit_test(anomalies_are_rerun),
+      cmocka_unit_test(steps_need_a_jump_not_a_slope), cmocka_unit_test(bad_plans_are_named),
+      cmocka_unit_test(refinement_cap),               cmocka_unit_test(verification_catches_corruption),
+      cmocka_unit_test(result_round_trip),
+  };
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
