@@ -80,7 +80,8 @@ std::string sweep_gcm_text(const SweepResult &r, const std::string &fname) {
   appendf(o, "set title %s\n", gnuplot_quoted(title(r) + " (" + r.summary.source_host + ")").c_str());
   appendf(o, "set xlabel %s\nset ylabel %s\n", gnuplot_quoted(size_label(r)).c_str(),
           gnuplot_quoted(time_label(r)).c_str());
-  appendf(o, "set key top left\nset grid\n");
+  // Log scale in time: the max of a sample can be 100 times the min, and all three must stay readable.
+  appendf(o, "set key top left\nset grid\nset logscale y\n");
   for (const lat_sweep_threshold &t : r.thresholds)
     appendf(o, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2 linecolor rgb 'gray50'\n",
             ll(t.above_bytes), ll(t.above_bytes));

@@ -312,6 +312,118 @@ static void defaults_are_appendix_c(void **state) {
   assert_int_equal(to.rank, LAT_ALL_RANKS);
 }
 
+
+/* ---- lat_sweep_run: the sweep engine through the C ABI, with a C measuring function ---------------- */
+
+struct synthetic {
+  int calls;
+  int fail_at; /* the call that returns an error, or 0 */
+  double bad_time;
+};
+
+/* 2 us + 1 ns per byte, and 3 us more above 8250 bytes (an eager/rendezvous threshold). */
+static int synthetic_curve(int64_t size, void *context, double *time_us) {
+  struct synthetic *s = context;
+  s->calls++;
+  if (s->fail_at && s->calls == s->fail_at) return LAT_ERR_IO;
+  *time_us = s->bad_time != 0.0 ? s->bad_time : 2.0 + 0.001 * (double)size + (size > 8250 ? 3.0 : 0.0);
+  return LAT_SUCCESS;
+}
+
+static void sweep_run_finds_the_threshold(void **state) {
+  (void)state;
+  lat_sweep_options o;
+  assert_int_equal(lat_sweep_defaults(&o), LAT_SUCCESS);
+  o.size_first = 0;
+  o.size_last = 65536;
+  o.size_stride = 8192;
+  o.adaptive = 1;
+  o.reps = 3;
+  struct synthetic s = {0, 0, 0.0};
+  lat_sweep h = NULL;
+  assert_int_equal(lat_sweep_run(&o, 0, NULL, synthetic_curve, &s, &h), LAT_SUCCESS);
+  lat_sweep_summary sum;
+  assert_int_equal(lat_sweep_get_summary(h, &sum), LAT_SUCCESS);
+  assert_int_equal(sum.measurements, s.calls);
+  assert_int_equal(sum.nthresholds, 1);
+  lat_sweep_threshold t;
+  assert_int_equal(lat_sweep_get_threshold(h, 0, &t), LAT_SUCCESS);
+  assert_true(t.below_bytes <= 8250 && t.above_bytes > 8250 && t.above_bytes - t.below_bytes < 8);
+  assert_true(fabs(t.excess_us - 3.0) < 0.05);
+  /* A fixed 4-byte grid would need 16385 sizes; the refinement needs a few dozen. */
+  assert_true(sum.nsizes < 100);
+  lat_sweep_point p;
+  assert_int_equal(lat_sweep_get_point(h, sum.nsizes - 1, &p), LAT_SUCCESS);
+  assert_int_equal(p.bytes, 65536);
+  assert_true(fabs(p.min_us - (2.0 + 65.536 + 3.0)) < 1e-9);
+  /* Out-of-range indices and NULL pointers are named. */
+  assert_int_equal(lat_sweep_get_point(h, sum.nsizes, &p), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "point index must be in 0.."));
+  assert_int_equal(lat_sweep_get_threshold(h, -1, &t), LAT_ERR_ARG);
+  assert_int_equal(lat_sweep_get_samples(h, 0, -1, NULL), LAT_ERR_ARG);
+  assert_int_equal(lat_sweep_get_summary(NULL, &sum), LAT_ERR_ARG);
+  assert_int_equal(lat_sweep_free(&h), LAT_SUCCESS);
+  assert_null(h);
+  assert_int_equal(lat_sweep_free(&h), LAT_SUCCESS); /* a NULL handle is accepted */
+}
+
+static void sweep_run_errors(void **state) {
+  (void)state;
+  lat_sweep_options o;
+  lat_sweep_defaults(&o);
+  o.reps = 2;
+  lat_sweep h = NULL;
+  struct synthetic s = {0, 5, 0.0};
+  /* The measuring function's code ends the sweep and comes back, with no handle. */
+  assert_int_equal(lat_sweep_run(&o, 0, NULL, synthetic_curve, &s, &h), LAT_ERR_IO);
+  assert_non_null(strstr(lat_last_error_message(), "the measuring function returned 6"));
+  assert_null(h);
+  struct synthetic nan_time = {0, 0, NAN};
+  assert_int_equal(lat_sweep_run(&o, 0, NULL, synthetic_curve, &nan_time, &h), LAT_ERR_ARG);
+  assert_int_equal(lat_sweep_run(&o, 0, NULL, NULL, &s, &h), LAT_ERR_ARG);
+  const int64_t descending[] = {64, 8};
+  assert_int_equal(lat_sweep_run(&o, 2, descending, synthetic_curve, &s, &h), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "distinct and ascending"));
+  o.size_stride = 0;
+  assert_int_equal(lat_sweep_run(&o, 0, NULL, synthetic_curve, &s, &h), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "size_stride must be >= 1, got 0"));
+  lat_sweep_defaults(&o);
+  o.n_avg = -1;
+  assert_int_equal(lat_sweep_run(&o, 0, NULL, synthetic_curve, &s, &h), LAT_ERR_ARG);
+  assert_int_equal(lat_sweep_defaults(NULL), LAT_ERR_ARG);
+}
+
+static void sweep_files_whole(void **state) {
+  (void)state;
+  lat_sweep_options o;
+  lat_sweep_defaults(&o);
+  o.reps = 2;
+  struct synthetic s = {0, 0, 0.0};
+  lat_sweep h = NULL;
+  assert_int_equal(lat_sweep_run(&o, 0, NULL, synthetic_curve, &s, &h), LAT_SUCCESS);
+  char dir[] = "/tmp/mpilat-sweep-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  assert_int_equal(lat_write_sweep_files(dir, "a/b", "", h, 0), LAT_ERR_ARG);
+  assert_int_equal(lat_write_sweep_files(dir, "s", "", h, 2), LAT_ERR_ARG);
+  assert_int_equal(lat_write_sweep_files(dir, "s", "", NULL, 0), LAT_ERR_ARG);
+  char missing[600];
+  snprintf(missing, sizeof missing, "%s/missing", dir);
+  assert_int_equal(lat_write_sweep_files(missing, "s", "", h, 0), LAT_ERR_IO);
+  assert_int_equal(lat_write_sweep_files(dir, "s", "cmd", h, 0), LAT_SUCCESS);
+  const char *ext[] = {"gpl", "gcm", "csv", "json"};
+  char path[700];
+  for (int k = 0; k < 4; ++k) {
+    snprintf(path, sizeof path, "%s/s.%s", dir, ext[k]);
+    char *text = read_file(path);
+    assert_non_null(text);
+    assert_true(strlen(text) > 0);
+    free(text);
+    unlink(path);
+  }
+  assert_int_equal(rmdir(dir), 0); /* no PNG without render, nothing temporary left */
+  lat_sweep_free(&h);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(stats_hand_computed_even),   cmocka_unit_test(stats_hand_computed_odd_and_single),
@@ -319,6 +431,8 @@ int main(void) {
       cmocka_unit_test(appendix_c_summary),         cmocka_unit_test(write_files_whole_or_not_at_all),
       cmocka_unit_test(errors_and_versions),        cmocka_unit_test(null_and_range_errors),
       cmocka_unit_test(measuring_before_mpi_init),  cmocka_unit_test(defaults_are_appendix_c),
+      cmocka_unit_test(sweep_run_finds_the_threshold), cmocka_unit_test(sweep_run_errors),
+      cmocka_unit_test(sweep_files_whole),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
