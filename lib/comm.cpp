@@ -185,6 +185,24 @@ void report_failure(MPI_Comm comm, const std::vector<int> &to, int code, const s
   }
 }
 
+void report_current_failure(MPI_Comm comm, const std::vector<int> &to) {
+  try {
+    throw;
+  } catch (const TimeoutError &e) {
+    report_failure(comm, to, LAT_ERR_TIMEOUT, e.what());
+    throw;
+  } catch (const MpiError &e) {
+    report_failure(comm, to, LAT_ERR_MPI, e.what());
+    throw;
+  } catch (const DataError &e) {
+    report_failure(comm, to, LAT_ERR_DATA, e.what());
+    throw;
+  } catch (const UnsupportedError &e) {
+    report_failure(comm, to, LAT_ERR_UNSUPPORTED, e.what());
+    throw;
+  }
+}
+
 namespace {
 
 [[noreturn]] void throw_timeout(const Waiting &w, double waited_s) {

@@ -99,6 +99,10 @@ class FailureListener {
 /// Tells the ranks in `to` that this rank failed with code and message (non-blocking, best effort).
 void report_failure(MPI_Comm comm, const std::vector<int> &to, int code, const std::string &message);
 
+/// In a catch block: reports the exception being handled to the ranks in `to` when it is one a peer
+/// must hear of (timeout, MPI, data, unsupported), then rethrows it.
+[[noreturn]] void report_current_failure(MPI_Comm comm, const std::vector<int> &to);
+
 /// Waits for req by MPI_Test and a short sleep, so a waiting rank gives its core to the measuring ones.
 /// TimeoutError after w.timeout_s; throws a failure reported to listener (may be null).
 void wait_yielding(MPI_Request &req, const Waiting &w, FailureListener *listener = nullptr);

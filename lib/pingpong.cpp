@@ -327,12 +327,8 @@ PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, co
       fill_statistics(pp);
     }
     MPI_Comm_free(&p.comm);
-  } catch (const TimeoutError &e) {
-    report_failure(comm.get(), idle_ranks, LAT_ERR_TIMEOUT, e.what());
-    throw;
-  } catch (const MpiError &e) {
-    report_failure(comm.get(), idle_ranks, LAT_ERR_MPI, e.what());
-    throw;
+  } catch (...) {
+    report_current_failure(comm.get(), idle_ranks);
   }
   if (pp.code != LAT_SUCCESS) {
     // Source timed out in the trials: the others learn why; the result here keeps what was measured.

@@ -536,18 +536,8 @@ SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_
         });
       }
       MPI_Comm_free(&p.work);
-    } catch (const TimeoutError &e) {
-      report_failure(comm.get(), others, LAT_ERR_TIMEOUT, e.what());
-      throw;
-    } catch (const MpiError &e) {
-      report_failure(comm.get(), others, LAT_ERR_MPI, e.what());
-      throw;
-    } catch (const DataError &e) {
-      report_failure(comm.get(), others, LAT_ERR_DATA, e.what());
-      throw;
-    } catch (const UnsupportedError &e) {
-      report_failure(comm.get(), others, LAT_ERR_UNSUPPORTED, e.what());
-      throw;
+    } catch (...) {
+      report_current_failure(comm.get(), others);
     }
   }
   // Ranks outside the pairs wait for the result without a limit (a sweep may take hours); a failure

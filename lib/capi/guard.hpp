@@ -51,6 +51,13 @@ int guard(Body &&body) noexcept {
   }
 }
 
+/// LAT_SUCCESS, or LAT_ERR_INTERRUPTED with "<what> stopped early by lat_request_stop(); <kept>".
+inline int interrupted_code(bool interrupted, const std::string &what, const std::string &kept) {
+  if (!interrupted) return LAT_SUCCESS;
+  set_last_error(what + " stopped early by lat_request_stop(); " + kept);
+  return LAT_ERR_INTERRUPTED;
+}
+
 /// Throws ArgError when a pointer argument is NULL.
 inline void require_nonnull(const void *p, const char *name) {
   if (p == nullptr) throw ArgError(std::string(name) + " must not be NULL");

@@ -14,9 +14,7 @@ void hand_out(lat::Distribution &&dist, lat_histogram *hist) {
 }
 
 int interrupted_code(bool interrupted, const char *what) {
-  if (!interrupted) return LAT_SUCCESS;
-  lat::set_last_error(std::string(what) + " stopped early by lat_request_stop(); results are partial");
-  return LAT_ERR_INTERRUPTED;
+  return lat::interrupted_code(interrupted, what, "results are partial");
 }
 
 }  // namespace

@@ -23,9 +23,8 @@ void require_index(const lat_sweep_s &h, int64_t i, int64_t n, const char *what)
 }
 
 int ended_code(const lat::SweepResult &r) {
-  if (r.summary.end != LAT_SWEEP_END_STOPPED) return LAT_SUCCESS;
-  lat::set_last_error("size sweep stopped early by lat_request_stop(); the result holds the points measured");
-  return LAT_ERR_INTERRUPTED;
+  return lat::interrupted_code(r.summary.end == LAT_SWEEP_END_STOPPED, "size sweep",
+                               "the result holds the points measured");
 }
 
 }  // namespace

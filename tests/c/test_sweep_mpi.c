@@ -13,19 +13,10 @@
 #include <cmocka.h>
 
 #include "mpilat.h"
+#include "mpi_test_support.h"
 
 static int rank, size;
 
-/* True on every rank when the bytes of buf are the same on all ranks. */
-static int same_everywhere(const void *buf, int len) {
-  unsigned char *root = malloc((size_t)len);
-  memcpy(root, buf, (size_t)len);
-  MPI_Bcast(root, len, MPI_BYTE, 0, MPI_COMM_WORLD);
-  int same = memcmp(root, buf, (size_t)len) == 0, all = 0;
-  MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-  free(root);
-  return all;
-}
 
 static void small_options(lat_sweep_options *o) {
   lat_sweep_defaults(o);
@@ -183,12 +174,6 @@ static void caller_comm_untouched(void **state) {
   MPI_Cancel(&req);
   MPI_Wait(&req, MPI_STATUS_IGNORE);
   MPI_Barrier(MPI_COMM_WORLD);
-}
-
-static void expect_everywhere(int rc, int want, const char *text) {
-  assert_int_equal(rc, want);
-  if (text && !strstr(lat_last_error_message(), text))
-    fail_msg("message '%s' lacks '%s'", lat_last_error_message(), text);
 }
 
 static void collective_argument_errors(void **state) {
