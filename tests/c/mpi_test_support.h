@@ -26,4 +26,19 @@ static void expect_everywhere(int rc, int want, const char *text) {
     fail_msg("message '%s' lacks '%s'", lat_last_error_message(), text);
 }
 
+/* The application's communicator must see none of the library's messages: a receive of anything on
+   MPI_COMM_WORLD is posted before the calls and must still be pending after them. */
+static void watch_caller_comm(MPI_Request *req, double buf[4]) {
+  MPI_Irecv(buf, 4, MPI_DOUBLE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, req);
+}
+
+static void caller_comm_received_nothing(MPI_Request *req) {
+  int done = 1;
+  MPI_Test(req, &done, MPI_STATUS_IGNORE);
+  assert_false(done);
+  MPI_Cancel(req);
+  MPI_Wait(req, MPI_STATUS_IGNORE);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 #endif
