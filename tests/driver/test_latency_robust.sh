@@ -1,11 +1,12 @@
 #!/bin/bash
-# test_latency_robust.sh LATENCY "MPIEXEC [flags]"
+# test_latency_robust.sh LATENCY "MPIEXEC [flags]" [MPPTEST]
 # What a batch job meets: SIGTERM at the time limit, a rank that stops answering, an output directory
-# that is read-only or full. Checks exit statuses, messages and files; never a timing value.
+# that is read-only or full. Checks exit statuses, messages and files; never a timing value. With
+# MPPTEST, the size sweep meets SIGTERM and a stopped rank too.
 # The read-only and full directories are tmpfs mounts: without the right to mount (not root), those
 # cases are reported as skipped and the script exits 77 after the others.
 set -u
-latency=$1 mpiexec=$2
+latency=$1 mpiexec=$2 mpptest=${3:-}
 work=$(mktemp -d)
 mounts=()
 cleanup() {
@@ -18,23 +19,24 @@ ok() { passes=$((passes + 1)); }
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 cd "$work" || exit 1
 
-# The rank processes of the job started as process $1 (mpiexec and its launcher's children).
+# The rank processes of the job started as process $1 (mpiexec and its launcher's children), running
+# program $2 (default latency).
 ranks_of() {
-  local pids=$1 all="" next
+  local pids=$1 program=${2:-latency} all="" next
   while [ -n "$pids" ]; do
     all="$all $pids"
     next=""
     for p in $pids; do next="$next $(pgrep -P "$p" | tr '\n' ' ')"; done
     pids=$(echo $next)
   done
-  for p in $all; do [ "$(cat /proc/$p/comm 2> /dev/null)" = latency ] && echo "$p"; done
+  for p in $all; do [ "$(cat /proc/$p/comm 2> /dev/null)" = "$program" ] && echo "$p"; done
 }
 
-# Waits until the job's progress lines (in $1) show the trials running.
+# Waits until the job's progress lines (in $1) show the trials running (or phase $2).
 await_trials() {
   local k
   for k in $(seq 600); do
-    grep -q 'ping-pong trials' "$1" 2> /dev/null && return
+    grep -q "${2:-ping-pong trials}" "$1" 2> /dev/null && return
     sleep 0.1
   done
   bad "no progress line in $1 after 60 s"
@@ -128,6 +130,37 @@ if [ -e stop_dest/latency.summary.output ]; then
     bad "stopped dest: files not marked partial by timeout"
 fi
 ls -a stop_dest | grep -q '^\.mpilat-' && bad "stopped dest: temporary files left" || ok
+
+# ---- the size sweep (mpptest): SIGTERM keeps the sizes measured; a stopped rank ends the job -------------
+if [ -n "$mpptest" ]; then
+  long_sweep=(-size 0 65536 64 -max_sizes 2000 -reps 100000 -n_stable 0 -nr 1000 -noplot -progress)
+  mkdir sweep_term
+  $mpiexec -n 2 "$mpptest" "${long_sweep[@]}" -outdir sweep_term > sweep_term.stdout 2> sweep_term.stderr &
+  job=$!
+  await_trials sweep_term.stderr 'size sweep'
+  for p in $(ranks_of $job mpptest); do kill -TERM "$p"; done
+  finish 60
+  [ "$rc" -eq 3 ] && ok || bad "mpptest SIGTERM: exit status $rc, expected 3 ($(cat sweep_term.stderr))"
+  python3 - sweep_term/mppout.json <<'PY' && ok || bad "mpptest SIGTERM: mppout.json does not say stopped"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["run"]["end"] == "stopped" and j["run"]["partial"] is True and j["run"]["measurements"] > 0, j["run"]
+PY
+  grep -q '^# PARTIAL: the sweep ended early (stopped)' sweep_term/mppout.gpl && ok || bad "mpptest SIGTERM: gpl not marked"
+
+  mkdir sweep_stop
+  $mpiexec -n 2 "$mpptest" "${long_sweep[@]}" -timeout 2 -outdir sweep_stop > sweep_stop.stdout 2> sweep_stop.stderr &
+  job=$!
+  await_trials sweep_stop.stderr 'size sweep'
+  dest=$(ranks_of $job mpptest | sort -n | sed -n 2p)
+  kill -STOP "$dest"
+  finish 60
+  kill -CONT "$dest" 2> /dev/null
+  [ "$rc" -ne 0 ] && ok || bad "mpptest stopped dest: exit status 0"
+  grep -Eq "rank 0: timeout: no answer from (rank 1|the other ranks of the sweep) within [0-9.]+ s \(phase 'sweep" \
+    sweep_stop.stderr && ok || bad "mpptest stopped dest: no message naming the rank and the phase ($(cat sweep_stop.stderr))"
+  [ -z "$(ls -A sweep_stop)" ] && ok || bad "mpptest stopped dest: files written: $(ls -A sweep_stop)"
+fi
 
 # ---- output directories that cannot take the files ------------------------------------------------------------
 if mkdir ro && mount -t tmpfs -o ro,size=1m tmpfs ro 2> /dev/null; then
