@@ -100,9 +100,10 @@ else
 fi
 
 # ---- a rank that stops answering (SIGSTOP), --timeout 2: an error naming ranks and phase, no hang -----------
-# Idle rank 1 of 3 stops: the measurement ends, then the result cannot be shared. Rank 0 keeps it.
+# Idle rank 1 of 3 stops: the measurement ends, then the result cannot be shared. Rank 0 keeps it. (3M trials:
+# some seconds in either phase of the host, so the stop lands inside the trials.)
 mkdir stop_idle
-$mpiexec -n 3 "$latency" --nr 1000 --npp 1 --ntrial 1000000 --progress --timeout 2 --outdir stop_idle \
+$mpiexec -n 3 "$latency" --nr 1000 --npp 1 --ntrial 3000000 --progress --timeout 2 --outdir stop_idle \
   > stop_idle.stdout 2> stop_idle.stderr &
 job=$!
 await_trials stop_idle.stderr
