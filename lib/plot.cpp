@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "error.hpp"
@@ -52,6 +53,22 @@ void run_gnuplot(const std::string &script, const std::vector<std::pair<std::str
   struct stat st;
   if (stat(output.c_str(), &st) != 0 || st.st_size == 0)
     throw IoError("gnuplot wrote no plot into " + output);
+}
+
+MakeFromStaged render_png(const std::string &png_path, size_t script,
+                          const std::vector<std::pair<std::string, size_t>> &data) {
+  return [png_path, script, data](const std::vector<std::string> &staged) {
+    const std::string tmp = temporary_beside(png_path, ".png");
+    std::vector<std::pair<std::string, std::string>> strings = {{"outfile", tmp}};
+    for (const auto &d : data) strings.emplace_back(d.first, staged.at(d.second));
+    try {
+      run_gnuplot(staged.at(script), strings, tmp);
+    } catch (...) {
+      std::remove(tmp.c_str());
+      throw;
+    }
+    return std::vector<std::pair<std::string, std::string>>{{png_path, tmp}};
+  };
 }
 
 }  // namespace lat

@@ -162,20 +162,7 @@ void write_sweep_files(const std::string &outdir, const std::string &fname, cons
   if (fname.empty() || fname.find('/') != std::string::npos)
     throw ArgError("fname must be a file name without '/', got '" + fname + "'");
   const std::string base = join_path(outdir, fname);
-  MakeFromStaged plot = nullptr;
-  if (render) {
-    plot = [&](const std::vector<std::string> &staged) {
-      const std::string png = base + ".png";
-      const std::string tmp = temporary_beside(png, ".png");
-      try {
-        run_gnuplot(staged[1], {{"datafile", staged[0]}, {"outfile", tmp}}, tmp);
-      } catch (...) {
-        std::remove(tmp.c_str());
-        throw;
-      }
-      return std::vector<std::pair<std::string, std::string>>{{png, tmp}};
-    };
-  }
+  const MakeFromStaged plot = render ? render_png(base + ".png", 1, {{"datafile", 0}}) : nullptr;
   write_files_whole({{base + ".gpl", sweep_gpl_text(r)},
                      {base + ".gcm", sweep_gcm_text(r, fname)},
                      {base + ".csv", sweep_csv_text(r)},

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "bytes.hpp"
 #include "error.hpp"
 #include "stats.hpp"
 
@@ -12,19 +13,6 @@ namespace lat {
 namespace {
 
 constexpr int64_t kMaxGrid = int64_t{1} << 20;  // a grid larger than this is a mistake, not a sweep
-
-template <class T>
-void put(std::vector<char> &out, const T &v) {
-  const char *p = reinterpret_cast<const char *>(&v);
-  out.insert(out.end(), p, p + sizeof v);
-}
-
-template <class T>
-void take(const std::vector<char> &in, size_t &at, T &v) {
-  if (at + sizeof v > in.size()) throw std::runtime_error("sweep result: truncated");
-  std::memcpy(&v, in.data() + at, sizeof v);
-  at += sizeof v;
-}
 
 }  // namespace
 
@@ -135,27 +123,27 @@ SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
 
 std::vector<char> serialize(const SweepResult &r) {
   std::vector<char> out;
-  put(out, r.options);
-  put(out, r.summary);
-  for (const auto &p : r.points) put(out, p);
-  for (const auto &t : r.thresholds) put(out, t);
+  put_bytes(out, r.options);
+  put_bytes(out, r.summary);
+  for (const auto &p : r.points) put_bytes(out, p);
+  for (const auto &t : r.thresholds) put_bytes(out, t);
   for (const auto &s : r.samples)
-    for (double v : s) put(out, v);
+    for (double v : s) put_bytes(out, v);
   return out;
 }
 
 SweepResult deserialize(const std::vector<char> &in) {
   SweepResult r;
   size_t at = 0;
-  take(in, at, r.options);
-  take(in, at, r.summary);
+  take_bytes(in, at, r.options);
+  take_bytes(in, at, r.summary);
   r.points.resize(static_cast<size_t>(r.summary.nsizes));
-  for (auto &p : r.points) take(in, at, p);
+  for (auto &p : r.points) take_bytes(in, at, p);
   r.thresholds.resize(static_cast<size_t>(r.summary.nthresholds));
-  for (auto &t : r.thresholds) take(in, at, t);
+  for (auto &t : r.thresholds) take_bytes(in, at, t);
   for (const auto &p : r.points) {
     std::vector<double> s(static_cast<size_t>(p.samples));
-    for (double &v : s) take(in, at, v);
+    for (double &v : s) take_bytes(in, at, v);
     r.samples.push_back(std::move(s));
   }
   return r;
