@@ -31,3 +31,10 @@ int lat_f_size_sweep(MPI_Fint comm, const lat_sweep_options *opts, int64_t nsize
                      const lat_timer_result *timer, lat_sweep *result) {
   return lat_size_sweep(comm_from_fortran(comm), opts, nsizes, sizes, timer, result);
 }
+
+int lat_f_queue_sweep(MPI_Fint comm, const lat_queue_options *opts, int64_t nlengths, const int64_t *lengths,
+                      int64_t nfractions, const double *fractions_percent, int64_t nsizes, const int64_t *sizes,
+                      const lat_timer_result *timer, lat_queue *result) {
+  return lat_queue_sweep(comm_from_fortran(comm), opts, nlengths, lengths, nfractions, fractions_percent, nsizes,
+                         sizes, timer, result);
+}

@@ -31,6 +31,7 @@ module mpilat
   real(c_double), parameter, public :: LAT_BIN_WIDTH_US = 0.2_c_double
   integer, parameter, public :: LAT_SWEEP_PINGPONG = 0, LAT_SWEEP_NONBLOCKING = 1, LAT_SWEEP_HEAD_TO_HEAD = 2, &
                                 LAT_SWEEP_OVERLAP = 3
+  integer, parameter, public :: LAT_QUEUE_POSTED = 0, LAT_QUEUE_UNEXPECTED = 1
   integer, parameter, public :: LAT_SWEEP_END_STABLE = 0, LAT_SWEEP_END_REPS = 1, LAT_SWEEP_END_BUDGET = 2, &
                                 LAT_SWEEP_END_STOPPED = 3
   !> The API version these bindings were written for; compare with lat_get_api_version().
@@ -132,6 +133,33 @@ module mpilat
   end interface
   public :: lat_measure_fn
 
+  !> Options of lat_queue_sweep (lat_queue_defaults fills them; meanings in mpilat.h).
+  type, bind(C), public :: lat_queue_options
+    integer(c_int64_t) :: iters, reps, nr
+    real(c_double) :: timeout_s
+    integer(c_int) :: mode, any_source, source, dest, timer, progress
+  end type lat_queue_options
+
+  !> One point of a queue sweep: queue length x fraction x size; one-way times in microseconds.
+  type, bind(C), public :: lat_queue_point
+    integer(c_int64_t) :: length, traversed, bytes, measurements
+    real(c_double) :: fraction_percent, paper_us, min_us, median_us, mean_us, max_us, stddev_us
+  end type lat_queue_point
+
+  !> What a queue sweep did, as a whole.
+  type, bind(C), public :: lat_queue_summary
+    integer(c_int64_t) :: npoints, nlengths, nfractions, nsizes, iters, reps, leftover_messages
+    real(c_double) :: slope_us_per_entry, intercept_us, wall_s, res_timing_us, min_ov_us
+    integer(c_int) :: mode, any_source, source, dest, timer, partial
+    character(kind=c_char) :: source_host(LAT_HOSTNAME_LEN)
+    character(kind=c_char) :: dest_host(LAT_HOSTNAME_LEN)
+  end type lat_queue_summary
+
+  !> The result of a queue sweep; free it with lat_queue_free.
+  type, public :: lat_queue
+    type(c_ptr) :: handle = c_null_ptr
+  end type lat_queue
+
   !> A frequency table (distinct values and their counts); free it with lat_histogram_free.
   type, public :: lat_histogram
     type(c_ptr) :: handle = c_null_ptr
@@ -149,6 +177,13 @@ module mpilat
   public :: lat_string
   public :: lat_sweep_defaults, lat_size_sweep, lat_sweep_run, lat_sweep_get_summary, lat_sweep_points
   public :: lat_sweep_thresholds, lat_sweep_get_samples, lat_sweep_free, lat_write_sweep_files
+  public :: lat_queue_defaults, lat_queue_sweep, lat_queue_get_summary, lat_queue_points, lat_queue_free
+  public :: lat_write_queue_files
+
+  !> Queue-depth latency, collective over comm (type(MPI_Comm) or an integer handle).
+  interface lat_queue_sweep
+    module procedure queue_sweep_f08, queue_sweep_int
+  end interface lat_queue_sweep
 
   !> Message-size sweep, collective over comm (type(MPI_Comm) or an integer handle).
   interface lat_size_sweep
@@ -349,6 +384,46 @@ module mpilat
       import :: c_int, c_char, c_ptr
       character(kind=c_char), intent(in) :: outdir(*), fname(*), command_line(*)
       type(c_ptr), value :: sweep
+      integer(c_int), value :: render
+      integer(c_int) :: rc
+    end function
+    function lat_queue_defaults_c(opts) bind(C, name="lat_queue_defaults") result(rc)
+      import :: c_int, lat_queue_options
+      type(lat_queue_options), intent(out) :: opts
+      integer(c_int) :: rc
+    end function
+    function lat_queue_sweep_c(comm, opts, nl, lengths, nf, fractions, ns, sizes, timer, result) &
+        bind(C, name="lat_f_queue_sweep") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_queue_options
+      integer(c_int), value :: comm
+      type(lat_queue_options), intent(in) :: opts
+      integer(c_int64_t), value :: nl, nf, ns
+      type(c_ptr), value :: lengths, fractions, sizes, timer
+      type(c_ptr), intent(out) :: result
+      integer(c_int) :: rc
+    end function
+    function lat_queue_get_summary_c(queue, summary) bind(C, name="lat_queue_get_summary") result(rc)
+      import :: c_int, c_ptr, lat_queue_summary
+      type(c_ptr), value :: queue
+      type(lat_queue_summary), intent(out) :: summary
+      integer(c_int) :: rc
+    end function
+    function lat_queue_get_point_c(queue, i, point) bind(C, name="lat_queue_get_point") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_queue_point
+      type(c_ptr), value :: queue
+      integer(c_int64_t), value :: i
+      type(lat_queue_point), intent(out) :: point
+      integer(c_int) :: rc
+    end function
+    function lat_queue_free_c(queue) bind(C, name="lat_queue_free") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: queue
+      integer(c_int) :: rc
+    end function
+    function lat_write_queue_files_c(outdir, command_line, queue, render) bind(C, name="lat_write_queue_files") result(rc)
+      import :: c_int, c_char, c_ptr
+      character(kind=c_char), intent(in) :: outdir(*), command_line(*)
+      type(c_ptr), value :: queue
       integer(c_int), value :: render
       integer(c_int) :: rc
     end function
@@ -792,5 +867,105 @@ contains
                                  trim(command_line)//c_null_char, sweep%handle, merge(1_c_int, 0_c_int, render))
     call handle(rc, 'lat_write_sweep_files', ierr)
   end subroutine lat_write_sweep_files
+
+  ! ---- queue-depth latency (Underwood & Brightwell) -----------------------------------------------------
+
+  !> Fills opts with the defaults of include/mpilat.h.
+  subroutine lat_queue_defaults(opts)
+    type(lat_queue_options), intent(out) :: opts
+    integer(c_int) :: rc
+    rc = lat_queue_defaults_c(opts)
+  end subroutine lat_queue_defaults
+
+  !> Collective over comm: latency against posted or unexpected queue length (docs/method.md, "Queues").
+  !> Absent lists take the defaults (lengths 0..1000 by 100, fractions 0..100 by 25, size 0).
+  subroutine queue_sweep_f08(comm, opts, result, lengths, fractions_percent, sizes, timer, ierr)
+    type(MPI_Comm), intent(in) :: comm
+    type(lat_queue_options), intent(in) :: opts
+    type(lat_queue), intent(inout) :: result
+    integer(c_int64_t), optional, intent(in), target :: lengths(:), sizes(:)
+    real(c_double), optional, intent(in), target :: fractions_percent(:)
+    type(lat_timer_result), optional, intent(in), target :: timer
+    integer, optional, intent(out) :: ierr
+    call queue_sweep_int(comm%MPI_VAL, opts, result, lengths, fractions_percent, sizes, timer, ierr)
+  end subroutine queue_sweep_f08
+
+  subroutine queue_sweep_int(comm, opts, result, lengths, fractions_percent, sizes, timer, ierr)
+    integer, intent(in) :: comm
+    type(lat_queue_options), intent(in) :: opts
+    type(lat_queue), intent(inout) :: result
+    integer(c_int64_t), optional, intent(in), target :: lengths(:), sizes(:)
+    real(c_double), optional, intent(in), target :: fractions_percent(:)
+    type(lat_timer_result), optional, intent(in), target :: timer
+    integer, optional, intent(out) :: ierr
+    type(c_ptr) :: lp, fp, sp, tp
+    integer(c_int64_t) :: nl, nf, ns
+    call lat_queue_free(result)
+    lp = c_null_ptr
+    fp = c_null_ptr
+    sp = c_null_ptr
+    tp = c_null_ptr
+    nl = 0
+    nf = 0
+    ns = 0
+    if (present(lengths)) then
+      nl = size(lengths, kind=c_int64_t)
+      if (nl > 0) lp = c_loc(lengths(1))
+    end if
+    if (present(fractions_percent)) then
+      nf = size(fractions_percent, kind=c_int64_t)
+      if (nf > 0) fp = c_loc(fractions_percent(1))
+    end if
+    if (present(sizes)) then
+      ns = size(sizes, kind=c_int64_t)
+      if (ns > 0) sp = c_loc(sizes(1))
+    end if
+    if (present(timer)) tp = c_loc(timer)
+    call handle(lat_queue_sweep_c(int(comm, c_int), opts, nl, lp, nf, fp, ns, sp, tp, result%handle), &
+                'lat_queue_sweep', ierr)
+  end subroutine queue_sweep_int
+
+  !> The summary of a queue sweep.
+  subroutine lat_queue_get_summary(queue, summary, ierr)
+    type(lat_queue), intent(in) :: queue
+    type(lat_queue_summary), intent(out) :: summary
+    integer, optional, intent(out) :: ierr
+    call handle(lat_queue_get_summary_c(queue%handle, summary), 'lat_queue_get_summary', ierr)
+  end subroutine lat_queue_get_summary
+
+  !> All points (size, then fraction, then length), in an array allocated here.
+  subroutine lat_queue_points(queue, points, ierr)
+    type(lat_queue), intent(in) :: queue
+    type(lat_queue_point), allocatable, intent(out) :: points(:)
+    integer, optional, intent(out) :: ierr
+    type(lat_queue_summary) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: i
+    rc = lat_queue_get_summary_c(queue%handle, s)
+    if (rc /= LAT_SUCCESS) s%npoints = 0
+    allocate (points(s%npoints))
+    do i = 1, s%npoints
+      if (rc == LAT_SUCCESS) rc = lat_queue_get_point_c(queue%handle, i - 1, points(i))
+    end do
+    call handle(rc, 'lat_queue_points', ierr)
+  end subroutine lat_queue_points
+
+  !> Frees the result; an empty handle is accepted.
+  subroutine lat_queue_free(queue)
+    type(lat_queue), intent(inout) :: queue
+    integer(c_int) :: rc
+    if (c_associated(queue%handle)) rc = lat_queue_free_c(queue%handle)
+    queue%handle = c_null_ptr
+  end subroutine lat_queue_free
+
+  !> Writes queuelat.txt, .csv, .json, .gp and, when render, .png into outdir, whole or not at all.
+  subroutine lat_write_queue_files(outdir, command_line, queue, render, ierr)
+    character(len=*), intent(in) :: outdir, command_line
+    type(lat_queue), intent(in) :: queue
+    logical, intent(in) :: render
+    integer, optional, intent(out) :: ierr
+    call handle(lat_write_queue_files_c(trim(outdir)//c_null_char, trim(command_line)//c_null_char, queue%handle, &
+                                        merge(1_c_int, 0_c_int, render)), 'lat_write_queue_files', ierr)
+  end subroutine lat_write_queue_files
 
 end module mpilat

@@ -414,6 +414,94 @@ int lat_write_sweep_files(const char *outdir, const char *fname, const char *com
                           int render);
 
 /* ---------------------------------------------------------------------------------------------------
+ * Queue-depth latency (Underwood & Brightwell 2004; docs/method.md, "Queues")
+ * ------------------------------------------------------------------------------------------------- */
+
+/** What lat_queue_sweep loads before each timed ping-pong (lat_queue_options.mode). */
+enum lat_queue_mode {
+  LAT_QUEUE_POSTED = 0,     /**< pre-posted receives, a fraction of them traversed by the latency message */
+  LAT_QUEUE_UNEXPECTED = 1  /**< unexpected messages; the latency receive is posted inside the timed region */
+};
+
+/** Options of lat_queue_sweep(); initialise with lat_queue_defaults(). Must be equal on all ranks
+    (except progress). */
+typedef struct lat_queue_options {
+  int64_t iters;     /**< timed iterations per measurement (the paper's inner loop); default 1000 */
+  int64_t reps;      /**< measurements per point, interleaved over the whole grid; default 5 */
+  int64_t nr;        /**< timer pairs of the calibration made on source when none is passed; default 2^20 */
+  double timeout_s;  /**< watchdog as in lat_pingpong_options; 0 (default): wait for ever */
+  int mode;          /**< lat_queue_mode; default LAT_QUEUE_POSTED */
+  int any_source;    /**< 1: traversed and latency receives use MPI_ANY_SOURCE (defeats hash matching) */
+  int source, dest;  /**< the two ranks; default 0 and LAT_LAST_RANK */
+  int timer;         /**< lat_timer_kind; default LAT_TIMER_MPI_WTIME */
+  int progress;      /**< 1: source prints progress on stderr; default 0 */
+} lat_queue_options;
+
+/** One point of the grid (queue length x fraction x message size); times one-way, microseconds. */
+typedef struct lat_queue_point {
+  int64_t length;           /**< receives pre-posted, or unexpected messages queued, on each side */
+  int64_t traversed;        /**< posted mode: receives before the latency receive (round(length x fraction));
+                                 unexpected mode: length */
+  int64_t bytes;            /**< latency message size */
+  int64_t measurements;     /**< measurements made (reps, fewer after a stop) */
+  double fraction_percent;  /**< posted mode: the fraction traversed; unexpected mode: 100 */
+  double paper_us;          /**< the paper's figure: the mean over all timed iterations of (t2 - t1 - min_ov) / 2 */
+  double min_us, median_us, mean_us, max_us, stddev_us; /**< over the measurements (each a mean of iters) */
+} lat_queue_point;
+
+/** What a queue sweep did, as a whole. */
+typedef struct lat_queue_summary {
+  int64_t npoints, nlengths, nfractions, nsizes;
+  int64_t iters, reps;
+  int64_t leftover_messages; /**< messages of ours found by MPI_Iprobe after the sweep: 0 unless a bug */
+  double slope_us_per_entry; /**< latency added per traversed entry (least squares over the points with the
+                                  largest fraction and the first size), microseconds */
+  double intercept_us;       /**< that line's latency at 0 entries */
+  double wall_s, res_timing_us, min_ov_us;
+  int mode, any_source, source, dest, timer;
+  int partial;               /**< 1: stopped early (lat_request_stop); points hold what was measured */
+  char source_host[LAT_HOSTNAME_LEN], dest_host[LAT_HOSTNAME_LEN];
+} lat_queue_summary;
+
+/** Opaque handle to the result of a queue sweep; free with lat_queue_free(). */
+typedef struct lat_queue_s *lat_queue;
+
+/** Fills opts with the defaults above. */
+int lat_queue_defaults(lat_queue_options *opts);
+
+/**
+ * Latency against queue depth between opts->source and opts->dest (Underwood & Brightwell, Figures 1
+ * and 2). For every point and measurement, iters times: load the queues on both ranks (posted: the
+ * traversed receives, the latency receive, the untraversed rest; unexpected: length messages sent to
+ * each side), a point-to-point barrier that lets dest leave first, one timed ping-pong (unexpected: the
+ * non-blocking send first, then the latency receive posted inside the timed region), then both queues
+ * emptied by matching messages or receives. Measurements are interleaved over the whole grid.
+ * lengths: nlengths values >= 0 (0: default 0, 100, ..., 1000); fractions_percent: 0..100 (0 given:
+ * 0, 25, 50, 75, 100; ignored in unexpected mode); sizes: bytes (0 given: 0). timer: source's
+ * calibration or NULL. Collective over comm: other ranks wait yielding. *result on every rank.
+ */
+int lat_queue_sweep(MPI_Comm comm, const lat_queue_options *opts, int64_t nlengths, const int64_t *lengths,
+                    int64_t nfractions, const double *fractions_percent, int64_t nsizes, const int64_t *sizes,
+                    const lat_timer_result *timer, lat_queue *result);
+
+/** The summary of a queue sweep. */
+int lat_queue_get_summary(lat_queue queue, lat_queue_summary *summary);
+
+/** Point i (0-based): ordered by size, then fraction, then length. */
+int lat_queue_get_point(lat_queue queue, int64_t i, lat_queue_point *point);
+
+/** Frees the result and sets *queue to NULL; a NULL *queue is accepted. */
+int lat_queue_free(lat_queue *queue);
+
+/**
+ * Writes queuelat.txt (a table: one row per queue length, one column per fraction or size),
+ * queuelat.csv (a row per point), queuelat.json (run, options, points), queuelat.gp (gnuplot: latency
+ * against queue length, a curve per fraction or size) and, when render is 1, queuelat.png, into outdir,
+ * whole or not at all. Not collective.
+ */
+int lat_write_queue_files(const char *outdir, const char *command_line, lat_queue queue, int render);
+
+/* ---------------------------------------------------------------------------------------------------
  * Statistics on samples (the same code the measurements use; not collective)
  * ------------------------------------------------------------------------------------------------- */
 

@@ -1,12 +1,12 @@
 #!/bin/bash
-# test_latency_robust.sh LATENCY "MPIEXEC [flags]" [MPPTEST]
+# test_latency_robust.sh LATENCY "MPIEXEC [flags]" [MPPTEST [QUEUELAT]]
 # What a batch job meets: SIGTERM at the time limit, a rank that stops answering, an output directory
 # that is read-only or full. Checks exit statuses, messages and files; never a timing value. With
-# MPPTEST, the size sweep meets SIGTERM and a stopped rank too.
+# MPPTEST, the size sweep meets SIGTERM and a stopped rank too; with QUEUELAT, the queue sweep SIGTERM.
 # The read-only and full directories are tmpfs mounts: without the right to mount (not root), those
 # cases are reported as skipped and the script exits 77 after the others.
 set -u
-latency=$1 mpiexec=$2 mpptest=${3:-}
+latency=$1 mpiexec=$2 mpptest=${3:-} queuelat=${4:-}
 work=$(mktemp -d)
 mounts=()
 cleanup() {
@@ -161,6 +161,20 @@ PY
   grep -Eq "rank 0: timeout: no answer from (rank 1|the other ranks of the sweep) within [0-9.]+ s \(phase 'sweep" \
     sweep_stop.stderr && ok || bad "mpptest stopped dest: no message naming the rank and the phase ($(cat sweep_stop.stderr))"
   [ -z "$(ls -A sweep_stop)" ] && ok || bad "mpptest stopped dest: files written: $(ls -A sweep_stop)"
+fi
+
+# ---- the queue sweep (queuelat): SIGTERM ends it at a measurement boundary, queues emptied, exit 3 ------
+if [ -n "$queuelat" ]; then
+  mkdir queue_term
+  $mpiexec -n 2 "$queuelat" --lengths 0:1000:100 --iters 2000 --reps 1000 --nr 1000 --noplot --progress \
+    --outdir queue_term > queue_term.stdout 2> queue_term.stderr &
+  job=$!
+  await_trials queue_term.stderr 'queue sweep'
+  for p in $(ranks_of $job queuelat); do kill -TERM "$p"; done
+  finish 120
+  [ "$rc" -eq 3 ] && ok || bad "queuelat SIGTERM: exit status $rc, expected 3 ($(cat queue_term.stderr))"
+  grep -q 'PARTIAL RESULTS' queue_term/queuelat.txt && ok || bad "queuelat SIGTERM: table not marked partial"
+  grep -q '^messages left unmatched after the sweep: 0$' queue_term/queuelat.txt && ok || bad "queuelat SIGTERM: queues not emptied"
 fi
 
 # ---- output directories that cannot take the files ------------------------------------------------------------

@@ -1,0 +1,202 @@
+// queuelat: latency against MPI queue depth, as Underwood & Brightwell measured it (Figures 1 and 2), on
+// lat_queue_sweep. Writes queuelat.txt, .csv, .json, .gp and .png into --outdir; see docs/queuelat.md.
+// Exit status: 0 done, 1 failed, 2 bad input, 3 partial (stopped by a signal).
+#include <mpi.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "mpilat.h"
+
+extern "C" {
+int latency_stderr_is_terminal(void);
+void latency_install_stop_handlers(void);
+int latency_stop_signal(void);
+}
+
+namespace {
+
+enum Exit { kDone = 0, kFailed = 1, kBadInput = 2, kPartial = 3 };
+
+/// "0,100,250" or "first:last:step" (last included) into values; "" or the complaint.
+template <class T>
+std::string parse_list(const std::string &option, const std::string &text, std::vector<T> &values) {
+  values.clear();
+  auto number = [&](const std::string &s, T &v) {
+    try {
+      size_t used = 0;
+      if constexpr (std::is_floating_point_v<T>) v = std::stod(s, &used);
+      else v = std::stoll(s, &used);
+      return used == s.size() && !s.empty();
+    } catch (const std::exception &) {
+      return false;
+    }
+  };
+  const size_t colon = text.find(':');
+  if (colon != std::string::npos) {
+    const size_t second = text.find(':', colon + 1);
+    T first{}, last{}, step{};
+    if (second == std::string::npos || !number(text.substr(0, colon), first) ||
+        !number(text.substr(colon + 1, second - colon - 1), last) || !number(text.substr(second + 1), step))
+      return option + " '" + text + "': expected first:last:step";
+    if (step <= 0) return option + " '" + text + "': step must be > 0";
+    if (last < first) return option + " '" + text + "': last must be >= first";
+    if ((last - first) / step > 100000) return option + " '" + text + "': more than 100000 values";
+    for (T v = first; v <= last; v += step) values.push_back(v);
+    return "";
+  }
+  size_t at = 0;
+  while (at <= text.size()) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    T v{};
+    const std::string item = text.substr(at, comma - at);
+    if (!number(item, v)) return option + " '" + text + "': '" + item + "' is not a number";
+    values.push_back(v);
+    at = comma + 1;
+  }
+  return "";
+}
+
+void bcast_politely(int *value) {
+  MPI_Request req;
+  MPI_Ibcast(value, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
+  for (int done = 0;;) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    usleep(1000);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, nprocs = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  lat_queue_options o;
+  lat_queue_defaults(&o);
+  std::string mode = "posted", lengths_text, fractions_text, sizes_text, timer = "mpi_wtime", outdir;
+  bool quick = false, noplot = false;
+  int progress = -1;
+  CLI::App app{"queuelat (mpilat): one-way latency against the length of the posted-receive queue (and the "
+               "fraction of it traversed) or of the unexpected-message queue (Underwood & Brightwell 2004)."};
+  app.get_formatter()->column_width(30);
+  app.add_option("--mode", mode, "posted or unexpected (posted)");
+  app.add_option("--lengths", lengths_text, "queue lengths: a,b,c or first:last:step (0:1000:100)");
+  app.add_option("--fractions", fractions_text, "posted: percent of the queue traversed (0,25,50,75,100)");
+  app.add_option("--sizes", sizes_text, "latency message sizes in bytes (0)");
+  app.add_option("--iters", o.iters, "timed ping-pongs per measurement, the paper's inner loop (1000)");
+  app.add_option("--reps", o.reps, "measurements per point, interleaved over the grid (5)");
+  app.add_flag("--any-source", [&](int64_t) { o.any_source = 1; }, "traversed and latency receives use MPI_ANY_SOURCE");
+  app.add_option("--source", o.source, "the timing rank (0)");
+  app.add_option("--dest", o.dest, "its partner; -1: the last rank (-1)");
+  app.add_option("--timer", timer, "mpi_wtime, monotonic_raw or tsc (mpi_wtime)");
+  app.add_option("--nr", o.nr, "timer pairs of the calibration (2^20)");
+  app.add_option("--timeout", o.timeout_s, "seconds a rank waits for its peer before giving up; 0: for ever (0)");
+  app.add_option("--outdir", outdir, "directory of the files (.)");
+  app.add_flag("--noplot", noplot, "do not render queuelat.png");
+  app.add_flag("--quick", quick, "seconds: lengths 0:1000:250, fractions 0,50,100, 100 iterations, 3 reps");
+  app.add_flag("--progress{1},--noprogress{0}", progress, "progress on stderr (default: if a terminal)");
+  int status = -1;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &) {
+    if (rank == 0) std::fputs(app.help().c_str(), stdout);
+    status = kDone;
+  } catch (const CLI::ParseError &e) {
+    if (rank == 0) std::fprintf(stderr, "queuelat: %s (try --help)\n", e.what());
+    status = kBadInput;
+  }
+  std::vector<int64_t> lengths, sizes;
+  std::vector<double> fractions;
+  std::string bad;
+  if (status < 0) {
+    if (quick) {
+      if (lengths_text.empty()) lengths_text = "0:1000:250";
+      if (fractions_text.empty()) fractions_text = "0,50,100";
+      if (app.count("--iters") == 0) o.iters = 100;
+      if (app.count("--reps") == 0) o.reps = 3;
+      if (app.count("--nr") == 0) o.nr = int64_t{1} << 18;
+    }
+    if (mode == "posted") o.mode = LAT_QUEUE_POSTED;
+    else if (mode == "unexpected") o.mode = LAT_QUEUE_UNEXPECTED;
+    else bad = "--mode '" + mode + "': must be posted or unexpected";
+    if (bad.empty() && !lengths_text.empty()) bad = parse_list("--lengths", lengths_text, lengths);
+    if (bad.empty() && !fractions_text.empty()) bad = parse_list("--fractions", fractions_text, fractions);
+    if (bad.empty() && !sizes_text.empty()) bad = parse_list("--sizes", sizes_text, sizes);
+    for (int64_t l : lengths)
+      if (bad.empty() && l < 0) bad = "--lengths: queue length " + std::to_string(l) + " must be >= 0";
+    for (double f : fractions)
+      if (bad.empty() && !(f >= 0.0 && f <= 100.0)) bad = "--fractions: " + std::to_string(f) + " is not a percentage in 0..100";
+    for (int64_t b : sizes)
+      if (bad.empty() && b < 0) bad = "--sizes: message size " + std::to_string(b) + " must be >= 0";
+    if (bad.empty() && lat_timer_from_name(timer.c_str(), &o.timer) != LAT_SUCCESS)
+      bad = "--timer '" + timer + "': must be mpi_wtime, monotonic_raw or tsc";
+    const int dest = o.dest == LAT_LAST_RANK ? nprocs - 1 : o.dest;
+    if (bad.empty() && nprocs < 2) bad = "queuelat needs at least 2 processes, this job has " + std::to_string(nprocs);
+    if (bad.empty() && (o.source < 0 || o.source >= nprocs))
+      bad = "--source " + std::to_string(o.source) + " is not a rank of this job (0.." + std::to_string(nprocs - 1) + ")";
+    if (bad.empty() && (dest < 0 || dest >= nprocs))
+      bad = "--dest " + std::to_string(o.dest) + " is not a rank of this job (0.." + std::to_string(nprocs - 1) + ")";
+    if (bad.empty() && dest == o.source) bad = "--source and --dest are both " + std::to_string(dest);
+    if (bad.empty() && o.iters < 1) bad = "--iters " + std::to_string(o.iters) + " must be >= 1";
+    if (bad.empty() && o.reps < 1) bad = "--reps " + std::to_string(o.reps) + " must be >= 1";
+    if (!bad.empty()) {
+      if (rank == 0) std::fprintf(stderr, "queuelat: %s\n", bad.c_str());
+      status = kBadInput;
+    }
+  }
+  if (status < 0) {
+    int dir_ok = 1;
+    if (rank == 0 && lat_check_output_dir(outdir.c_str()) != LAT_SUCCESS) {
+      std::fprintf(stderr, "queuelat: --outdir '%s': %s\n", outdir.c_str(), lat_last_error_message());
+      dir_ok = 0;
+    }
+    bcast_politely(&dir_ok);
+    if (!dir_ok) status = kBadInput;
+  }
+  if (status >= 0) {
+    MPI_Finalize();
+    return status;
+  }
+  o.progress = progress >= 0 ? progress : latency_stderr_is_terminal();
+  if (rank != o.source) o.progress = 0;
+  latency_install_stop_handlers();
+  lat_queue q = nullptr;
+  const int rc = lat_queue_sweep(MPI_COMM_WORLD, &o, static_cast<int64_t>(lengths.size()),
+                                 lengths.empty() ? nullptr : lengths.data(), static_cast<int64_t>(fractions.size()),
+                                 fractions.empty() ? nullptr : fractions.data(), static_cast<int64_t>(sizes.size()),
+                                 sizes.empty() ? nullptr : sizes.data(), nullptr, &q);
+  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) {
+    if (rank == 0 || rc == LAT_ERR_TIMEOUT) std::fprintf(stderr, "queuelat: %s: %s\n", lat_strerror(rc), lat_last_error_message());
+    if (rc == LAT_ERR_TIMEOUT) MPI_Abort(MPI_COMM_WORLD, kFailed);
+    MPI_Finalize();
+    return rc == LAT_ERR_ARG ? kBadInput : kFailed;
+  }
+  status = rc == LAT_ERR_INTERRUPTED ? kPartial : kDone;
+  if (rank == 0) {
+    std::string cmd;
+    for (int k = 0; k < argc; ++k) cmd += (k ? " " : "") + std::string(argv[k]);
+    if (lat_write_queue_files(outdir.c_str(), cmd.c_str(), q, noplot ? 0 : 1) != LAT_SUCCESS) {
+      std::fprintf(stderr, "queuelat: writing queuelat.*: %s\n", lat_last_error_message());
+      status = kFailed;
+    } else {
+      const std::string table = (outdir.empty() ? std::string(".") : outdir) + "/queuelat.txt";
+      if (FILE *f = std::fopen(table.c_str(), "r")) {
+        char line[4096];
+        while (std::fgets(line, sizeof line, f)) std::fputs(line, stdout);
+        std::fclose(f);
+      }
+      if (status == kPartial)
+        std::fprintf(stderr, "queuelat: stopped by signal %d: the files hold the points measured\n", latency_stop_signal());
+    }
+  }
+  lat_queue_free(&q);
+  bcast_politely(&status);
+  MPI_Finalize();
+  return status;
+}

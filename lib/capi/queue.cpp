@@ -1,0 +1,84 @@
+// queue.cpp: the C shims of the queue-depth sweep, its result handle and its files.
+#include "../queue_report.hpp"
+#include "../queue_sweep.hpp"
+#include "guard.hpp"
+
+namespace {
+
+const lat_queue_s &handle(lat_queue queue) {
+  lat::require_nonnull(queue, "queue");
+  return *queue;
+}
+
+}  // namespace
+
+extern "C" {
+
+int lat_queue_defaults(lat_queue_options *opts) {
+  return lat::guard([&] {
+    lat::require_nonnull(opts, "opts");
+    *opts = lat_queue_options{};
+    opts->iters = 1000;
+    opts->reps = 5;
+    opts->nr = int64_t{1} << 20;
+    opts->mode = LAT_QUEUE_POSTED;
+    opts->source = 0;
+    opts->dest = LAT_LAST_RANK;
+    opts->timer = LAT_TIMER_MPI_WTIME;
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_queue_sweep(MPI_Comm comm, const lat_queue_options *opts, int64_t nlengths, const int64_t *lengths,
+                    int64_t nfractions, const double *fractions_percent, int64_t nsizes, const int64_t *sizes,
+                    const lat_timer_result *timer, lat_queue *result) {
+  return lat::guard([&] {
+    lat::require_nonnull(result, "result");
+    *result = nullptr;
+    lat::require_nonnull(opts, "opts");
+    auto *h = new lat_queue_s{
+        lat::queue_sweep(comm, *opts, nlengths, lengths, nfractions, fractions_percent, nsizes, sizes, timer)};
+    *result = h;
+    return lat::interrupted_code(h->r.summary.partial != 0, "queue sweep", "the result holds the points measured");
+  });
+}
+
+int lat_queue_get_summary(lat_queue queue, lat_queue_summary *summary) {
+  return lat::guard([&] {
+    lat::require_nonnull(summary, "summary");
+    *summary = handle(queue).r.summary;
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_queue_get_point(lat_queue queue, int64_t i, lat_queue_point *point) {
+  return lat::guard([&] {
+    lat::require_nonnull(point, "point");
+    const lat_queue_s &h = handle(queue);
+    const int64_t n = static_cast<int64_t>(h.r.points.size());
+    if (i < 0 || i >= n)
+      throw lat::ArgError("point index must be in 0.." + std::to_string(n - 1) + ", got " + std::to_string(i));
+    *point = h.r.points[static_cast<size_t>(i)];
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_queue_free(lat_queue *queue) {
+  return lat::guard([&] {
+    lat::require_nonnull(queue, "queue");
+    delete *queue;
+    *queue = nullptr;
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_write_queue_files(const char *outdir, const char *command_line, lat_queue queue, int render) {
+  return lat::guard([&] {
+    const lat_queue_s &h = handle(queue);
+    if (render != 0 && render != 1) throw lat::ArgError(lat::got("render must be 0 or 1", render));
+    lat::write_queue_files(outdir ? outdir : "", command_line ? command_line : "", h.r, render == 1);
+    return LAT_SUCCESS;
+  });
+}
+
+}  // extern "C"
