@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "driver_support.h"
 #include "mpilat.h"
 
 /* Progress lines are on by default only where a person is watching. */
@@ -40,5 +41,15 @@ void latency_pause_seconds(double seconds) {
   pause.tv_sec = (time_t)seconds;
   pause.tv_nsec = (long)((seconds - (double)pause.tv_sec) * 1e9);
   while (nanosleep(&pause, &pause) != 0) {
+  }
+}
+
+void driver_bcast_int_politely(int *value) {
+  MPI_Request req;
+  MPI_Ibcast(value, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
+  for (int done = 0;;) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    latency_pause_seconds(0.001);
   }
 }

@@ -16,17 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "driver_support.h"
 #include "mpilat.h"
-
-extern "C" {
-int latency_stderr_is_terminal(void);
-void latency_install_stop_handlers(void);
-int latency_stop_signal(void);
-}
 
 namespace {
 
-enum Exit { kDone = 0, kFailed = 1, kBadInput = 2, kPartial = 3 };
 
 struct Settings {
   lat_sweep_options opts{};
@@ -116,14 +110,14 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
     app.parse(args);
   } catch (const CLI::CallForHelp &e) {
     if (rank == 0) std::fputs(app.help().c_str(), stdout);
-    return kDone;
+    return DRIVER_DONE;
   } catch (const CLI::ParseError &e) {
     if (rank == 0) std::fprintf(stderr, "mpptest: %s (try -help)\n", e.what());
-    return kBadInput;
+    return DRIVER_BAD_INPUT;
   }
   auto bad = [&](const std::string &what) {
     if (rank == 0) std::fprintf(stderr, "mpptest: %s\n", what.c_str());
-    return kBadInput;
+    return DRIVER_BAD_INPUT;
   };
   if (!s.size_range.empty() && !s.size_list.empty()) return bad("give -size or -sizelist, not both");
   if (!s.size_range.empty()) {
@@ -151,17 +145,6 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   o.progress = s.progress >= 0 ? s.progress : latency_stderr_is_terminal();
   if (rank != 0 && !(o.bisect == 0 && o.source == rank)) o.progress = 0;
   return -1;
-}
-
-/// Ranks that wait for rank 0 (writing files, drawing the plot) poll and sleep instead of spinning.
-void bcast_politely(int *value) {
-  MPI_Request req;
-  MPI_Ibcast(value, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
-  for (int done = 0;;) {
-    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-    if (done) return;
-    usleep(1000);
-  }
 }
 
 void print_table(lat_sweep sweep, FILE *out) {
@@ -219,10 +202,10 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "mpptest: -outdir '%s': %s\n", s.outdir.c_str(), lat_last_error_message());
     dir_ok = 0;
   }
-  bcast_politely(&dir_ok);
+  driver_bcast_int_politely(&dir_ok);
   if (!dir_ok) {
     MPI_Finalize();
-    return kBadInput;
+    return DRIVER_BAD_INPUT;
   }
   latency_install_stop_handlers();
   lat_sweep sweep = nullptr;
@@ -232,25 +215,25 @@ int main(int argc, char **argv) {
     if (rank == 0 || rc == LAT_ERR_TIMEOUT)
       std::fprintf(stderr, "mpptest: %s: %s\n", lat_strerror(rc), lat_last_error_message());
     // A rank that stopped answering may never reach MPI_Finalize: end the job.
-    if (rc == LAT_ERR_TIMEOUT) MPI_Abort(MPI_COMM_WORLD, kFailed);
+    if (rc == LAT_ERR_TIMEOUT) MPI_Abort(MPI_COMM_WORLD, DRIVER_FAILED);
     MPI_Finalize();
-    return rc == LAT_ERR_ARG ? kBadInput : kFailed;
+    return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED;
   }
-  int status = rc == LAT_ERR_INTERRUPTED ? kPartial : kDone;
+  int status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
   if (rank == 0) {
     print_table(sweep, stdout);
     std::fflush(stdout);
     const std::string cmd = command_line(argc, argv);
     if (lat_write_sweep_files(s.outdir.c_str(), s.fname.c_str(), cmd.c_str(), sweep, s.no_png ? 0 : 1) != LAT_SUCCESS) {
       std::fprintf(stderr, "mpptest: writing %s.*: %s\n", s.fname.c_str(), lat_last_error_message());
-      status = kFailed;
-    } else if (status == kPartial) {
+      status = DRIVER_FAILED;
+    } else if (status == DRIVER_PARTIAL) {
       std::fprintf(stderr, "mpptest: stopped by signal %d: files hold the sizes measured so far\n",
                    latency_stop_signal());
     }
   }
   lat_sweep_free(&sweep);
-  bcast_politely(&status);
+  driver_bcast_int_politely(&status);
   MPI_Finalize();
   return status;
 }

@@ -9,17 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "driver_support.h"
 #include "mpilat.h"
 
-extern "C" {
-int latency_stderr_is_terminal(void);
-void latency_install_stop_handlers(void);
-int latency_stop_signal(void);
-}
-
 namespace {
-
-enum Exit { kDone = 0, kFailed = 1, kBadInput = 2, kPartial = 3 };
 
 /// "0,100,250" or "first:last:step" (last included) into values; "" or the complaint.
 template <class T>
@@ -60,16 +53,6 @@ std::string parse_list(const std::string &option, const std::string &text, std::
   return "";
 }
 
-void bcast_politely(int *value) {
-  MPI_Request req;
-  MPI_Ibcast(value, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
-  for (int done = 0;;) {
-    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-    if (done) return;
-    usleep(1000);
-  }
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -106,10 +89,10 @@ int main(int argc, char **argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &) {
     if (rank == 0) std::fputs(app.help().c_str(), stdout);
-    status = kDone;
+    status = DRIVER_DONE;
   } catch (const CLI::ParseError &e) {
     if (rank == 0) std::fprintf(stderr, "queuelat: %s (try --help)\n", e.what());
-    status = kBadInput;
+    status = DRIVER_BAD_INPUT;
   }
   std::vector<int64_t> lengths, sizes;
   std::vector<double> fractions;
@@ -147,7 +130,7 @@ int main(int argc, char **argv) {
     if (bad.empty() && o.reps < 1) bad = "--reps " + std::to_string(o.reps) + " must be >= 1";
     if (!bad.empty()) {
       if (rank == 0) std::fprintf(stderr, "queuelat: %s\n", bad.c_str());
-      status = kBadInput;
+      status = DRIVER_BAD_INPUT;
     }
   }
   if (status < 0) {
@@ -156,8 +139,8 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "queuelat: --outdir '%s': %s\n", outdir.c_str(), lat_last_error_message());
       dir_ok = 0;
     }
-    bcast_politely(&dir_ok);
-    if (!dir_ok) status = kBadInput;
+    driver_bcast_int_politely(&dir_ok);
+    if (!dir_ok) status = DRIVER_BAD_INPUT;
   }
   if (status >= 0) {
     MPI_Finalize();
@@ -173,17 +156,17 @@ int main(int argc, char **argv) {
                                  sizes.empty() ? nullptr : sizes.data(), nullptr, &q);
   if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) {
     if (rank == 0 || rc == LAT_ERR_TIMEOUT) std::fprintf(stderr, "queuelat: %s: %s\n", lat_strerror(rc), lat_last_error_message());
-    if (rc == LAT_ERR_TIMEOUT) MPI_Abort(MPI_COMM_WORLD, kFailed);
+    if (rc == LAT_ERR_TIMEOUT) MPI_Abort(MPI_COMM_WORLD, DRIVER_FAILED);
     MPI_Finalize();
-    return rc == LAT_ERR_ARG ? kBadInput : kFailed;
+    return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED;
   }
-  status = rc == LAT_ERR_INTERRUPTED ? kPartial : kDone;
+  status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
   if (rank == 0) {
     std::string cmd;
     for (int k = 0; k < argc; ++k) cmd += (k ? " " : "") + std::string(argv[k]);
     if (lat_write_queue_files(outdir.c_str(), cmd.c_str(), q, noplot ? 0 : 1) != LAT_SUCCESS) {
       std::fprintf(stderr, "queuelat: writing queuelat.*: %s\n", lat_last_error_message());
-      status = kFailed;
+      status = DRIVER_FAILED;
     } else {
       const std::string table = (outdir.empty() ? std::string(".") : outdir) + "/queuelat.txt";
       if (FILE *f = std::fopen(table.c_str(), "r")) {
@@ -191,12 +174,12 @@ int main(int argc, char **argv) {
         while (std::fgets(line, sizeof line, f)) std::fputs(line, stdout);
         std::fclose(f);
       }
-      if (status == kPartial)
+      if (status == DRIVER_PARTIAL)
         std::fprintf(stderr, "queuelat: stopped by signal %d: the files hold the points measured\n", latency_stop_signal());
     }
   }
   lat_queue_free(&q);
-  bcast_politely(&status);
+  driver_bcast_int_politely(&status);
   MPI_Finalize();
   return status;
 }

@@ -48,6 +48,19 @@ void require_mpi_initialized() {
   if (finalized) throw NotInitError("MPI is already finalised");
 }
 
+MPI_Comm create_member_comm(MPI_Comm comm, const std::vector<int> &members, int tag) {
+  MPI_Group all, some;
+  check_mpi(MPI_Comm_group(comm, &all), "MPI_Comm_group");
+  const int rc_incl = MPI_Group_incl(all, static_cast<int>(members.size()), members.data(), &some);
+  MPI_Group_free(&all);
+  check_mpi(rc_incl, "MPI_Group_incl");
+  MPI_Comm made = MPI_COMM_NULL;
+  const int rc = MPI_Comm_create_group(comm, some, tag, &made);
+  MPI_Group_free(&some);
+  check_mpi(rc, "MPI_Comm_create_group");
+  return made;
+}
+
 void validate_user_comm(MPI_Comm comm) {
   require_mpi_initialized();
   if (comm == MPI_COMM_NULL) throw ArgError("comm must not be MPI_COMM_NULL");

@@ -54,6 +54,10 @@ class LibComm {
   std::string all_ranks_;
 };
 
+/// The communicator of `members` (ranks of comm, in that order), made by MPI_Comm_create_group: collective
+/// over the members only, so the other ranks go straight on. tag keeps concurrent creations apart.
+MPI_Comm create_member_comm(MPI_Comm comm, const std::vector<int> &members, int tag);
+
 /// Checks the caller's communicator before it is duplicated: not NULL, an intracommunicator.
 void validate_user_comm(MPI_Comm comm);
 

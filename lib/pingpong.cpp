@@ -279,14 +279,7 @@ PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, co
     // The two measuring ranks get a communicator of their own for the per-trial barrier (collective
     // over the two only: the others go straight to waiting for the result).
     Pair p;
-    MPI_Group all, two;
-    const int members[2] = {source, dest};
-    check_mpi(MPI_Comm_group(comm.get(), &all), "MPI_Comm_group");
-    check_mpi(MPI_Group_incl(all, 2, members, &two), "MPI_Group_incl");
-    const int rc = MPI_Comm_create_group(comm.get(), two, kTagName, &p.comm);
-    MPI_Group_free(&two);
-    MPI_Group_free(&all);
-    check_mpi(rc, "MPI_Comm_create_group");
+    p.comm = create_member_comm(comm.get(), {source, dest}, kTagName);
     p.my_rank = rank;
     p.peer_rank = rank == source ? dest : source;
     p.peer = "rank " + std::to_string(p.peer_rank);

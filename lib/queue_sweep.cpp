@@ -417,14 +417,7 @@ QueueResult queue_sweep(MPI_Comm user_comm, const lat_queue_options &o, int64_t 
   std::vector<char> bytes;
   if (measuring) {
     try {
-      MPI_Group all, two;
-      const int members[2] = {o.source, dest};
-      check_mpi(MPI_Comm_group(comm.get(), &all), "MPI_Comm_group");
-      check_mpi(MPI_Group_incl(all, 2, members, &two), "MPI_Group_incl");
-      const int rc = MPI_Comm_create_group(comm.get(), two, kTagName, &p.comm);
-      MPI_Group_free(&two);
-      MPI_Group_free(&all);
-      check_mpi(rc, "MPI_Comm_create_group");
+      p.comm = create_member_comm(comm.get(), {o.source, dest}, kTagName);
       p.me = rank == o.source ? kSource : kDest;
       p.peer = p.me == kSource ? kDest : kSource;
       p.lib_rank = rank;

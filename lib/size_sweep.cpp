@@ -459,14 +459,7 @@ SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_
   std::vector<char> bytes;
   if (member) {
     try {
-      MPI_Group all, group;
-      check_mpi(MPI_Comm_group(comm.get(), &all), "MPI_Comm_group");
-      check_mpi(MPI_Group_incl(all, static_cast<int>(layout.members.size()), layout.members.data(), &group),
-                "MPI_Group_incl");
-      const int rc = MPI_Comm_create_group(comm.get(), group, kTagName, &p.work);
-      MPI_Group_free(&group);
-      MPI_Group_free(&all);
-      check_mpi(rc, "MPI_Comm_create_group");
+      p.work = create_member_comm(comm.get(), layout.members, kTagName);
       const auto index = [&](int lib) {
         return static_cast<int>(std::find(layout.members.begin(), layout.members.end(), lib) - layout.members.begin());
       };

@@ -1,0 +1,26 @@
+/* driver_support.h: what the C++ drivers share with each other and with the Fortran latency driver
+   (drivers/driver_support.c): exit statuses, stop-signal handlers, polite waits for rank 0. */
+#ifndef MPILAT_DRIVER_SUPPORT_H
+#define MPILAT_DRIVER_SUPPORT_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Exit statuses of every driver. */
+enum driver_exit { DRIVER_DONE = 0, DRIVER_FAILED = 1, DRIVER_BAD_INPUT = 2, DRIVER_PARTIAL = 3 };
+
+/** 1 when stderr is a terminal (progress lines are on by default only there). */
+int latency_stderr_is_terminal(void);
+/** First SIGTERM/SIGINT: lat_request_stop(); a second one ends the program. */
+void latency_install_stop_handlers(void);
+/** The stop signal received, or 0. */
+int latency_stop_signal(void);
+/** Rank 0's *value on every rank of MPI_COMM_WORLD; the others poll and sleep instead of spinning. */
+void driver_bcast_int_politely(int *value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
