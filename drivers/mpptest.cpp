@@ -21,7 +21,6 @@
 
 namespace {
 
-
 struct Settings {
   lat_sweep_options opts{};
   std::vector<int64_t> size_range;  // -size first last stride
