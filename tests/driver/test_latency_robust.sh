@@ -175,6 +175,21 @@ if [ -n "$queuelat" ]; then
   [ "$rc" -eq 3 ] && ok || bad "queuelat SIGTERM: exit status $rc, expected 3 ($(cat queue_term.stderr))"
   grep -q 'PARTIAL RESULTS' queue_term/queuelat.txt && ok || bad "queuelat SIGTERM: table not marked partial"
   grep -q '^messages left unmatched after the sweep: 0$' queue_term/queuelat.txt && ok || bad "queuelat SIGTERM: queues not emptied"
+
+  # Dest stops answering: with --timeout 2 the job ends with a message naming rank and phase, no files.
+  mkdir queue_stop
+  $mpiexec -n 2 "$queuelat" --lengths 0:1000:100 --iters 2000 --reps 1000 --nr 1000 --noplot --progress --timeout 2 \
+    --outdir queue_stop > queue_stop.stdout 2> queue_stop.stderr &
+  job=$!
+  await_trials queue_stop.stderr 'queue sweep'
+  dest=$(ranks_of $job queuelat | sort -n | sed -n 2p)
+  kill -STOP "$dest"
+  finish 60
+  kill -CONT "$dest" 2> /dev/null
+  [ "$rc" -ne 0 ] && ok || bad "queuelat stopped dest: exit status 0"
+  grep -Eq "rank 0: timeout: no answer from rank 1 within [0-9.]+ s \(phase 'queues" queue_stop.stderr && ok ||
+    bad "queuelat stopped dest: no message naming rank 1 and the phase ($(cat queue_stop.stderr))"
+  [ -z "$(ls -A queue_stop)" ] && ok || bad "queuelat stopped dest: files written: $(ls -A queue_stop)"
 fi
 
 # ---- output directories that cannot take the files ------------------------------------------------------------
