@@ -42,15 +42,45 @@ await_trials() {
   bad "no progress line in $1 after 60 s"
 }
 
-# Starts a long run in the background (job PID in $job) and waits until it is inside the trials.
+# Starts `PROGRAM ARGS... --outdir NAME` on NP ranks in the background (job PID in $job), its output in
+# NAME.stdout and NAME.stderr, and waits until its progress lines show PHASE.
+start_job() {  # name np phase program args...
+  local name=$1 np=$2 phase=$3 program=$4
+  shift 4
+  mkdir -p "$name"
+  $mpiexec -n "$np" "$program" "$@" --outdir "$name" > "$name.stdout" 2> "$name.stderr" &
+  job=$!
+  await_trials "$name.stderr" "$phase"
+}
+
+# A long latency run, inside its trials.
 start_long_run() {  # outdir np extra-args...
   local out=$1 np=$2
   shift 2
-  mkdir -p "$out"
-  $mpiexec -n "$np" "$latency" --nr 1000 --npp 1 --ntrial 200000000 --progress --outdir "$out" "$@" \
-    > "$out.stdout" 2> "$out.stderr" &
-  job=$!
-  await_trials "$out.stderr"
+  start_job "$out" "$np" 'ping-pong trials' "$latency" --nr 1000 --npp 1 --ntrial 200000000 --progress "$@"
+}
+
+# The PID of MPI rank R of the job's PROGRAM processes, from the rank the launcher put in its environment
+# (MPICH: PMI_RANK, Open MPI: OMPI_COMM_WORLD_RANK); PIDs need not be in rank order.
+pid_of_rank() {  # program rank
+  local p
+  for p in $(ranks_of $job "$1"); do
+    if tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -Eqx "(PMI_RANK|OMPI_COMM_WORLD_RANK)=$2"; then
+      echo "$p"
+      return
+    fi
+  done
+}
+
+# SIGSTOPs MPI rank R of the job's PROGRAM processes until the job ends (at most LIMIT seconds, status in
+# $rc), then lets it go on.
+stop_rank_until_end() {  # program rank limit
+  local victim
+  victim=$(pid_of_rank "$1" "$2")
+  [ -n "$victim" ] || bad "no process of $1 with rank $2"
+  kill -STOP "$victim"
+  finish "$3"
+  kill -CONT "$victim" 2> /dev/null
 }
 
 # Waits for the job, at most $1 seconds (then kills it: a hang is a failure); status in $rc.
@@ -102,15 +132,8 @@ fi
 # ---- a rank that stops answering (SIGSTOP), --timeout 2: an error naming ranks and phase, no hang -----------
 # Idle rank 1 of 3 stops: the measurement ends, then the result cannot be shared. Rank 0 keeps it. (3M trials:
 # some seconds in either phase of the host, so the stop lands inside the trials.)
-mkdir stop_idle
-$mpiexec -n 3 "$latency" --nr 1000 --npp 1 --ntrial 3000000 --progress --timeout 2 --outdir stop_idle \
-  > stop_idle.stdout 2> stop_idle.stderr &
-job=$!
-await_trials stop_idle.stderr
-idle=$(ranks_of $job | sort -n | sed -n 2p)
-kill -STOP "$idle"
-finish 120
-kill -CONT "$idle" 2> /dev/null
+start_job stop_idle 3 'ping-pong trials' "$latency" --nr 1000 --npp 1 --ntrial 3000000 --progress --timeout 2
+stop_rank_until_end latency 1 120
 [ "$rc" -ne 0 ] && ok || bad "stopped idle rank: exit status 0"
 grep -Eq "rank 0: timeout: no answer from ranks 0\.\.2 within 2(\.[0-9]+)? s \(phase 'result'" stop_idle.stderr && ok ||
   bad "stopped idle rank: no message naming the ranks and the phase ($(cat stop_idle.stderr))"
@@ -119,10 +142,7 @@ grep -Eq "rank 0: timeout: no answer from ranks 0\.\.2 within 2(\.[0-9]+)? s \(p
 # The dest of 2 stops in the middle of the trials: whichever wait the source is in, the job ends with a
 # message naming rank 1 and the phase; files, if any, are whole and marked partial.
 start_long_run stop_dest 2 --timeout 2
-dest=$(ranks_of $job | sort -n | sed -n 2p)
-kill -STOP "$dest"
-finish 60
-kill -CONT "$dest" 2> /dev/null
+stop_rank_until_end latency 1 60
 [ "$rc" -ne 0 ] && ok || bad "stopped dest: exit status 0"
 grep -Eq "rank 0: timeout: no answer from rank 1 within [0-9.]+ s \(phase '(trials|npp estimate)" stop_dest.stderr && ok ||
   bad "stopped dest: no message naming rank 1 and the phase ($(cat stop_dest.stderr))"
@@ -135,10 +155,7 @@ ls -a stop_dest | grep -q '^\.mpilat-' && bad "stopped dest: temporary files lef
 # ---- the size sweep (mpptest): SIGTERM keeps the sizes measured; a stopped rank ends the job -------------
 if [ -n "$mpptest" ]; then
   long_sweep=(-size 0 65536 64 -max_sizes 2000 -reps 100000 -n_stable 0 -nr 1000 -noplot -progress)
-  mkdir sweep_term
-  $mpiexec -n 2 "$mpptest" "${long_sweep[@]}" -outdir sweep_term > sweep_term.stdout 2> sweep_term.stderr &
-  job=$!
-  await_trials sweep_term.stderr 'size sweep'
+  start_job sweep_term 2 'size sweep' "$mpptest" "${long_sweep[@]}"
   for p in $(ranks_of $job mpptest); do kill -TERM "$p"; done
   finish 60
   [ "$rc" -eq 3 ] && ok || bad "mpptest SIGTERM: exit status $rc, expected 3 ($(cat sweep_term.stderr))"
@@ -149,14 +166,8 @@ assert j["run"]["end"] == "stopped" and j["run"]["partial"] is True and j["run"]
 PY
   grep -q '^# PARTIAL: the sweep ended early (stopped)' sweep_term/mppout.gpl && ok || bad "mpptest SIGTERM: gpl not marked"
 
-  mkdir sweep_stop
-  $mpiexec -n 2 "$mpptest" "${long_sweep[@]}" -timeout 2 -outdir sweep_stop > sweep_stop.stdout 2> sweep_stop.stderr &
-  job=$!
-  await_trials sweep_stop.stderr 'size sweep'
-  dest=$(ranks_of $job mpptest | sort -n | sed -n 2p)
-  kill -STOP "$dest"
-  finish 60
-  kill -CONT "$dest" 2> /dev/null
+  start_job sweep_stop 2 'size sweep' "$mpptest" "${long_sweep[@]}" -timeout 2
+  stop_rank_until_end mpptest 1 60
   [ "$rc" -ne 0 ] && ok || bad "mpptest stopped dest: exit status 0"
   grep -Eq "rank 0: timeout: no answer from (rank 1|the other ranks of the sweep) within [0-9.]+ s \(phase 'sweep" \
     sweep_stop.stderr && ok || bad "mpptest stopped dest: no message naming the rank and the phase ($(cat sweep_stop.stderr))"
@@ -165,11 +176,8 @@ fi
 
 # ---- the queue sweep (queuelat): SIGTERM ends it at a measurement boundary, queues emptied, exit 3 ------
 if [ -n "$queuelat" ]; then
-  mkdir queue_term
-  $mpiexec -n 2 "$queuelat" --lengths 0:1000:100 --iters 2000 --reps 1000 --nr 1000 --noplot --progress \
-    --outdir queue_term > queue_term.stdout 2> queue_term.stderr &
-  job=$!
-  await_trials queue_term.stderr 'queue sweep'
+  long_queues=(--lengths 0:1000:100 --iters 2000 --reps 1000 --nr 1000 --noplot --progress)
+  start_job queue_term 2 'queue sweep' "$queuelat" "${long_queues[@]}"
   for p in $(ranks_of $job queuelat); do kill -TERM "$p"; done
   finish 120
   [ "$rc" -eq 3 ] && ok || bad "queuelat SIGTERM: exit status $rc, expected 3 ($(cat queue_term.stderr))"
@@ -177,15 +185,8 @@ if [ -n "$queuelat" ]; then
   grep -q '^messages left unmatched after the sweep: 0$' queue_term/queuelat.txt && ok || bad "queuelat SIGTERM: queues not emptied"
 
   # Dest stops answering: with --timeout 2 the job ends with a message naming rank and phase, no files.
-  mkdir queue_stop
-  $mpiexec -n 2 "$queuelat" --lengths 0:1000:100 --iters 2000 --reps 1000 --nr 1000 --noplot --progress --timeout 2 \
-    --outdir queue_stop > queue_stop.stdout 2> queue_stop.stderr &
-  job=$!
-  await_trials queue_stop.stderr 'queue sweep'
-  dest=$(ranks_of $job queuelat | sort -n | sed -n 2p)
-  kill -STOP "$dest"
-  finish 60
-  kill -CONT "$dest" 2> /dev/null
+  start_job queue_stop 2 'queue sweep' "$queuelat" "${long_queues[@]}" --timeout 2
+  stop_rank_until_end queuelat 1 60
   [ "$rc" -ne 0 ] && ok || bad "queuelat stopped dest: exit status 0"
   grep -Eq "rank 0: timeout: no answer from rank 1 within [0-9.]+ s \(phase 'queues" queue_stop.stderr && ok ||
     bad "queuelat stopped dest: no message naming rank 1 and the phase ($(cat queue_stop.stderr))"
