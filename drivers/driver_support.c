@@ -44,6 +44,8 @@ void latency_pause_seconds(double seconds) {
   }
 }
 
+void driver_pause_seconds(double seconds) { latency_pause_seconds(seconds); }
+
 void driver_bcast_int_politely(int *value) {
   MPI_Request req;
   MPI_Ibcast(value, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);

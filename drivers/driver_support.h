@@ -16,6 +16,8 @@ int latency_stderr_is_terminal(void);
 void latency_install_stop_handlers(void);
 /** The stop signal received, or 0. */
 int latency_stop_signal(void);
+/** Sleeps the given seconds (nanosleep, resumed after signals). */
+void driver_pause_seconds(double seconds);
 /** Rank 0's *value on every rank of MPI_COMM_WORLD; the others poll and sleep instead of spinning. */
 void driver_bcast_int_politely(int *value);
 

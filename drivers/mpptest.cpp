@@ -213,8 +213,12 @@ int main(int argc, char **argv) {
   if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) {
     if (rank == 0 || rc == LAT_ERR_TIMEOUT)
       std::fprintf(stderr, "mpptest: %s: %s\n", lat_strerror(rc), lat_last_error_message());
-    // A rank that stopped answering may never reach MPI_Finalize: end the job.
-    if (rc == LAT_ERR_TIMEOUT) MPI_Abort(MPI_COMM_WORLD, DRIVER_FAILED);
+    // A rank that stopped answering may never reach MPI_Finalize: end the job, after a moment in which
+    // the launcher forwards this message (and the other ranks' own).
+    if (rc == LAT_ERR_TIMEOUT) {
+      driver_pause_seconds(1.0);
+      MPI_Abort(MPI_COMM_WORLD, DRIVER_FAILED);
+    }
     MPI_Finalize();
     return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED;
   }

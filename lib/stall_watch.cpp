@@ -52,6 +52,8 @@ void StallWatch::fire(int64_t trial, double waited_s) {
                "trial %lld). A blocking MPI call cannot be interrupted, so the job is ended.\n",
                rank_, peer_, waited_s, phase_.c_str(), static_cast<long long>(trial));
   std::fflush(stderr);
+  // A moment for the launcher to forward the message before the job is torn down.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
   if (may_abort_) MPI_Abort(MPI_COMM_WORLD, 124);
   std::_Exit(124);
 }
