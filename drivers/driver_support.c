@@ -1,5 +1,6 @@
 /* driver_support.c: the little the Fortran drivers need from POSIX and cannot say in standard Fortran. */
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,6 +43,17 @@ void latency_pause_seconds(double seconds) {
   pause.tv_nsec = (long)((seconds - (double)pause.tv_sec) * 1e9);
   while (nanosleep(&pause, &pause) != 0) {
   }
+}
+
+int driver_outdir_usable(const char *program, const char *option, const char *outdir) {
+  int rank = 0, usable = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0 && lat_check_output_dir(outdir) != LAT_SUCCESS) {
+    fprintf(stderr, "%s: %s '%s': %s\n", program, option, outdir, lat_last_error_message());
+    usable = 0;
+  }
+  driver_bcast_int_politely(&usable);
+  return usable;
 }
 
 void driver_pause_seconds(double seconds) { latency_pause_seconds(seconds); }

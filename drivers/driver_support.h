@@ -18,6 +18,9 @@ void latency_install_stop_handlers(void);
 int latency_stop_signal(void);
 /** Sleeps the given seconds (nanosleep, resumed after signals). */
 void driver_pause_seconds(double seconds);
+/** Collective: rank 0 checks that files can be created in outdir; if not, it prints "<program>: <option>
+    '<outdir>': <why>" and every rank gets 0. 1 when the directory is usable. */
+int driver_outdir_usable(const char *program, const char *option, const char *outdir);
 /** Rank 0's *value on every rank of MPI_COMM_WORLD; the others poll and sleep instead of spinning. */
 void driver_bcast_int_politely(int *value);
 

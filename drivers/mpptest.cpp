@@ -196,13 +196,7 @@ int main(int argc, char **argv) {
     return parsed;
   }
   // The output directory is checked before anything is measured: a sweep may take an hour.
-  int dir_ok = 1;
-  if (rank == 0 && lat_check_output_dir(s.outdir.c_str()) != LAT_SUCCESS) {
-    std::fprintf(stderr, "mpptest: -outdir '%s': %s\n", s.outdir.c_str(), lat_last_error_message());
-    dir_ok = 0;
-  }
-  driver_bcast_int_politely(&dir_ok);
-  if (!dir_ok) {
+  if (!driver_outdir_usable("mpptest", "-outdir", s.outdir.c_str())) {
     MPI_Finalize();
     return DRIVER_BAD_INPUT;
   }

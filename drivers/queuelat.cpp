@@ -133,15 +133,8 @@ int main(int argc, char **argv) {
       status = DRIVER_BAD_INPUT;
     }
   }
-  if (status < 0) {
-    int dir_ok = 1;
-    if (rank == 0 && lat_check_output_dir(outdir.c_str()) != LAT_SUCCESS) {
-      std::fprintf(stderr, "queuelat: --outdir '%s': %s\n", outdir.c_str(), lat_last_error_message());
-      dir_ok = 0;
-    }
-    driver_bcast_int_politely(&dir_ok);
-    if (!dir_ok) status = DRIVER_BAD_INPUT;
-  }
+  // The output directory is checked before anything is measured.
+  if (status < 0 && !driver_outdir_usable("queuelat", "--outdir", outdir.c_str())) status = DRIVER_BAD_INPUT;
   if (status >= 0) {
     MPI_Finalize();
     return status;

@@ -41,4 +41,21 @@ static void caller_comm_received_nothing(MPI_Request *req) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* main() of every MPI test program: MPI_Init, then tests_begin; after the group, tests_end returns the
+   exit status (the failures summed over all ranks, so every rank agrees). A failing rank must not leave
+   the others waiting in a collective: with more than one rank, cmocka aborts the job on a failure. */
+static void mpi_tests_begin(int *argc, char ***argv, int *rank, int *size) {
+  MPI_Init(argc, argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, rank);
+  MPI_Comm_size(MPI_COMM_WORLD, size);
+  if (*size > 1) setenv("CMOCKA_TEST_ABORT", "1", 1);
+}
+
+static int mpi_tests_end(int failed) {
+  int total = 0;
+  MPI_Allreduce(&failed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return total == 0 ? 0 : 1;
+}
+
 #endif

@@ -315,11 +315,7 @@ static void late_rank_is_a_timeout(void **state) {
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  /* One failing rank must not leave the others waiting in a collective: abort the job instead. */
-  if (size > 1) setenv("CMOCKA_TEST_ABORT", "1", 1);
+  mpi_tests_begin(&argc, &argv, &rank, &size);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(calibrate_on_one_rank),       cmocka_unit_test(calibrate_on_every_rank),
       cmocka_unit_test(pingpong_fixed_npp),          cmocka_unit_test(pingpong_calculated_npp),
@@ -327,8 +323,5 @@ int main(int argc, char **argv) {
       cmocka_unit_test(collective_argument_errors),  cmocka_unit_test(stop_request_gives_partial_results),
       cmocka_unit_test(stop_request_on_dest_only),   cmocka_unit_test(late_rank_is_a_timeout),
   };
-  int failed = cmocka_run_group_tests(tests, NULL, NULL), total = 0;
-  MPI_Allreduce(&failed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return total == 0 ? 0 : 1;
+  return mpi_tests_end(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -221,18 +221,12 @@ static void stop_request_keeps_points(void **state) {
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size > 1) setenv("CMOCKA_TEST_ABORT", "1", 1);
+  mpi_tests_begin(&argc, &argv, &rank, &size);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(posted_grid),       cmocka_unit_test(unexpected_grid),
       cmocka_unit_test(any_source_both_modes), cmocka_unit_test(long_queues),
       cmocka_unit_test(defaults),          cmocka_unit_test(collective_argument_errors),
       cmocka_unit_test(stop_request_keeps_points),
   };
-  int failed = cmocka_run_group_tests(tests, NULL, NULL), total = 0;
-  MPI_Allreduce(&failed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return total == 0 ? 0 : 1;
+  return mpi_tests_end(cmocka_run_group_tests(tests, NULL, NULL));
 }

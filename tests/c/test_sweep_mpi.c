@@ -225,10 +225,7 @@ static void stop_request_keeps_points(void **state) {
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size > 1) setenv("CMOCKA_TEST_ABORT", "1", 1);
+  mpi_tests_begin(&argc, &argv, &rank, &size);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(pingpong),          cmocka_unit_test(nonblocking),
       cmocka_unit_test(head_to_head),      cmocka_unit_test(overlap),
@@ -238,8 +235,5 @@ int main(int argc, char **argv) {
       cmocka_unit_test(caller_comm_untouched), cmocka_unit_test(collective_argument_errors),
       cmocka_unit_test(stop_request_keeps_points),
   };
-  int failed = cmocka_run_group_tests(tests, NULL, NULL), total = 0;
-  MPI_Allreduce(&failed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return total == 0 ? 0 : 1;
+  return mpi_tests_end(cmocka_run_group_tests(tests, NULL, NULL));
 }

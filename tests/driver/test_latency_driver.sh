@@ -5,13 +5,9 @@
 # Never a timing value.
 set -u
 latency=$1 data=$2 mpiexec=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0 passes=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# shellcheck source=checks.sh
+. "$(dirname "$0")/checks.sh"
 
-cd "$work" || exit 1
 $mpiexec -n 2 "$latency" --quick --no-progress > run.out 2> run.err || bad "quick run exited $? ($(cat run.err))"
 for f in latency.output latency.summary.output latency.json; do
   [ -s "$f" ] && ok || bad "$f missing"
@@ -90,5 +86,4 @@ expect_error "cannot use output directory" 2 --outdir /nonexistent/dir
 # Help.
 $mpiexec -n 1 "$latency" --help | grep -q -- "--npp_init" && ok || bad "--help lists the options"
 
-echo "driver_latency: $passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish_checks "driver_latency"

@@ -5,12 +5,8 @@
 # message naming the value, exit status 2 and no file. Never a timing value.
 set -u
 mpptest=$1 mpiexec=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0 passes=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-cd "$work" || exit 1
+# shellcheck source=checks.sh
+. "$(dirname "$0")/checks.sh"
 
 $mpiexec -n 2 "$mpptest" -quick -auto -noprogress -fname quick > quick.out 2> quick.err || bad "quick run exited $? ($(cat quick.err))"
 for ext in gpl gcm csv json png; do
@@ -87,5 +83,4 @@ expect_bad "cachesize must be in" -cachesize -1
 $mpiexec -n 2 "$mpptest" -noprogress -outdir "$work/none/such" > /dev/null 2> dir.err
 [ $? = 2 ] && grep -q "none/such" dir.err && ok || bad "missing -outdir: $(cat dir.err)"
 
-echo "mpptest driver: $passes passed, $fails failed"
-[ "$fails" = 0 ]
+finish_checks "mpptest driver"

@@ -5,12 +5,8 @@
 # message naming the value, exit status 2 and no file. Never a timing value.
 set -u
 queuelat=$1 mpiexec=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0 passes=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-cd "$work" || exit 1
+# shellcheck source=checks.sh
+. "$(dirname "$0")/checks.sh"
 
 mkdir posted
 $mpiexec -n 2 "$queuelat" --quick --iters 5 --noprogress --outdir posted > posted.out 2> posted.err \
@@ -70,5 +66,4 @@ expect_bad "bogus" --bogus
 $mpiexec -n 2 "$queuelat" --noprogress --outdir "$work/none/such" > /dev/null 2> dir.err
 [ $? = 2 ] && grep -q "none/such" dir.err && ok || bad "missing --outdir: $(cat dir.err)"
 
-echo "queuelat driver: $passes passed, $fails failed"
-[ "$fails" = 0 ]
+finish_checks "queuelat driver"
