@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "driver_options.hpp"
 #include "driver_support.h"
 #include "mpilat.h"
 
@@ -95,7 +96,7 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_flag("--gnuplot", "accepted for mpptest's scripts: the gnuplot files are always written");
   app.add_flag("--noplot", s.no_png, "do not render <fname>.png");
   app.add_flag("--quick", s.quick, "a sweep of seconds: 0..1024 by 64, 2^18 timer pairs, a 30 s budget");
-  app.add_flag("--progress{1},--noprogress{0}", s.progress, "progress on stderr (default: if a terminal)");
+  add_progress_flags(app, s.progress, "if a terminal");
   std::vector<std::string> args = with_two_dashes(argc, argv);
   // -quick sets defaults: apply them first, so options given explicitly win.
   if (std::find(args.begin(), args.end(), "--quick") != args.end()) {

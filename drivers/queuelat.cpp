@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "driver_options.hpp"
 #include "driver_support.h"
 #include "mpilat.h"
 
@@ -83,7 +84,7 @@ int main(int argc, char **argv) {
   app.add_option("--outdir", outdir, "directory of the files (.)");
   app.add_flag("--noplot", noplot, "do not render queuelat.png");
   app.add_flag("--quick", quick, "seconds: lengths 0:1000:250, fractions 0,50,100, 100 iterations, 3 reps");
-  app.add_flag("--progress{1},--noprogress{0}", progress, "progress on stderr (default: if a terminal)");
+  add_progress_flags(app, progress, "if a terminal");
   int status = -1;
   try {
     app.parse(argc, argv);
