@@ -3,7 +3,6 @@
 #include <time.h>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -99,6 +98,35 @@ LibComm::~LibComm() {
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
+namespace {
+
+/// Every rank: throws the failure of rank `root` (its code and message, sent from there).
+[[noreturn]] void throw_failure_of(const LibComm &lib, int root, int code, const std::string &message,
+                                   const Waiting &w) {
+  struct Note {
+    int code;
+    char text[1024];
+  } note{};
+  if (lib.rank() == root) {
+    note.code = code;
+    std::snprintf(note.text, sizeof note.text, "%s", message.c_str());
+  }
+  bcast_yielding(&note, static_cast<int>(sizeof note), MPI_BYTE, root, lib.get(), w);
+  note.text[sizeof note.text - 1] = '\0';
+  throw_code(note.code, "rank " + std::to_string(root) + ": " + note.text);
+}
+
+}  // namespace
+
+void agree_on_failure(const LibComm &lib, int code, const std::string &message) {
+  const Waiting w{lib.rank(), lib.all_ranks(), "phase 'setup': every rank must reach the same step", lib.timeout_s()};
+  int failing = code != LAT_SUCCESS ? lib.rank() : -1;
+  MPI_Request req;
+  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &failing, 1, MPI_INT, MPI_MAX, lib.get(), &req), "MPI_Iallreduce (failure check)");
+  wait_yielding(req, w);
+  if (failing >= 0) throw_failure_of(lib, failing, code, message, w);
+}
+
 void agree_arguments(const LibComm &lib, const std::string &local_error, const std::vector<Shared> &shared) {
   const MPI_Comm comm = lib.get();
   const int rank = lib.rank();
@@ -119,14 +147,7 @@ void agree_arguments(const LibComm &lib, const std::string &local_error, const s
   check_mpi(MPI_Iallreduce(MPI_IN_PLACE, buf.data(), static_cast<int>(buf.size()), MPI_INT64_T, MPI_MAX, comm, &req),
             "MPI_Iallreduce (argument check)");
   wait_yielding(req, w);
-  if (buf[0] >= 0) {
-    const int root = static_cast<int>(buf[0]);
-    std::array<char, 1024> text{};
-    if (rank == root) std::snprintf(text.data(), text.size(), "%s", local_error.c_str());
-    bcast_yielding(text.data(), static_cast<int>(text.size()), MPI_CHAR, root, comm, w);
-    text.back() = '\0';
-    throw ArgError("rank " + std::to_string(root) + ": " + text.data());
-  }
+  if (buf[0] >= 0) throw_failure_of(lib, static_cast<int>(buf[0]), LAT_ERR_ARG, local_error, w);
   for (size_t k = 0; k < n; ++k) {
     const int64_t hi = buf[1 + k], lo = saturating_negate(buf[1 + n + k]);
     if (hi == lo) continue;

@@ -79,6 +79,10 @@ struct Shared {
  */
 void agree_arguments(const LibComm &comm, const std::string &local_error, const std::vector<Shared> &shared);
 
+/// The collective verdict on a failure some ranks may have met (code LAT_SUCCESS where none): if any
+/// did, every rank throws the exception of the highest failing rank's code, quoting its message.
+void agree_on_failure(const LibComm &comm, int code, const std::string &message);
+
 /// Throws the exception of a LAT_ERR_* code with message (the inverse of lib/capi/guard.hpp).
 [[noreturn]] void throw_code(int code, const std::string &message);
 

@@ -55,19 +55,24 @@ void run_gnuplot(const std::string &script, const std::vector<std::pair<std::str
     throw IoError("gnuplot wrote no plot into " + output);
 }
 
-MakeFromStaged render_png(const std::string &png_path, size_t script,
-                          const std::vector<std::pair<std::string, size_t>> &data) {
-  return [png_path, script, data](const std::vector<std::string> &staged) {
-    const std::string tmp = temporary_beside(png_path, ".png");
-    std::vector<std::pair<std::string, std::string>> strings = {{"outfile", tmp}};
-    for (const auto &d : data) strings.emplace_back(d.first, staged.at(d.second));
+MakeFromStaged render_plots(const std::vector<std::string> &paths, size_t script,
+                            const std::vector<std::pair<std::string, size_t>> &data) {
+  return [paths, script, data](const std::vector<std::string> &staged) {
+    std::vector<std::pair<std::string, std::string>> made;
     try {
-      run_gnuplot(staged.at(script), strings, tmp);
+      for (const std::string &path : paths) {
+        const std::string format = path.substr(path.find_last_of('.') + 1);
+        made.emplace_back(path, temporary_beside(path, "." + format));
+        std::vector<std::pair<std::string, std::string>> strings = {{"outfile", made.back().second},
+                                                                    {"format", format}};
+        for (const auto &d : data) strings.emplace_back(d.first, staged.at(d.second));
+        run_gnuplot(staged.at(script), strings, made.back().second);
+      }
     } catch (...) {
-      std::remove(tmp.c_str());
+      for (const auto &m : made) std::remove(m.second.c_str());
       throw;
     }
-    return std::vector<std::pair<std::string, std::string>>{{png_path, tmp}};
+    return made;
   };
 }
 

@@ -273,18 +273,7 @@ QueueResult result_of(const std::vector<Cell> &cells, const QueueGrid &g, const 
     q.fraction_percent = c.fraction;
     q.measurements = static_cast<int64_t>(c.values.size());
     q.paper_us = c.iterations > 0 ? c.sum_us / static_cast<double>(c.iterations) : 0.0;
-    Distribution d;
-    std::vector<double> v = c.values;
-    std::sort(v.begin(), v.end());
-    for (double t : v) {
-      if (!d.values.empty() && d.values.back() == t) {
-        ++d.counts.back();
-      } else {
-        d.values.push_back(t);
-        d.counts.push_back(1);
-      }
-    }
-    const lat_stats st = describe(d, c.bytes);
+    const lat_stats st = describe(distribution_of_values(c.values), c.bytes);
     q.min_us = st.min_us;
     q.median_us = st.median_us;
     q.mean_us = st.mean_us;

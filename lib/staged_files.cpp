@@ -57,6 +57,11 @@ std::string stage(const std::string &path, const std::string &contents) {
 
 }  // namespace
 
+void require_file_name(const char *what, const std::string &name) {
+  if (name.empty() || name.find('/') != std::string::npos)
+    throw ArgError(std::string(what) + " must be a file name without '/', got '" + name + "'");
+}
+
 std::string join_path(const std::string &dir, const std::string &name) {
   if (dir.empty()) return name;
   return dir.back() == '/' ? dir + name : dir + "/" + name;

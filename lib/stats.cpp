@@ -8,6 +8,20 @@ namespace lat {
 
 int64_t Distribution::total() const { return std::accumulate(counts.begin(), counts.end(), int64_t{0}); }
 
+Distribution distribution_of_values(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  Distribution d;
+  for (double v : values) {
+    if (!d.values.empty() && d.values.back() == v) {
+      ++d.counts.back();
+    } else {
+      d.values.push_back(v);
+      d.counts.push_back(1);
+    }
+  }
+  return d;
+}
+
 double kth_value(const Distribution &d, int64_t k) {
   int64_t seen = 0;
   for (size_t i = 0; i < d.values.size(); ++i) {

@@ -38,6 +38,9 @@ Distribution distribution_of(const Tally &tally, Map map) {
   return d;
 }
 
+/// The distribution of raw values (any order): sorted, equal values merged.
+Distribution distribution_of_values(std::vector<double> values);
+
 /// The k-th smallest value (0-based) of the distribution.
 double kth_value(const Distribution &d, int64_t k);
 

@@ -159,10 +159,9 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
 
 void write_sweep_files(const std::string &outdir, const std::string &fname, const std::string &command_line,
                        const SweepResult &r, bool render) {
-  if (fname.empty() || fname.find('/') != std::string::npos)
-    throw ArgError("fname must be a file name without '/', got '" + fname + "'");
+  require_file_name("fname", fname);
   const std::string base = join_path(outdir, fname);
-  const MakeFromStaged plot = render ? render_png(base + ".png", 1, {{"datafile", 0}}) : nullptr;
+  const MakeFromStaged plot = render ? render_plots({base + ".png"}, 1, {{"datafile", 0}}) : nullptr;
   write_files_whole({{base + ".gpl", sweep_gpl_text(r)},
                      {base + ".gcm", sweep_gcm_text(r, fname)},
                      {base + ".csv", sweep_csv_text(r)},
