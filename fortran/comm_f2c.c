@@ -38,3 +38,7 @@ int lat_f_queue_sweep(MPI_Fint comm, const lat_queue_options *opts, int64_t nlen
   return lat_queue_sweep(comm_from_fortran(comm), opts, nlengths, lengths, nfractions, fractions_percent, nsizes,
                          sizes, timer, result);
 }
+
+int lat_f_pair_matrix(MPI_Fint comm, const lat_pair_options *opts, lat_pairs *result) {
+  return lat_pair_matrix(comm_from_fortran(comm), opts, result);
+}

@@ -34,8 +34,12 @@ module mpilat
   integer, parameter, public :: LAT_QUEUE_POSTED = 0, LAT_QUEUE_UNEXPECTED = 1
   integer, parameter, public :: LAT_SWEEP_END_STABLE = 0, LAT_SWEEP_END_REPS = 1, LAT_SWEEP_END_BUDGET = 2, &
                                 LAT_SWEEP_END_STOPPED = 3
+  integer, parameter, public :: LAT_PAIRS_SEQUENTIAL = 0, LAT_PAIRS_ROUNDS = 1
+  integer, parameter, public :: LAT_WAIT_AUTO = 0, LAT_WAIT_SPIN = 1, LAT_WAIT_YIELD = 2
+  integer, parameter, public :: LAT_PAIR_MEAN = 0, LAT_PAIR_STDDEV = 1, LAT_PAIR_STDERR = 2, LAT_PAIR_MIN = 3, &
+                                LAT_PAIR_MEDIAN = 4, LAT_PAIR_MAX = 5, LAT_PAIR_COUNT = 6, LAT_PAIR_NSTATS = 7
   !> The API version these bindings were written for; compare with lat_get_api_version().
-  integer, parameter, public :: LAT_API_VERSION = 3
+  integer, parameter, public :: LAT_API_VERSION = 4
 
   ! ---- result and option types: field by field the C structs ---------------------------------------------
   !> Options of lat_calibrate_timer (lat_timer_defaults fills them).
@@ -160,6 +164,33 @@ module mpilat
     type(c_ptr) :: handle = c_null_ptr
   end type lat_queue
 
+  !> Options of lat_pair_matrix (lat_pair_defaults fills them; meanings in mpilat.h).
+  type, bind(C), public :: lat_pair_options
+    integer(c_int64_t) :: msg_bytes, repeats, nr
+    real(c_double) :: timeout_s
+    integer(c_int) :: schedule, root, timer, wait, progress, reserved
+  end type lat_pair_options
+
+  !> Where a rank ran; -1 where the platform does not tell.
+  type, bind(C), public :: lat_rank_place
+    real(c_double) :: res_timing_us, min_ov_us
+    integer(c_int) :: rank, node, node_rank, socket, core, cpu
+    character(kind=c_char) :: host(LAT_HOSTNAME_LEN)
+  end type lat_rank_place
+
+  !> What a pair matrix holds, as a whole.
+  type, bind(C), public :: lat_pair_summary
+    integer(c_int64_t) :: nprocs, nnodes, msg_bytes, repeats, npairs, nrounds, steps, round_trips
+    real(c_double) :: wall_s, mean_min_us, mean_max_us
+    integer(c_int) :: schedule, root, timer, wait, has_matrices, from_log, partial, reserved
+    character(kind=c_char) :: testing_host(LAT_HOSTNAME_LEN)
+  end type lat_pair_summary
+
+  !> The result of a pair matrix (or an mmpi log read back); free it with lat_pairs_free.
+  type, public :: lat_pairs
+    type(c_ptr) :: handle = c_null_ptr
+  end type lat_pairs
+
   !> A frequency table (distinct values and their counts); free it with lat_histogram_free.
   type, public :: lat_histogram
     type(c_ptr) :: handle = c_null_ptr
@@ -179,6 +210,13 @@ module mpilat
   public :: lat_sweep_thresholds, lat_sweep_get_samples, lat_sweep_free, lat_write_sweep_files
   public :: lat_queue_defaults, lat_queue_sweep, lat_queue_get_summary, lat_queue_points, lat_queue_free
   public :: lat_write_queue_files
+  public :: lat_pair_defaults, lat_pair_matrix, lat_pairs_get_summary, lat_pairs_get_matrix, lat_pairs_get_place
+  public :: lat_pairs_free, lat_write_pair_files, lat_read_mmpi_log, lat_write_pair_matrices
+
+  !> All-pairs latency matrix, collective over comm (type(MPI_Comm) or an integer handle).
+  interface lat_pair_matrix
+    module procedure pair_matrix_f08, pair_matrix_int
+  end interface lat_pair_matrix
 
   !> Queue-depth latency, collective over comm (type(MPI_Comm) or an integer handle).
   interface lat_queue_sweep
@@ -424,6 +462,65 @@ module mpilat
       import :: c_int, c_char, c_ptr
       character(kind=c_char), intent(in) :: outdir(*), command_line(*)
       type(c_ptr), value :: queue
+      integer(c_int), value :: render
+      integer(c_int) :: rc
+    end function
+    function lat_pair_defaults_c(opts) bind(C, name="lat_pair_defaults") result(rc)
+      import :: c_int, lat_pair_options
+      type(lat_pair_options), intent(out) :: opts
+      integer(c_int) :: rc
+    end function
+    function lat_pair_matrix_c(comm, opts, result) bind(C, name="lat_f_pair_matrix") result(rc)
+      import :: c_int, c_ptr, lat_pair_options
+      integer(c_int), value :: comm
+      type(lat_pair_options), intent(in) :: opts
+      type(c_ptr), intent(out) :: result
+      integer(c_int) :: rc
+    end function
+    function lat_pairs_get_summary_c(pairs, summary) bind(C, name="lat_pairs_get_summary") result(rc)
+      import :: c_int, c_ptr, lat_pair_summary
+      type(c_ptr), value :: pairs
+      type(lat_pair_summary), intent(out) :: summary
+      integer(c_int) :: rc
+    end function
+    function lat_pairs_get_matrix_c(pairs, stat, n, matrix) bind(C, name="lat_pairs_get_matrix") result(rc)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: pairs
+      integer(c_int), value :: stat
+      integer(c_int64_t), value :: n
+      type(c_ptr), value :: matrix
+      integer(c_int) :: rc
+    end function
+    function lat_pairs_get_place_c(pairs, rank, place) bind(C, name="lat_pairs_get_place") result(rc)
+      import :: c_int, c_ptr, lat_rank_place
+      type(c_ptr), value :: pairs
+      integer(c_int), value :: rank
+      type(lat_rank_place), intent(out) :: place
+      integer(c_int) :: rc
+    end function
+    function lat_pairs_free_c(pairs) bind(C, name="lat_pairs_free") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: pairs
+      integer(c_int) :: rc
+    end function
+    function lat_write_pair_files_c(outdir, log_name, command_line, pairs) bind(C, name="lat_write_pair_files") &
+        result(rc)
+      import :: c_int, c_char, c_ptr
+      character(kind=c_char), intent(in) :: outdir(*), log_name(*), command_line(*)
+      type(c_ptr), value :: pairs
+      integer(c_int) :: rc
+    end function
+    function lat_read_mmpi_log_c(path, result) bind(C, name="lat_read_mmpi_log") result(rc)
+      import :: c_int, c_char, c_ptr
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_ptr), intent(out) :: result
+      integer(c_int) :: rc
+    end function
+    function lat_write_pair_matrices_c(outdir, base, pairs, render) bind(C, name="lat_write_pair_matrices") &
+        result(rc)
+      import :: c_int, c_char, c_ptr
+      character(kind=c_char), intent(in) :: outdir(*), base(*)
+      type(c_ptr), value :: pairs
       integer(c_int), value :: render
       integer(c_int) :: rc
     end function
@@ -967,5 +1064,102 @@ contains
     call handle(lat_write_queue_files_c(trim(outdir)//c_null_char, trim(command_line)//c_null_char, queue%handle, &
                                         merge(1_c_int, 0_c_int, render)), 'lat_write_queue_files', ierr)
   end subroutine lat_write_queue_files
+
+  ! ---- all-pairs latency matrix (mmpi) --------------------------------------------------------------------
+
+  !> Fills opts with the defaults of include/mpilat.h.
+  subroutine lat_pair_defaults(opts)
+    type(lat_pair_options), intent(out) :: opts
+    integer(c_int) :: rc
+    rc = lat_pair_defaults_c(opts)
+  end subroutine lat_pair_defaults
+
+  !> Collective over comm: round-trip latency between every pair of ranks (docs/method.md, "Pair matrix").
+  subroutine pair_matrix_f08(comm, opts, pairs, ierr)
+    type(MPI_Comm), intent(in) :: comm
+    type(lat_pair_options), intent(in) :: opts
+    type(lat_pairs), intent(inout) :: pairs
+    integer, optional, intent(out) :: ierr
+    call pair_matrix_int(comm%MPI_VAL, opts, pairs, ierr)
+  end subroutine pair_matrix_f08
+
+  subroutine pair_matrix_int(comm, opts, pairs, ierr)
+    integer, intent(in) :: comm
+    type(lat_pair_options), intent(in) :: opts
+    type(lat_pairs), intent(inout) :: pairs
+    integer, optional, intent(out) :: ierr
+    call lat_pairs_free(pairs)
+    call handle(lat_pair_matrix_c(int(comm, c_int), opts, pairs%handle), 'lat_pair_matrix', ierr)
+  end subroutine pair_matrix_int
+
+  !> The summary of a pair matrix.
+  subroutine lat_pairs_get_summary(pairs, summary, ierr)
+    type(lat_pairs), intent(in) :: pairs
+    type(lat_pair_summary), intent(out) :: summary
+    integer, optional, intent(out) :: ierr
+    call handle(lat_pairs_get_summary_c(pairs%handle, summary), 'lat_pairs_get_summary', ierr)
+  end subroutine lat_pairs_get_summary
+
+  !> The N x N matrix of statistic stat (LAT_PAIR_*), allocated here: matrix(i+1, j+1) is the pair of
+  !> ranks i and j (symmetric, zero diagonal). Only where summary%has_matrices is 1.
+  subroutine lat_pairs_get_matrix(pairs, stat, matrix, ierr)
+    type(lat_pairs), intent(in) :: pairs
+    integer, intent(in) :: stat
+    real(c_double), allocatable, target, intent(out) :: matrix(:, :)
+    integer, optional, intent(out) :: ierr
+    type(lat_pair_summary) :: s
+    integer(c_int) :: rc
+    rc = lat_pairs_get_summary_c(pairs%handle, s)
+    if (rc /= LAT_SUCCESS) s%nprocs = 0
+    allocate (matrix(s%nprocs, s%nprocs))
+    if (rc == LAT_SUCCESS) rc = lat_pairs_get_matrix_c(pairs%handle, int(stat, c_int), s%nprocs * s%nprocs, &
+                                                      c_loc(matrix))
+    call handle(rc, 'lat_pairs_get_matrix', ierr)
+  end subroutine lat_pairs_get_matrix
+
+  !> Where rank ran (any rank where the matrices are, else the calling rank only).
+  subroutine lat_pairs_get_place(pairs, rank, place, ierr)
+    type(lat_pairs), intent(in) :: pairs
+    integer, intent(in) :: rank
+    type(lat_rank_place), intent(out) :: place
+    integer, optional, intent(out) :: ierr
+    call handle(lat_pairs_get_place_c(pairs%handle, int(rank, c_int), place), 'lat_pairs_get_place', ierr)
+  end subroutine lat_pairs_get_place
+
+  !> Frees the result; an empty handle is accepted.
+  subroutine lat_pairs_free(pairs)
+    type(lat_pairs), intent(inout) :: pairs
+    integer(c_int) :: rc
+    if (c_associated(pairs%handle)) rc = lat_pairs_free_c(pairs%handle)
+    pairs%handle = c_null_ptr
+  end subroutine lat_pairs_free
+
+  !> Writes the mmpi log outdir/log_name and the JSON beside it, whole or not at all.
+  subroutine lat_write_pair_files(outdir, log_name, command_line, pairs, ierr)
+    character(len=*), intent(in) :: outdir, log_name, command_line
+    type(lat_pairs), intent(in) :: pairs
+    integer, optional, intent(out) :: ierr
+    call handle(lat_write_pair_files_c(trim(outdir)//c_null_char, trim(log_name)//c_null_char, &
+                                       trim(command_line)//c_null_char, pairs%handle), 'lat_write_pair_files', ierr)
+  end subroutine lat_write_pair_files
+
+  !> Reads an mmpi log (ours or the 2009 program's) into pairs: mean and standard deviation, hostnames.
+  subroutine lat_read_mmpi_log(path, pairs, ierr)
+    character(len=*), intent(in) :: path
+    type(lat_pairs), intent(inout) :: pairs
+    integer, optional, intent(out) :: ierr
+    call lat_pairs_free(pairs)
+    call handle(lat_read_mmpi_log_c(trim(path)//c_null_char, pairs%handle), 'lat_read_mmpi_log', ierr)
+  end subroutine lat_read_mmpi_log
+
+  !> Writes <base>_comm.dat, _var.dat, .csv, _heatmap.gp and, when render, _heatmap.png and .svg.
+  subroutine lat_write_pair_matrices(outdir, base, pairs, render, ierr)
+    character(len=*), intent(in) :: outdir, base
+    type(lat_pairs), intent(in) :: pairs
+    logical, intent(in) :: render
+    integer, optional, intent(out) :: ierr
+    call handle(lat_write_pair_matrices_c(trim(outdir)//c_null_char, trim(base)//c_null_char, pairs%handle, &
+                                          merge(1_c_int, 0_c_int, render)), 'lat_write_pair_matrices', ierr)
+  end subroutine lat_write_pair_matrices
 
 end module mpilat

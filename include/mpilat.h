@@ -502,6 +502,149 @@ int lat_queue_free(lat_queue *queue);
 int lat_write_queue_files(const char *outdir, const char *command_line, lat_queue queue, int render);
 
 /* ---------------------------------------------------------------------------------------------------
+ * All-pairs latency matrix, the mmpi way (docs/method.md, "Pair matrix")
+ * ------------------------------------------------------------------------------------------------- */
+
+/** In what order lat_pair_matrix() visits the pairs (lat_pair_options.schedule). */
+enum lat_pair_schedule {
+  LAT_PAIRS_SEQUENTIAL = 0, /**< one pair at a time, in mmpi's order (0,1), (0,2), ..., (N-2,N-1): the
+                                 network is otherwise idle; N(N-1)/2 synchronised steps per repeat */
+  LAT_PAIRS_ROUNDS = 1      /**< round-robin tournament: N-1 rounds (N for odd N, one rank resting) of
+                                 disjoint pairs measured at the same time: latency under concurrent load */
+};
+
+/** How ranks that wait between steps wait (lat_pair_options.wait). */
+enum lat_wait_mode {
+  LAT_WAIT_AUTO = 0,  /**< spin, unless some machine (ranks under one kernel, by its boot id) holds more
+                           ranks than it has processors: then yield */
+  LAT_WAIT_SPIN = 1,  /**< test in a loop (fastest steps; wants a core per rank) */
+  LAT_WAIT_YIELD = 2  /**< test, then sleep 0.5 ms between steps, and in the timed round trip test and
+                           sched_yield(): on an oversubscribed node a blocking call would spin through its
+                           time slice while its partner waits for the processor (milliseconds) */
+};
+
+/** The per-pair statistics of a pair matrix (lat_pairs_get_matrix). Round-trip times, microseconds. */
+enum lat_pair_stat {
+  LAT_PAIR_MEAN = 0,    /**< mean of the repeats (the mmpi log's AvgCommTime) */
+  LAT_PAIR_STDDEV = 1,  /**< sample standard deviation (divisor repeats - 1): the log's StdDev column */
+  LAT_PAIR_STDERR = 2,  /**< standard error of the mean, stddev / sqrt(repeats) (what the 2009 mmpi's
+                             "StdDev" column really held) */
+  LAT_PAIR_MIN = 3,
+  LAT_PAIR_MEDIAN = 4,
+  LAT_PAIR_MAX = 5,
+  LAT_PAIR_COUNT = 6    /**< round trips timed for the pair (repeats, fewer after a stop) */
+};
+/** Number of lat_pair_stat values. */
+#define LAT_PAIR_NSTATS 7
+
+/** Options of lat_pair_matrix(); initialise with lat_pair_defaults(). Must be equal on all ranks
+    (except progress). */
+typedef struct lat_pair_options {
+  int64_t msg_bytes;  /**< message size of each round trip; default 64 (as the paper) */
+  int64_t repeats;    /**< timed round trips per pair, interleaved over the pairs; default 100 */
+  int64_t nr;         /**< timer pairs of each rank's own clock calibration (reported, not subtracted);
+                           default 2^16 */
+  double timeout_s;   /**< watchdog as in lat_pingpong_options; 0 (default): wait for ever */
+  int schedule;       /**< lat_pair_schedule; default LAT_PAIRS_SEQUENTIAL */
+  int root;           /**< the rank that gathers the N x N matrices; default 0 */
+  int timer;          /**< lat_timer_kind; default LAT_TIMER_MPI_WTIME */
+  int wait;           /**< lat_wait_mode; default LAT_WAIT_AUTO */
+  int progress;       /**< 1: root prints progress on stderr; default 0 */
+  int reserved;       /**< 0 */
+} lat_pair_options;
+
+/** Where a rank ran, as far as the platform tells; -1 where it does not. */
+typedef struct lat_rank_place {
+  double res_timing_us, min_ov_us; /**< its clock's resolution and minimum overhead (0 from a log) */
+  int rank;           /**< in the communicator */
+  int node;           /**< index of its node, nodes numbered by their lowest rank: a shared-memory domain
+                           of MPI_Comm_split_type (from a log: ranks grouped by hostname) */
+  int node_rank;      /**< its place among the ranks of its node */
+  int socket;         /**< hwloc logical index of the package its binding lies in; -1: unknown (the
+                           binding spans packages, or no hwloc information) */
+  int core;           /**< the same for the core; -1 when not bound inside one core */
+  int cpu;            /**< OS index of the processor it was running on when asked; -1 unknown */
+  char host[LAT_HOSTNAME_LEN]; /**< MPI_Get_processor_name(), or the log's ProcName */
+} lat_rank_place;
+
+/** What a pair matrix holds, as a whole. */
+typedef struct lat_pair_summary {
+  int64_t nprocs;       /**< N: the matrices are N x N */
+  int64_t nnodes;       /**< distinct nodes among the ranks */
+  int64_t msg_bytes, repeats;
+  int64_t npairs;       /**< N(N-1)/2 */
+  int64_t nrounds;      /**< synchronised steps per repeat: npairs (sequential) or the rounds */
+  int64_t steps;        /**< synchronised steps made, the warm-up pass not counted */
+  int64_t round_trips;  /**< round trips timed in all (npairs x repeats unless stopped) */
+  double wall_s;        /**< from the call to the matrices gathered */
+  double mean_min_us, mean_max_us; /**< smallest and largest pair mean */
+  int schedule;         /**< lat_pair_schedule; -1 when read from a log */
+  int root;             /**< the rank holding the matrices */
+  int timer;
+  int wait;             /**< the lat_wait_mode used (LAT_WAIT_SPIN or LAT_WAIT_YIELD) */
+  int has_matrices;     /**< 1 on root (and for a log read back); 0 elsewhere */
+  int from_log;         /**< 1: read from an mmpi log (only mean and standard deviation are known) */
+  int partial;          /**< 1: stopped by lat_request_stop(): the counts say what was measured */
+  int reserved;         /**< 0 */
+  char testing_host[LAT_HOSTNAME_LEN]; /**< root's processor name (the log's "Testing Hostname") */
+} lat_pair_summary;
+
+/** Opaque handle to a pair matrix; free with lat_pairs_free(). */
+typedef struct lat_pairs_s *lat_pairs;
+
+/** Fills opts with the defaults above. */
+int lat_pair_defaults(lat_pair_options *opts);
+
+/**
+ * Round-trip latency between every pair of ranks of comm (the mmpi method): after a warm-up pass, for
+ * each of opts->repeats passes over the schedule, every step starts with a synchronisation of all
+ * ranks, then each pair of the step does a hand-shake (the responder has posted its receive) and one
+ * timed round trip of msg_bytes, timed by the lower rank. Per pair: mean, standard deviation, standard
+ * error, min, median, max. Collective over comm. root receives the N x N matrices and every rank's
+ * place; its O(N^2) memory is checked before anything is timed (LAT_ERR_NOMEM on every rank when it
+ * cannot be had). *result on every rank (the matrices on root only), also on LAT_ERR_INTERRUPTED.
+ */
+int lat_pair_matrix(MPI_Comm comm, const lat_pair_options *opts, lat_pairs *result);
+
+/** The summary of a pair matrix. */
+int lat_pairs_get_summary(lat_pairs pairs, lat_pair_summary *summary);
+
+/** Copies the N x N matrix of statistic stat (lat_pair_stat) into matrix[n], n >= N*N, row-major
+    (matrix[i*N + j]); symmetric, zero diagonal. LAT_ERR_ARG where summary.has_matrices is 0, or for a
+    statistic an mmpi log does not hold. */
+int lat_pairs_get_matrix(lat_pairs pairs, int stat, int64_t n, double *matrix);
+
+/** Where rank ran. Where summary.has_matrices is 0, only the calling rank's own place is known. */
+int lat_pairs_get_place(lat_pairs pairs, int rank, lat_rank_place *place);
+
+/** Frees the handle and sets *pairs to NULL; a NULL *pairs is accepted. */
+int lat_pairs_free(lat_pairs *pairs);
+
+/**
+ * Writes the mmpi log (docs/output-formats.md: "# Testing Hostname:", "# Processors: N MsgLen M
+ * Repeats: R", the column header, a line per pair i <= j, mean and standard deviation in us with 2
+ * decimals) as outdir/log_name, and outdir/<log_name without its extension>.json (every statistic at
+ * full precision, the places, the run), whole or not at all. Needs the matrices. Not collective.
+ */
+int lat_write_pair_files(const char *outdir, const char *log_name, const char *command_line, lat_pairs pairs);
+
+/**
+ * Reads an mmpi log (ours, or the 2009 program's: dotted hostnames, rank fields of any width,
+ * "host:rank" fields, CRLF) into a handle with the mean and StdDev matrices and the hostnames. A
+ * malformed log is LAT_ERR_DATA, the message naming the file, the line and what was expected; a
+ * missing file LAT_ERR_IO. Not collective.
+ */
+int lat_read_mmpi_log(const char *path, lat_pairs *result);
+
+/**
+ * Writes <base>_comm.dat and <base>_var.dat (the mean and standard deviation N x N matrices as text that
+ * MATLAB/Octave `load` reads), <base>.csv (a row per pair), <base>_heatmap.gp (gnuplot) and, when render
+ * is 1, <base>_heatmap.png and <base>_heatmap.svg (ranks on both axes, node boundaries marked, colour
+ * bar in us), into outdir, whole or not at all. Needs the matrices. Not collective.
+ */
+int lat_write_pair_matrices(const char *outdir, const char *base, lat_pairs pairs, int render);
+
+/* ---------------------------------------------------------------------------------------------------
  * Statistics on samples (the same code the measurements use; not collective)
  * ------------------------------------------------------------------------------------------------- */
 

@@ -50,7 +50,7 @@ void StallWatch::fire(int64_t trial, double waited_s) {
   std::fprintf(stderr,
                "mpilat: rank %d: timeout: no answer from rank %d within %.3g s (%s: inside the timed loop of "
                "trial %lld). A blocking MPI call cannot be interrupted, so the job is ended.\n",
-               rank_, peer_, waited_s, phase_.c_str(), static_cast<long long>(trial));
+               rank_, peer_.load(), waited_s, phase_.c_str(), static_cast<long long>(trial));
   std::fflush(stderr);
   // A moment for the launcher to forward the message before the job is torn down.
   std::this_thread::sleep_for(std::chrono::milliseconds(500));

@@ -28,13 +28,16 @@ class StallWatch {
   /// Before t1 of trial `trial` (counted from 0) and after t2: outside the timed region.
   void enter(int64_t trial) noexcept { state_.store(2 * trial + 1, std::memory_order_relaxed); }
   void leave(int64_t trial) noexcept { state_.store(2 * trial + 2, std::memory_order_relaxed); }
+  /// The rank waited for from now on (measurements that change partners).
+  void set_peer(int peer) noexcept { peer_.store(peer, std::memory_order_relaxed); }
 
  private:
   void watch();
   [[noreturn]] void fire(int64_t trial, double waited_s);
 
   double timeout_s_;
-  int rank_, peer_;
+  int rank_;
+  std::atomic<int> peer_;
   bool may_abort_ = false;
   std::string phase_;
   std::atomic<int64_t> state_{0};  // odd: inside the timed loop of trial (state - 1) / 2

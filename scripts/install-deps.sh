@@ -7,8 +7,9 @@ set -euo pipefail
 packages=(cmake make g++ gfortran pkgconf python3
           mpich libmpich-dev            # MPI (the default; Open MPI is built and tested with --tests)
           nlohmann-json3-dev            # the JSON files
-          libcli11-dev                  # the options of the C++ drivers (mpptest)
-          gnuplot-nox)                  # the plots the drivers render (PNG)
+          libcli11-dev                  # the options of the C++ drivers (mpptest, queuelat, mmpi)
+          libhwloc-dev                  # sockets and cores of the ranks (the pair matrix)
+          gnuplot-nox)                  # the plots the drivers render (PNG, SVG)
 if [ "${1:-}" = --tests ]; then
   packages+=(openmpi-bin libopenmpi-dev # the suite runs against Open MPI too
              libcmocka-dev              # C tests

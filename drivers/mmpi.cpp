@@ -1,0 +1,150 @@
+// mmpi: round-trip latency between every pair of ranks, as the 2009 TeraGrid mmpi program measured it,
+// on lat_pair_matrix. Writes the mmpi log (ammpi_<np>_<len>_<reps>.dat, or -o) and a JSON file beside
+// it; mmpi2mat turns the log into matrices and a heat map. See docs/mmpi.md.
+// Exit status: 0 done, 1 failed, 2 bad input, 3 partial (stopped by a signal).
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+
+#include "driver_options.hpp"
+#include "driver_support.h"
+#include "mpilat.h"
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, nprocs = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  lat_pair_options o;
+  lat_pair_defaults(&o);
+  std::string schedule = "sequential", wait = "auto", timer = "mpi_wtime", output, outdir;
+  bool quick = false;
+  int progress = 1;
+  CLI::App app{"mmpi (mpilat): round-trip latency between every pair of ranks of the job, with each rank's host, "
+               "node, socket and core; writes the mmpi log of the 2009 TeraGrid program and a JSON file."};
+  app.get_formatter()->column_width(30);
+  app.add_option("--msglen", o.msg_bytes, "message size in bytes (64)");
+  app.add_option("--repeats", o.repeats, "timed round trips per pair, interleaved over the pairs (100)");
+  app.add_option("--schedule", schedule,
+                 "sequential: one pair at a time, mmpi's order; rounds: N-1 rounds of disjoint pairs at once "
+                 "(latency under load, O(N) steps) (sequential)");
+  app.add_option("-o,--output", output, "the log file (ammpi_<np>_<msglen>_<repeats>.dat); the JSON goes beside it");
+  app.add_option("--outdir", outdir, "directory of the files when -o has none (.)");
+  app.add_option("--wait", wait, "how waiting ranks wait: auto, spin or yield (auto: yield on an oversubscribed node)");
+  app.add_option("--timer", timer, "mpi_wtime, monotonic_raw or tsc (mpi_wtime)");
+  app.add_option("--timeout", o.timeout_s, "seconds a rank waits for another before giving up; 0: for ever (0)");
+  app.add_flag("--quick", quick, "seconds, not minutes: 10 repeats");
+  add_progress_flags(app, progress, "on, at most a line every 2 s");
+  int status = -1;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &) {
+    if (rank == 0) std::fputs(app.help().c_str(), stdout);
+    status = DRIVER_DONE;
+  } catch (const CLI::ParseError &e) {
+    if (rank == 0) std::fprintf(stderr, "mmpi: %s (try --help)\n", e.what());
+    status = DRIVER_BAD_INPUT;
+  }
+  std::string bad;
+  if (status < 0) {
+    if (quick) {
+      if (app.count("--repeats") == 0) o.repeats = 10;
+      o.nr = int64_t{1} << 12;
+    }
+    if (schedule == "sequential") o.schedule = LAT_PAIRS_SEQUENTIAL;
+    else if (schedule == "rounds") o.schedule = LAT_PAIRS_ROUNDS;
+    else bad = "--schedule '" + schedule + "': must be sequential or rounds";
+    if (bad.empty()) {
+      if (wait == "auto") o.wait = LAT_WAIT_AUTO;
+      else if (wait == "spin") o.wait = LAT_WAIT_SPIN;
+      else if (wait == "yield") o.wait = LAT_WAIT_YIELD;
+      else bad = "--wait '" + wait + "': must be auto, spin or yield";
+    }
+    if (bad.empty() && lat_timer_from_name(timer.c_str(), &o.timer) != LAT_SUCCESS)
+      bad = "--timer '" + timer + "': must be mpi_wtime, monotonic_raw or tsc";
+    if (bad.empty() && (o.msg_bytes < 0 || o.msg_bytes > 2147483647))
+      bad = "--msglen " + std::to_string(o.msg_bytes) + ": must be a size in bytes, 0..2147483647";
+    if (bad.empty() && o.repeats < 1) bad = "--repeats " + std::to_string(o.repeats) + ": must be >= 1";
+    if (bad.empty() && !(o.timeout_s >= 0.0)) bad = "--timeout " + std::to_string(o.timeout_s) + ": must be >= 0";
+    if (bad.empty() && nprocs < 2) bad = "mmpi needs at least 2 processes, this job has " + std::to_string(nprocs);
+    if (bad.empty() && !output.empty() && (output.back() == '/' || output == "." || output == ".."))
+      bad = "-o '" + output + "': must name a file, not a directory";
+    if (bad.empty() && !output.empty() && output.find('/') != std::string::npos && !outdir.empty())
+      bad = "-o '" + output + "' has a directory: give it there or in --outdir, not both";
+    if (!bad.empty()) {
+      if (rank == 0) std::fprintf(stderr, "mmpi: %s\n", bad.c_str());
+      status = DRIVER_BAD_INPUT;
+    }
+  }
+  std::string log_name = output;
+  if (status < 0) {
+    if (log_name.empty())
+      log_name = "ammpi_" + std::to_string(nprocs) + "_" + std::to_string(o.msg_bytes) + "_" +
+                 std::to_string(o.repeats) + ".dat";
+    const size_t slash = log_name.rfind('/');
+    if (slash != std::string::npos) {
+      outdir = slash == 0 ? "/" : log_name.substr(0, slash);
+      log_name = log_name.substr(slash + 1);
+    }
+  }
+  // The output directory is checked before anything is measured.
+  if (status < 0 && !driver_outdir_usable("mmpi", outdir.empty() ? "--outdir" : "-o/--outdir", outdir.c_str()))
+    status = DRIVER_BAD_INPUT;
+  if (status >= 0) {
+    MPI_Finalize();
+    return status;
+  }
+  o.progress = rank == 0 ? progress : 0;
+  if (rank == 0) {
+    const long long pairs = static_cast<long long>(nprocs) * (nprocs - 1) / 2;
+    const long long steps = o.schedule == LAT_PAIRS_ROUNDS ? (nprocs % 2 == 0 ? nprocs - 1 : nprocs) : pairs;
+    std::fprintf(stderr, "mmpi: %d ranks, %lld pairs, %lld-byte messages, %lld repeats, %s schedule: %lld steps\n",
+                 nprocs, pairs, static_cast<long long>(o.msg_bytes), static_cast<long long>(o.repeats),
+                 schedule.c_str(), steps * (o.repeats + 1));
+  }
+  latency_install_stop_handlers();
+  lat_pairs pairs = nullptr;
+  const int rc = lat_pair_matrix(MPI_COMM_WORLD, &o, &pairs);
+  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) {
+    if (rank == 0 || rc == LAT_ERR_TIMEOUT) std::fprintf(stderr, "mmpi: %s: %s\n", lat_strerror(rc), lat_last_error_message());
+    // A rank that stopped answering may never reach MPI_Finalize: end the job, after a moment in which
+    // the launcher forwards this message.
+    if (rc == LAT_ERR_TIMEOUT) {
+      driver_pause_seconds(1.0);
+      MPI_Abort(MPI_COMM_WORLD, DRIVER_FAILED);
+    }
+    MPI_Finalize();
+    return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED;
+  }
+  status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
+  if (rank == 0) {
+    std::string cmd;
+    for (int k = 0; k < argc; ++k) cmd += (k ? " " : "") + std::string(argv[k]);
+    const std::string where = outdir.empty() ? "" : outdir + (outdir.back() == '/' ? "" : "/");
+    if (lat_write_pair_files(outdir.c_str(), log_name.c_str(), cmd.c_str(), pairs) != LAT_SUCCESS) {
+      std::fprintf(stderr, "mmpi: writing %s%s: %s\n", where.c_str(), log_name.c_str(), lat_last_error_message());
+      status = DRIVER_FAILED;
+    } else {
+      lat_pair_summary s;
+      lat_pairs_get_summary(pairs, &s);
+      std::printf("mmpi (mpilat %s): %lld ranks on %lld node(s), %lld pairs, %lld-byte messages, %lld repeats, "
+                  "%s schedule, %.1f s\n",
+                  MPILAT_VERSION_STRING, static_cast<long long>(s.nprocs), static_cast<long long>(s.nnodes),
+                  static_cast<long long>(s.npairs), static_cast<long long>(s.msg_bytes),
+                  static_cast<long long>(s.repeats), schedule.c_str(), s.wall_s);
+      std::printf("mean round trip per pair: %.3f us (fastest pair) to %.3f us (slowest pair)\n", s.mean_min_us,
+                  s.mean_max_us);
+      std::printf("log: %s%s (the JSON beside it: the same name, .json)\nmatrices and heat map: mmpi2mat %s%s\n",
+                  where.c_str(), log_name.c_str(), where.c_str(), log_name.c_str());
+      if (status == DRIVER_PARTIAL)
+        std::fprintf(stderr, "mmpi: stopped by signal %d: the files hold the round trips measured (JSON: count)\n",
+                     latency_stop_signal());
+    }
+  }
+  lat_pairs_free(&pairs);
+  driver_bcast_int_politely(&status);
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,72 @@
+// mmpi2mat: an mmpi log (ours, or the 2009 program's) into the two N x N matrices MATLAB/Octave load
+// (<base>_comm.dat: mean, <base>_var.dat: standard deviation), a CSV, and a heat map (PNG and SVG, node
+// boundaries marked, colour bar in us), on lat_read_mmpi_log and lat_write_pair_matrices. No MPI job.
+// Exit status: 0 done, 1 failed (a file could not be written, gnuplot failed), 2 bad input (the log).
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+
+#include "driver_support.h"
+#include "mpilat.h"
+
+int main(int argc, char **argv) {
+  std::string log, base, outdir;
+  bool noplot = false;
+  CLI::App app{"mmpi2mat (mpilat): reads an mmpi log and writes <base>_comm.dat and <base>_var.dat (N x N "
+               "matrices of the mean and standard deviation, for MATLAB/Octave load), <base>.csv, and the heat map "
+               "<base>_heatmap.png/.svg (with <base>_heatmap.gp)."};
+  app.get_formatter()->column_width(30);
+  app.add_option("log", log, "the mmpi log (ammpi_<np>_<len>_<reps>.dat)")->required();
+  app.add_option("--base", base, "name of the files (the log's name without its extension)");
+  app.add_option("--outdir", outdir, "directory of the files (the log's directory)");
+  app.add_flag("--noplot", noplot, "write the gnuplot script but draw no PNG or SVG");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &) {
+    std::fputs(app.help().c_str(), stdout);
+    return DRIVER_DONE;
+  } catch (const CLI::ParseError &e) {
+    std::fprintf(stderr, "mmpi2mat: %s (try --help)\n", e.what());
+    return DRIVER_BAD_INPUT;
+  }
+  const size_t slash = log.rfind('/');
+  const std::string file = slash == std::string::npos ? log : log.substr(slash + 1);
+  if (outdir.empty() && slash != std::string::npos) outdir = slash == 0 ? "/" : log.substr(0, slash);
+  if (base.empty()) {
+    const size_t dot = file.find_last_of('.');
+    base = dot == std::string::npos || dot == 0 ? file : file.substr(0, dot);
+  }
+  if (base.empty() || base.find('/') != std::string::npos) {
+    std::fprintf(stderr, "mmpi2mat: --base '%s': must be a file name without '/'\n", base.c_str());
+    return DRIVER_BAD_INPUT;
+  }
+  lat_pairs pairs = nullptr;
+  int rc = lat_read_mmpi_log(log.c_str(), &pairs);
+  if (rc != LAT_SUCCESS) {
+    std::fprintf(stderr, "mmpi2mat: %s\n", lat_last_error_message());
+    return rc == LAT_ERR_DATA || rc == LAT_ERR_IO ? DRIVER_BAD_INPUT : DRIVER_FAILED;
+  }
+  if (lat_check_output_dir(outdir.c_str()) != LAT_SUCCESS) {
+    std::fprintf(stderr, "mmpi2mat: --outdir '%s': %s\n", outdir.empty() ? "." : outdir.c_str(), lat_last_error_message());
+    lat_pairs_free(&pairs);
+    return DRIVER_BAD_INPUT;
+  }
+  rc = lat_write_pair_matrices(outdir.c_str(), base.c_str(), pairs, noplot ? 0 : 1);
+  int status = DRIVER_DONE;
+  if (rc != LAT_SUCCESS) {
+    std::fprintf(stderr, "mmpi2mat: writing %s_*: %s\n", base.c_str(), lat_last_error_message());
+    status = DRIVER_FAILED;
+  } else {
+    lat_pair_summary s;
+    lat_pairs_get_summary(pairs, &s);
+    const std::string at = outdir.empty() ? "" : outdir + (outdir.back() == '/' ? "" : "/");
+    std::printf("mmpi2mat: %s: %lld ranks on %lld host(s), %lld-byte messages, %lld repeats (%s)\n", log.c_str(),
+                static_cast<long long>(s.nprocs), static_cast<long long>(s.nnodes), static_cast<long long>(s.msg_bytes),
+                static_cast<long long>(s.repeats), s.testing_host);
+    std::printf("mean round trip per pair: %.2f us to %.2f us\n", s.mean_min_us, s.mean_max_us);
+    std::printf("wrote %s%s_comm.dat, %s_var.dat, %s.csv, %s_heatmap.gp%s\n", at.c_str(), base.c_str(), base.c_str(),
+                base.c_str(), base.c_str(), noplot ? "" : (", " + base + "_heatmap.png, " + base + "_heatmap.svg").c_str());
+  }
+  lat_pairs_free(&pairs);
+  return status;
+}

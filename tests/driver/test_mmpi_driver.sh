@@ -1,0 +1,173 @@
+#!/bin/bash
+# test_mmpi_driver.sh MMPI MMPI2MAT DATA_DIR "MPIEXEC [flags]" FAKESSH
+# mmpi and mmpi2mat as a user runs them: the log's exact layout and name, the JSON, both schedules (5 ranks:
+# a rank rests in each round), every pair measured `repeats` times, mmpi2mat's matrices, CSV and heat map,
+# logs of the 2009 program (dotted hosts, wide rank fields), broken logs, bad input (exit 2, a message
+# naming the value, no file), a stop by SIGTERM, and, with MPICH, two "nodes" on this machine (fakessh:
+# hostnames of their own) and ranks bound to cores. Never a timing value.
+set -u
+mmpi=$1 mmpi2mat=$2 data=$3 mpiexec=$4 fakessh=$5
+# shellcheck source=checks.sh
+. "$(dirname "$0")/checks.sh"
+
+# ---- 4 ranks, sequential schedule, the default name
+$mpiexec -n 4 "$mmpi" --quick --noprogress > seq.out 2> seq.err || bad "sequential run exited $? ($(cat seq.err))"
+log=ammpi_4_64_10.dat
+[ -s $log ] && [ -s ammpi_4_64_10.json ] && ok || bad "default names: $(ls)"
+ls -a | grep -q '^\.mpilat-' && bad "temporary files left behind" || ok
+grep -Eq '^# Testing Hostname: [^ ]+$' <(sed -n 1p $log) && ok || bad "line 1: $(sed -n 1p $log)"
+[ "$(sed -n 2p $log)" = "# Processors: 4 MsgLen 64 Repeats: 10" ] && ok || bad "line 2: $(sed -n 2p $log)"
+[ "$(sed -n 3p $log)" = "# ProcName1:rank ProcName2:rank AvgCommTime(usecs) StdDev" ] && ok || bad "line 3"
+[ "$(wc -l < $log)" = 13 ] && ok || bad "10 pair lines (i <= j) expected: $(wc -l < $log) lines"
+# One line per pair i <= j in mmpi's order, ranks as %03d, times with 2 decimals, the diagonal 0.00 0.00.
+awk 'NR > 3 { if ($0 !~ /^[^ ]+ [0-9][0-9][0-9] [^ ]+ [0-9][0-9][0-9] [0-9]+\.[0-9][0-9] [0-9]+\.[0-9][0-9]$/) exit 1
+              want_j++; if (want_j == 4) { want_i++; want_j = want_i }
+              if ($2 + 0 != want_i || $4 + 0 != want_j) exit 2
+              if ($2 == $4 && ($5 != "0.00" || $6 != "0.00")) exit 3 }' want_i=0 want_j=-1 $log && ok || bad "pair lines ($?)"
+python3 - ammpi_4_64_10.json <<'PY' && ok || bad "json"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["format"] == "mpilat-pairs" and j["run"]["nprocs"] == 4 and j["run"]["partial"] is False
+m = j["method"]
+assert m["schedule"] == "sequential" and m["pairs"] == 6 and m["steps"] == 60 and m["round_trips"] == 60
+c = j["matrices"]["count"]
+assert all(c[i][k] == (0 if i == k else 10) for i in range(4) for k in range(4))
+for name in ("mean_us", "stddev_us", "stderr_us", "min_us", "median_us", "max_us"):
+    a = j["matrices"][name]
+    assert all(a[i][k] == a[k][i] for i in range(4) for k in range(4)) and all(a[i][i] == 0 for i in range(4))
+assert [r["rank"] for r in j["ranks"]] == [0, 1, 2, 3] and all(r["host"] for r in j["ranks"])
+PY
+grep -q "mean round trip per pair" seq.out && ok || bad "summary on stdout"
+grep -q "^mmpi: 4 ranks, 6 pairs" seq.err && ok || bad "start line on stderr"
+
+# ---- 5 ranks, rounds, -o into a directory
+mkdir sub
+$mpiexec -n 5 "$mmpi" --schedule rounds --repeats 3 --noprogress -o sub/r.dat > rounds.out 2> rounds.err \
+  || bad "rounds run exited $? ($(cat rounds.err))"
+[ -s sub/r.dat ] && [ -s sub/r.json ] && ok || bad "-o sub/r.dat: $(ls sub)"
+python3 - sub/r.json <<'PY' && ok || bad "rounds json"
+import json, sys
+j = json.load(open(sys.argv[1]))
+m = j["method"]
+assert m["schedule"] == "rounds" and m["steps_per_repeat"] == 5 and m["steps"] == 15 and m["round_trips"] == 30
+c = j["matrices"]["count"]
+assert all(c[i][k] == (0 if i == k else 3) for i in range(5) for k in range(5))
+PY
+
+# ---- mmpi2mat on that log: matrices equal to the log's numbers, CSV, heat map
+$mmpi2mat $log > m2m.out 2> m2m.err || bad "mmpi2mat exited $? ($(cat m2m.err))"
+for f in ammpi_4_64_10_comm.dat ammpi_4_64_10_var.dat ammpi_4_64_10.csv ammpi_4_64_10_heatmap.gp \
+         ammpi_4_64_10_heatmap.png ammpi_4_64_10_heatmap.svg; do [ -s $f ] && ok || bad "$f missing"; done
+[ -s m2m.err ] && bad "mmpi2mat wrote on stderr: $(cat m2m.err)" || ok
+python3 - $log ammpi_4_64_10_comm.dat ammpi_4_64_10_var.dat <<'PY' && ok || bad "matrices against the log"
+import sys
+mean, var = [[float(x) for x in l.split()] for l in open(sys.argv[2])], [[float(x) for x in l.split()] for l in open(sys.argv[3])]
+assert len(mean) == 4 and all(len(r) == 4 for r in mean + var)
+for line in open(sys.argv[1]):
+    if line.startswith("#"): continue
+    f = line.split(); i, k = int(f[1]), int(f[3])
+    assert mean[i][k] == mean[k][i] == float(f[4]) and var[i][k] == var[k][i] == float(f[5])
+PY
+head -c 8 ammpi_4_64_10_heatmap.png | od -An -c | grep -q 'P   N   G' && ok || bad "not a PNG"
+grep -q '<svg' ammpi_4_64_10_heatmap.svg && grep -q 'µs' ammpi_4_64_10_heatmap.svg && ok || bad "svg, colour bar in µs"
+(rm ammpi_4_64_10_heatmap.png && gnuplot ammpi_4_64_10_heatmap.gp 2> gp.err && [ -s ammpi_4_64_10_heatmap.png ]) \
+  && ok || bad "gnuplot heatmap.gp by itself: $(cat gp.err)"
+[ "$(wc -l < ammpi_4_64_10.csv)" = 7 ] && ok || bad "csv: header and 6 pairs"
+
+# ---- logs of the 2009 program: the paper's sample (tabs, header over two lines)
+cp "$data/mmpi/paper_example.dat" .
+$mmpi2mat --noplot --base paper paper_example.dat > p.out 2> p.err || bad "paper sample: $(cat p.err)"
+[ "$(head -1 paper_comm.dat)" = "0 10.44 20.07 24.34" ] && ok || bad "paper sample row 1: $(head -1 paper_comm.dat)"
+grep -q '4 ranks on 2 host(s)' p.out && ok || bad "paper sample: hosts as nodes"
+[ ! -e paper_heatmap.png ] && [ -s paper_heatmap.gp ] && ok || bad "--noplot"
+# 1001 ranks: the rank fields grow to 4 digits past 999, as %03d does.
+awk 'BEGIN { n = 1001; print "# Testing Hostname: login1.frontera.tacc.utexas.edu"
+             printf "# Processors: %d MsgLen 64 Repeats: 100\n", n
+             print "# ProcName1:rank ProcName2:rank AvgCommTime(usecs) StdDev"
+             for (i = 0; i < n; i++) for (j = i; j < n; j++)
+               printf "c%03d.frontera.tacc.utexas.edu %03d c%03d.frontera.tacc.utexas.edu %03d %.2f %.2f\n", \
+                 int(i / 56), i, int(j / 56), j, (i == j ? 0 : (int(i / 56) == int(j / 56) ? 1.5 : 4.25)), (i == j ? 0 : 0.1) }' \
+  > wide.dat
+$mmpi2mat --noplot wide.dat > w.out 2> w.err || bad "1001 ranks: $(cat w.err)"
+grep -q '1001 ranks on 18 host(s)' w.out && ok || bad "1001 ranks: $(cat w.out)"
+awk 'END { if (NR != 1001 || NF != 1001) exit 1 } NR == 1001 { if ($1 != 4.25 || $1000 != 1.5 || $1001 != 0) exit 2 }' \
+  wide_comm.dat && ok || bad "1001 x 1001 matrix ($?)"
+[ "$(grep -c '^set arrow' wide_heatmap.gp)" = 34 ] && ok || bad "node boundaries: 17 x 2 arrows"
+
+# ---- broken logs: exit 2, the line named, nothing written
+head -n 8 $log > broken.dat
+$mmpi2mat broken.dat > b.out 2> b.err; rc=$?
+[ "$rc" = 2 ] && ok || bad "truncated log exited $rc"
+grep -q "broken.dat:8: the log ends without the pair (1, 2)" b.err && ok || bad "truncated log: $(cat b.err)"
+ls broken_* > /dev/null 2>&1 && bad "files written for a broken log" || ok
+awk 'NR == 5 { $5 = "fast" } { print }' $log > broken2.dat
+$mmpi2mat broken2.dat > b.out 2> b.err; rc=$?
+[ "$rc" = 2 ] && grep -q "broken2.dat:5: expected '<host> <rank> <host> <rank> <AvgCommTime> <StdDev>'" b.err \
+  && ok || bad "bad number: rc $rc $(cat b.err)"
+$mmpi2mat nothere.dat > b.out 2> b.err; rc=$?
+[ "$rc" = 2 ] && grep -q "cannot open nothere.dat" b.err && ok || bad "missing log: rc $rc $(cat b.err)"
+$mmpi2mat --outdir /nonexistent $log > b.out 2> b.err; rc=$?
+[ "$rc" = 2 ] && grep -q -- "--outdir '/nonexistent'" b.err && ok || bad "mmpi2mat --outdir: rc $rc $(cat b.err)"
+$mmpi2mat > b.out 2> b.err; [ $? = 2 ] && grep -q "log is required" b.err && ok || bad "mmpi2mat without a log"
+
+# ---- mmpi: bad input
+expect_bad() {
+  local want=$1 np=$2
+  shift 2
+  rm -rf bad && mkdir bad
+  (cd bad && $mpiexec -n "$np" "$mmpi" --noprogress "$@" > ../bad.out 2> ../bad.err)
+  local rc=$?
+  [ "$rc" = 2 ] && ok || bad "$* exited $rc, not 2"
+  grep -q -- "$want" bad.err && ok || bad "$*: message lacks '$want': $(cat bad.err)"
+  [ -z "$(ls -A bad)" ] && ok || bad "$*: files written: $(ls -A bad)"
+}
+expect_bad "--msglen -1: must be a size in bytes" 2 --msglen -1
+expect_bad "--repeats 0: must be >= 1" 2 --repeats 0
+expect_bad "--schedule 'fast': must be sequential or rounds" 2 --schedule fast
+expect_bad "--wait 'sometimes'" 2 --wait sometimes
+expect_bad "mmpi needs at least 2 processes, this job has 1" 1
+expect_bad "-o 'out/': must name a file" 2 -o out/
+expect_bad "'/nonexistent'" 2 --outdir /nonexistent
+expect_bad "--timer 'sundial'" 2 --timer sundial
+$mpiexec -n 2 "$mmpi" --help > help.out 2>&1 && grep -q -- '--schedule' help.out && ok || bad "--help"
+
+# ---- SIGTERM: the round trips so far, marked partial, exit 3
+mkdir stopped
+(cd stopped && exec $mpiexec -n 2 "$mmpi" --repeats 100000000 --noprogress > ../stop.out 2> ../stop.err) &
+sleep 3
+kill -TERM $!
+wait $!; rc=$?
+[ "$rc" = 3 ] && ok || bad "SIGTERM: exit $rc, not 3 ($(cat stop.err))"
+grep -q '^# PARTIAL' stopped/ammpi_2_64_100000000.dat && ok || bad "log not marked partial"
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['run']['partial'] and 0 < j['matrices']['count'][0][1] < 100000000" \
+  stopped/ammpi_2_64_100000000.json && ok || bad "json partial with the count"
+
+# ---- MPICH only: two "nodes" (fakessh: each host its own hostname), ranks bound to cores
+if $mpiexec --version 2>&1 | grep -q HYDRA; then
+  mkdir nodes
+  # FAKESSH_IPC is left off: with separate IPC namespaces the ranks talk over UCX's TCP transport, whose
+  # MPI_Finalize hangs now and then (openucx/ucx#8738). Node grouping needs only the hostnames.
+  (cd nodes && timeout -k 5 120 $mpiexec -launcher ssh -launcher-exec "$fakessh" -hosts nodeA:2,nodeB:2 -n 4 "$mmpi" \
+     --quick --noprogress > ../nodes.out 2> ../nodes.err) || bad "two nodes: exit $? ($(cat nodes.err))"
+  python3 - nodes/ammpi_4_64_10.json <<'PY' && ok || bad "two nodes: json"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["run"]["nnodes"] == 2 and j["run"]["testing_host"] == "nodeA"
+assert [(r["host"], r["node"], r["node_rank"]) for r in j["ranks"]] == [("nodeA", 0, 0), ("nodeA", 0, 1), ("nodeB", 1, 0), ("nodeB", 1, 1)]
+assert j["method"]["wait"] == "yield"  # 4 ranks on one kernel with 2 processors
+PY
+  grep -q 'nodeA 001 nodeB 002' nodes/ammpi_4_64_10.dat && ok || bad "two nodes: hostnames in the log"
+  $mmpi2mat nodes/ammpi_4_64_10.dat > n.out 2> n.err && grep -q '4 ranks on 2 host(s)' n.out && ok || bad "two nodes: mmpi2mat"
+  [ "$(grep -c '^set arrow from 1.5' nodes/ammpi_4_64_10_heatmap.gp)" = 1 ] && grep -q "x2tics ('nodeA' 0.5, 'nodeB' 2.5)" \
+    nodes/ammpi_4_64_10_heatmap.gp && ok || bad "two nodes: boundary at 1.5 and host labels"
+  mkdir bound
+  (cd bound && $mpiexec -bind-to core -n 2 "$mmpi" --quick --noprogress > ../bound.out 2> ../bound.err) || bad "bound run"
+  python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['ranks']
+assert all(isinstance(x['core'], int) and isinstance(x['socket'], int) for x in r) and r[0]['core'] != r[1]['core']" \
+    bound/ammpi_2_64_10.json && ok || bad "-bind-to core: socket and core known"
+else
+  echo "two-node and binding cases skipped: the launcher is not MPICH's hydra"
+fi
+finish_checks driver_mmpi
