@@ -67,3 +67,13 @@ void driver_bcast_int_politely(int *value) {
     latency_pause_seconds(0.001);
   }
 }
+
+int driver_measurement_failed(const char *program, int rc, int rank) {
+  if (rank == 0 || rc == LAT_ERR_TIMEOUT) fprintf(stderr, "%s: %s: %s\n", program, lat_strerror(rc), lat_last_error_message());
+  if (rc == LAT_ERR_TIMEOUT) {
+    driver_pause_seconds(1.0);
+    MPI_Abort(MPI_COMM_WORLD, DRIVER_FAILED);
+  }
+  MPI_Finalize();
+  return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED;
+}

@@ -21,6 +21,12 @@ void driver_pause_seconds(double seconds);
 /** Collective: rank 0 checks that files can be created in outdir; if not, it prints "<program>: <option>
     '<outdir>': <why>" and every rank gets 0. 1 when the directory is usable. */
 int driver_outdir_usable(const char *program, const char *option, const char *outdir);
+/** After a measuring call returned rc (neither LAT_SUCCESS nor LAT_ERR_INTERRUPTED): prints "<program>:
+    <error>: <message>" (on rank 0, and on every rank for a timeout), ends the job on a timeout (a rank that
+    stopped answering may never reach MPI_Finalize; after a 1 s pause in which the launcher forwards the
+    messages), else MPI_Finalize. Returns the exit status: DRIVER_BAD_INPUT for LAT_ERR_ARG, else
+    DRIVER_FAILED. */
+int driver_measurement_failed(const char *program, int rc, int rank);
 /** Rank 0's *value on every rank of MPI_COMM_WORLD; the others poll and sleep instead of spinning. */
 void driver_bcast_int_politely(int *value);
 

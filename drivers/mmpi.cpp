@@ -107,21 +107,10 @@ int main(int argc, char **argv) {
   latency_install_stop_handlers();
   lat_pairs pairs = nullptr;
   const int rc = lat_pair_matrix(MPI_COMM_WORLD, &o, &pairs);
-  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) {
-    if (rank == 0 || rc == LAT_ERR_TIMEOUT) std::fprintf(stderr, "mmpi: %s: %s\n", lat_strerror(rc), lat_last_error_message());
-    // A rank that stopped answering may never reach MPI_Finalize: end the job, after a moment in which
-    // the launcher forwards this message.
-    if (rc == LAT_ERR_TIMEOUT) {
-      driver_pause_seconds(1.0);
-      MPI_Abort(MPI_COMM_WORLD, DRIVER_FAILED);
-    }
-    MPI_Finalize();
-    return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED;
-  }
+  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) return driver_measurement_failed("mmpi", rc, rank);
   status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
   if (rank == 0) {
-    std::string cmd;
-    for (int k = 0; k < argc; ++k) cmd += (k ? " " : "") + std::string(argv[k]);
+    const std::string cmd = command_line_of(argc, argv);
     const std::string where = outdir.empty() ? "" : outdir + (outdir.back() == '/' ? "" : "/");
     if (lat_write_pair_files(outdir.c_str(), log_name.c_str(), cmd.c_str(), pairs) != LAT_SUCCESS) {
       std::fprintf(stderr, "mmpi: writing %s%s: %s\n", where.c_str(), log_name.c_str(), lat_last_error_message());

@@ -47,12 +47,6 @@ std::vector<std::string> with_two_dashes(int argc, char **argv) {
   return args;
 }
 
-std::string command_line(int argc, char **argv) {
-  std::string s;
-  for (int k = 0; k < argc; ++k) s += (k ? " " : "") + std::string(argv[k]);
-  return s;
-}
-
 /// Parses the options into s; returns -1 to run, or the exit status (help: 0, bad input: 2), having
 /// printed the message on rank 0.
 int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
@@ -205,23 +199,12 @@ int main(int argc, char **argv) {
   lat_sweep sweep = nullptr;
   const int64_t nsizes = static_cast<int64_t>(s.size_list.size());
   const int rc = lat_size_sweep(MPI_COMM_WORLD, &s.opts, nsizes, nsizes ? s.size_list.data() : nullptr, nullptr, &sweep);
-  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) {
-    if (rank == 0 || rc == LAT_ERR_TIMEOUT)
-      std::fprintf(stderr, "mpptest: %s: %s\n", lat_strerror(rc), lat_last_error_message());
-    // A rank that stopped answering may never reach MPI_Finalize: end the job, after a moment in which
-    // the launcher forwards this message (and the other ranks' own).
-    if (rc == LAT_ERR_TIMEOUT) {
-      driver_pause_seconds(1.0);
-      MPI_Abort(MPI_COMM_WORLD, DRIVER_FAILED);
-    }
-    MPI_Finalize();
-    return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED;
-  }
+  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) return driver_measurement_failed("mpptest", rc, rank);
   int status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
   if (rank == 0) {
     print_table(sweep, stdout);
     std::fflush(stdout);
-    const std::string cmd = command_line(argc, argv);
+    const std::string cmd = command_line_of(argc, argv);
     if (lat_write_sweep_files(s.outdir.c_str(), s.fname.c_str(), cmd.c_str(), sweep, s.no_png ? 0 : 1) != LAT_SUCCESS) {
       std::fprintf(stderr, "mpptest: writing %s.*: %s\n", s.fname.c_str(), lat_last_error_message());
       status = DRIVER_FAILED;

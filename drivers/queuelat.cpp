@@ -148,21 +148,10 @@ int main(int argc, char **argv) {
                                  lengths.empty() ? nullptr : lengths.data(), static_cast<int64_t>(fractions.size()),
                                  fractions.empty() ? nullptr : fractions.data(), static_cast<int64_t>(sizes.size()),
                                  sizes.empty() ? nullptr : sizes.data(), nullptr, &q);
-  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) {
-    if (rank == 0 || rc == LAT_ERR_TIMEOUT) std::fprintf(stderr, "queuelat: %s: %s\n", lat_strerror(rc), lat_last_error_message());
-    // A rank that stopped answering may never reach MPI_Finalize: end the job, after a moment in which
-    // the launcher forwards this message (and the other ranks' own).
-    if (rc == LAT_ERR_TIMEOUT) {
-      driver_pause_seconds(1.0);
-      MPI_Abort(MPI_COMM_WORLD, DRIVER_FAILED);
-    }
-    MPI_Finalize();
-    return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED;
-  }
+  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) return driver_measurement_failed("queuelat", rc, rank);
   status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
   if (rank == 0) {
-    std::string cmd;
-    for (int k = 0; k < argc; ++k) cmd += (k ? " " : "") + std::string(argv[k]);
+    const std::string cmd = command_line_of(argc, argv);
     if (lat_write_queue_files(outdir.c_str(), cmd.c_str(), q, noplot ? 0 : 1) != LAT_SUCCESS) {
       std::fprintf(stderr, "queuelat: writing queuelat.*: %s\n", lat_last_error_message());
       status = DRIVER_FAILED;

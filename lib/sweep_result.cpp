@@ -91,17 +91,7 @@ SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
     const auto e = extras.find(p.size);
     q.n_avg = e == extras.end() ? 1 : e->second.n_avg;
     q.compute_us = e == extras.end() ? 0.0 : e->second.compute_us;
-    Distribution d;
-    std::vector<double> sorted = p.samples;
-    std::sort(sorted.begin(), sorted.end());
-    for (double v : sorted) {
-      if (!d.values.empty() && d.values.back() == v) {
-        ++d.counts.back();
-      } else {
-        d.values.push_back(v);
-        d.counts.push_back(1);
-      }
-    }
+    const Distribution d = distribution_of_values(p.samples);
     const int64_t rate_bytes = opts.pattern == LAT_SWEEP_OVERLAP ? opts.overlap_bytes : p.size;
     const lat_stats st = describe(d, rate_bytes * npairs);
     q.min_us = st.min_us;
