@@ -37,16 +37,7 @@ int main(int argc, char **argv) {
   app.add_option("--timeout", o.timeout_s, "seconds a rank waits for another before giving up; 0: for ever (0)");
   app.add_flag("--quick", quick, "seconds, not minutes: 10 repeats");
   add_progress_flags(app, progress, "on, at most a line every 2 s");
-  int status = -1;
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &) {
-    if (rank == 0) std::fputs(app.help().c_str(), stdout);
-    status = DRIVER_DONE;
-  } catch (const CLI::ParseError &e) {
-    if (rank == 0) std::fprintf(stderr, "mmpi: %s (try --help)\n", e.what());
-    status = DRIVER_BAD_INPUT;
-  }
+  int status = parse_options(app, [&] { app.parse(argc, argv); }, rank, "mmpi");
   std::string bad;
   if (status < 0) {
     if (quick) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "driver_options.hpp"
 #include "driver_support.h"
 #include "mpilat.h"
 
@@ -20,15 +21,7 @@ int main(int argc, char **argv) {
   app.add_option("--base", base, "name of the files (the log's name without its extension)");
   app.add_option("--outdir", outdir, "directory of the files (the log's directory)");
   app.add_flag("--noplot", noplot, "write the gnuplot script but draw no PNG or SVG");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &) {
-    std::fputs(app.help().c_str(), stdout);
-    return DRIVER_DONE;
-  } catch (const CLI::ParseError &e) {
-    std::fprintf(stderr, "mmpi2mat: %s (try --help)\n", e.what());
-    return DRIVER_BAD_INPUT;
-  }
+  if (const int status = parse_options(app, [&] { app.parse(argc, argv); }, 0, "mmpi2mat"); status >= 0) return status;
   const size_t slash = log.rfind('/');
   const std::string file = slash == std::string::npos ? log : log.substr(slash + 1);
   if (outdir.empty() && slash != std::string::npos) outdir = slash == 0 ? "/" : log.substr(0, slash);

@@ -100,15 +100,8 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
     o.budget_s = 30.0;
   }
   std::reverse(args.begin(), args.end());  // CLI11 takes them last first
-  try {
-    app.parse(args);
-  } catch (const CLI::CallForHelp &e) {
-    if (rank == 0) std::fputs(app.help().c_str(), stdout);
-    return DRIVER_DONE;
-  } catch (const CLI::ParseError &e) {
-    if (rank == 0) std::fprintf(stderr, "mpptest: %s (try -help)\n", e.what());
-    return DRIVER_BAD_INPUT;
-  }
+  if (const int status = parse_options(app, [&] { app.parse(args); }, rank, "mpptest", "-help"); status >= 0)
+    return status;
   auto bad = [&](const std::string &what) {
     if (rank == 0) std::fprintf(stderr, "mpptest: %s\n", what.c_str());
     return DRIVER_BAD_INPUT;

@@ -85,16 +85,7 @@ int main(int argc, char **argv) {
   app.add_flag("--noplot", noplot, "do not render queuelat.png");
   app.add_flag("--quick", quick, "seconds: lengths 0:1000:250, fractions 0,50,100, 100 iterations, 3 reps");
   add_progress_flags(app, progress, "if a terminal");
-  int status = -1;
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &) {
-    if (rank == 0) std::fputs(app.help().c_str(), stdout);
-    status = DRIVER_DONE;
-  } catch (const CLI::ParseError &e) {
-    if (rank == 0) std::fprintf(stderr, "queuelat: %s (try --help)\n", e.what());
-    status = DRIVER_BAD_INPUT;
-  }
+  int status = parse_options(app, [&] { app.parse(argc, argv); }, rank, "queuelat");
   std::vector<int64_t> lengths, sizes;
   std::vector<double> fractions;
   std::string bad;
