@@ -645,6 +645,93 @@ int lat_read_mmpi_log(const char *path, lat_pairs *result);
 int lat_write_pair_matrices(const char *outdir, const char *base, lat_pairs pairs, int render);
 
 /* ---------------------------------------------------------------------------------------------------
+ * The max-rate model (Gropp, Olson & Samfass 2016; docs/method.md, "Max-rate fit")
+ * ------------------------------------------------------------------------------------------------- */
+
+/** One observation: k pairs communicating at once, messages of bytes, time T in microseconds (the
+    slowest pair's, in whatever convention the caller measured: round trip or one way). */
+typedef struct lat_maxrate_obs {
+  int64_t k;
+  int64_t bytes;
+  double time_us;
+} lat_maxrate_obs;
+
+/** The models fitted in every regime (lat_model_fit.model). Rates in MB/s = bytes/us. */
+enum lat_rate_model {
+  LAT_MODEL_POSTAL_1PAIR = 0,  /**< T = alpha + n/RC fitted on the k = 1 points (errors over all k) */
+  LAT_MODEL_POSTAL_KPAIRS = 1, /**< the same fitted on the k = K points */
+  LAT_MODEL_POSTAL_ALL = 2,    /**< the same fitted on all points */
+  LAT_MODEL_MAXRATE = 3,       /**< T = alpha + k n / min(RN, k RC), RN = infinity allowed */
+  LAT_MODEL_MAXRATE4 = 4       /**< T = alpha + k n / min(RN, RCb + (k-1) RCi) */
+};
+/** Number of lat_rate_model values. */
+#define LAT_NMODELS 5
+/** Most regimes: short, eager, rendezvous. */
+#define LAT_MAX_REGIMES 3
+
+/** Options of lat_fit_maxrate(); initialise with lat_fit_defaults(). */
+typedef struct lat_fit_options {
+  int64_t nthresholds;     /**< -1 (default): detect from the k = 1 curve; 0..2: use thresholds[] */
+  int64_t thresholds[2];   /**< regime boundaries, ascending: a size n <= thresholds[0] is in regime 0 */
+  double step_rel;         /**< detection: a step is a rise this far above the neighbouring trend; 0.10 */
+} lat_fit_options;
+
+/** One model fitted in one regime. */
+typedef struct lat_model_fit {
+  double alpha_us;     /**< latency term */
+  double rc_mbs;       /**< RC (postal, max-rate) or RCb (four-parameter) */
+  double rci_mbs;      /**< RCi of the four-parameter model (may be negative); 0 for the others */
+  double rn_mbs;       /**< RN; INFINITY where the network never limits (and for postal models) */
+  double k_star;       /**< RN / RC: from this many pairs on the network limits; INFINITY if never */
+  double rel_err_sum;  /**< sum over the regime's points of |T_model - T| / T (the paper's Table 2) */
+  double rel_err_sq;   /**< sum of squared relative errors over the regime's points */
+  double rel_err_max;  /**< largest |relative error| */
+  int64_t npoints;     /**< the regime's points (the errors are over these) */
+  int64_t nfit;        /**< the points the fit used (k = 1 or k = K only for the postal variants) */
+  int model;           /**< lat_rate_model */
+  int regime;          /**< 0-based */
+} lat_model_fit;
+
+/** What a fit did. */
+typedef struct lat_fit_summary {
+  int64_t nobs;              /**< observations */
+  int64_t kmax;              /**< K: the most pairs observed */
+  int64_t nregimes;          /**< 1..3 */
+  int64_t nthresholds;       /**< nregimes - 1 */
+  int64_t thresholds[2];     /**< the boundaries used (bytes) */
+  int64_t regime_first[LAT_MAX_REGIMES], regime_last[LAT_MAX_REGIMES]; /**< smallest and largest size per regime */
+  int thresholds_detected;   /**< 1: from the data; 0: given */
+  int reserved;
+} lat_fit_summary;
+
+/** Opaque handle to a fit; free with lat_maxrate_free(). */
+typedef struct lat_maxrate_fit_s *lat_maxrate_fit;
+
+/** Fills opts with the defaults above. */
+int lat_fit_defaults(lat_fit_options *opts);
+
+/**
+ * Fits the postal, max-rate and four-parameter models to nobs observations, per regime, by least squares
+ * of the relative error, to the global optimum (docs/method.md). Regimes are split at opts' thresholds or
+ * at the largest steps of the k = 1 curve. Needs k >= 1, bytes >= 0, finite times > 0, at least 3 sizes.
+ * A pure function: no MPI, callable on data measured anywhere. Not collective.
+ */
+int lat_fit_maxrate(const lat_fit_options *opts, int64_t nobs, const lat_maxrate_obs *obs, lat_maxrate_fit *result);
+
+/** The fit's summary. */
+int lat_maxrate_get_summary(lat_maxrate_fit fit, lat_fit_summary *summary);
+
+/** Model `model` (lat_rate_model) of regime `regime`. */
+int lat_maxrate_get_model(lat_maxrate_fit fit, int regime, int model, lat_model_fit *result);
+
+/** The relative error (T_model - T) / T of each observation (input order) under `model` of its regime,
+    into rel_err[n], n >= nobs. */
+int lat_maxrate_get_errors(lat_maxrate_fit fit, int model, int64_t n, double *rel_err);
+
+/** Frees the fit and sets *fit to NULL; a NULL *fit is accepted. */
+int lat_maxrate_free(lat_maxrate_fit *fit);
+
+/* ---------------------------------------------------------------------------------------------------
  * Statistics on samples (the same code the measurements use; not collective)
  * ------------------------------------------------------------------------------------------------- */
 

@@ -1,0 +1,83 @@
+// maxrate.cpp: the C shims of the max-rate fit and its handle.
+#include <cmath>
+
+#include "../maxrate_fit.hpp"
+#include "guard.hpp"
+
+namespace {
+
+const lat_maxrate_fit_s &handle(lat_maxrate_fit fit) {
+  lat::require_nonnull(fit, "fit");
+  return *fit;
+}
+
+}  // namespace
+
+extern "C" {
+
+int lat_fit_defaults(lat_fit_options *opts) {
+  return lat::guard([&] {
+    lat::require_nonnull(opts, "opts");
+    *opts = lat_fit_options{};
+    opts->nthresholds = -1;
+    opts->step_rel = 0.10;
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_fit_maxrate(const lat_fit_options *opts, int64_t nobs, const lat_maxrate_obs *obs, lat_maxrate_fit *result) {
+  return lat::guard([&] {
+    lat::require_nonnull(result, "result");
+    *result = nullptr;
+    lat::require_nonnull(opts, "opts");
+    if (nobs < 1) throw lat::ArgError(lat::got("nobs must be >= 1", nobs));
+    lat::require_nonnull(obs, "obs");
+    *result = new lat_maxrate_fit_s{lat::fit_maxrate(*opts, std::vector<lat_maxrate_obs>(obs, obs + nobs))};
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_maxrate_get_summary(lat_maxrate_fit fit, lat_fit_summary *summary) {
+  return lat::guard([&] {
+    lat::require_nonnull(summary, "summary");
+    *summary = handle(fit).r.summary;
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_maxrate_get_model(lat_maxrate_fit fit, int regime, int model, lat_model_fit *result) {
+  return lat::guard([&] {
+    lat::require_nonnull(result, "result");
+    const lat::MaxrateFit &r = handle(fit).r;
+    if (regime < 0 || regime >= r.summary.nregimes)
+      throw lat::ArgError(lat::got("regime must be in 0.." + std::to_string(r.summary.nregimes - 1), regime));
+    if (model < 0 || model >= LAT_NMODELS)
+      throw lat::ArgError(lat::got("model must be a lat_rate_model in 0.." + std::to_string(LAT_NMODELS - 1), model));
+    *result = r.models[static_cast<size_t>(regime * LAT_NMODELS + model)];
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_maxrate_get_errors(lat_maxrate_fit fit, int model, int64_t n, double *rel_err) {
+  return lat::guard([&] {
+    const lat::MaxrateFit &r = handle(fit).r;
+    if (model < 0 || model >= LAT_NMODELS)
+      throw lat::ArgError(lat::got("model must be a lat_rate_model in 0.." + std::to_string(LAT_NMODELS - 1), model));
+    if (n < r.summary.nobs) throw lat::ArgError("n must be at least nobs = " + std::to_string(r.summary.nobs) + ", got " + std::to_string(n));
+    lat::require_nonnull(rel_err, "rel_err");
+    const std::vector<double> &e = r.rel_err[static_cast<size_t>(model)];
+    std::copy(e.begin(), e.end(), rel_err);
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_maxrate_free(lat_maxrate_fit *fit) {
+  return lat::guard([&] {
+    lat::require_nonnull(fit, "fit");
+    delete *fit;
+    *fit = nullptr;
+    return LAT_SUCCESS;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,230 @@
+// test_maxrate_fit.cpp: lat_fit_maxrate on data generated from known parameters (the paper's Table 1 for
+// Blue Waters, and sets of our own), without and with noise; the global optimum on data that trap a local
+// optimiser; the regime thresholds found; bad input. No MPI.
+#include <cmath>
+#include <cstdarg>
+#include <cstddef>
+#include <csetjmp>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+extern "C" {
+#include <cmocka.h>
+}
+
+#include "maxrate_fit.hpp"
+#include "mpilat.h"
+
+namespace {
+
+struct Params {
+  double alpha, rn, rcb, rci;  // us, MB/s (rn may be infinite)
+};
+
+double t4(const Params &p, int64_t k, int64_t n) {
+  const double kd = static_cast<double>(k);
+  return p.alpha + kd * static_cast<double>(n) / std::min(p.rn, p.rcb + (kd - 1.0) * p.rci);
+}
+
+/// A deterministic noise in [-amp, amp] (the tests must not depend on a random seed).
+double noise(uint64_t &state, double amp) {
+  state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return amp * (2.0 * static_cast<double>(state >> 11) / 9007199254740992.0 - 1.0);
+}
+
+void add(std::vector<lat_maxrate_obs> &obs, const Params &p, int64_t kmax, const std::vector<int64_t> &sizes,
+         double amp, uint64_t &state) {
+  for (int64_t k = 1; k <= kmax; ++k)
+    for (int64_t n : sizes) obs.push_back({k, n, t4(p, k, n) * (1.0 + noise(state, amp))});
+}
+
+std::vector<int64_t> range(int64_t first, int64_t last, int64_t step) {
+  std::vector<int64_t> v;
+  for (int64_t n = first; n <= last; n += step) v.push_back(n);
+  return v;
+}
+
+bool near(double got, double want, double rel) {
+  if (std::isinf(want)) return std::isinf(got);
+  return std::fabs(got - want) <= rel * std::fabs(want);
+}
+
+// The paper's Table 1 (Blue Waters, Cray XE6), in us and MB/s: alpha, RN, RCb, RCi per regime.
+const Params kShort{4.0, std::numeric_limits<double>::infinity(), 630.0, -18.0};
+const Params kEager{11.0, std::numeric_limits<double>::infinity(), 1700.0, 62.0};
+const Params kRendezvous{20.0, 5500.0, 3600.0, 610.0};
+
+lat_maxrate_fit fit_of(const std::vector<lat_maxrate_obs> &obs, int64_t nthresholds, int64_t t0, int64_t t1) {
+  lat_fit_options o;
+  lat_fit_defaults(&o);
+  o.nthresholds = nthresholds;
+  o.thresholds[0] = t0;
+  o.thresholds[1] = t1;
+  lat_maxrate_fit f = nullptr;
+  const int rc = lat_fit_maxrate(&o, static_cast<int64_t>(obs.size()), obs.data(), &f);
+  if (rc != LAT_SUCCESS) fail_msg("%s", lat_last_error_message());
+  return f;
+}
+
+void blue_waters_table1_recovered(void **) {
+  std::vector<lat_maxrate_obs> obs;
+  uint64_t state = 1;
+  add(obs, kShort, 16, range(0, 1024, 64), 0.0, state);
+  add(obs, kEager, 16, range(2048, 32768, 2048), 0.0, state);
+  add(obs, kRendezvous, 16, range(65536, 4194304, 131072), 0.0, state);
+  lat_maxrate_fit f = fit_of(obs, 2, 1024, 32768);
+  const Params want[3] = {kShort, kEager, kRendezvous};
+  for (int g = 0; g < 3; ++g) {
+    lat_model_fit m;
+    assert_int_equal(lat_maxrate_get_model(f, g, LAT_MODEL_MAXRATE4, &m), LAT_SUCCESS);
+    // Noise-free: the four parameters to 1e-6 (relative), the errors to nothing.
+    if (!near(m.alpha_us, want[g].alpha, 1e-6) || !near(m.rc_mbs, want[g].rcb, 1e-6) ||
+        !near(m.rci_mbs, want[g].rci, 1e-5) || !near(m.rn_mbs, want[g].rn, 1e-6))
+      fail_msg("regime %d: alpha %g RCb %g RCi %g RN %g", g, m.alpha_us, m.rc_mbs, m.rci_mbs, m.rn_mbs);
+    assert_true(m.rel_err_max < 1e-6);
+    // The four-parameter model is never worse than the three- and two-parameter ones (Table 2's order).
+    lat_model_fit three, postal;
+    lat_maxrate_get_model(f, g, LAT_MODEL_MAXRATE, &three);
+    lat_maxrate_get_model(f, g, LAT_MODEL_POSTAL_ALL, &postal);
+    assert_true(m.rel_err_sq <= three.rel_err_sq + 1e-12 && three.rel_err_sq <= postal.rel_err_sq + 1e-12);
+  }
+  lat_model_fit r;
+  lat_maxrate_get_model(f, 2, LAT_MODEL_MAXRATE4, &r);
+  assert_true(near(r.k_star, 5500.0 / 3600.0, 1e-6));
+  lat_maxrate_free(&f);
+  assert_null(f);
+}
+
+void three_parameter_sets_recovered(void **) {
+  const Params sets[] = {{1.5, 12000.0, 3000.0, 3000.0},   // k* = 4
+                         {0.4, 20000.0, 9000.0, 9000.0},   // k* = 2.2: between two integers
+                         {30.0, std::numeric_limits<double>::infinity(), 800.0, 800.0}};  // postal
+  for (const Params &p : sets)
+    for (double amp : {0.0, 0.03}) {
+      std::vector<lat_maxrate_obs> obs;
+      uint64_t state = 7;
+      add(obs, p, 12, range(1024, 262144, 8192), amp, state);
+      lat_maxrate_fit f = fit_of(obs, 0, 0, 0);
+      lat_model_fit m;
+      lat_maxrate_get_model(f, 0, LAT_MODEL_MAXRATE, &m);
+      // Tolerances: noise-free 1e-6; with +-3 % noise on every point, 3 % on RC and RN, 15 % on alpha (a
+      // small part of T at these sizes); RN = infinity must come back as infinity or beyond every k.
+      const double tol = amp == 0.0 ? 1e-6 : 0.03;
+      const bool rn_ok = std::isinf(p.rn) ? (std::isinf(m.rn_mbs) || m.k_star >= 12.0) : near(m.rn_mbs, p.rn, tol);
+      if (!near(m.rc_mbs, p.rcb, tol) || !rn_ok || !near(m.alpha_us, p.alpha, amp == 0.0 ? 1e-6 : 0.15))
+        fail_msg("alpha %g RC %g RN %g (want %g %g %g, noise %g)", m.alpha_us, m.rc_mbs, m.rn_mbs, p.alpha, p.rcb, p.rn, amp);
+      lat_maxrate_free(&f);
+    }
+}
+
+/// The relative least-squares objective of the three-parameter model at a fixed k* (alpha, RC by least
+/// squares): the profile a local optimiser walks along.
+double profile_at(const std::vector<lat_maxrate_obs> &obs, double kstar) {
+  std::vector<double> h(64, 1.0);
+  // T = alpha + n bC max(1, k / k*): fit_sloped with h = max(1, k/k*) and no separate network term.
+  for (size_t k = 1; k < h.size(); ++k) h[k] = std::max(1.0, static_cast<double>(k) / kstar);
+  return lat::fit_sloped(obs, h, false).sse;
+}
+
+void global_optimum_not_a_local_one(void **) {
+  // Data crafted with two kinds of pairs: few pairs behave as if k* = 1.5, many as if there were no
+  // network limit, so the profile over k* has a local minimum on the postal side and the global one low.
+  std::vector<lat_maxrate_obs> obs;
+  uint64_t state = 3;
+  add(obs, {2.0, 6000.0, 4000.0, 4000.0}, 6, range(4096, 131072, 4096), 0.0, state);
+  add(obs, {2.0, std::numeric_limits<double>::infinity(), 1600.0, 1600.0}, 6, range(4096, 131072, 4096), 0.0, state);
+  lat_maxrate_fit f = fit_of(obs, 0, 0, 0);
+  lat_model_fit m;
+  lat_maxrate_get_model(f, 0, LAT_MODEL_MAXRATE, &m);
+  // 1. Nothing on a fine scan of k* (the only nonlinear direction) is better than the fit.
+  double scan_best = std::numeric_limits<double>::infinity(), scan_at = 0.0;
+  for (int i = 0; i <= 4000; ++i) {
+    const double ks = 0.5 + 8.0 * i / 4000.0;
+    const double v = profile_at(obs, ks);
+    if (v < scan_best) scan_best = v, scan_at = ks;
+  }
+  assert_true(m.rel_err_sq <= scan_best + 1e-9);
+  // 2. A local optimiser (golden section) started on the postal side stops in a worse piece.
+  double a = 4.0, b = 12.0;
+  const double g = 0.5 * (std::sqrt(5.0) - 1.0);
+  for (int it = 0; it < 80; ++it) {
+    const double x1 = b - g * (b - a), x2 = a + g * (b - a);
+    if (profile_at(obs, x1) < profile_at(obs, x2)) b = x2;
+    else a = x1;
+  }
+  const double local = profile_at(obs, 0.5 * (a + b));
+  if (!(local > m.rel_err_sq * 1.05)) fail_msg("local %g global %g (scan best %g at k* %g)", local, m.rel_err_sq, scan_best, scan_at);
+  lat_maxrate_free(&f);
+}
+
+void regime_thresholds_detected(void **) {
+  std::vector<lat_maxrate_obs> obs;
+  uint64_t state = 5;
+  add(obs, {1.0, std::numeric_limits<double>::infinity(), 500.0, 500.0}, 4, range(0, 256, 16), 0.0, state);
+  add(obs, {3.0, std::numeric_limits<double>::infinity(), 800.0, 800.0}, 4, range(272, 4096, 256), 0.0, state);
+  add(obs, {9.0, 4000.0, 2000.0, 2000.0}, 4, range(4352, 65536, 4096), 0.0, state);
+  lat_maxrate_fit f = fit_of(obs, -1, 0, 0);
+  lat_fit_summary s;
+  lat_maxrate_get_summary(f, &s);
+  assert_int_equal(s.thresholds_detected, 1);
+  assert_int_equal(s.nregimes, 3);
+  assert_int_equal(s.thresholds[0], 256);
+  assert_int_equal(s.thresholds[1], 3856);  // the last size of the middle regime
+  assert_int_equal(s.regime_first[2], 4352);
+  lat_model_fit m;
+  lat_maxrate_get_model(f, 2, LAT_MODEL_MAXRATE, &m);
+  assert_true(near(m.rn_mbs, 4000.0, 1e-6) && near(m.k_star, 2.0, 1e-6));
+  std::vector<double> e(obs.size());
+  assert_int_equal(lat_maxrate_get_errors(f, LAT_MODEL_MAXRATE, static_cast<int64_t>(e.size()), e.data()), LAT_SUCCESS);
+  for (double x : e) assert_true(std::fabs(x) < 1e-6);
+  assert_int_equal(lat_maxrate_get_errors(f, LAT_MODEL_POSTAL_1PAIR, static_cast<int64_t>(e.size()), e.data()), LAT_SUCCESS);
+  double worst = 0.0;
+  for (double x : e) worst = std::max(worst, std::fabs(x));
+  assert_true(worst > 0.1);  // the postal model of one pair misses the pairs sharing the network
+  lat_maxrate_free(&f);
+}
+
+void bad_input_named(void **) {
+  lat_fit_options o;
+  lat_fit_defaults(&o);
+  lat_maxrate_fit f = nullptr;
+  std::vector<lat_maxrate_obs> obs = {{1, 0, 1.0}, {1, 8, 1.1}, {2, 16, 1.3}};
+  obs[1].k = 0;
+  assert_int_equal(lat_fit_maxrate(&o, 3, obs.data(), &f), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "obs[1].k must be >= 1, got 0");
+  obs[1] = {1, -8, 1.1};
+  assert_int_equal(lat_fit_maxrate(&o, 3, obs.data(), &f), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "obs[1].bytes must be >= 0"));
+  obs[1] = {1, 8, std::nan("")};
+  assert_int_equal(lat_fit_maxrate(&o, 3, obs.data(), &f), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "obs[1].time_us must be a finite time > 0"));
+  obs[1] = {1, 0, 1.1};
+  assert_int_equal(lat_fit_maxrate(&o, 3, obs.data(), &f), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "at least 3 message sizes, got 2"));
+  obs = {{1, 0, 1.0}, {1, 8, 1.1}, {1, 16, 1.3}, {1, 24, 1.4}};
+  o.nthresholds = 1;
+  o.thresholds[0] = 100;
+  assert_int_equal(lat_fit_maxrate(&o, 4, obs.data(), &f), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "regime 1 has 0 message size(s)"));
+  o.nthresholds = 2;
+  o.thresholds[0] = 16;
+  o.thresholds[1] = 8;
+  assert_int_equal(lat_fit_maxrate(&o, 4, obs.data(), &f), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "thresholds must ascend"));
+  assert_int_equal(lat_fit_maxrate(&o, 0, obs.data(), &f), LAT_ERR_ARG);
+  assert_int_equal(lat_fit_maxrate(nullptr, 4, obs.data(), &f), LAT_ERR_ARG);
+  assert_null(f);
+}
+
+}  // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(blue_waters_table1_recovered), cmocka_unit_test(three_parameter_sets_recovered),
+      cmocka_unit_test(global_optimum_not_a_local_one), cmocka_unit_test(regime_thresholds_detected),
+      cmocka_unit_test(bad_input_named),
+  };
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
