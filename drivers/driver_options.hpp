@@ -2,8 +2,11 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 /// --progress sets progress to 1, --noprogress to 0; otherwise it keeps its value (the default). Two flag
 /// callbacks: CLI11 turns a "{0}" flag into -1 ("negated"), not 0.
@@ -33,4 +36,43 @@ int parse_options(CLI::App &app, Parse &&parse, int rank, const char *program, c
     return 2;
   }
   return -1;
+}
+
+/// "0,100,250" or "first:last:step" (last included) into values; "" or the complaint.
+template <class T>
+std::string parse_list(const std::string &option, const std::string &text, std::vector<T> &values) {
+  values.clear();
+  auto number = [&](const std::string &s, T &v) {
+    try {
+      size_t used = 0;
+      if constexpr (std::is_floating_point_v<T>) v = std::stod(s, &used);
+      else v = std::stoll(s, &used);
+      return used == s.size() && !s.empty();
+    } catch (const std::exception &) {
+      return false;
+    }
+  };
+  const size_t colon = text.find(':');
+  if (colon != std::string::npos) {
+    const size_t second = text.find(':', colon + 1);
+    T first{}, last{}, step{};
+    if (second == std::string::npos || !number(text.substr(0, colon), first) ||
+        !number(text.substr(colon + 1, second - colon - 1), last) || !number(text.substr(second + 1), step))
+      return option + " '" + text + "': expected first:last:step";
+    if (step <= 0) return option + " '" + text + "': step must be > 0";
+    if (last < first) return option + " '" + text + "': last must be >= first";
+    if ((last - first) / step > 100000) return option + " '" + text + "': more than 100000 values";
+    for (T v = first; v <= last; v += step) values.push_back(v);
+    return "";
+  }
+  size_t at = 0;
+  while (at <= text.size()) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    T v{};
+    const std::string item = text.substr(at, comma - at);
+    if (!number(item, v)) return option + " '" + text + "': '" + item + "' is not a number";
+    values.push_back(v);
+    at = comma + 1;
+  }
+  return "";
 }

@@ -13,49 +13,6 @@
 #include "driver_support.h"
 #include "mpilat.h"
 
-namespace {
-
-/// "0,100,250" or "first:last:step" (last included) into values; "" or the complaint.
-template <class T>
-std::string parse_list(const std::string &option, const std::string &text, std::vector<T> &values) {
-  values.clear();
-  auto number = [&](const std::string &s, T &v) {
-    try {
-      size_t used = 0;
-      if constexpr (std::is_floating_point_v<T>) v = std::stod(s, &used);
-      else v = std::stoll(s, &used);
-      return used == s.size() && !s.empty();
-    } catch (const std::exception &) {
-      return false;
-    }
-  };
-  const size_t colon = text.find(':');
-  if (colon != std::string::npos) {
-    const size_t second = text.find(':', colon + 1);
-    T first{}, last{}, step{};
-    if (second == std::string::npos || !number(text.substr(0, colon), first) ||
-        !number(text.substr(colon + 1, second - colon - 1), last) || !number(text.substr(second + 1), step))
-      return option + " '" + text + "': expected first:last:step";
-    if (step <= 0) return option + " '" + text + "': step must be > 0";
-    if (last < first) return option + " '" + text + "': last must be >= first";
-    if ((last - first) / step > 100000) return option + " '" + text + "': more than 100000 values";
-    for (T v = first; v <= last; v += step) values.push_back(v);
-    return "";
-  }
-  size_t at = 0;
-  while (at <= text.size()) {
-    const size_t comma = std::min(text.find(',', at), text.size());
-    T v{};
-    const std::string item = text.substr(at, comma - at);
-    if (!number(item, v)) return option + " '" + text + "': '" + item + "' is not a number";
-    values.push_back(v);
-    at = comma + 1;
-  }
-  return "";
-}
-
-}  // namespace
-
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank = 0, nprocs = 0;

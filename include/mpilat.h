@@ -656,6 +656,76 @@ typedef struct lat_maxrate_obs {
   double time_us;
 } lat_maxrate_obs;
 
+/** Options of lat_nodecomm_measure(); initialise with lat_nodecomm_defaults(). Must be equal on all ranks
+    (except progress). */
+typedef struct lat_nodecomm_options {
+  int64_t size_last;   /**< the largest message of the starting grid (0, then 4 sizes per octave from 1 byte
+                            up to it); default 1 MiB */
+  int64_t reps;        /**< measurements per (k, n), interleaved over the whole grid; default 5 */
+  int64_t max_pairs;   /**< most pairs K; 0 (default): as many as the two sides have ranks */
+  int64_t nr;          /**< timer pairs of the calibration on the leading rank; default 2^18 */
+  double timeout_s;    /**< watchdog as in lat_pingpong_options; 0 (default): wait for ever */
+  int adaptive;        /**< 1 (default): the size-sweep engine refines the single-pair grid where it bends,
+                            so every regime holds points; 0: the starting grid only */
+  int timer;           /**< lat_timer_kind; default LAT_TIMER_MPI_WTIME */
+  int progress;        /**< 1: the leading rank prints progress on stderr; default 0 */
+  int reserved;        /**< 0 */
+} lat_nodecomm_options;
+
+/** One (k, n) of a nodecomm measurement: the full ping-pong time of the slowest of k pairs, us. */
+typedef struct lat_nodecomm_point {
+  int64_t k;           /**< pairs communicating at once */
+  int64_t bytes;       /**< message size */
+  int64_t reps;        /**< measurements made */
+  int64_t n_avg;       /**< ping-pongs per measurement */
+  double min_us;       /**< minimum over the measurements of the slowest pair's mean: THE time */
+  double median_us, mean_us, max_us; /**< over the measurements, for the spread */
+} lat_nodecomm_point;
+
+/** What a nodecomm measurement did. */
+typedef struct lat_nodecomm_summary {
+  int64_t npoints;     /**< kmax x nsizes points, k-major within each size (lat_nodecomm_get_point) */
+  int64_t kmax;        /**< K */
+  int64_t nsizes;
+  int64_t ranks_a, ranks_b; /**< ranks on each side */
+  double wall_s;
+  double res_timing_us, min_ov_us; /**< the leading rank's clock */
+  int intra_node;      /**< 1: one node only, measured between its two halves (not the network) */
+  int partial;         /**< 1: stopped early by lat_request_stop() */
+  int timer, reserved;
+  char host_a[LAT_HOSTNAME_LEN], host_b[LAT_HOSTNAME_LEN]; /**< the two sides' hosts */
+} lat_nodecomm_summary;
+
+/** Opaque handle to a nodecomm measurement; free with lat_nodecomm_free(). */
+typedef struct lat_nodecomm_s *lat_nodecomm;
+
+/** Fills opts with the defaults above. */
+int lat_nodecomm_defaults(lat_nodecomm_options *opts);
+
+/**
+ * The nodecomm measurement (Gropp et al.): ping-pongs between two nodes with k = 1..K pairs at once,
+ * each pair one rank on each node (rank 0's node and the node of the lowest rank elsewhere; on a single
+ * node its two halves, reported as intra-node). Sizes: nsizes given (ascending), or the starting grid of
+ * opts refined by the size-sweep engine on one pair. Every (k, n) is measured opts->reps times,
+ * interleaved; each measurement starts with a barrier of the pairs, and its time is the slowest active
+ * pair's. Collective over comm; *result on every rank (also on LAT_ERR_INTERRUPTED).
+ */
+int lat_nodecomm_measure(MPI_Comm comm, const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes,
+                         lat_nodecomm *result);
+
+/** The summary of a nodecomm measurement. */
+int lat_nodecomm_get_summary(lat_nodecomm nodecomm, lat_nodecomm_summary *summary);
+
+/** Point i (0-based): sizes ascending, k = 1..K within each size. */
+int lat_nodecomm_get_point(lat_nodecomm nodecomm, int64_t i, lat_nodecomm_point *point);
+
+/** The observations for lat_fit_maxrate(): (k, bytes, min_us) of every measured point, into obs[n],
+    n >= npoints; *nobs receives the count. */
+int lat_nodecomm_observations(lat_nodecomm nodecomm, int64_t n, lat_maxrate_obs *obs, int64_t *nobs);
+
+/** Frees the handle and sets *nodecomm to NULL; a NULL *nodecomm is accepted. */
+int lat_nodecomm_free(lat_nodecomm *nodecomm);
+
 /** The models fitted in every regime (lat_model_fit.model). Rates in MB/s = bytes/us. */
 enum lat_rate_model {
   LAT_MODEL_POSTAL_1PAIR = 0,  /**< T = alpha + n/RC fitted on the k = 1 points (errors over all k) */
@@ -730,6 +800,28 @@ int lat_maxrate_get_errors(lat_maxrate_fit fit, int model, int64_t n, double *re
 
 /** Frees the fit and sets *fit to NULL; a NULL *fit is accepted. */
 int lat_maxrate_free(lat_maxrate_fit *fit);
+
+/**
+ * Reads a nodecomm table: rows of a message length then one time per process count k = 1..K
+ * (tab- or blank-separated, as the original nodecomm printed them, and as nodecomm.txt holds them); lines
+ * starting with '#' and a header row starting with "len" are skipped. Times are multiplied by
+ * us_per_unit (1 for microseconds, 1e6 for seconds). Two calls: with n = 0 and obs NULL, *nobs receives
+ * the count; then with n >= that count. A malformed table is LAT_ERR_DATA naming the line and what was
+ * expected; a missing file LAT_ERR_IO. Not collective.
+ */
+int lat_read_nodecomm_table(const char *path, double us_per_unit, int64_t n, lat_maxrate_obs *obs, int64_t *nobs);
+
+/**
+ * Writes into outdir, whole or not at all: nodecomm.txt (the table: len, then the time of k = 1..K),
+ * nodecomm_fit.txt (the parameters per regime and model as the paper's Table 1, the relative-error sums
+ * as its Table 2), nodecomm.csv (a row per observation with each model's relative error),
+ * nodecomm.json (run, options, points, regimes, models), nodecomm_bw.gp and nodecomm_err.gp (gnuplot:
+ * aggregate bandwidth k n / T against n for each k, measured beside the max-rate model, as Figure 1; the
+ * max-rate model's relative error over (n, k), as Figure 2) and, when render is 1, their PNGs.
+ * nodecomm: the measurement, or NULL for observations read from a table. Not collective.
+ */
+int lat_write_maxrate_files(const char *outdir, const char *command_line, lat_nodecomm nodecomm, int64_t nobs,
+                            const lat_maxrate_obs *obs, lat_maxrate_fit fit, int render);
 
 /* ---------------------------------------------------------------------------------------------------
  * Statistics on samples (the same code the measurements use; not collective)

@@ -48,19 +48,32 @@ Sloped fit_sloped(const std::vector<lat_maxrate_obs> &obs, const std::vector<dou
   best.sse = kInf;
   auto consider = [&](double alpha, double bc, double bn, double sse) {
     // Ties (to 1e-12 of the objective) go to the candidate seen first: the simpler model.
-    if (bc < 0.0 || bn < 0.0 || !(sse < best.sse - 1e-12 * (1.0 + (std::isfinite(best.sse) ? best.sse : 0.0)))) return;
+    if (alpha < 0.0 || bc < 0.0 || bn < 0.0 ||
+        !(sse < best.sse - 1e-12 * (1.0 + (std::isfinite(best.sse) ? best.sse : 0.0))))
+      return;
     best = {alpha, bc, bn, sse, true};
   };
-  Eigen::VectorXd c;
-  double sse = 0.0;
+  // Every linear piece twice: with alpha free, and on the face alpha = 0 (a latency cannot be negative).
+  // cols(o, x) fills the slope columns; accept(c) maps the coefficients (alpha first) to a candidate.
+  auto piece = [&](int nslopes, const std::function<void(const lat_maxrate_obs &, double *)> &cols,
+                   const std::function<void(double, const double *, double)> &accept) {
+    Eigen::VectorXd c;
+    double sse = 0.0;
+    double slopes[2] = {0.0, 0.0};
+    if (relative_lsq(obs, 1 + nslopes, [&](const lat_maxrate_obs &o, double *x) { x[0] = 1.0, cols(o, x + 1); }, c, sse)) {
+      for (int i = 0; i < nslopes; ++i) slopes[i] = c[1 + i];
+      accept(c[0], slopes, sse);
+    }
+    if (nslopes > 0 && relative_lsq(obs, nslopes, cols, c, sse)) {
+      for (int i = 0; i < nslopes; ++i) slopes[i] = c[i];
+      accept(0.0, slopes, sse);
+    }
+  };
   // The constant model (bC = bN = 0): the face where both slopes vanish.
-  if (relative_lsq(obs, 1, [](const lat_maxrate_obs &, double *x) { x[0] = 1.0; }, c, sse)) consider(c[0], 0, 0, sse);
+  piece(0, [](const lat_maxrate_obs &, double *) {}, [&](double a, const double *, double sse) { consider(a, 0, 0, sse); });
   // No network limit: T = alpha + n bC h_k.
-  if (relative_lsq(obs, 2, [&](const lat_maxrate_obs &o, double *x) {
-        x[0] = 1.0;
-        x[1] = static_cast<double>(o.bytes) * slope_factor(h, o.k);
-      }, c, sse))
-    consider(c[0], c[1], 0.0, sse);
+  piece(1, [&](const lat_maxrate_obs &o, double *x) { x[0] = static_cast<double>(o.bytes) * slope_factor(h, o.k); },
+        [&](double a, const double *b, double sse) { consider(a, b[0], 0.0, sse); });
   if (!network) return best;
   // q = bN / bC decides which k are network-bound: those with u_k = h_k / k <= q. Between two consecutive
   // values of u the split is fixed and the model linear; at each value of u, q is fixed and the model linear.
@@ -69,23 +82,22 @@ Sloped fit_sloped(const std::vector<lat_maxrate_obs> &obs, const std::vector<dou
   const std::vector<double> u(us.begin(), us.end());
   for (size_t j = 0; j < u.size(); ++j) {
     const double q = u[j];
-    // At the smallest u every k has k q <= h_k: the network limits nothing, which is the fit above.
-    if (j > 0 && relative_lsq(obs, 2, [&](const lat_maxrate_obs &o, double *x) {
-          x[0] = 1.0;
-          x[1] = static_cast<double>(o.bytes) * std::max(slope_factor(h, o.k), static_cast<double>(o.k) * q);
-        }, c, sse))
-      consider(c[0], c[1], q * c[1], sse);
-    if (j + 1 == u.size()) continue;  // q above every u: all network-bound, the boundary fit above covers it
-    if (relative_lsq(obs, 3, [&](const lat_maxrate_obs &o, double *x) {
-          const double uk = slope_factor(h, o.k) / static_cast<double>(o.k);
-          const bool bound = uk <= q;
-          x[0] = 1.0;
-          x[1] = bound ? 0.0 : static_cast<double>(o.bytes) * slope_factor(h, o.k);
-          x[2] = bound ? static_cast<double>(o.bytes) * static_cast<double>(o.k) : 0.0;
-        }, c, sse)) {
-      // Interior only: the split must be the one the coefficients make (q in [u_j, u_j+1)).
-      if (c[1] > 0.0 && c[2] > 0.0 && c[2] / c[1] >= u[j] && c[2] / c[1] < u[j + 1]) consider(c[0], c[1], c[2], sse);
-    }
+    // At the smallest u every k has k q <= h_k: the network limits nothing, which is the piece above.
+    if (j > 0)
+      piece(1, [&](const lat_maxrate_obs &o, double *x) {
+              x[0] = static_cast<double>(o.bytes) * std::max(slope_factor(h, o.k), static_cast<double>(o.k) * q);
+            },
+            [&](double a, const double *b, double sse) { consider(a, b[0], q * b[0], sse); });
+    if (j + 1 == u.size()) continue;  // q above every u: all network-bound, the boundary piece covers it
+    piece(2, [&](const lat_maxrate_obs &o, double *x) {
+            const bool bound = slope_factor(h, o.k) / static_cast<double>(o.k) <= q;
+            x[0] = bound ? 0.0 : static_cast<double>(o.bytes) * slope_factor(h, o.k);
+            x[1] = bound ? static_cast<double>(o.bytes) * static_cast<double>(o.k) : 0.0;
+          },
+          [&](double a, const double *b, double sse) {
+            // Interior only: the split must be the one the coefficients make (q in [u_j, u_j+1)).
+            if (b[0] > 0.0 && b[1] > 0.0 && b[1] / b[0] >= u[j] && b[1] / b[0] < u[j + 1]) consider(a, b[0], b[1], sse);
+          });
   }
   return best;
 }

@@ -18,7 +18,7 @@ struct RateModel {
   bool ok = false;
 };
 
-/// The core of every fit, exact: T = alpha + n * max(k * bN, bC * h[k]) over alpha free, bC >= 0,
+/// The core of every fit, exact: T = alpha + n * max(k * bN, bC * h[k]) over alpha >= 0, bC >= 0,
 /// bN >= 0 (bN = 0: no network limit), least squares of the relative error, for given per-k factors h
 /// (h[k] = 1: the three-parameter model; h[k] = k / (1 + (k-1) rho): the four-parameter one at rho).
 /// The optimum is global: see docs/method.md ("Max-rate fit").

@@ -378,7 +378,7 @@ void write_pair_matrices(const std::string &outdir, const std::string &base, con
   require_file_name("base", base);
   const std::string path = join_path(outdir, base);
   const MakeFromStaged plot =
-      render ? render_plots({path + "_heatmap.png", path + "_heatmap.svg"}, 3, {}) : nullptr;
+      render ? render_plots({{path + "_heatmap.png", 3}, {path + "_heatmap.svg", 3}}, {}) : nullptr;
   write_files_whole({{path + "_comm.dat", pair_matrix_text(r, LAT_PAIR_MEAN)},
                      {path + "_var.dat", pair_matrix_text(r, LAT_PAIR_STDDEV)},
                      {path + ".csv", pair_csv_text(r)},

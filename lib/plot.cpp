@@ -55,18 +55,18 @@ void run_gnuplot(const std::string &script, const std::vector<std::pair<std::str
     throw IoError("gnuplot wrote no plot into " + output);
 }
 
-MakeFromStaged render_plots(const std::vector<std::string> &paths, size_t script,
-                            const std::vector<std::pair<std::string, size_t>> &data) {
-  return [paths, script, data](const std::vector<std::string> &staged) {
+MakeFromStaged render_plots(const std::vector<Plot> &plots, const std::vector<std::pair<std::string, size_t>> &data) {
+  return [plots, data](const std::vector<std::string> &staged) {
     std::vector<std::pair<std::string, std::string>> made;
     try {
-      for (const std::string &path : paths) {
+      for (const Plot &plot : plots) {
+        const std::string &path = plot.path;
         const std::string format = path.substr(path.find_last_of('.') + 1);
         made.emplace_back(path, temporary_beside(path, "." + format));
         std::vector<std::pair<std::string, std::string>> strings = {{"outfile", made.back().second},
                                                                     {"format", format}};
         for (const auto &d : data) strings.emplace_back(d.first, staged.at(d.second));
-        run_gnuplot(staged.at(script), strings, made.back().second);
+        run_gnuplot(staged.at(plot.script), strings, made.back().second);
       }
     } catch (...) {
       for (const auto &m : made) std::remove(m.second.c_str());

@@ -14,11 +14,16 @@ namespace lat {
 void run_gnuplot(const std::string &script, const std::vector<std::pair<std::string, std::string>> &strings,
                  const std::string &output);
 
-/// For write_files_whole: draws each of paths by running the staged file number `script` with gnuplot,
-/// the variable outfile set to a temporary file, format to the path's extension ("png", "svg") and each
-/// (variable, staged file number) of `data` to that staged file's path; the plots are renamed with the set.
-MakeFromStaged render_plots(const std::vector<std::string> &paths, size_t script,
-                            const std::vector<std::pair<std::string, size_t>> &data);
+/// A plot to draw: its path, and the staged file number of the gnuplot script that draws it.
+struct Plot {
+  std::string path;
+  size_t script;
+};
+
+/// For write_files_whole: draws each plot by running its staged script with gnuplot, the variable outfile
+/// set to a temporary file, format to the path's extension ("png", "svg") and each (variable, staged file
+/// number) of `data` to that staged file's path; the plots are renamed with the set.
+MakeFromStaged render_plots(const std::vector<Plot> &plots, const std::vector<std::pair<std::string, size_t>> &data);
 
 /// value quoted as a gnuplot single-quoted string ('it''s').
 std::string gnuplot_quoted(const std::string &value);

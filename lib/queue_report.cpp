@@ -143,7 +143,7 @@ std::string queue_gnuplot_text(const QueueResult &r) {
 
 void write_queue_files(const std::string &outdir, const std::string &command_line, const QueueResult &r, bool render) {
   const std::string base = join_path(outdir, "queuelat");
-  const MakeFromStaged plot = render ? render_plots({base + ".png"}, 3, {}) : nullptr;
+  const MakeFromStaged plot = render ? render_plots({{base + ".png", 3}}, {}) : nullptr;
   write_files_whole({{base + ".txt", queue_table_text(r)},
                      {base + ".csv", queue_csv_text(r)},
                      {base + ".json", queue_json_text(r, command_line)},

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "error.hpp"
 
@@ -56,6 +58,15 @@ std::string stage(const std::string &path, const std::string &contents) {
 }
 
 }  // namespace
+
+std::string read_text_file(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError("cannot open " + path + ": " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw IoError("cannot read " + path + ": " + std::strerror(errno));
+  return text.str();
+}
 
 void require_file_name(const char *what, const std::string &name) {
   if (name.empty() || name.find('/') != std::string::npos)

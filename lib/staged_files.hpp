@@ -27,6 +27,9 @@ std::string temporary_beside(const std::string &path, const std::string &suffix)
 /// Throws IoError unless a file can be created in dir ("" is the working directory).
 void check_writable_dir(const std::string &dir);
 
+/// The whole of a file; IoError naming it and the system's reason when it cannot be read.
+std::string read_text_file(const std::string &path);
+
 /// Throws ArgError unless name is a plain file name (not empty, no '/'); what names the argument.
 void require_file_name(const char *what, const std::string &name);
 

@@ -161,7 +161,7 @@ void write_sweep_files(const std::string &outdir, const std::string &fname, cons
                        const SweepResult &r, bool render) {
   require_file_name("fname", fname);
   const std::string base = join_path(outdir, fname);
-  const MakeFromStaged plot = render ? render_plots({base + ".png"}, 1, {{"datafile", 0}}) : nullptr;
+  const MakeFromStaged plot = render ? render_plots({{base + ".png", 1}}, {{"datafile", 0}}) : nullptr;
   write_files_whole({{base + ".gpl", sweep_gpl_text(r)},
                      {base + ".gcm", sweep_gcm_text(r, fname)},
                      {base + ".csv", sweep_csv_text(r)},

@@ -1,7 +1,7 @@
 // maxrate.cpp: the C shims of the max-rate fit and its handle.
-#include <cmath>
-
 #include "../maxrate_fit.hpp"
+#include "../maxrate_report.hpp"
+#include "../staged_files.hpp"
 #include "guard.hpp"
 
 namespace {
@@ -76,6 +76,34 @@ int lat_maxrate_free(lat_maxrate_fit *fit) {
     lat::require_nonnull(fit, "fit");
     delete *fit;
     *fit = nullptr;
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_read_nodecomm_table(const char *path, double us_per_unit, int64_t n, lat_maxrate_obs *obs, int64_t *nobs) {
+  return lat::guard([&] {
+    lat::require_nonnull(path, "path");
+    lat::require_nonnull(nobs, "nobs");
+    const std::vector<lat_maxrate_obs> got = lat::parse_nodecomm_table(lat::read_text_file(path), path, us_per_unit);
+    *nobs = static_cast<int64_t>(got.size());
+    if (n == 0 && obs == nullptr) return LAT_SUCCESS;
+    if (n < *nobs) throw lat::ArgError("n must be at least " + std::to_string(*nobs) + ", got " + std::to_string(n));
+    lat::require_nonnull(obs, "obs");
+    std::copy(got.begin(), got.end(), obs);
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_write_maxrate_files(const char *outdir, const char *command_line, lat_nodecomm nodecomm, int64_t nobs,
+                            const lat_maxrate_obs *obs, lat_maxrate_fit fit, int render) {
+  return lat::guard([&] {
+    const lat::MaxrateFit &f = handle(fit).r;
+    if (nobs != f.summary.nobs)
+      throw lat::ArgError("nobs must be the fit's " + std::to_string(f.summary.nobs) + ", got " + std::to_string(nobs));
+    lat::require_nonnull(obs, "obs");
+    if (render != 0 && render != 1) throw lat::ArgError(lat::got("render must be 0 or 1", render));
+    lat::write_maxrate_files(outdir ? outdir : "", command_line ? command_line : "", nodecomm ? &nodecomm->r : nullptr,
+                             std::vector<lat_maxrate_obs>(obs, obs + nobs), f, render == 1);
     return LAT_SUCCESS;
   });
 }

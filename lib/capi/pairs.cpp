@@ -1,11 +1,7 @@
 // pairs.cpp: the C shims of the all-pairs latency matrix, its handle, the mmpi log and the matrices' files.
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
-
 #include "../pair_matrix.hpp"
 #include "../pair_report.hpp"
+#include "../staged_files.hpp"
 #include "guard.hpp"
 
 namespace {
@@ -118,12 +114,7 @@ int lat_read_mmpi_log(const char *path, lat_pairs *result) {
     lat::require_nonnull(result, "result");
     *result = nullptr;
     lat::require_nonnull(path, "path");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw lat::IoError(std::string("cannot open ") + path + ": " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw lat::IoError(std::string("cannot read ") + path);
-    *result = new lat_pairs_s{lat::parse_mmpi_log(text.str(), path)};
+    *result = new lat_pairs_s{lat::parse_mmpi_log(lat::read_text_file(path), path)};
     return LAT_SUCCESS;
   });
 }

@@ -14,7 +14,9 @@ extern "C" {
 #include <cmocka.h>
 }
 
+#include "error.hpp"
 #include "maxrate_fit.hpp"
+#include "maxrate_report.hpp"
 #include "mpilat.h"
 
 namespace {
@@ -218,13 +220,48 @@ void bad_input_named(void **) {
   assert_null(f);
 }
 
+
+void nodecomm_tables_read(void **) {
+  // Ours (a '#' line, the "len" header, tabs) and the original's (blank-separated, seconds, CRLF).
+  std::vector<lat_maxrate_obs> a = lat::parse_nodecomm_table("# what\nlen\t1\t2\n0\t1.5\t2.5\n64\t1.75\t3.0\n", "a", 1.0);
+  assert_int_equal(static_cast<int64_t>(a.size()), 4);
+  assert_true(a[3].k == 2 && a[3].bytes == 64 && a[3].time_us == 3.0);
+  std::vector<lat_maxrate_obs> b = lat::parse_nodecomm_table("8 1.5e-06 2.5e-06 4e-06\r\n16 2e-06 3e-06 5e-06\r\n", "b", 1e6);
+  assert_int_equal(static_cast<int64_t>(b.size()), 6);
+  assert_true(b[2].k == 3 && std::fabs(b[2].time_us - 4.0) < 1e-12);
+  // What was written is read back as it was (times to 4 decimals).
+  const std::string text = lat::nodecomm_table_text(a, "round trip");
+  const std::vector<lat_maxrate_obs> back = lat::parse_nodecomm_table(text, "back", 1.0);
+  assert_int_equal(static_cast<int64_t>(back.size()), 4);
+  for (size_t i = 0; i < back.size(); ++i)
+    assert_true(back[i].k == a[i].k && back[i].bytes == a[i].bytes && std::fabs(back[i].time_us - a[i].time_us) < 1e-4);
+  const std::vector<std::pair<std::string, std::string>> broken = {
+      {"len 1 2\n0 1.5 2.5\n64 1.75\n", "t:3: expected 3 columns (len and 2 times, as the first row), 2 here, got '64 1.75'"},
+      {"0 1.5 fast\n", "t:1: expected times that are numbers > 0 (column 3 is 'fast')"},
+      {"0 1.5 -2\n", "t:1: expected times that are numbers > 0 (column 3 is '-2')"},
+      {"64 1.5\n8 1.6\n", "t:2: expected lengths that ascend (64 came before)"},
+      {"x8 1.5\n", "t:1: expected a message length (a whole number >= 0) first"},
+      {"64\n", "t:1: expected a message length and at least one time"},
+      {"# nothing\nlen 1\n", "t: no rows of a length and times: not a nodecomm table"},
+  };
+  for (const auto &c : broken) {
+    std::string message;
+    try {
+      lat::parse_nodecomm_table(c.first, "t", 1.0);
+    } catch (const lat::DataError &e) {
+      message = e.what();
+    }
+    if (message.find(c.second) == std::string::npos) fail_msg("gave '%s', expected '%s'", message.c_str(), c.second.c_str());
+  }
+}
+
 }  // namespace
 
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(blue_waters_table1_recovered), cmocka_unit_test(three_parameter_sets_recovered),
       cmocka_unit_test(global_optimum_not_a_local_one), cmocka_unit_test(regime_thresholds_detected),
-      cmocka_unit_test(bad_input_named),
+      cmocka_unit_test(bad_input_named),              cmocka_unit_test(nodecomm_tables_read),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -1,0 +1,188 @@
+// nodecomm: ping-pongs between two nodes with k = 1..K pairs at once (Gropp, Olson & Samfass 2016) and the
+// max-rate model fitted to them per regime, on lat_nodecomm_measure and lat_fit_maxrate; or, with --fit
+// FILE, the fit of a table measured earlier, without MPI. Writes nodecomm.txt, nodecomm_fit.txt, .csv,
+// .json, nodecomm_bw.gp/.png and nodecomm_err.gp/.png into --outdir; see docs/nodecomm.md.
+// Exit status: 0 done, 1 failed, 2 bad input, 3 partial (stopped by a signal).
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "driver_options.hpp"
+#include "driver_support.h"
+#include "mpilat.h"
+
+namespace {
+
+struct Settings {
+  lat_nodecomm_options opts{};
+  lat_fit_options fit{};
+  std::string sizes_text, thresholds_text, fit_file, time_unit = "us", timer = "mpi_wtime", outdir;
+  std::vector<int64_t> sizes;
+  bool quick = false, noplot = false, noadaptive = false;
+  int progress = 1;
+};
+
+void add_options(CLI::App &app, Settings &s) {
+  app.get_formatter()->column_width(30);
+  app.add_option("--sizes", s.sizes_text, "message sizes a,b,c or first:last:step (the size-sweep engine chooses)");
+  app.add_option("--size-last", s.opts.size_last, "largest size of the starting grid (1048576)");
+  app.add_option("--reps", s.opts.reps, "measurements per (k, n), interleaved (5)");
+  app.add_option("--max-pairs", s.opts.max_pairs, "most pairs K; 0: as many as the nodes allow (0)");
+  app.add_flag("--noadaptive", s.noadaptive, "the starting grid only, no refinement where the curve bends");
+  app.add_option("--thresholds", s.thresholds_text, "regime boundaries in bytes, a or a,b (detected from the data)");
+  app.add_option("--fit", s.fit_file, "fit a nodecomm table measured earlier (len, then a time per k); no MPI");
+  app.add_option("--time-unit", s.time_unit, "unit of the times in --fit's table: us or s (us)");
+  app.add_option("--timer", s.timer, "mpi_wtime, monotonic_raw or tsc (mpi_wtime)");
+  app.add_option("--timeout", s.opts.timeout_s, "seconds a rank waits for another before giving up; 0: for ever (0)");
+  app.add_option("--outdir", s.outdir, "directory of the files (.)");
+  app.add_flag("--noplot", s.noplot, "write the gnuplot scripts but draw no PNG");
+  app.add_flag("--quick", s.quick, "seconds: sizes to 64 KiB, 3 measurements each");
+  add_progress_flags(app, s.progress, "on, at most a line every 2 s");
+}
+
+/// "" or the complaint about the settings (not the MPI job).
+std::string check(Settings &s, const CLI::App &app) {
+  if (s.quick) {
+    if (app.count("--size-last") == 0) s.opts.size_last = 65536;
+    if (app.count("--reps") == 0) s.opts.reps = 3;
+    s.opts.nr = int64_t{1} << 14;
+  }
+  s.opts.adaptive = s.noadaptive ? 0 : 1;
+  std::string bad;
+  if (!s.sizes_text.empty()) bad = parse_list("--sizes", s.sizes_text, s.sizes);
+  for (size_t i = 0; bad.empty() && i < s.sizes.size(); ++i) {
+    if (s.sizes[i] < 0) bad = "--sizes: message size " + std::to_string(s.sizes[i]) + " must be >= 0";
+    else if (i > 0 && s.sizes[i] <= s.sizes[i - 1]) bad = "--sizes: sizes must ascend, " + std::to_string(s.sizes[i]) + " follows " + std::to_string(s.sizes[i - 1]);
+  }
+  if (bad.empty() && s.opts.reps < 1) bad = "--reps " + std::to_string(s.opts.reps) + ": must be >= 1";
+  if (bad.empty() && s.opts.max_pairs < 0) bad = "--max-pairs " + std::to_string(s.opts.max_pairs) + ": must be >= 0";
+  if (bad.empty() && s.opts.size_last < 1) bad = "--size-last " + std::to_string(s.opts.size_last) + ": must be >= 1";
+  if (bad.empty() && !s.thresholds_text.empty()) {
+    std::vector<int64_t> t;
+    bad = parse_list("--thresholds", s.thresholds_text, t);
+    if (bad.empty() && (t.size() > 2 || (t.size() == 2 && t[0] >= t[1]) || t.front() < 0))
+      bad = "--thresholds '" + s.thresholds_text + "': one or two sizes >= 0, ascending";
+    if (bad.empty()) {
+      s.fit.nthresholds = static_cast<int64_t>(t.size());
+      for (size_t i = 0; i < t.size(); ++i) s.fit.thresholds[i] = t[i];
+    }
+  }
+  if (bad.empty() && s.time_unit != "us" && s.time_unit != "s") bad = "--time-unit '" + s.time_unit + "': must be us or s";
+  if (bad.empty() && lat_timer_from_name(s.timer.c_str(), &s.opts.timer) != LAT_SUCCESS)
+    bad = "--timer '" + s.timer + "': must be mpi_wtime, monotonic_raw or tsc";
+  return bad;
+}
+
+/// Fits obs (falling back to one regime when the regimes found leave one too few sizes) and writes the
+/// files; prints the tables. The exit status.
+int fit_and_write(Settings &s, const std::string &cmd, lat_nodecomm measured, const std::vector<lat_maxrate_obs> &obs) {
+  lat_maxrate_fit fit = nullptr;
+  int rc = lat_fit_maxrate(&s.fit, static_cast<int64_t>(obs.size()), obs.data(), &fit);
+  if (rc == LAT_ERR_ARG && s.fit.nthresholds < 0 && std::strstr(lat_last_error_message(), "regime")) {
+    std::fprintf(stderr, "nodecomm: %s; fitting one regime instead\n", lat_last_error_message());
+    s.fit.nthresholds = 0;
+    rc = lat_fit_maxrate(&s.fit, static_cast<int64_t>(obs.size()), obs.data(), &fit);
+  }
+  if (rc != LAT_SUCCESS) {
+    std::fprintf(stderr, "nodecomm: the fit: %s\n", lat_last_error_message());
+    return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED;
+  }
+  int status = DRIVER_DONE;
+  if (lat_write_maxrate_files(s.outdir.c_str(), cmd.c_str(), measured, static_cast<int64_t>(obs.size()), obs.data(), fit,
+                              s.noplot ? 0 : 1) != LAT_SUCCESS) {
+    std::fprintf(stderr, "nodecomm: writing nodecomm.*: %s\n", lat_last_error_message());
+    status = DRIVER_FAILED;
+  } else {
+    const std::string tables = (s.outdir.empty() ? std::string(".") : s.outdir) + "/nodecomm_fit.txt";
+    if (FILE *f = std::fopen(tables.c_str(), "r")) {
+      char line[4096];
+      while (std::fgets(line, sizeof line, f)) std::fputs(line, stdout);
+      std::fclose(f);
+    }
+  }
+  lat_maxrate_free(&fit);
+  return status;
+}
+
+/// --fit FILE: no MPI job.
+int fit_table(Settings &s, const std::string &cmd) {
+  if (lat_check_output_dir(s.outdir.c_str()) != LAT_SUCCESS) {
+    std::fprintf(stderr, "nodecomm: --outdir '%s': %s\n", s.outdir.empty() ? "." : s.outdir.c_str(), lat_last_error_message());
+    return DRIVER_BAD_INPUT;
+  }
+  const double scale = s.time_unit == "s" ? 1e6 : 1.0;
+  int64_t n = 0;
+  if (lat_read_nodecomm_table(s.fit_file.c_str(), scale, 0, nullptr, &n) != LAT_SUCCESS) {
+    std::fprintf(stderr, "nodecomm: %s\n", lat_last_error_message());
+    return DRIVER_BAD_INPUT;
+  }
+  std::vector<lat_maxrate_obs> obs(static_cast<size_t>(n));
+  lat_read_nodecomm_table(s.fit_file.c_str(), scale, n, obs.data(), &n);
+  return fit_and_write(s, cmd, nullptr, obs);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Settings s;
+  lat_nodecomm_defaults(&s.opts);
+  lat_fit_defaults(&s.fit);
+  bool fit_only = false;
+  for (int k = 1; k < argc; ++k) fit_only |= std::strncmp(argv[k], "--fit", 5) == 0;
+  int rank = 0, nprocs = 1;
+  if (!fit_only) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  }
+  CLI::App app{"nodecomm (mpilat): ping-pongs between two nodes with k = 1..K pairs at once, and the max-rate model "
+               "T = alpha + k n / min(RN, k RC) fitted per regime (Gropp, Olson & Samfass 2016); --fit FILE fits a "
+               "table measured earlier without MPI."};
+  add_options(app, s);
+  int status = parse_options(app, [&] { app.parse(argc, argv); }, rank, "nodecomm");
+  if (status < 0) {
+    const std::string bad = check(s, app);
+    if (!bad.empty()) {
+      if (rank == 0) std::fprintf(stderr, "nodecomm: %s\n", bad.c_str());
+      status = DRIVER_BAD_INPUT;
+    }
+  }
+  const std::string cmd = command_line_of(argc, argv);
+  if (fit_only) return status >= 0 ? status : fit_table(s, cmd);
+  if (status < 0 && !driver_outdir_usable("nodecomm", "--outdir", s.outdir.c_str())) status = DRIVER_BAD_INPUT;
+  if (status >= 0) {
+    MPI_Finalize();
+    return status;
+  }
+  s.opts.progress = rank == 0 ? s.progress : 0;
+  latency_install_stop_handlers();
+  lat_nodecomm measured = nullptr;
+  const int rc = lat_nodecomm_measure(MPI_COMM_WORLD, &s.opts, static_cast<int64_t>(s.sizes.size()),
+                                      s.sizes.empty() ? nullptr : s.sizes.data(), &measured);
+  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) return driver_measurement_failed("nodecomm", rc, rank);
+  status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
+  if (rank == 0) {
+    lat_nodecomm_summary sum;
+    lat_nodecomm_get_summary(measured, &sum);
+    std::vector<lat_maxrate_obs> obs(static_cast<size_t>(sum.npoints));
+    int64_t nobs = 0;
+    lat_nodecomm_observations(measured, sum.npoints, obs.data(), &nobs);
+    obs.resize(static_cast<size_t>(nobs));
+    std::printf("nodecomm (mpilat %s): %s - %s%s, K = %lld pairs, %lld sizes, %.1f s\n\n", MPILAT_VERSION_STRING,
+                sum.host_a, sum.host_b, sum.intra_node ? " (INTRA-NODE: one node, its two halves)" : "",
+                static_cast<long long>(sum.kmax), static_cast<long long>(sum.nsizes), sum.wall_s);
+    const int fitted = nobs > 0 ? fit_and_write(s, cmd, measured, obs) : DRIVER_FAILED;
+    if (nobs == 0) std::fprintf(stderr, "nodecomm: stopped before anything was timed: no files\n");
+    if (fitted != DRIVER_DONE) status = fitted == DRIVER_BAD_INPUT ? DRIVER_FAILED : fitted;
+    if (status == DRIVER_PARTIAL)
+      std::fprintf(stderr, "nodecomm: stopped by signal %d: the files hold the points measured\n", latency_stop_signal());
+  }
+  lat_nodecomm_free(&measured);
+  driver_bcast_int_politely(&status);
+  MPI_Finalize();
+  return status;
+}

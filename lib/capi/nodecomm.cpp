@@ -1,0 +1,85 @@
+// nodecomm.cpp: the C shims of the nodecomm measurement and its handle.
+#include "../nodecomm.hpp"
+#include "guard.hpp"
+
+namespace {
+
+const lat_nodecomm_s &handle(lat_nodecomm nodecomm) {
+  lat::require_nonnull(nodecomm, "nodecomm");
+  return *nodecomm;
+}
+
+}  // namespace
+
+extern "C" {
+
+int lat_nodecomm_defaults(lat_nodecomm_options *opts) {
+  return lat::guard([&] {
+    lat::require_nonnull(opts, "opts");
+    *opts = lat_nodecomm_options{};
+    opts->size_last = int64_t{1} << 20;
+    opts->reps = 5;
+    opts->nr = int64_t{1} << 18;
+    opts->adaptive = 1;
+    opts->timer = LAT_TIMER_MPI_WTIME;
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_nodecomm_measure(MPI_Comm comm, const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes,
+                         lat_nodecomm *result) {
+  return lat::guard([&] {
+    lat::require_nonnull(result, "result");
+    *result = nullptr;
+    lat::require_nonnull(opts, "opts");
+    auto *h = new lat_nodecomm_s{lat::nodecomm(comm, *opts, nsizes, sizes)};
+    *result = h;
+    return lat::interrupted_code(h->r.summary.partial != 0, "nodecomm", "the result holds the points measured");
+  });
+}
+
+int lat_nodecomm_get_summary(lat_nodecomm nodecomm, lat_nodecomm_summary *summary) {
+  return lat::guard([&] {
+    lat::require_nonnull(summary, "summary");
+    *summary = handle(nodecomm).r.summary;
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_nodecomm_get_point(lat_nodecomm nodecomm, int64_t i, lat_nodecomm_point *point) {
+  return lat::guard([&] {
+    lat::require_nonnull(point, "point");
+    const lat_nodecomm_s &h = handle(nodecomm);
+    const int64_t n = static_cast<int64_t>(h.r.points.size());
+    if (i < 0 || i >= n) throw lat::ArgError("point index must be in 0.." + std::to_string(n - 1) + ", got " + std::to_string(i));
+    *point = h.r.points[static_cast<size_t>(i)];
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_nodecomm_observations(lat_nodecomm nodecomm, int64_t n, lat_maxrate_obs *obs, int64_t *nobs) {
+  return lat::guard([&] {
+    const lat_nodecomm_s &h = handle(nodecomm);
+    lat::require_nonnull(nobs, "nobs");
+    int64_t count = 0;
+    for (const lat_nodecomm_point &p : h.r.points) count += p.reps > 0 ? 1 : 0;
+    if (n < count) throw lat::ArgError("n must be at least " + std::to_string(count) + ", got " + std::to_string(n));
+    lat::require_nonnull(obs, "obs");
+    int64_t at = 0;
+    for (const lat_nodecomm_point &p : h.r.points)
+      if (p.reps > 0) obs[at++] = {p.k, p.bytes, p.min_us};
+    *nobs = count;
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_nodecomm_free(lat_nodecomm *nodecomm) {
+  return lat::guard([&] {
+    lat::require_nonnull(nodecomm, "nodecomm");
+    delete *nodecomm;
+    *nodecomm = nullptr;
+    return LAT_SUCCESS;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,83 @@
+#!/bin/bash
+# test_nodecomm_driver.sh NODECOMM DATA_DIR "MPIEXEC [flags]"
+# nodecomm as a user runs it: on 2 and 4 ranks of this one machine (intra-node, said in every file), the
+# files and their layout, the fit of its own table read back, the fit of a table in the original format
+# (the paper's Table 1 for Blue Waters, in seconds) giving back Table 1, and bad input (exit 2, a message
+# naming the value or the line, no file). Never a timing value.
+set -u
+nodecomm=$1 data=$2 mpiexec=$3
+# shellcheck source=checks.sh
+. "$(dirname "$0")/checks.sh"
+
+mkdir two
+$mpiexec -n 2 "$nodecomm" --quick --noprogress --outdir two > two.out 2> two.err || bad "2 ranks: exit $? ($(cat two.err))"
+for f in nodecomm.txt nodecomm_fit.txt nodecomm.csv nodecomm.json nodecomm_bw.gp nodecomm_err.gp nodecomm_bw.png \
+         nodecomm_err.png; do [ -s "two/$f" ] && ok || bad "2 ranks: $f missing"; done
+ls -a two | grep -q '^\.mpilat-' && bad "temporary files left behind" || ok
+grep -q 'INTRA-NODE' two/nodecomm.txt && grep -q 'INTRA-NODE' two/nodecomm_fit.txt && grep -q 'INTRA-NODE' two.out \
+  && ok || bad "intra-node not said"
+[ "$(sed -n 2p two/nodecomm.txt)" = "$(printf 'len\t1')" ] && ok || bad "table header: $(sed -n 2p two/nodecomm.txt)"
+awk -F'\t' 'NR > 2 && (NF != 2 || $1 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+\.[0-9][0-9][0-9][0-9]$/) { exit 1 }' two/nodecomm.txt \
+  && ok || bad "table rows: len and one time"
+grep -q '^Table 1: max-rate 3-parameter model parameters' two/nodecomm_fit.txt && grep -q '^Table 2: relative error sums' \
+  two/nodecomm_fit.txt && ok || bad "tables 1 and 2"
+python3 - two/nodecomm.json <<'PY' && ok || bad "json"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["format"] == "mpilat-nodecomm" and j["run"]["measured"] and j["measurement"]["intra_node"] is True
+assert j["measurement"]["kmax"] == 1 and j["measurement"]["reps"] == 3
+assert all(p["reps"] == 3 and p["min_us"] <= p["median_us"] <= p["max_us"] for p in j["points"])
+assert len(j["observations"]) == len(j["points"]) and len(j["fit"]["regimes"]) == j["fit"]["regimes"].__len__() >= 1
+for r in j["fit"]["regimes"]:
+    assert set(r["models"]) == {"postal (1 pair)", "postal (K pairs)", "postal (all pairs)", "max-rate 3-parameter", "max-rate 4-parameter"}
+PY
+[ "$(head -1 two/nodecomm.csv)" = "k,bytes,time_us,regime,err_postal_1pair,err_postal_kpairs,err_postal_all,err_maxrate,err_maxrate4" ] \
+  && ok || bad "csv header"
+
+mkdir four
+$mpiexec -n 4 "$nodecomm" --sizes 0,1024,8192,16384,32768,65536 --reps 2 --noprogress --noplot --outdir four \
+  > four.out 2> four.err || bad "4 ranks: exit $? ($(cat four.err))"
+[ "$(sed -n 2p four/nodecomm.txt)" = "$(printf 'len\t1\t2')" ] && ok || bad "4 ranks: a column per k = 1, 2"
+[ "$(tail -n +3 four/nodecomm.txt | wc -l)" = 6 ] && ok || bad "4 ranks: a row per size"
+[ ! -e four/nodecomm_bw.png ] && ok || bad "--noplot drew"
+
+# The fit of the table just written, read back without MPI: the same regimes.
+mkdir refit
+"$nodecomm" --fit four/nodecomm.txt --noplot --outdir refit > refit.out 2> refit.err || bad "--fit its own table: $(cat refit.err)"
+[ "$(grep '^Regimes' refit/nodecomm_fit.txt | sed 's/ K = .*//')" = "$(grep '^Regimes' four/nodecomm_fit.txt | sed 's/ K = .*//')" ] \
+  && ok || bad "refit: other regimes"
+grep -q '"measured": false' refit/nodecomm.json && ok || bad "refit json says measured"
+
+# The original nodecomm's rows (tab-separated, seconds), made from the paper's Table 1: Table 1 comes back.
+mkdir table1
+"$nodecomm" --fit "$data/nodecomm/bluewaters_table1.tsv" --time-unit s --thresholds 1024,32768 --noplot --outdir table1 \
+  > table1.out 2> table1.err || bad "--fit Table 1: $(cat table1.err)"
+grep -Eq '^short +4 +inf +630 +-18 +inf$' table1.out && ok || bad "Table 1 short: $(grep '^short' table1.out | head -1)"
+grep -Eq '^eager +11 +inf +1700 +62 +inf$' table1.out && ok || bad "Table 1 eager"
+grep -Eq '^rendezvous +20 +5500 +3600 +610 +1\.527' table1.out && ok || bad "Table 1 rendezvous: $(grep '^rendezvous' table1.out | head -1)"
+
+# Bad input: exit 2, a message naming the value or the line, no file.
+expect_bad() {
+  local want=$1 np=$2
+  shift 2
+  rm -rf bad && mkdir bad
+  if [ "$np" = 0 ]; then "$nodecomm" --outdir bad "$@" > bad.out 2> bad.err
+  else $mpiexec -n "$np" "$nodecomm" --noprogress --outdir bad "$@" > bad.out 2> bad.err; fi
+  local rc=$?
+  [ "$rc" = 2 ] && ok || bad "$* exited $rc, not 2"
+  grep -q -- "$want" bad.err && ok || bad "$*: message lacks '$want': $(cat bad.err)"
+  [ -z "$(ls -A bad)" ] && ok || bad "$*: files written: $(ls -A bad)"
+}
+expect_bad "--reps 0: must be >= 1" 2 --reps 0
+expect_bad "sizes must ascend, 8 follows 64" 2 --sizes 64,8
+expect_bad "--thresholds '5,2'" 2 --thresholds 5,2
+expect_bad "--max-pairs -1" 2 --max-pairs -1
+expect_bad "nodecomm needs two processes on a node" 1
+expect_bad "--time-unit 'ms'" 0 --fit "$data/nodecomm/bluewaters_table1.tsv" --time-unit ms
+expect_bad "cannot open nothere.tsv" 0 --fit nothere.tsv
+printf 'len\t1\t2\n0\t1.5\t2.5\n64\t1.75\n' > missing.tsv
+expect_bad "missing.tsv:3: expected 3 columns" 0 --fit missing.tsv
+printf '0\t1.5\n64\tslow\n128\t2\n' > words.tsv
+expect_bad "words.tsv:2: expected times that are numbers > 0 (column 2 is 'slow')" 0 --fit words.tsv
+"$nodecomm" --fit x --help > help.out 2>&1 && grep -q -- '--thresholds' help.out && ok || bad "--help"
+finish_checks driver_nodecomm
