@@ -42,3 +42,8 @@ int lat_f_queue_sweep(MPI_Fint comm, const lat_queue_options *opts, int64_t nlen
 int lat_f_pair_matrix(MPI_Fint comm, const lat_pair_options *opts, lat_pairs *result) {
   return lat_pair_matrix(comm_from_fortran(comm), opts, result);
 }
+
+int lat_f_nodecomm_measure(MPI_Fint comm, const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes,
+                           lat_nodecomm *result) {
+  return lat_nodecomm_measure(comm_from_fortran(comm), opts, nsizes, sizes, result);
+}

@@ -38,6 +38,8 @@ module mpilat
   integer, parameter, public :: LAT_WAIT_AUTO = 0, LAT_WAIT_SPIN = 1, LAT_WAIT_YIELD = 2
   integer, parameter, public :: LAT_PAIR_MEAN = 0, LAT_PAIR_STDDEV = 1, LAT_PAIR_STDERR = 2, LAT_PAIR_MIN = 3, &
                                 LAT_PAIR_MEDIAN = 4, LAT_PAIR_MAX = 5, LAT_PAIR_COUNT = 6, LAT_PAIR_NSTATS = 7
+  integer, parameter, public :: LAT_MODEL_POSTAL_1PAIR = 0, LAT_MODEL_POSTAL_KPAIRS = 1, LAT_MODEL_POSTAL_ALL = 2, &
+                                LAT_MODEL_MAXRATE = 3, LAT_MODEL_MAXRATE4 = 4, LAT_NMODELS = 5, LAT_MAX_REGIMES = 3
   !> The API version these bindings were written for; compare with lat_get_api_version().
   integer, parameter, public :: LAT_API_VERSION = 4
 
@@ -191,6 +193,63 @@ module mpilat
     type(c_ptr) :: handle = c_null_ptr
   end type lat_pairs
 
+  !> One observation for lat_fit_maxrate: k pairs at once, message bytes, time in microseconds.
+  type, bind(C), public :: lat_maxrate_obs
+    integer(c_int64_t) :: k, bytes
+    real(c_double) :: time_us
+  end type lat_maxrate_obs
+
+  !> Options of lat_fit_maxrate (lat_fit_defaults fills them).
+  type, bind(C), public :: lat_fit_options
+    integer(c_int64_t) :: nthresholds, thresholds(2)
+    real(c_double) :: step_rel
+  end type lat_fit_options
+
+  !> One model fitted in one regime (rates in MB/s; RN = huge where infinite is IEEE infinity).
+  type, bind(C), public :: lat_model_fit
+    real(c_double) :: alpha_us, rc_mbs, rci_mbs, rn_mbs, k_star, rel_err_sum, rel_err_sq, rel_err_max
+    integer(c_int64_t) :: npoints, nfit
+    integer(c_int) :: model, regime
+  end type lat_model_fit
+
+  !> What a fit did.
+  type, bind(C), public :: lat_fit_summary
+    integer(c_int64_t) :: nobs, kmax, nregimes, nthresholds, thresholds(2)
+    integer(c_int64_t) :: regime_first(LAT_MAX_REGIMES), regime_last(LAT_MAX_REGIMES)
+    integer(c_int) :: thresholds_detected, reserved
+  end type lat_fit_summary
+
+  !> The result of lat_fit_maxrate; free it with lat_maxrate_free.
+  type, public :: lat_maxrate_fit
+    type(c_ptr) :: handle = c_null_ptr
+  end type lat_maxrate_fit
+
+  !> Options of lat_nodecomm_measure (lat_nodecomm_defaults fills them).
+  type, bind(C), public :: lat_nodecomm_options
+    integer(c_int64_t) :: size_last, reps, max_pairs, nr
+    real(c_double) :: timeout_s
+    integer(c_int) :: adaptive, timer, progress, reserved
+  end type lat_nodecomm_options
+
+  !> One (k, n) of a nodecomm measurement: the slowest pair's full ping-pong time, microseconds.
+  type, bind(C), public :: lat_nodecomm_point
+    integer(c_int64_t) :: k, bytes, reps, n_avg
+    real(c_double) :: min_us, median_us, mean_us, max_us
+  end type lat_nodecomm_point
+
+  !> What a nodecomm measurement did.
+  type, bind(C), public :: lat_nodecomm_summary
+    integer(c_int64_t) :: npoints, kmax, nsizes, ranks_a, ranks_b
+    real(c_double) :: wall_s, res_timing_us, min_ov_us
+    integer(c_int) :: intra_node, partial, timer, reserved
+    character(kind=c_char) :: host_a(LAT_HOSTNAME_LEN), host_b(LAT_HOSTNAME_LEN)
+  end type lat_nodecomm_summary
+
+  !> The result of lat_nodecomm_measure; free it with lat_nodecomm_free.
+  type, public :: lat_nodecomm
+    type(c_ptr) :: handle = c_null_ptr
+  end type lat_nodecomm
+
   !> A frequency table (distinct values and their counts); free it with lat_histogram_free.
   type, public :: lat_histogram
     type(c_ptr) :: handle = c_null_ptr
@@ -212,6 +271,15 @@ module mpilat
   public :: lat_write_queue_files
   public :: lat_pair_defaults, lat_pair_matrix, lat_pairs_get_summary, lat_pairs_get_matrix, lat_pairs_get_place
   public :: lat_pairs_free, lat_write_pair_files, lat_read_mmpi_log, lat_write_pair_matrices
+  public :: lat_fit_defaults, lat_fit_maxrate, lat_maxrate_get_summary, lat_maxrate_get_model, lat_maxrate_errors
+  public :: lat_maxrate_free, lat_nodecomm_defaults, lat_nodecomm_measure, lat_nodecomm_get_summary
+  public :: lat_nodecomm_points, lat_nodecomm_observations, lat_nodecomm_free, lat_read_nodecomm_table
+  public :: lat_write_maxrate_files
+
+  !> The nodecomm measurement, collective over comm (type(MPI_Comm) or an integer handle).
+  interface lat_nodecomm_measure
+    module procedure nodecomm_measure_f08, nodecomm_measure_int
+  end interface lat_nodecomm_measure
 
   !> All-pairs latency matrix, collective over comm (type(MPI_Comm) or an integer handle).
   interface lat_pair_matrix
@@ -521,6 +589,103 @@ module mpilat
       import :: c_int, c_char, c_ptr
       character(kind=c_char), intent(in) :: outdir(*), base(*)
       type(c_ptr), value :: pairs
+      integer(c_int), value :: render
+      integer(c_int) :: rc
+    end function
+    function lat_fit_defaults_c(opts) bind(C, name="lat_fit_defaults") result(rc)
+      import :: c_int, lat_fit_options
+      type(lat_fit_options), intent(out) :: opts
+      integer(c_int) :: rc
+    end function
+    function lat_fit_maxrate_c(opts, nobs, obs, result) bind(C, name="lat_fit_maxrate") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_fit_options
+      type(lat_fit_options), intent(in) :: opts
+      integer(c_int64_t), value :: nobs
+      type(c_ptr), value :: obs
+      type(c_ptr), intent(out) :: result
+      integer(c_int) :: rc
+    end function
+    function lat_maxrate_get_summary_c(fit, summary) bind(C, name="lat_maxrate_get_summary") result(rc)
+      import :: c_int, c_ptr, lat_fit_summary
+      type(c_ptr), value :: fit
+      type(lat_fit_summary), intent(out) :: summary
+      integer(c_int) :: rc
+    end function
+    function lat_maxrate_get_model_c(fit, regime, model, result) bind(C, name="lat_maxrate_get_model") result(rc)
+      import :: c_int, c_ptr, lat_model_fit
+      type(c_ptr), value :: fit
+      integer(c_int), value :: regime, model
+      type(lat_model_fit), intent(out) :: result
+      integer(c_int) :: rc
+    end function
+    function lat_maxrate_get_errors_c(fit, model, n, rel_err) bind(C, name="lat_maxrate_get_errors") result(rc)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: fit
+      integer(c_int), value :: model
+      integer(c_int64_t), value :: n
+      type(c_ptr), value :: rel_err
+      integer(c_int) :: rc
+    end function
+    function lat_maxrate_free_c(fit) bind(C, name="lat_maxrate_free") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: fit
+      integer(c_int) :: rc
+    end function
+    function lat_nodecomm_defaults_c(opts) bind(C, name="lat_nodecomm_defaults") result(rc)
+      import :: c_int, lat_nodecomm_options
+      type(lat_nodecomm_options), intent(out) :: opts
+      integer(c_int) :: rc
+    end function
+    function lat_nodecomm_measure_c(comm, opts, nsizes, sizes, result) bind(C, name="lat_f_nodecomm_measure") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_nodecomm_options
+      integer(c_int), value :: comm
+      type(lat_nodecomm_options), intent(in) :: opts
+      integer(c_int64_t), value :: nsizes
+      type(c_ptr), value :: sizes
+      type(c_ptr), intent(out) :: result
+      integer(c_int) :: rc
+    end function
+    function lat_nodecomm_get_summary_c(h, summary) bind(C, name="lat_nodecomm_get_summary") result(rc)
+      import :: c_int, c_ptr, lat_nodecomm_summary
+      type(c_ptr), value :: h
+      type(lat_nodecomm_summary), intent(out) :: summary
+      integer(c_int) :: rc
+    end function
+    function lat_nodecomm_get_point_c(h, i, point) bind(C, name="lat_nodecomm_get_point") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_nodecomm_point
+      type(c_ptr), value :: h
+      integer(c_int64_t), value :: i
+      type(lat_nodecomm_point), intent(out) :: point
+      integer(c_int) :: rc
+    end function
+    function lat_nodecomm_observations_c(h, n, obs, nobs) bind(C, name="lat_nodecomm_observations") result(rc)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: h
+      integer(c_int64_t), value :: n
+      type(c_ptr), value :: obs
+      integer(c_int64_t), intent(out) :: nobs
+      integer(c_int) :: rc
+    end function
+    function lat_nodecomm_free_c(h) bind(C, name="lat_nodecomm_free") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: h
+      integer(c_int) :: rc
+    end function
+    function lat_read_nodecomm_table_c(path, us_per_unit, n, obs, nobs) bind(C, name="lat_read_nodecomm_table") result(rc)
+      import :: c_int, c_int64_t, c_ptr, c_char, c_double
+      character(kind=c_char), intent(in) :: path(*)
+      real(c_double), value :: us_per_unit
+      integer(c_int64_t), value :: n
+      type(c_ptr), value :: obs
+      integer(c_int64_t), intent(out) :: nobs
+      integer(c_int) :: rc
+    end function
+    function lat_write_maxrate_files_c(outdir, command_line, nodecomm, nobs, obs, fit, render) &
+        bind(C, name="lat_write_maxrate_files") result(rc)
+      import :: c_int, c_int64_t, c_ptr, c_char
+      character(kind=c_char), intent(in) :: outdir(*), command_line(*)
+      type(c_ptr), value :: nodecomm, obs, fit
+      integer(c_int64_t), value :: nobs
       integer(c_int), value :: render
       integer(c_int) :: rc
     end function
@@ -1161,5 +1326,187 @@ contains
     call handle(lat_write_pair_matrices_c(trim(outdir)//c_null_char, trim(base)//c_null_char, pairs%handle, &
                                           merge(1_c_int, 0_c_int, render)), 'lat_write_pair_matrices', ierr)
   end subroutine lat_write_pair_matrices
+
+  ! ---- the max-rate model and the nodecomm measurement --------------------------------------------------
+
+  !> Fills opts with the defaults of include/mpilat.h (regimes detected, step_rel 0.10).
+  subroutine lat_fit_defaults(opts)
+    type(lat_fit_options), intent(out) :: opts
+    integer(c_int) :: rc
+    rc = lat_fit_defaults_c(opts)
+  end subroutine lat_fit_defaults
+
+  !> Fits the postal, max-rate and four-parameter models per regime to obs (no MPI; docs/method.md).
+  subroutine lat_fit_maxrate(opts, obs, fit, ierr)
+    type(lat_fit_options), intent(in) :: opts
+    type(lat_maxrate_obs), intent(in), target, contiguous :: obs(:)
+    type(lat_maxrate_fit), intent(inout) :: fit
+    integer, optional, intent(out) :: ierr
+    type(c_ptr) :: p
+    call lat_maxrate_free(fit)
+    p = c_null_ptr
+    if (size(obs) > 0) p = c_loc(obs(1))
+    call handle(lat_fit_maxrate_c(opts, size(obs, kind=c_int64_t), p, fit%handle), 'lat_fit_maxrate', ierr)
+  end subroutine lat_fit_maxrate
+
+  !> The fit's summary.
+  subroutine lat_maxrate_get_summary(fit, summary, ierr)
+    type(lat_maxrate_fit), intent(in) :: fit
+    type(lat_fit_summary), intent(out) :: summary
+    integer, optional, intent(out) :: ierr
+    call handle(lat_maxrate_get_summary_c(fit%handle, summary), 'lat_maxrate_get_summary', ierr)
+  end subroutine lat_maxrate_get_summary
+
+  !> Model `model` (LAT_MODEL_*) of regime `regime` (0-based).
+  subroutine lat_maxrate_get_model(fit, regime, model, result, ierr)
+    type(lat_maxrate_fit), intent(in) :: fit
+    integer, intent(in) :: regime, model
+    type(lat_model_fit), intent(out) :: result
+    integer, optional, intent(out) :: ierr
+    call handle(lat_maxrate_get_model_c(fit%handle, int(regime, c_int), int(model, c_int), result), &
+                'lat_maxrate_get_model', ierr)
+  end subroutine lat_maxrate_get_model
+
+  !> The relative error of every observation under `model`, in an array allocated here.
+  subroutine lat_maxrate_errors(fit, model, rel_err, ierr)
+    type(lat_maxrate_fit), intent(in) :: fit
+    integer, intent(in) :: model
+    real(c_double), allocatable, target, intent(out) :: rel_err(:)
+    integer, optional, intent(out) :: ierr
+    type(lat_fit_summary) :: s
+    integer(c_int) :: rc
+    rc = lat_maxrate_get_summary_c(fit%handle, s)
+    if (rc /= LAT_SUCCESS) s%nobs = 0
+    allocate (rel_err(max(s%nobs, 1_c_int64_t)))
+    if (rc == LAT_SUCCESS) rc = lat_maxrate_get_errors_c(fit%handle, int(model, c_int), s%nobs, c_loc(rel_err))
+    call handle(rc, 'lat_maxrate_errors', ierr)
+  end subroutine lat_maxrate_errors
+
+  !> Frees the fit; an empty handle is accepted.
+  subroutine lat_maxrate_free(fit)
+    type(lat_maxrate_fit), intent(inout) :: fit
+    integer(c_int) :: rc
+    if (c_associated(fit%handle)) rc = lat_maxrate_free_c(fit%handle)
+    fit%handle = c_null_ptr
+  end subroutine lat_maxrate_free
+
+  !> Fills opts with the defaults of include/mpilat.h.
+  subroutine lat_nodecomm_defaults(opts)
+    type(lat_nodecomm_options), intent(out) :: opts
+    integer(c_int) :: rc
+    rc = lat_nodecomm_defaults_c(opts)
+  end subroutine lat_nodecomm_defaults
+
+  !> Collective over comm: k = 1..K pairs between two nodes (or a node's halves); sizes optional.
+  subroutine nodecomm_measure_f08(comm, opts, result, sizes, ierr)
+    type(MPI_Comm), intent(in) :: comm
+    type(lat_nodecomm_options), intent(in) :: opts
+    type(lat_nodecomm), intent(inout) :: result
+    integer(c_int64_t), optional, intent(in), target, contiguous :: sizes(:)
+    integer, optional, intent(out) :: ierr
+    call nodecomm_measure_int(comm%MPI_VAL, opts, result, sizes, ierr)
+  end subroutine nodecomm_measure_f08
+
+  subroutine nodecomm_measure_int(comm, opts, result, sizes, ierr)
+    integer, intent(in) :: comm
+    type(lat_nodecomm_options), intent(in) :: opts
+    type(lat_nodecomm), intent(inout) :: result
+    integer(c_int64_t), optional, intent(in), target, contiguous :: sizes(:)
+    integer, optional, intent(out) :: ierr
+    type(c_ptr) :: sp
+    integer(c_int64_t) :: ns
+    call lat_nodecomm_free(result)
+    sp = c_null_ptr
+    ns = 0
+    if (present(sizes)) then
+      ns = size(sizes, kind=c_int64_t)
+      if (ns > 0) sp = c_loc(sizes(1))
+    end if
+    call handle(lat_nodecomm_measure_c(int(comm, c_int), opts, ns, sp, result%handle), 'lat_nodecomm_measure', ierr)
+  end subroutine nodecomm_measure_int
+
+  !> The summary of a nodecomm measurement.
+  subroutine lat_nodecomm_get_summary(nodecomm, summary, ierr)
+    type(lat_nodecomm), intent(in) :: nodecomm
+    type(lat_nodecomm_summary), intent(out) :: summary
+    integer, optional, intent(out) :: ierr
+    call handle(lat_nodecomm_get_summary_c(nodecomm%handle, summary), 'lat_nodecomm_get_summary', ierr)
+  end subroutine lat_nodecomm_get_summary
+
+  !> All points (sizes ascending, k = 1..K within a size), in an array allocated here.
+  subroutine lat_nodecomm_points(nodecomm, points, ierr)
+    type(lat_nodecomm), intent(in) :: nodecomm
+    type(lat_nodecomm_point), allocatable, intent(out) :: points(:)
+    integer, optional, intent(out) :: ierr
+    type(lat_nodecomm_summary) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: i
+    rc = lat_nodecomm_get_summary_c(nodecomm%handle, s)
+    if (rc /= LAT_SUCCESS) s%npoints = 0
+    allocate (points(s%npoints))
+    do i = 1, s%npoints
+      if (rc == LAT_SUCCESS) rc = lat_nodecomm_get_point_c(nodecomm%handle, i - 1, points(i))
+    end do
+    call handle(rc, 'lat_nodecomm_points', ierr)
+  end subroutine lat_nodecomm_points
+
+  !> The observations for lat_fit_maxrate, in an array allocated here.
+  subroutine lat_nodecomm_observations(nodecomm, obs, ierr)
+    type(lat_nodecomm), intent(in) :: nodecomm
+    type(lat_maxrate_obs), allocatable, target, intent(out) :: obs(:)
+    integer, optional, intent(out) :: ierr
+    type(lat_nodecomm_summary) :: s
+    type(lat_maxrate_obs), allocatable, target :: all(:)
+    integer(c_int) :: rc
+    integer(c_int64_t) :: n
+    rc = lat_nodecomm_get_summary_c(nodecomm%handle, s)
+    if (rc /= LAT_SUCCESS) s%npoints = 0
+    allocate (all(max(s%npoints, 1_c_int64_t)))
+    n = 0
+    if (rc == LAT_SUCCESS) rc = lat_nodecomm_observations_c(nodecomm%handle, s%npoints, c_loc(all), n)
+    obs = all(1:n)
+    call handle(rc, 'lat_nodecomm_observations', ierr)
+  end subroutine lat_nodecomm_observations
+
+  !> Frees the measurement; an empty handle is accepted.
+  subroutine lat_nodecomm_free(nodecomm)
+    type(lat_nodecomm), intent(inout) :: nodecomm
+    integer(c_int) :: rc
+    if (c_associated(nodecomm%handle)) rc = lat_nodecomm_free_c(nodecomm%handle)
+    nodecomm%handle = c_null_ptr
+  end subroutine lat_nodecomm_free
+
+  !> Reads a nodecomm table (len, then a time per k) into obs, allocated here; times times us_per_unit.
+  subroutine lat_read_nodecomm_table(path, us_per_unit, obs, ierr)
+    character(len=*), intent(in) :: path
+    real(c_double), intent(in) :: us_per_unit
+    type(lat_maxrate_obs), allocatable, target, intent(out) :: obs(:)
+    integer, optional, intent(out) :: ierr
+    integer(c_int) :: rc
+    integer(c_int64_t) :: n
+    n = 0
+    rc = lat_read_nodecomm_table_c(trim(path)//c_null_char, us_per_unit, 0_c_int64_t, c_null_ptr, n)
+    allocate (obs(n))
+    if (rc == LAT_SUCCESS .and. n > 0) rc = lat_read_nodecomm_table_c(trim(path)//c_null_char, us_per_unit, n, c_loc(obs), n)
+    call handle(rc, 'lat_read_nodecomm_table', ierr)
+  end subroutine lat_read_nodecomm_table
+
+  !> Writes nodecomm.txt, _fit.txt, .csv, .json, _bw.gp, _err.gp and, when render, the PNGs into outdir.
+  subroutine lat_write_maxrate_files(outdir, command_line, obs, fit, render, nodecomm, ierr)
+    character(len=*), intent(in) :: outdir, command_line
+    type(lat_maxrate_obs), intent(in), target, contiguous :: obs(:)
+    type(lat_maxrate_fit), intent(in) :: fit
+    logical, intent(in) :: render
+    type(lat_nodecomm), optional, intent(in) :: nodecomm
+    integer, optional, intent(out) :: ierr
+    type(c_ptr) :: np, op
+    np = c_null_ptr
+    if (present(nodecomm)) np = nodecomm%handle
+    op = c_null_ptr
+    if (size(obs) > 0) op = c_loc(obs(1))
+    call handle(lat_write_maxrate_files_c(trim(outdir)//c_null_char, trim(command_line)//c_null_char, np, &
+                                          size(obs, kind=c_int64_t), op, fit%handle, merge(1_c_int, 0_c_int, render)), &
+                'lat_write_maxrate_files', ierr)
+  end subroutine lat_write_maxrate_files
 
 end module mpilat
