@@ -999,7 +999,7 @@ contains
     type(MPI_Comm), intent(in) :: comm
     type(lat_sweep_options), intent(in) :: opts
     type(lat_sweep), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in), target :: sizes(:)
+    integer(c_int64_t), optional, intent(in), target, contiguous :: sizes(:)
     type(lat_timer_result), optional, intent(in), target :: timer
     integer, optional, intent(out) :: ierr
     call size_sweep_int(comm%MPI_VAL, opts, result, sizes, timer, ierr)
@@ -1009,7 +1009,7 @@ contains
     integer, intent(in) :: comm
     type(lat_sweep_options), intent(in) :: opts
     type(lat_sweep), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in), target :: sizes(:)
+    integer(c_int64_t), optional, intent(in), target, contiguous :: sizes(:)
     type(lat_timer_result), optional, intent(in), target :: timer
     integer, optional, intent(out) :: ierr
     type(c_ptr) :: sizes_p, timer_p
@@ -1033,7 +1033,7 @@ contains
     type(lat_sweep_options), intent(in) :: opts
     procedure(lat_measure_fn) :: measure
     type(lat_sweep), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in), target :: sizes(:)
+    integer(c_int64_t), optional, intent(in), target, contiguous :: sizes(:)
     type(c_ptr), optional, intent(in) :: context
     integer, optional, intent(out) :: ierr
     type(c_ptr) :: sizes_p, context_p
@@ -1145,8 +1145,8 @@ contains
     type(MPI_Comm), intent(in) :: comm
     type(lat_queue_options), intent(in) :: opts
     type(lat_queue), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in), target :: lengths(:), sizes(:)
-    real(c_double), optional, intent(in), target :: fractions_percent(:)
+    integer(c_int64_t), optional, intent(in), target, contiguous :: lengths(:), sizes(:)
+    real(c_double), optional, intent(in), target, contiguous :: fractions_percent(:)
     type(lat_timer_result), optional, intent(in), target :: timer
     integer, optional, intent(out) :: ierr
     call queue_sweep_int(comm%MPI_VAL, opts, result, lengths, fractions_percent, sizes, timer, ierr)
@@ -1156,8 +1156,8 @@ contains
     integer, intent(in) :: comm
     type(lat_queue_options), intent(in) :: opts
     type(lat_queue), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in), target :: lengths(:), sizes(:)
-    real(c_double), optional, intent(in), target :: fractions_percent(:)
+    integer(c_int64_t), optional, intent(in), target, contiguous :: lengths(:), sizes(:)
+    real(c_double), optional, intent(in), target, contiguous :: fractions_percent(:)
     type(lat_timer_result), optional, intent(in), target :: timer
     integer, optional, intent(out) :: ierr
     type(c_ptr) :: lp, fp, sp, tp

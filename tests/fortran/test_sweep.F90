@@ -92,6 +92,13 @@ program test_sweep
   end if
   call lat_sweep_free(sweep)
 
+  ! A strided array section reaches C in its own order (the wrappers' dummies are contiguous): reversed,
+  ! the sizes descend and are refused.
+  call lat_sweep_defaults(opts)
+  call lat_size_sweep(MPI_COMM_WORLD, opts, sweep, sizes=sizes(3:1:-1), ierr=ierr)
+  call check(ierr == LAT_ERR_ARG .and. index(lat_last_error_message(), 'ascend') > 0, 'a reversed section is seen reversed')
+  call lat_sweep_free(sweep)
+
   if (finish_checks('test_sweep') /= 0) error stop 1
   call MPI_Finalize()
 end program test_sweep
