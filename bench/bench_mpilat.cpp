@@ -4,10 +4,12 @@
 #include <mpi.h>
 #include <sys/resource.h>
 
+#include <limits>
 #include <random>
 #include <vector>
 
 #include "clock.hpp"
+#include "maxrate_fit.hpp"
 #include "stats.hpp"
 #include "tally.hpp"
 
@@ -71,6 +73,39 @@ void BM_statistics_2pow25(benchmark::State &state) {
   state.counters["samples_input_MiB"] = static_cast<double>(v.size() * sizeof(double)) / (1 << 20);
 }
 BENCHMARK(BM_statistics_2pow25)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// lat_fit_maxrate on 10,000 observations: K = 16 pairs x 625 sizes in three regimes (the paper's Table 1
+// with 2 % noise), every model in every regime, the four-parameter search included.
+void BM_fit_maxrate_10000(benchmark::State &state) {
+  struct P {
+    double alpha, rn, rcb, rci;
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  const P regime[3] = {{4.0, inf, 630.0, -18.0}, {11.0, inf, 1700.0, 62.0}, {20.0, 5500.0, 3600.0, 610.0}};
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> noise(-0.02, 0.02);
+  std::vector<lat_maxrate_obs> obs;
+  for (int i = 0; i < 625; ++i) {
+    const int g = i < 200 ? 0 : i < 400 ? 1 : 2;
+    const int64_t n = g == 0 ? 8 * i : g == 1 ? 2048 + 256 * (i - 200) : 65536 + 8192 * (i - 400);
+    for (int64_t k = 1; k <= 16; ++k) {
+      const P &p = regime[g];
+      const double t = p.alpha + static_cast<double>(k * n) / std::min(p.rn, p.rcb + static_cast<double>(k - 1) * p.rci);
+      obs.push_back({k, n, t * (1.0 + noise(rng))});
+    }
+  }
+  lat_fit_options o;
+  lat_fit_defaults(&o);
+  o.nthresholds = 2;
+  o.thresholds[0] = 8 * 199;
+  o.thresholds[1] = 2048 + 256 * 199;
+  for (auto _ : state) {
+    lat::MaxrateFit f = lat::fit_maxrate(o, obs);
+    benchmark::DoNotOptimize(f.models.data());
+  }
+  state.counters["observations"] = static_cast<double>(obs.size());
+}
+BENCHMARK(BM_fit_maxrate_10000)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 #include "comm.hpp"
 
+#include <sched.h>
 #include <time.h>
 
 #include <algorithm>
@@ -272,6 +273,15 @@ void wait_yielding(MPI_Request &req, const Waiting &w, FailureListener *listener
 
 void wait_spinning(MPI_Request &req, const Waiting &w, FailureListener *listener) {
   wait_polling(req, w, listener, false);
+}
+
+int complete_yielding(MPI_Request *reqs, int n) {
+  for (;;) {
+    int done = 0;
+    const int rc = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
+    if (rc != MPI_SUCCESS || done) return rc;
+    sched_yield();
+  }
 }
 
 void barrier_yielding(MPI_Comm comm, const Waiting &w) {

@@ -118,6 +118,11 @@ void wait_yielding(MPI_Request &req, const Waiting &w, FailureListener *listener
 /// Waits for req by MPI_Test alone, for the measuring ranks between timed loops; TimeoutError as above.
 void wait_spinning(MPI_Request &req, const Waiting &w, FailureListener *listener = nullptr);
 
+/// Completes n requests by MPI_Testall and sched_yield(): for timed regions on an oversubscribed machine,
+/// where a blocking call would spin through its time slice while the partner waits for the processor (the
+/// time would be the scheduler's, milliseconds). Returns MPI's code; no watchdog (use StallWatch).
+int complete_yielding(MPI_Request *reqs, int n);
+
 /// A barrier that yields: MPI_Ibarrier then wait_yielding.
 void barrier_yielding(MPI_Comm comm, const Waiting &w);
 

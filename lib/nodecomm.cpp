@@ -1,7 +1,5 @@
 #include "nodecomm.hpp"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -38,16 +36,9 @@ struct Pairs {
 
   Waiting waiting(const char *phase) const { return {lib_rank, "the other pairs' ranks", phase, timeout_s}; }
 
-  /// Completes reqs: blocking where each rank has a processor; MPI_Testall and sched_yield where the
-  /// machine is oversubscribed (as the pair matrix does, for the same reason).
+  /// Completes reqs: blocking where each rank has a processor, else complete_yielding (comm.hpp).
   int complete(MPI_Request *reqs, int n) const {
-    if (!yield) return MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
-    for (;;) {
-      int done = 0;
-      const int rc = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
-      if (rc != MPI_SUCCESS || done) return rc;
-      sched_yield();
-    }
+    return yield ? complete_yielding(reqs, n) : MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
   }
 
   /// One measurement of k pairs at once: every pair rank enters, the active pairs ping-pong n_avg times;

@@ -1,7 +1,5 @@
 #include "pair_matrix.hpp"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -58,18 +56,6 @@ struct Walk {
     return stop != 0;
   }
   std::string peer_of_all() const { return "ranks 0.." + std::to_string(size - 1); }
-
-  /// In the timed region of an oversubscribed node: MPI_Testall and sched_yield. A blocking call would
-  /// spin through its time slice while the partner waits for the same processor: the round trip would
-  /// measure the scheduler (milliseconds), not MPI.
-  static int complete_yielding(MPI_Request *reqs, int n) {
-    for (;;) {
-      int done = 0;
-      const int rc = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
-      if (rc != MPI_SUCCESS || done) return rc;
-      sched_yield();
-    }
-  }
 
   /// The lower rank of a pair: waits for the partner's hand-shake, then times one round trip.
   template <class Clock>

@@ -9,6 +9,7 @@ packages=(cmake make g++ gfortran pkgconf python3
           nlohmann-json3-dev            # the JSON files
           libcli11-dev                  # the options of the C++ drivers (mpptest, queuelat, mmpi)
           libhwloc-dev                  # sockets and cores of the ranks (the pair matrix)
+          libeigen3-dev                 # least squares of the max-rate fit
           gnuplot-nox)                  # the plots the drivers render (PNG, SVG)
 if [ "${1:-}" = --tests ]; then
   packages+=(openmpi-bin libopenmpi-dev # the suite runs against Open MPI too
