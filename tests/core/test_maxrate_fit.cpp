@@ -17,6 +17,7 @@ extern "C" {
 #include "error.hpp"
 #include "maxrate_fit.hpp"
 #include "maxrate_report.hpp"
+#include "nodecomm.hpp"
 #include "mpilat.h"
 
 namespace {
@@ -255,6 +256,24 @@ void nodecomm_tables_read(void **) {
   }
 }
 
+
+void nodecomm_sides_and_grid(void **) {
+  std::vector<int> a, b;
+  bool intra = true;
+  lat::nodecomm_sides({0, 0, 1, 1}, a, b, intra);  // block placement on two nodes
+  assert_false(intra);
+  assert_true(a == std::vector<int>({0, 1}) && b == std::vector<int>({2, 3}));
+  lat::nodecomm_sides({0, 1, 0, 1, 2}, a, b, intra);  // round robin, a third node left out
+  assert_true(a == std::vector<int>({0, 2}) && b == std::vector<int>({1, 3}) && !intra);
+  lat::nodecomm_sides({0, 0, 0, 0, 0}, a, b, intra);  // one node: its halves
+  assert_true(intra && a == std::vector<int>({0, 1}) && b == std::vector<int>({2, 3, 4}));
+  lat::nodecomm_sides({0}, a, b, intra);  // one process: nothing to pair
+  assert_true(intra && a.empty() && b.size() == 1);
+  const std::vector<int64_t> g = lat::nodecomm_grid(16);
+  assert_true(g == std::vector<int64_t>({0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 13, 16}));
+  assert_int_equal(static_cast<int64_t>(lat::nodecomm_grid(16384).size()), 53);  // small octaves repeat sizes
+}
+
 }  // namespace
 
 int main() {
@@ -262,6 +281,7 @@ int main() {
       cmocka_unit_test(blue_waters_table1_recovered), cmocka_unit_test(three_parameter_sets_recovered),
       cmocka_unit_test(global_optimum_not_a_local_one), cmocka_unit_test(regime_thresholds_detected),
       cmocka_unit_test(bad_input_named),              cmocka_unit_test(nodecomm_tables_read),
+      cmocka_unit_test(nodecomm_sides_and_grid),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

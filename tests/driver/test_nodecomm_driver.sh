@@ -1,11 +1,11 @@
 #!/bin/bash
-# test_nodecomm_driver.sh NODECOMM DATA_DIR "MPIEXEC [flags]"
+# test_nodecomm_driver.sh NODECOMM DATA_DIR "MPIEXEC [flags]" FAKESSH
 # nodecomm as a user runs it: on 2 and 4 ranks of this one machine (intra-node, said in every file), the
 # files and their layout, the fit of its own table read back, the fit of a table in the original format
 # (the paper's Table 1 for Blue Waters, in seconds) giving back Table 1, and bad input (exit 2, a message
-# naming the value or the line, no file). Never a timing value.
+# naming the value or the line, no file), and with MPICH two "nodes" through fakessh. Never a timing value.
 set -u
-nodecomm=$1 data=$2 mpiexec=$3
+nodecomm=$1 data=$2 mpiexec=$3 fakessh=$4
 # shellcheck source=checks.sh
 . "$(dirname "$0")/checks.sh"
 
@@ -79,5 +79,21 @@ printf 'len\t1\t2\n0\t1.5\t2.5\n64\t1.75\n' > missing.tsv
 expect_bad "missing.tsv:3: expected 3 columns" 0 --fit missing.tsv
 printf '0\t1.5\n64\tslow\n128\t2\n' > words.tsv
 expect_bad "words.tsv:2: expected times that are numbers > 0 (column 2 is 'slow')" 0 --fit words.tsv
+# MPICH only: two "nodes" (tests/tools/fakessh: hostnames of their own): the pairs cross between them.
+if $mpiexec --version 2>&1 | grep -q HYDRA; then
+  mkdir nodes
+  (timeout -k 5 120 $mpiexec -launcher ssh -launcher-exec "$fakessh" -hosts nodeA:2,nodeB:2 -n 4 "$nodecomm" \
+     --sizes 0,1024,8192,65536 --reps 2 --noprogress --noplot --outdir nodes > nodes.out 2> nodes.err) \
+    || bad "two nodes: exit $? ($(cat nodes.err))"
+  python3 - nodes/nodecomm.json <<'PY' && ok || bad "two nodes: json"
+import json, sys
+m = json.load(open(sys.argv[1]))["measurement"]
+assert m["intra_node"] is False and m["host_a"] == "nodeA" and m["host_b"] == "nodeB", m
+assert m["kmax"] == 2 and m["ranks_a"] == 2 and m["ranks_b"] == 2, m
+PY
+  grep -q 'INTRA-NODE' nodes.out && bad "two nodes said intra-node" || ok
+else
+  echo "two-node case skipped: the launcher is not MPICH's hydra"
+fi
 "$nodecomm" --fit x --help > help.out 2>&1 && grep -q -- '--thresholds' help.out && ok || bad "--help"
 finish_checks driver_nodecomm
