@@ -172,6 +172,12 @@ std::string what_of(const NodecommResult *m) {
          (s.partial ? " PARTIAL: stopped early" : "");
 }
 
+/// The plots' short form: the hosts, and INTRA-NODE where it is one node.
+std::string plot_what(const NodecommResult *m) {
+  if (m == nullptr) return "a nodecomm table";
+  return std::string(m->summary.host_a) + " - " + m->summary.host_b + (m->summary.intra_node ? ", INTRA-NODE" : "");
+}
+
 std::string json_text(const std::string &command_line, const NodecommResult *m, const std::vector<lat_maxrate_obs> &obs,
                       const MaxrateFit &fit) {
   nlohmann::json j;
@@ -247,8 +253,9 @@ std::string bandwidth_gp_text(const std::vector<lat_maxrate_obs> &obs, const Max
   std::string o = "# gnuplot script: `gnuplot nodecomm_bw.gp` draws nodecomm_bw.png (data inline)\n";
   appendf(o, "if (!exists(\"outfile\")) outfile = 'nodecomm_bw.png'\n");
   appendf(o, "set terminal pngcairo size 1000,700 noenhanced\nset output outfile\n");
-  appendf(o, "set title %s\n", gnuplot_quoted("aggregate bandwidth k n / T: " + what).c_str());
+  appendf(o, "set title %s\n", gnuplot_quoted("aggregate bandwidth k n / T, measured (points) and max-rate model (lines): " + what).c_str());
   appendf(o, "set xlabel 'message size (bytes)'\nset ylabel 'aggregate bandwidth (MB/s)'\nset logscale x 2\nset grid\n");
+  appendf(o, "set format x '%%.0b%%B'\n");
   appendf(o, "set key top left title 'k pairs'\n");
   for (int64_t g = 0; g < s.nthresholds; ++g)
     appendf(o, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2 linecolor rgb 'gray50'\n",
@@ -286,7 +293,7 @@ std::string error_gp_text(const std::vector<lat_maxrate_obs> &obs, const Maxrate
   std::string o = "# gnuplot script: `gnuplot nodecomm_err.gp` draws nodecomm_err.png (data inline)\n";
   appendf(o, "if (!exists(\"outfile\")) outfile = 'nodecomm_err.png'\n");
   appendf(o, "set terminal pngcairo size 1000,600 noenhanced\nset output outfile\n");
-  appendf(o, "set title %s\n", gnuplot_quoted("relative error of the max-rate model (percent): " + what).c_str());
+  appendf(o, "set title %s\n", gnuplot_quoted("relative error of the max-rate model: " + what).c_str());
   appendf(o, "set xlabel 'message size (bytes), one column per size measured'\nset ylabel 'pairs k'\n");
   appendf(o, "set cblabel '(T_model - T) / T  (%%)'\nset palette defined (-1 'blue', 0 'white', 1 'red')\n");
   double worst = 1e-9;
@@ -323,8 +330,8 @@ void write_maxrate_files(const std::string &outdir, const std::string &command_l
                      {base + "_fit.txt", "# " + what + "\n\n" + maxrate_tables_text(fit)},
                      {base + ".csv", csv_text(obs, fit)},
                      {base + ".json", json_text(command_line, measured, obs, fit)},
-                     {base + "_bw.gp", bandwidth_gp_text(obs, fit, what)},
-                     {base + "_err.gp", error_gp_text(obs, fit, what)}},
+                     {base + "_bw.gp", bandwidth_gp_text(obs, fit, plot_what(measured))},
+                     {base + "_err.gp", error_gp_text(obs, fit, plot_what(measured))}},
                     plots);
 }
 

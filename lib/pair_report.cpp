@@ -323,9 +323,9 @@ std::string pair_heatmap_text(const PairResult &r, const std::string &default_ou
              "else { set terminal pngcairo size 900,820 noenhanced }\n");
   appendf(o, "set output outfile\n");
   appendf(o, "set title %s\n",
-          gnuplot_quoted("mean round-trip latency between ranks: " + std::to_string(n) + " ranks on " +
-                         std::to_string(s.nnodes) + " node(s), " + std::to_string(s.msg_bytes) + "-byte messages, " +
-                         std::to_string(s.repeats) + " repeats (" + s.testing_host + ")")
+          gnuplot_quoted(std::string(s.testing_host) + ": mean round trip, " + std::to_string(n) + " ranks on " +
+                         std::to_string(s.nnodes) + " node(s), " + std::to_string(s.msg_bytes) + " B, " +
+                         std::to_string(s.repeats) + " repeats; lines: node boundaries")
               .c_str());
   appendf(o, "set xlabel 'rank'\nset ylabel 'rank'\nset cblabel 'round-trip latency (µs)'\n");
   appendf(o, "set xrange [-0.5:%lld.5]\nset yrange [-0.5:%lld.5]\nset size ratio -1\nset tics out\n", ll(n - 1),
@@ -348,7 +348,7 @@ std::string pair_heatmap_text(const PairResult &r, const std::string &default_ou
       appendf(o, "%s%s %.1f", b ? ", " : "", gnuplot_quoted(host_of(r, starts[b])).c_str(),
               0.5 * static_cast<double>(starts[b] + end - 1));
     }
-    appendf(o, ") rotate by 30 left\nset x2label 'node boundaries (lines) and hosts'\n");
+    appendf(o, ") rotate by 30 left\nset tmargin 6\n");
   }
   // The diagonal is not measured: it takes the smallest mean (so it does not stretch the colour range)
   // and is covered by white squares.
