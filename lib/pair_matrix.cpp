@@ -32,6 +32,7 @@ struct Walk {
   int rank = 0, size = 0;
   int bytes = 0;
   bool yield = false;
+  const char *all_ranks = "";  // "ranks 0..N-1", for the watchdog's messages
   double timeout_s = 0.0;
   FailureListener *listener = nullptr;
   StallWatch *stall = nullptr;
@@ -52,10 +53,9 @@ struct Walk {
     int stop = stop_requested() ? 1 : 0;
     MPI_Request req;
     check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, comm, &req), "MPI_Iallreduce (step)");
-    wait(req, peer_of_all().c_str(), "phase 'pairs': the synchronisation before a step");
+    wait(req, all_ranks, "phase 'pairs': the synchronisation before a step");
     return stop != 0;
   }
-  std::string peer_of_all() const { return "ranks 0.." + std::to_string(size - 1); }
 
   /// The lower rank of a pair: waits for the partner's hand-shake, then times one round trip.
   template <class Clock>
@@ -218,7 +218,7 @@ void gather_places(Walk &walk, int root, const lat_rank_place &mine, std::vector
   check_mpi(MPI_Igather(&mine, static_cast<int>(sizeof mine), MPI_BYTE, all.data(), static_cast<int>(sizeof mine),
                         MPI_BYTE, root, walk.comm, &req),
             "MPI_Igather (places)");
-  walk.wait(req, walk.peer_of_all().c_str(), "phase 'places': gathering every rank's place");
+  walk.wait(req, walk.all_ranks, "phase 'places': gathering every rank's place");
 }
 
 }  // namespace
@@ -324,6 +324,7 @@ PairResult pair_matrix(MPI_Comm user_comm, const lat_pair_options &o) {
   agree_on_failure(comm, no_memory.empty() ? LAT_SUCCESS : LAT_ERR_NOMEM, no_memory);
 
   walk.comm = comm.get();
+  walk.all_ranks = comm.all_ranks();
   walk.rank = rank;
   walk.size = size;
   walk.bytes = static_cast<int>(o.msg_bytes);
