@@ -748,6 +748,34 @@ contains
     error stop 1
   end subroutine handle
 
+  !> An optional array argument for C: a contiguous copy (any stride, even reversed, reaches C in its own
+  !> order), its address and length; c_null_ptr and 0 when absent or empty.
+  subroutine int64_arg(values, copy, p, n)
+    integer(c_int64_t), optional, intent(in) :: values(:)
+    integer(c_int64_t), allocatable, target, intent(inout) :: copy(:)
+    type(c_ptr), intent(out) :: p
+    integer(c_int64_t), intent(out) :: n
+    p = c_null_ptr
+    n = 0
+    if (.not. present(values)) return
+    copy = values
+    n = size(copy, kind=c_int64_t)
+    if (n > 0) p = c_loc(copy(1))
+  end subroutine int64_arg
+
+  subroutine double_arg(values, copy, p, n)
+    real(c_double), optional, intent(in) :: values(:)
+    real(c_double), allocatable, target, intent(inout) :: copy(:)
+    type(c_ptr), intent(out) :: p
+    integer(c_int64_t), intent(out) :: n
+    p = c_null_ptr
+    n = 0
+    if (.not. present(values)) return
+    copy = values
+    n = size(copy, kind=c_int64_t)
+    if (n > 0) p = c_loc(copy(1))
+  end subroutine double_arg
+
   function hist_arg(hist, want) result(p)
     type(lat_histogram), intent(inout), target :: hist
     logical, intent(in) :: want
@@ -999,7 +1027,7 @@ contains
     type(MPI_Comm), intent(in) :: comm
     type(lat_sweep_options), intent(in) :: opts
     type(lat_sweep), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in), target, contiguous :: sizes(:)
+    integer(c_int64_t), optional, intent(in) :: sizes(:)
     type(lat_timer_result), optional, intent(in), target :: timer
     integer, optional, intent(out) :: ierr
     call size_sweep_int(comm%MPI_VAL, opts, result, sizes, timer, ierr)
@@ -1009,20 +1037,16 @@ contains
     integer, intent(in) :: comm
     type(lat_sweep_options), intent(in) :: opts
     type(lat_sweep), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in), target, contiguous :: sizes(:)
+    integer(c_int64_t), optional, intent(in) :: sizes(:)
     type(lat_timer_result), optional, intent(in), target :: timer
     integer, optional, intent(out) :: ierr
     type(c_ptr) :: sizes_p, timer_p
     integer(c_int64_t) :: n
+    integer(c_int64_t), allocatable, target :: sizes_copy(:)
     integer(c_int) :: rc
     call lat_sweep_free(result)
-    sizes_p = c_null_ptr
     timer_p = c_null_ptr
-    n = 0
-    if (present(sizes)) then
-      n = size(sizes, kind=c_int64_t)
-      if (n > 0) sizes_p = c_loc(sizes(1))
-    end if
+    call int64_arg(sizes, sizes_copy, sizes_p, n)
     if (present(timer)) timer_p = c_loc(timer)
     rc = lat_size_sweep_c(int(comm, c_int), opts, n, sizes_p, timer_p, result%handle)
     call handle(rc, 'lat_size_sweep', ierr)
@@ -1033,20 +1057,16 @@ contains
     type(lat_sweep_options), intent(in) :: opts
     procedure(lat_measure_fn) :: measure
     type(lat_sweep), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in), target, contiguous :: sizes(:)
+    integer(c_int64_t), optional, intent(in) :: sizes(:)
     type(c_ptr), optional, intent(in) :: context
     integer, optional, intent(out) :: ierr
     type(c_ptr) :: sizes_p, context_p
     integer(c_int64_t) :: n
+    integer(c_int64_t), allocatable, target :: sizes_copy(:)
     integer(c_int) :: rc
     call lat_sweep_free(result)
-    sizes_p = c_null_ptr
     context_p = c_null_ptr
-    n = 0
-    if (present(sizes)) then
-      n = size(sizes, kind=c_int64_t)
-      if (n > 0) sizes_p = c_loc(sizes(1))
-    end if
+    call int64_arg(sizes, sizes_copy, sizes_p, n)
     if (present(context)) context_p = context
     rc = lat_sweep_run_c(opts, n, sizes_p, c_funloc(measure), context_p, result%handle)
     call handle(rc, 'lat_sweep_run', ierr)
@@ -1145,8 +1165,8 @@ contains
     type(MPI_Comm), intent(in) :: comm
     type(lat_queue_options), intent(in) :: opts
     type(lat_queue), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in), target, contiguous :: lengths(:), sizes(:)
-    real(c_double), optional, intent(in), target, contiguous :: fractions_percent(:)
+    integer(c_int64_t), optional, intent(in) :: lengths(:), sizes(:)
+    real(c_double), optional, intent(in) :: fractions_percent(:)
     type(lat_timer_result), optional, intent(in), target :: timer
     integer, optional, intent(out) :: ierr
     call queue_sweep_int(comm%MPI_VAL, opts, result, lengths, fractions_percent, sizes, timer, ierr)
@@ -1156,32 +1176,19 @@ contains
     integer, intent(in) :: comm
     type(lat_queue_options), intent(in) :: opts
     type(lat_queue), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in), target, contiguous :: lengths(:), sizes(:)
-    real(c_double), optional, intent(in), target, contiguous :: fractions_percent(:)
+    integer(c_int64_t), optional, intent(in) :: lengths(:), sizes(:)
+    real(c_double), optional, intent(in) :: fractions_percent(:)
     type(lat_timer_result), optional, intent(in), target :: timer
     integer, optional, intent(out) :: ierr
     type(c_ptr) :: lp, fp, sp, tp
     integer(c_int64_t) :: nl, nf, ns
+    integer(c_int64_t), allocatable, target :: lengths_copy(:), sizes_copy(:)
+    real(c_double), allocatable, target :: fractions_copy(:)
     call lat_queue_free(result)
-    lp = c_null_ptr
-    fp = c_null_ptr
-    sp = c_null_ptr
     tp = c_null_ptr
-    nl = 0
-    nf = 0
-    ns = 0
-    if (present(lengths)) then
-      nl = size(lengths, kind=c_int64_t)
-      if (nl > 0) lp = c_loc(lengths(1))
-    end if
-    if (present(fractions_percent)) then
-      nf = size(fractions_percent, kind=c_int64_t)
-      if (nf > 0) fp = c_loc(fractions_percent(1))
-    end if
-    if (present(sizes)) then
-      ns = size(sizes, kind=c_int64_t)
-      if (ns > 0) sp = c_loc(sizes(1))
-    end if
+    call int64_arg(lengths, lengths_copy, lp, nl)
+    call double_arg(fractions_percent, fractions_copy, fp, nf)
+    call int64_arg(sizes, sizes_copy, sp, ns)
     if (present(timer)) tp = c_loc(timer)
     call handle(lat_queue_sweep_c(int(comm, c_int), opts, nl, lp, nf, fp, ns, sp, tp, result%handle), &
                 'lat_queue_sweep', ierr)
@@ -1402,7 +1409,7 @@ contains
     type(MPI_Comm), intent(in) :: comm
     type(lat_nodecomm_options), intent(in) :: opts
     type(lat_nodecomm), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in), target, contiguous :: sizes(:)
+    integer(c_int64_t), optional, intent(in) :: sizes(:)
     integer, optional, intent(out) :: ierr
     call nodecomm_measure_int(comm%MPI_VAL, opts, result, sizes, ierr)
   end subroutine nodecomm_measure_f08
@@ -1411,17 +1418,13 @@ contains
     integer, intent(in) :: comm
     type(lat_nodecomm_options), intent(in) :: opts
     type(lat_nodecomm), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in), target, contiguous :: sizes(:)
+    integer(c_int64_t), optional, intent(in) :: sizes(:)
     integer, optional, intent(out) :: ierr
     type(c_ptr) :: sp
     integer(c_int64_t) :: ns
+    integer(c_int64_t), allocatable, target :: sizes_copy(:)
     call lat_nodecomm_free(result)
-    sp = c_null_ptr
-    ns = 0
-    if (present(sizes)) then
-      ns = size(sizes, kind=c_int64_t)
-      if (ns > 0) sp = c_loc(sizes(1))
-    end if
+    call int64_arg(sizes, sizes_copy, sp, ns)
     call handle(lat_nodecomm_measure_c(int(comm, c_int), opts, ns, sp, result%handle), 'lat_nodecomm_measure', ierr)
   end subroutine nodecomm_measure_int
 
