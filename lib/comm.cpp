@@ -174,7 +174,7 @@ void agree_arguments(const LibComm &lib, const std::string &local_error, const s
     case LAT_ERR_IO: throw IoError(message);
     case LAT_ERR_TIMEOUT: throw TimeoutError(message);
     case LAT_ERR_DATA: throw DataError(message);
-    case LAT_ERR_NOMEM: throw std::bad_alloc();
+    case LAT_ERR_NOMEM: throw NoMemError(message);
     default: throw std::runtime_error(message);
   }
 }

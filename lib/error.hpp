@@ -42,6 +42,11 @@ struct DataError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Memory that cannot be had, with what it was for (LAT_ERR_NOMEM); a bare std::bad_alloc maps there too.
+struct NoMemError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// Builds "what must hold, got value" messages without iostreams at every call site.
 template <class T>
 std::string got(const std::string &rule, const T &value) {

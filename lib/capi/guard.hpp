@@ -39,6 +39,9 @@ int guard(Body &&body) noexcept {
   } catch (const DataError &e) {
     set_last_error(e.what());
     return LAT_ERR_DATA;
+  } catch (const NoMemError &e) {
+    set_last_error(e.what());
+    return LAT_ERR_NOMEM;
   } catch (const std::bad_alloc &) {
     set_last_error("out of memory");
     return LAT_ERR_NOMEM;

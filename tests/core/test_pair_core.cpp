@@ -20,6 +20,8 @@ extern "C" {
 #include <cmocka.h>
 }
 
+#include "capi/guard.hpp"
+#include "comm.hpp"
 #include "error.hpp"
 #include "pair_matrix.hpp"
 #include "pair_report.hpp"
@@ -81,6 +83,10 @@ void memory_is_checked_before_measuring(void **) {
     }
     assert_true(refused);
   }
+  // The verdict agreed between ranks keeps its message all the way to the caller.
+  const int rc = lat::guard([&]() -> int { lat::throw_code(LAT_ERR_NOMEM, big); });
+  assert_int_equal(rc, LAT_ERR_NOMEM);
+  assert_string_equal(lat_last_error_message(), big.c_str());
   lat::allocate_matrices(r, 5);
   assert_int_equal(static_cast<int64_t>(r.triangle[LAT_PAIR_MEAN].size()), 10);
 }
