@@ -2,6 +2,7 @@
 // exception crosses the C ABI and every failure leaves a message for lat_last_error_message().
 #pragma once
 
+#include <cstdint>
 #include <new>
 #include <string>
 
@@ -64,6 +65,28 @@ inline int interrupted_code(bool interrupted, const std::string &what, const std
 /// Throws ArgError when a pointer argument is NULL.
 inline void require_nonnull(const void *p, const char *name) {
   if (p == nullptr) throw ArgError(std::string(name) + " must not be NULL");
+}
+
+/// The object behind a result handle; ArgError when the handle is NULL.
+template <class T>
+T &deref(T *handle, const char *name) {
+  require_nonnull(handle, name);
+  return *handle;
+}
+
+/// lat_*_free(): deletes *handle and sets it to NULL; a NULL *handle is accepted, a NULL handle is not.
+template <class T>
+int free_handle(T **handle, const char *name) {
+  require_nonnull(handle, name);
+  delete *handle;
+  *handle = nullptr;
+  return LAT_SUCCESS;
+}
+
+/// ArgError unless 0 <= i < n: "<what> index must be in 0..n-1, got i".
+inline void require_index(int64_t i, int64_t n, const char *what) {
+  if (i < 0 || i >= n)
+    throw ArgError(std::string(what) + " index must be in 0.." + std::to_string(n - 1) + ", got " + std::to_string(i));
 }
 
 }  // namespace lat

@@ -6,10 +6,7 @@
 
 namespace {
 
-const lat_maxrate_fit_s &handle(lat_maxrate_fit fit) {
-  lat::require_nonnull(fit, "fit");
-  return *fit;
-}
+const lat_maxrate_fit_s &handle(lat_maxrate_fit fit) { return lat::deref(fit, "fit"); }
 
 }  // namespace
 
@@ -73,10 +70,7 @@ int lat_maxrate_get_errors(lat_maxrate_fit fit, int model, int64_t n, double *re
 
 int lat_maxrate_free(lat_maxrate_fit *fit) {
   return lat::guard([&] {
-    lat::require_nonnull(fit, "fit");
-    delete *fit;
-    *fit = nullptr;
-    return LAT_SUCCESS;
+    return lat::free_handle(fit, "fit");
   });
 }
 

@@ -4,10 +4,7 @@
 
 namespace {
 
-const lat_nodecomm_s &handle(lat_nodecomm nodecomm) {
-  lat::require_nonnull(nodecomm, "nodecomm");
-  return *nodecomm;
-}
+const lat_nodecomm_s &handle(lat_nodecomm nodecomm) { return lat::deref(nodecomm, "nodecomm"); }
 
 }  // namespace
 
@@ -51,7 +48,7 @@ int lat_nodecomm_get_point(lat_nodecomm nodecomm, int64_t i, lat_nodecomm_point 
     lat::require_nonnull(point, "point");
     const lat_nodecomm_s &h = handle(nodecomm);
     const int64_t n = static_cast<int64_t>(h.r.points.size());
-    if (i < 0 || i >= n) throw lat::ArgError("point index must be in 0.." + std::to_string(n - 1) + ", got " + std::to_string(i));
+    lat::require_index(i, n, "point");
     *point = h.r.points[static_cast<size_t>(i)];
     return LAT_SUCCESS;
   });
@@ -75,10 +72,7 @@ int lat_nodecomm_observations(lat_nodecomm nodecomm, int64_t n, lat_maxrate_obs 
 
 int lat_nodecomm_free(lat_nodecomm *nodecomm) {
   return lat::guard([&] {
-    lat::require_nonnull(nodecomm, "nodecomm");
-    delete *nodecomm;
-    *nodecomm = nullptr;
-    return LAT_SUCCESS;
+    return lat::free_handle(nodecomm, "nodecomm");
   });
 }
 

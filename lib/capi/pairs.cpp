@@ -6,10 +6,7 @@
 
 namespace {
 
-const lat_pairs_s &handle(lat_pairs pairs) {
-  lat::require_nonnull(pairs, "pairs");
-  return *pairs;
-}
+const lat_pairs_s &handle(lat_pairs pairs) { return lat::deref(pairs, "pairs"); }
 
 /// The handle's matrices, or ArgError on a rank that does not hold them.
 const lat::PairResult &with_matrices(lat_pairs pairs) {
@@ -93,10 +90,7 @@ int lat_pairs_get_place(lat_pairs pairs, int rank, lat_rank_place *place) {
 
 int lat_pairs_free(lat_pairs *pairs) {
   return lat::guard([&] {
-    lat::require_nonnull(pairs, "pairs");
-    delete *pairs;
-    *pairs = nullptr;
-    return LAT_SUCCESS;
+    return lat::free_handle(pairs, "pairs");
   });
 }
 

@@ -5,10 +5,7 @@
 
 namespace {
 
-const lat_queue_s &handle(lat_queue queue) {
-  lat::require_nonnull(queue, "queue");
-  return *queue;
-}
+const lat_queue_s &handle(lat_queue queue) { return lat::deref(queue, "queue"); }
 
 }  // namespace
 
@@ -56,8 +53,7 @@ int lat_queue_get_point(lat_queue queue, int64_t i, lat_queue_point *point) {
     lat::require_nonnull(point, "point");
     const lat_queue_s &h = handle(queue);
     const int64_t n = static_cast<int64_t>(h.r.points.size());
-    if (i < 0 || i >= n)
-      throw lat::ArgError("point index must be in 0.." + std::to_string(n - 1) + ", got " + std::to_string(i));
+    lat::require_index(i, n, "point");
     *point = h.r.points[static_cast<size_t>(i)];
     return LAT_SUCCESS;
   });
@@ -65,10 +61,7 @@ int lat_queue_get_point(lat_queue queue, int64_t i, lat_queue_point *point) {
 
 int lat_queue_free(lat_queue *queue) {
   return lat::guard([&] {
-    lat::require_nonnull(queue, "queue");
-    delete *queue;
-    *queue = nullptr;
-    return LAT_SUCCESS;
+    return lat::free_handle(queue, "queue");
   });
 }
 

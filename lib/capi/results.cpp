@@ -38,10 +38,7 @@ int lat_histogram_get(lat_histogram hist, int64_t n, double *values_us, int64_t 
 
 int lat_histogram_free(lat_histogram *hist) {
   return lat::guard([&] {
-    lat::require_nonnull(hist, "hist");
-    delete *hist;
-    *hist = nullptr;
-    return LAT_SUCCESS;
+    return lat::free_handle(hist, "hist");
   });
 }
 

@@ -10,17 +10,7 @@
 
 namespace {
 
-lat_sweep_s &handle(lat_sweep sweep) {
-  lat::require_nonnull(sweep, "sweep");
-  return *sweep;
-}
-
-void require_index(const lat_sweep_s &h, int64_t i, int64_t n, const char *what) {
-  (void)h;
-  if (i < 0 || i >= n)
-    throw lat::ArgError(std::string(what) + " index must be in 0.." + std::to_string(n - 1) + ", got " +
-                        std::to_string(i));
-}
+lat_sweep_s &handle(lat_sweep sweep) { return lat::deref(sweep, "sweep"); }
 
 int ended_code(const lat::SweepResult &r) {
   return lat::interrupted_code(r.summary.end == LAT_SWEEP_END_STOPPED, "size sweep",
@@ -125,7 +115,7 @@ int lat_sweep_get_point(lat_sweep sweep, int64_t i, lat_sweep_point *point) {
   return lat::guard([&] {
     lat::require_nonnull(point, "point");
     const lat_sweep_s &h = handle(sweep);
-    require_index(h, i, static_cast<int64_t>(h.r.points.size()), "point");
+    lat::require_index(i, static_cast<int64_t>(h.r.points.size()), "point");
     *point = h.r.points[static_cast<size_t>(i)];
     return LAT_SUCCESS;
   });
@@ -135,7 +125,7 @@ int lat_sweep_get_threshold(lat_sweep sweep, int64_t i, lat_sweep_threshold *thr
   return lat::guard([&] {
     lat::require_nonnull(threshold, "threshold");
     const lat_sweep_s &h = handle(sweep);
-    require_index(h, i, static_cast<int64_t>(h.r.thresholds.size()), "threshold");
+    lat::require_index(i, static_cast<int64_t>(h.r.thresholds.size()), "threshold");
     *threshold = h.r.thresholds[static_cast<size_t>(i)];
     return LAT_SUCCESS;
   });
@@ -144,7 +134,7 @@ int lat_sweep_get_threshold(lat_sweep sweep, int64_t i, lat_sweep_threshold *thr
 int lat_sweep_get_samples(lat_sweep sweep, int64_t i, int64_t n, double *values_us) {
   return lat::guard([&] {
     const lat_sweep_s &h = handle(sweep);
-    require_index(h, i, static_cast<int64_t>(h.r.points.size()), "point");
+    lat::require_index(i, static_cast<int64_t>(h.r.points.size()), "point");
     if (n < 0) throw lat::ArgError(lat::got("n must be >= 0", n));
     const std::vector<double> &s = h.r.samples[static_cast<size_t>(i)];
     const int64_t m = std::min<int64_t>(n, static_cast<int64_t>(s.size()));
@@ -156,10 +146,7 @@ int lat_sweep_get_samples(lat_sweep sweep, int64_t i, int64_t n, double *values_
 
 int lat_sweep_free(lat_sweep *sweep) {
   return lat::guard([&] {
-    lat::require_nonnull(sweep, "sweep");
-    delete *sweep;
-    *sweep = nullptr;
-    return LAT_SUCCESS;
+    return lat::free_handle(sweep, "sweep");
   });
 }
 
