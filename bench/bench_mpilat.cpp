@@ -8,10 +8,10 @@
 #include <random>
 #include <vector>
 
-#include "clock.hpp"
-#include "maxrate_fit.hpp"
-#include "stats.hpp"
-#include "tally.hpp"
+#include "common/clock.hpp"
+#include "maxrate/fit.hpp"
+#include "common/stats.hpp"
+#include "common/tally.hpp"
 
 namespace {
 

@@ -9,6 +9,7 @@
 !> lat_last_error_message() on the error unit and stops the program with `error stop`; a measurement
 !> stopped by lat_request_stop (LAT_ERR_INTERRUPTED) is not a failure and does not stop it.
 !> The module is called mpilat, never lat: science codes use `lat` for latitude.
+#include "mpilat_constants.h"
 module mpilat
   use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_double, c_char, c_ptr, c_null_ptr, &
                                          c_null_char, c_loc, c_associated, c_f_pointer, c_size_t, &
@@ -18,30 +19,28 @@ module mpilat
   implicit none
   private
 
-  ! ---- constants of include/mpilat.h --------------------------------------------------------------------
-  integer, parameter, public :: LAT_SUCCESS = 0, LAT_ERR_ARG = 1, LAT_ERR_NOMEM = 2, LAT_ERR_MPI = 3, &
-                                LAT_ERR_NOT_INIT = 4, LAT_ERR_UNSUPPORTED = 5, LAT_ERR_IO = 6, &
-                                LAT_ERR_INTERNAL = 7, LAT_ERR_INTERRUPTED = 8, &
-                                LAT_ERR_TIMEOUT = 9, LAT_ERR_DATA = 10
-  integer, parameter, public :: LAT_COMPLETE = 0, LAT_PARTIAL_STOPPED = 1, LAT_PARTIAL_TIMEOUT = 2
-  integer, parameter, public :: LAT_TIMER_MPI_WTIME = 0, LAT_TIMER_MONOTONIC_RAW = 1, LAT_TIMER_TSC = 2
-  integer, parameter, public :: LAT_ALL_RANKS = -1, LAT_LAST_RANK = -1
-  integer, parameter, public :: LAT_NBINS = 50, LAT_HOSTNAME_LEN = 256
-  integer, parameter, public :: LAT_NPP_MAX = 1000000000
-  real(c_double), parameter, public :: LAT_BIN_WIDTH_US = 0.2_c_double
-  integer, parameter, public :: LAT_SWEEP_PINGPONG = 0, LAT_SWEEP_NONBLOCKING = 1, LAT_SWEEP_HEAD_TO_HEAD = 2, &
-                                LAT_SWEEP_OVERLAP = 3
-  integer, parameter, public :: LAT_QUEUE_POSTED = 0, LAT_QUEUE_UNEXPECTED = 1
-  integer, parameter, public :: LAT_SWEEP_END_STABLE = 0, LAT_SWEEP_END_REPS = 1, LAT_SWEEP_END_BUDGET = 2, &
-                                LAT_SWEEP_END_STOPPED = 3
-  integer, parameter, public :: LAT_PAIRS_SEQUENTIAL = 0, LAT_PAIRS_ROUNDS = 1
-  integer, parameter, public :: LAT_WAIT_AUTO = 0, LAT_WAIT_SPIN = 1, LAT_WAIT_YIELD = 2
-  integer, parameter, public :: LAT_PAIR_MEAN = 0, LAT_PAIR_STDDEV = 1, LAT_PAIR_STDERR = 2, LAT_PAIR_MIN = 3, &
-                                LAT_PAIR_MEDIAN = 4, LAT_PAIR_MAX = 5, LAT_PAIR_COUNT = 6, LAT_PAIR_NSTATS = 7
-  integer, parameter, public :: LAT_MODEL_POSTAL_1PAIR = 0, LAT_MODEL_POSTAL_KPAIRS = 1, LAT_MODEL_POSTAL_ALL = 2, &
-                                LAT_MODEL_MAXRATE = 3, LAT_MODEL_MAXRATE4 = 4, LAT_NMODELS = 5, LAT_MAX_REGIMES = 3
+  ! ---- constants: written once, in include/mpilat_constants.h, which C's mpilat.h reads too -------------
+  ! Each list there becomes integer parameters of the same names and values; a single value is taken by its
+  ! macro (the lower-case Fortran name is the same name to Fortran, and the preprocessor leaves it alone).
+#define LAT_F_PARAMETER(name, value) integer, parameter, public :: name = value;
+  LAT_ERROR_CODES(LAT_F_PARAMETER)
+  LAT_TIMER_KINDS(LAT_F_PARAMETER)
+  LAT_PARTIAL_CAUSES(LAT_F_PARAMETER)
+  LAT_SWEEP_PATTERNS(LAT_F_PARAMETER)
+  LAT_SWEEP_ENDS(LAT_F_PARAMETER)
+  LAT_QUEUE_MODES(LAT_F_PARAMETER)
+  LAT_PAIR_SCHEDULES(LAT_F_PARAMETER)
+  LAT_WAIT_MODES(LAT_F_PARAMETER)
+  LAT_PAIR_STATS(LAT_F_PARAMETER)
+  LAT_RATE_MODELS(LAT_F_PARAMETER)
+  integer, parameter, public :: lat_all_ranks = LAT_ALL_RANKS, lat_last_rank = LAT_LAST_RANK
+  integer, parameter, public :: lat_nbins = LAT_NBINS, lat_hostname_len = LAT_HOSTNAME_LEN
+  integer, parameter, public :: lat_npp_max = LAT_NPP_MAX, lat_pair_nstats = LAT_PAIR_NSTATS
+  integer, parameter, public :: lat_nmodels = LAT_NMODELS, lat_max_regimes = LAT_MAX_REGIMES
+  ! An empty comment joins the macro's 0.2 to the kind suffix (gfortran's traditional preprocessor).
+  real(c_double), parameter, public :: lat_bin_width_us = LAT_BIN_WIDTH_US/**/_c_double
   !> The API version these bindings were written for; compare with lat_get_api_version().
-  integer, parameter, public :: LAT_API_VERSION = 4
+  integer, parameter, public :: lat_api_version = LAT_API_VERSION
 
   ! ---- result and option types: field by field the C structs ---------------------------------------------
   !> Options of lat_calibrate_timer (lat_timer_defaults fills them).
@@ -260,6 +259,8 @@ module mpilat
   public :: lat_request_stop, lat_clear_stop
   public :: lat_timer_available, lat_timer_name, lat_timer_from_name
   public :: lat_timer_defaults, lat_calibrate_timer
+  public :: lat_timer_check, lat_pingpong_check, lat_sweep_check, lat_queue_check, lat_pair_check
+  public :: lat_nodecomm_check, lat_fit_check
   public :: lat_pingpong_defaults, lat_pingpong_stats
   public :: lat_histogram_get, lat_histogram_free
   public :: lat_stats_compute, lat_npp_rule
@@ -354,6 +355,55 @@ module mpilat
     function lat_timer_defaults_c(opts) bind(C, name="lat_timer_defaults") result(rc)
       import :: c_int, lat_timer_options
       type(lat_timer_options), intent(out) :: opts
+      integer(c_int) :: rc
+    end function
+    ! The checks of the options (not collective): the rules the measurements apply, written once in C++.
+    function lat_timer_check_c(opts, nprocs) bind(C, name="lat_timer_check") result(rc)
+      import :: c_int, lat_timer_options
+      type(lat_timer_options), intent(in) :: opts
+      integer(c_int), value :: nprocs
+      integer(c_int) :: rc
+    end function
+    function lat_pingpong_check_c(opts, nprocs, timer) bind(C, name="lat_pingpong_check") result(rc)
+      import :: c_int, c_ptr, lat_pingpong_options
+      type(lat_pingpong_options), intent(in) :: opts
+      integer(c_int), value :: nprocs
+      type(c_ptr), value :: timer
+      integer(c_int) :: rc
+    end function
+    function lat_sweep_check_c(opts, nprocs, nsizes, sizes, timer) bind(C, name="lat_sweep_check") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_sweep_options
+      type(lat_sweep_options), intent(in) :: opts
+      integer(c_int), value :: nprocs
+      integer(c_int64_t), value :: nsizes
+      type(c_ptr), value :: sizes, timer
+      integer(c_int) :: rc
+    end function
+    function lat_queue_check_c(opts, nprocs, nl, lengths, nf, fractions, ns, sizes, timer) &
+        bind(C, name="lat_queue_check") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_queue_options
+      type(lat_queue_options), intent(in) :: opts
+      integer(c_int), value :: nprocs
+      integer(c_int64_t), value :: nl, nf, ns
+      type(c_ptr), value :: lengths, fractions, sizes, timer
+      integer(c_int) :: rc
+    end function
+    function lat_pair_check_c(opts, nprocs) bind(C, name="lat_pair_check") result(rc)
+      import :: c_int, lat_pair_options
+      type(lat_pair_options), intent(in) :: opts
+      integer(c_int), value :: nprocs
+      integer(c_int) :: rc
+    end function
+    function lat_nodecomm_check_c(opts, nsizes, sizes) bind(C, name="lat_nodecomm_check") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_nodecomm_options
+      type(lat_nodecomm_options), intent(in) :: opts
+      integer(c_int64_t), value :: nsizes
+      type(c_ptr), value :: sizes
+      integer(c_int) :: rc
+    end function
+    function lat_fit_check_c(opts) bind(C, name="lat_fit_check") result(rc)
+      import :: c_int, lat_fit_options
+      type(lat_fit_options), intent(in) :: opts
       integer(c_int) :: rc
     end function
     function lat_calibrate_timer_c(comm, opts, result, hist) bind(C, name="lat_f_calibrate_timer") result(rc)
@@ -888,6 +938,93 @@ contains
   end subroutine calibrate_timer_int
 
   ! ---- ping-pong statistics ------------------------------------------------------------------------------
+  !> Checks opts as lat_calibrate_timer would on nprocs processes; not collective. ierr: LAT_SUCCESS, or
+  !> LAT_ERR_ARG with lat_last_error_message() naming the option and its value.
+  subroutine lat_timer_check(opts, nprocs, ierr)
+    type(lat_timer_options), intent(in) :: opts
+    integer, intent(in) :: nprocs
+    integer, optional, intent(out) :: ierr
+    call handle(lat_timer_check_c(opts, int(nprocs, c_int)), 'lat_timer_check', ierr)
+  end subroutine lat_timer_check
+
+  !> Checks opts (and timer, the calibration to be passed) as lat_pingpong_stats would on nprocs processes;
+  !> not collective. ierr: LAT_SUCCESS, or LAT_ERR_ARG with lat_last_error_message() naming the option and
+  !> its value ("ntrial must be >= 1, got 0").
+  subroutine lat_pingpong_check(opts, nprocs, timer, ierr)
+    type(lat_pingpong_options), intent(in) :: opts
+    integer, intent(in) :: nprocs
+    type(lat_timer_result), optional, intent(in), target :: timer
+    integer, optional, intent(out) :: ierr
+    type(c_ptr) :: tp
+    tp = c_null_ptr
+    if (present(timer)) tp = c_loc(timer)
+    call handle(lat_pingpong_check_c(opts, int(nprocs, c_int), tp), 'lat_pingpong_check', ierr)
+  end subroutine lat_pingpong_check
+
+  !> Checks the arguments as lat_size_sweep would on nprocs processes (nprocs 0: as lat_sweep_run);
+  !> not collective.
+  subroutine lat_sweep_check(opts, nprocs, sizes, timer, ierr)
+    type(lat_sweep_options), intent(in) :: opts
+    integer, intent(in) :: nprocs
+    integer(c_int64_t), optional, intent(in) :: sizes(:)
+    type(lat_timer_result), optional, intent(in), target :: timer
+    integer, optional, intent(out) :: ierr
+    type(c_ptr) :: sizes_p, tp
+    integer(c_int64_t) :: n
+    integer(c_int64_t), allocatable, target :: sizes_copy(:)
+    tp = c_null_ptr
+    call int64_arg(sizes, sizes_copy, sizes_p, n)
+    if (present(timer)) tp = c_loc(timer)
+    call handle(lat_sweep_check_c(opts, int(nprocs, c_int), n, sizes_p, tp), 'lat_sweep_check', ierr)
+  end subroutine lat_sweep_check
+
+  !> Checks the arguments as lat_queue_sweep would on nprocs processes; not collective.
+  subroutine lat_queue_check(opts, nprocs, lengths, fractions_percent, sizes, timer, ierr)
+    type(lat_queue_options), intent(in) :: opts
+    integer, intent(in) :: nprocs
+    integer(c_int64_t), optional, intent(in) :: lengths(:), sizes(:)
+    real(c_double), optional, intent(in) :: fractions_percent(:)
+    type(lat_timer_result), optional, intent(in), target :: timer
+    integer, optional, intent(out) :: ierr
+    type(c_ptr) :: lp, fp, sp, tp
+    integer(c_int64_t) :: nl, nf, ns
+    integer(c_int64_t), allocatable, target :: lengths_copy(:), sizes_copy(:)
+    real(c_double), allocatable, target :: fractions_copy(:)
+    tp = c_null_ptr
+    call int64_arg(lengths, lengths_copy, lp, nl)
+    call double_arg(fractions_percent, fractions_copy, fp, nf)
+    call int64_arg(sizes, sizes_copy, sp, ns)
+    if (present(timer)) tp = c_loc(timer)
+    call handle(lat_queue_check_c(opts, int(nprocs, c_int), nl, lp, nf, fp, ns, sp, tp), 'lat_queue_check', ierr)
+  end subroutine lat_queue_check
+
+  !> Checks opts as lat_pair_matrix would on nprocs processes; not collective.
+  subroutine lat_pair_check(opts, nprocs, ierr)
+    type(lat_pair_options), intent(in) :: opts
+    integer, intent(in) :: nprocs
+    integer, optional, intent(out) :: ierr
+    call handle(lat_pair_check_c(opts, int(nprocs, c_int)), 'lat_pair_check', ierr)
+  end subroutine lat_pair_check
+
+  !> Checks opts and the size list as lat_nodecomm_measure would; not collective.
+  subroutine lat_nodecomm_check(opts, sizes, ierr)
+    type(lat_nodecomm_options), intent(in) :: opts
+    integer(c_int64_t), optional, intent(in) :: sizes(:)
+    integer, optional, intent(out) :: ierr
+    type(c_ptr) :: sizes_p
+    integer(c_int64_t) :: n
+    integer(c_int64_t), allocatable, target :: sizes_copy(:)
+    call int64_arg(sizes, sizes_copy, sizes_p, n)
+    call handle(lat_nodecomm_check_c(opts, n, sizes_p), 'lat_nodecomm_check', ierr)
+  end subroutine lat_nodecomm_check
+
+  !> Checks opts as lat_fit_maxrate would.
+  subroutine lat_fit_check(opts, ierr)
+    type(lat_fit_options), intent(in) :: opts
+    integer, optional, intent(out) :: ierr
+    call handle(lat_fit_check_c(opts), 'lat_fit_check', ierr)
+  end subroutine lat_fit_check
+
 
   subroutine lat_pingpong_defaults(opts)
     type(lat_pingpong_options), intent(out) :: opts

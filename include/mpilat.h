@@ -27,6 +27,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "mpilat_constants.h"
 #include "mpilat_version.h"
 
 #if MPILAT_BUILT_WITH_MPICH && !defined(MPICH_VERSION)
@@ -40,26 +41,15 @@
 extern "C" {
 #endif
 
+/* The enums below are made from the lists of mpilat_constants.h, which says what each value means. */
+#define LAT_C_ENUMERATOR(name, value) name = value,
+
 /* ---------------------------------------------------------------------------------------------------
  * Errors and versions
  * ------------------------------------------------------------------------------------------------- */
 
 /** Return codes of every mpilat function. */
-enum lat_error {
-  LAT_SUCCESS = 0,       /**< success */
-  LAT_ERR_ARG = 1,       /**< an argument is out of range, NULL, or differs between ranks */
-  LAT_ERR_NOMEM = 2,     /**< memory could not be allocated */
-  LAT_ERR_MPI = 3,       /**< an MPI call failed (the message names it) */
-  LAT_ERR_NOT_INIT = 4,  /**< MPI is not initialised, or already finalised */
-  LAT_ERR_UNSUPPORTED = 5, /**< the requested feature (e.g. a timer) is not available on this machine */
-  LAT_ERR_IO = 6,        /**< a file could not be written or read (nothing partial is left behind) */
-  LAT_ERR_INTERNAL = 7,  /**< a bug in mpilat: please report it with lat_last_error_message() */
-  LAT_ERR_INTERRUPTED = 8, /**< stopped early by lat_request_stop(); results hold what was measured */
-  LAT_ERR_TIMEOUT = 9,   /**< a peer did not answer within opts.timeout_s; the message names the ranks and
-                              the phase; on the timing rank the result holds what was measured */
-  LAT_ERR_DATA = 10      /**< received data differ from what was sent (verification mode); the message
-                              names the ranks, the message size and the first wrong byte */
-};
+enum lat_error { LAT_ERROR_CODES(LAT_C_ENUMERATOR) };
 
 /** A static English description of an error code ("invalid argument"); never NULL. */
 const char *lat_strerror(int code);
@@ -86,11 +76,7 @@ int lat_clear_stop(void);
  * ------------------------------------------------------------------------------------------------- */
 
 /** The clocks mpilat can time with. */
-enum lat_timer_kind {
-  LAT_TIMER_MPI_WTIME = 0,     /**< MPI_Wtime(), as in the paper (default) */
-  LAT_TIMER_MONOTONIC_RAW = 1, /**< clock_gettime(CLOCK_MONOTONIC_RAW): not slewed by NTP */
-  LAT_TIMER_TSC = 2            /**< x86 invariant time-stamp counter, calibrated against MONOTONIC_RAW */
-};
+enum lat_timer_kind { LAT_TIMER_KINDS(LAT_C_ENUMERATOR) };
 
 /** Whether a timer kind can be used on this machine: *available = 1 or 0. Not collective. */
 int lat_timer_available(int timer, int *available);
@@ -118,17 +104,11 @@ int lat_histogram_get(lat_histogram hist, int64_t n, double *values_us, int64_t 
 /** Frees the table and sets *hist to NULL; a NULL *hist is accepted. */
 int lat_histogram_free(lat_histogram *hist);
 
-/** Number of 0.2 us bins in the Appendix A distribution: [0,0.2), ..., [9.6,9.8), then [9.8, inf). */
-#define LAT_NBINS 50
-/** Width of those bins in microseconds. */
-#define LAT_BIN_WIDTH_US 0.2
 
 /* ---------------------------------------------------------------------------------------------------
  * Timer calibration (Luecke et al. 2009, section 3.1)
  * ------------------------------------------------------------------------------------------------- */
 
-/** Every rank calibrates its own clock (the value of lat_timer_options.rank). */
-#define LAT_ALL_RANKS (-1)
 
 /** Options of lat_calibrate_timer(); initialise with lat_timer_defaults(). */
 typedef struct lat_timer_options {
@@ -157,6 +137,11 @@ typedef struct lat_timer_result {
 /** Fills opts with the defaults above. */
 int lat_timer_defaults(lat_timer_options *opts);
 
+/** Checks opts as lat_calibrate_timer() would on a communicator of nprocs processes, seen from the
+    calibrating rank (the timer must exist on this machine): LAT_SUCCESS, or LAT_ERR_ARG with
+    lat_last_error_message() naming the option and its value. Not collective: no MPI call. */
+int lat_timer_check(const lat_timer_options *opts, int nprocs);
+
 /**
  * Measures the resolution and minimum overhead of a clock from opts->nr back-to-back pairs of reads
  * (res_timing = min positive difference, min_ov = min non-negative difference).
@@ -172,12 +157,6 @@ int lat_calibrate_timer(MPI_Comm comm, const lat_timer_options *opts, lat_timer_
  * Ping-pong statistics (Luecke et al. 2009, sections 3.2-3.4)
  * ------------------------------------------------------------------------------------------------- */
 
-/** The last rank of the communicator, as a value of lat_pingpong_options.dest. */
-#define LAT_LAST_RANK (-1)
-/** Room for a processor name in results, terminating NUL included. */
-#define LAT_HOSTNAME_LEN 256
-/** Largest npp the calculation may return (a guard against a median ping-pong time of ~0). */
-#define LAT_NPP_MAX 1000000000
 
 /** Options of lat_pingpong_stats(); initialise with lat_pingpong_defaults(). Must be equal on all ranks
     (except progress). */
@@ -212,11 +191,7 @@ typedef struct lat_stats {
 } lat_stats;
 
 /** Values of lat_pingpong_result.partial. */
-enum lat_partial_cause {
-  LAT_COMPLETE = 0,          /**< all ntrial trials measured */
-  LAT_PARTIAL_STOPPED = 1,   /**< lat_request_stop() was called (a SIGTERM/SIGINT in the drivers) */
-  LAT_PARTIAL_TIMEOUT = 2    /**< the watchdog found a peer that did not answer (opts.timeout_s) */
-};
+enum lat_partial_cause { LAT_PARTIAL_CAUSES(LAT_C_ENUMERATOR) };
 
 /** Result of lat_pingpong_stats(), returned on every rank. */
 typedef struct lat_pingpong_result {
@@ -243,6 +218,12 @@ typedef struct lat_pingpong_result {
 /** Fills opts with the defaults above. */
 int lat_pingpong_defaults(lat_pingpong_options *opts);
 
+/** Checks opts (and timer, the calibration to be passed, or NULL) as lat_pingpong_stats() would on a
+    communicator of nprocs processes, seen from the source rank: LAT_SUCCESS, or LAT_ERR_ARG with
+    lat_last_error_message() naming the option and its value ("ntrial must be >= 1, got 0"). The same rules
+    the measurement applies, so callers and drivers never write them again. Not collective. */
+int lat_pingpong_check(const lat_pingpong_options *opts, int nprocs, const lat_timer_result *timer);
+
 /**
  * Ping-pong latency between ranks opts->source and opts->dest, timed on source as in Luecke et al.:
  * each trial is a barrier of the two ranks, a hand-shake (dest sends, source receives), then
@@ -263,21 +244,10 @@ int lat_pingpong_stats(MPI_Comm comm, const lat_pingpong_options *opts, const la
  * ------------------------------------------------------------------------------------------------- */
 
 /** What one operation of a sweep is (lat_sweep_options.pattern). */
-enum lat_sweep_pattern {
-  LAT_SWEEP_PINGPONG = 0,     /**< blocking MPI_Send/MPI_Recv round trip; time = round trip / 2 */
-  LAT_SWEEP_NONBLOCKING = 1,  /**< the same with MPI_Irecv posted first, MPI_Isend, MPI_Wait; / 2 */
-  LAT_SWEEP_HEAD_TO_HEAD = 2, /**< both ranks MPI_Irecv + MPI_Isend + MPI_Waitall at once; time per exchange */
-  LAT_SWEEP_OVERLAP = 3       /**< head-to-head exchange of overlap_bytes around a computation of `size`
-                                   multiply-adds; the swept "size" is the computation (peril 4) */
-};
+enum lat_sweep_pattern { LAT_SWEEP_PATTERNS(LAT_C_ENUMERATOR) };
 
 /** Why a sweep ended (lat_sweep_summary.end). */
-enum lat_sweep_end {
-  LAT_SWEEP_END_STABLE = 0,  /**< every size's minimum stopped improving (n_stable) */
-  LAT_SWEEP_END_REPS = 1,    /**< every size has reps samples */
-  LAT_SWEEP_END_BUDGET = 2,  /**< the wall-clock budget ran out (no rerun of anomalies was made) */
-  LAT_SWEEP_END_STOPPED = 3  /**< lat_request_stop(): the call returns LAT_ERR_INTERRUPTED with the points so far */
-};
+enum lat_sweep_end { LAT_SWEEP_ENDS(LAT_C_ENUMERATOR) };
 
 /** Options of lat_size_sweep() and lat_sweep_run(); initialise with lat_sweep_defaults(). Must be equal
     on all ranks (except progress). */
@@ -367,6 +337,12 @@ typedef int (*lat_measure_fn)(int64_t size, void *context, double *time_us);
 /** Fills opts with the defaults above. */
 int lat_sweep_defaults(lat_sweep_options *opts);
 
+/** Checks the arguments as lat_size_sweep() would on a communicator of nprocs processes (seen from the
+    leading rank), or as lat_sweep_run() would when nprocs is 0: LAT_SUCCESS, or LAT_ERR_ARG naming the
+    option and its value. Not collective. */
+int lat_sweep_check(const lat_sweep_options *opts, int nprocs, int64_t nsizes, const int64_t *sizes,
+                    const lat_timer_result *timer);
+
 /**
  * Minimum-of-averages times over message sizes between two ranks (or all pairs with opts->bisect):
  * passes over all sizes interleave the samples over the whole run; a pair is warmed up before anything
@@ -418,10 +394,7 @@ int lat_write_sweep_files(const char *outdir, const char *fname, const char *com
  * ------------------------------------------------------------------------------------------------- */
 
 /** What lat_queue_sweep loads before each timed ping-pong (lat_queue_options.mode). */
-enum lat_queue_mode {
-  LAT_QUEUE_POSTED = 0,     /**< pre-posted receives, a fraction of them traversed by the latency message */
-  LAT_QUEUE_UNEXPECTED = 1  /**< unexpected messages; the latency receive is posted inside the timed region */
-};
+enum lat_queue_mode { LAT_QUEUE_MODES(LAT_C_ENUMERATOR) };
 
 /** Options of lat_queue_sweep(); initialise with lat_queue_defaults(). Must be equal on all ranks
     (except progress). */
@@ -469,6 +442,12 @@ typedef struct lat_queue_s *lat_queue;
 /** Fills opts with the defaults above. */
 int lat_queue_defaults(lat_queue_options *opts);
 
+/** Checks the arguments as lat_queue_sweep() would on a communicator of nprocs processes (seen from the
+    source rank): LAT_SUCCESS, or LAT_ERR_ARG naming the option and its value. Not collective. */
+int lat_queue_check(const lat_queue_options *opts, int nprocs, int64_t nlengths, const int64_t *lengths,
+                    int64_t nfractions, const double *fractions_percent, int64_t nsizes, const int64_t *sizes,
+                    const lat_timer_result *timer);
+
 /**
  * Latency against queue depth between opts->source and opts->dest (Underwood & Brightwell, Figures 1
  * and 2). For every point and measurement, iters times: load the queues on both ranks (posted: the
@@ -506,36 +485,13 @@ int lat_write_queue_files(const char *outdir, const char *command_line, lat_queu
  * ------------------------------------------------------------------------------------------------- */
 
 /** In what order lat_pair_matrix() visits the pairs (lat_pair_options.schedule). */
-enum lat_pair_schedule {
-  LAT_PAIRS_SEQUENTIAL = 0, /**< one pair at a time, in mmpi's order (0,1), (0,2), ..., (N-2,N-1): the
-                                 network is otherwise idle; N(N-1)/2 synchronised steps per repeat */
-  LAT_PAIRS_ROUNDS = 1      /**< round-robin tournament: N-1 rounds (N for odd N, one rank resting) of
-                                 disjoint pairs measured at the same time: latency under concurrent load */
-};
+enum lat_pair_schedule { LAT_PAIR_SCHEDULES(LAT_C_ENUMERATOR) };
 
 /** How ranks that wait between steps wait (lat_pair_options.wait). */
-enum lat_wait_mode {
-  LAT_WAIT_AUTO = 0,  /**< spin, unless some machine (ranks under one kernel, by its boot id) holds more
-                           ranks than it has processors: then yield */
-  LAT_WAIT_SPIN = 1,  /**< test in a loop (fastest steps; wants a core per rank) */
-  LAT_WAIT_YIELD = 2  /**< test, then sleep 0.5 ms between steps, and in the timed round trip test and
-                           sched_yield(): on an oversubscribed node a blocking call would spin through its
-                           time slice while its partner waits for the processor (milliseconds) */
-};
+enum lat_wait_mode { LAT_WAIT_MODES(LAT_C_ENUMERATOR) };
 
 /** The per-pair statistics of a pair matrix (lat_pairs_get_matrix). Round-trip times, microseconds. */
-enum lat_pair_stat {
-  LAT_PAIR_MEAN = 0,    /**< mean of the repeats (the mmpi log's AvgCommTime) */
-  LAT_PAIR_STDDEV = 1,  /**< sample standard deviation (divisor repeats - 1): the log's StdDev column */
-  LAT_PAIR_STDERR = 2,  /**< standard error of the mean, stddev / sqrt(repeats) (what the 2009 mmpi's
-                             "StdDev" column really held) */
-  LAT_PAIR_MIN = 3,
-  LAT_PAIR_MEDIAN = 4,
-  LAT_PAIR_MAX = 5,
-  LAT_PAIR_COUNT = 6    /**< round trips timed for the pair (repeats, fewer after a stop) */
-};
-/** Number of lat_pair_stat values. */
-#define LAT_PAIR_NSTATS 7
+enum lat_pair_stat { LAT_PAIR_STATS(LAT_C_ENUMERATOR) };
 
 /** Options of lat_pair_matrix(); initialise with lat_pair_defaults(). Must be equal on all ranks
     (except progress). */
@@ -594,6 +550,10 @@ typedef struct lat_pairs_s *lat_pairs;
 
 /** Fills opts with the defaults above. */
 int lat_pair_defaults(lat_pair_options *opts);
+
+/** Checks opts as lat_pair_matrix() would on a communicator of nprocs processes: LAT_SUCCESS, or
+    LAT_ERR_ARG naming the option and its value. Not collective. */
+int lat_pair_check(const lat_pair_options *opts, int nprocs);
 
 /**
  * Round-trip latency between every pair of ranks of comm (the mmpi method): after a warm-up pass, for
@@ -702,6 +662,10 @@ typedef struct lat_nodecomm_s *lat_nodecomm;
 /** Fills opts with the defaults above. */
 int lat_nodecomm_defaults(lat_nodecomm_options *opts);
 
+/** Checks opts and the size list as lat_nodecomm_measure() would (whether the job has two sides is known
+    only when it runs): LAT_SUCCESS, or LAT_ERR_ARG naming the option and its value. Not collective. */
+int lat_nodecomm_check(const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes);
+
 /**
  * The nodecomm measurement (Gropp et al.): ping-pongs between two nodes with k = 1..K pairs at once,
  * each pair one rank on each node (rank 0's node and the node of the lowest rank elsewhere; on a single
@@ -727,17 +691,7 @@ int lat_nodecomm_observations(lat_nodecomm nodecomm, int64_t n, lat_maxrate_obs 
 int lat_nodecomm_free(lat_nodecomm *nodecomm);
 
 /** The models fitted in every regime (lat_model_fit.model). Rates in MB/s = bytes/us. */
-enum lat_rate_model {
-  LAT_MODEL_POSTAL_1PAIR = 0,  /**< T = alpha + n/RC fitted on the k = 1 points (errors over all k) */
-  LAT_MODEL_POSTAL_KPAIRS = 1, /**< the same fitted on the k = K points */
-  LAT_MODEL_POSTAL_ALL = 2,    /**< the same fitted on all points */
-  LAT_MODEL_MAXRATE = 3,       /**< T = alpha + k n / min(RN, k RC), RN = infinity allowed */
-  LAT_MODEL_MAXRATE4 = 4       /**< T = alpha + k n / min(RN, RCb + (k-1) RCi) */
-};
-/** Number of lat_rate_model values. */
-#define LAT_NMODELS 5
-/** Most regimes: short, eager, rendezvous. */
-#define LAT_MAX_REGIMES 3
+enum lat_rate_model { LAT_RATE_MODELS(LAT_C_ENUMERATOR) };
 
 /** Options of lat_fit_maxrate(); initialise with lat_fit_defaults(). */
 typedef struct lat_fit_options {
@@ -779,6 +733,9 @@ typedef struct lat_maxrate_fit_s *lat_maxrate_fit;
 
 /** Fills opts with the defaults above. */
 int lat_fit_defaults(lat_fit_options *opts);
+
+/** Checks opts as lat_fit_maxrate() would: LAT_SUCCESS, or LAT_ERR_ARG naming the option and its value. */
+int lat_fit_check(const lat_fit_options *opts);
 
 /**
  * Fits the postal, max-rate and four-parameter models to nobs observations, per regime, by least squares

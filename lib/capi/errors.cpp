@@ -1,7 +1,7 @@
 // errors.cpp: error codes, messages, versions and the stop request of the C ABI.
 #include <string>
 
-#include "../stop.hpp"
+#include "common/stop.hpp"
 #include "guard.hpp"
 
 namespace lat {

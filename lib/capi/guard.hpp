@@ -1,12 +1,13 @@
-// guard.hpp: the firewall. Every extern "C" function runs its body through lat_guard(), so that no C++
-// exception crosses the C ABI and every failure leaves a message for lat_last_error_message().
+// guard.hpp: the firewall. Every extern "C" function runs its body through lat::guard(), so that no C++
+// exception crosses the C ABI and every failure leaves a message for lat_last_error_message(). This is the
+// one place where exceptions become LAT_ERR_* codes (and, in throw_code, codes exceptions).
 #pragma once
 
 #include <cstdint>
 #include <new>
 #include <string>
 
-#include "../error.hpp"
+#include "common/error.hpp"
 #include "mpilat.h"
 
 namespace lat {
@@ -55,11 +56,32 @@ int guard(Body &&body) noexcept {
   }
 }
 
+/// Throws the exception whose code is `code` (the inverse of guard()), for a code that a caller's function
+/// returned into the library; an unknown code becomes LAT_ERR_INTERNAL.
+[[noreturn]] inline void throw_code(int code, const std::string &message) {
+  switch (code) {
+    case LAT_ERR_ARG: throw ArgError(message);
+    case LAT_ERR_MPI: throw MpiError(message);
+    case LAT_ERR_NOT_INIT: throw NotInitError(message);
+    case LAT_ERR_UNSUPPORTED: throw UnsupportedError(message);
+    case LAT_ERR_IO: throw IoError(message);
+    case LAT_ERR_TIMEOUT: throw TimeoutError(message);
+    case LAT_ERR_DATA: throw DataError(message);
+    case LAT_ERR_NOMEM: throw NoMemError(message);
+    default: throw std::runtime_error(message);
+  }
+}
+
 /// LAT_SUCCESS, or LAT_ERR_INTERRUPTED with "<what> stopped early by lat_request_stop(); <kept>".
 inline int interrupted_code(bool interrupted, const std::string &what, const std::string &kept) {
   if (!interrupted) return LAT_SUCCESS;
   set_last_error(what + " stopped early by lat_request_stop(); " + kept);
   return LAT_ERR_INTERRUPTED;
+}
+
+/// lat_*_check(): throws ArgError with the complaint, if there is one.
+inline void require_no_complaint(const std::string &complaint) {
+  if (!complaint.empty()) throw ArgError(complaint);
 }
 
 /// Throws ArgError when a pointer argument is NULL.

@@ -1,8 +1,9 @@
 // maxrate.cpp: the C shims of the max-rate fit and its handle.
-#include "../maxrate_fit.hpp"
-#include "../maxrate_report.hpp"
-#include "../staged_files.hpp"
+#include "maxrate/fit.hpp"
+#include "maxrate/report.hpp"
+#include "common/staged_files.hpp"
 #include "guard.hpp"
+#include "maxrate/options.hpp"
 
 namespace {
 
@@ -15,9 +16,15 @@ extern "C" {
 int lat_fit_defaults(lat_fit_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
-    *opts = lat_fit_options{};
-    opts->nthresholds = -1;
-    opts->step_rel = 0.10;
+    *opts = lat::fit_defaults();
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_fit_check(const lat_fit_options *opts) {
+  return lat::guard([&] {
+    lat::require_nonnull(opts, "opts");
+    lat::require_no_complaint(lat::check_fit_options(*opts));
     return LAT_SUCCESS;
   });
 }

@@ -1,6 +1,7 @@
 // nodecomm.cpp: the C shims of the nodecomm measurement and its handle.
-#include "../nodecomm.hpp"
+#include "maxrate/nodecomm.hpp"
 #include "guard.hpp"
+#include "maxrate/options.hpp"
 
 namespace {
 
@@ -13,12 +14,15 @@ extern "C" {
 int lat_nodecomm_defaults(lat_nodecomm_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
-    *opts = lat_nodecomm_options{};
-    opts->size_last = int64_t{1} << 20;
-    opts->reps = 5;
-    opts->nr = int64_t{1} << 18;
-    opts->adaptive = 1;
-    opts->timer = LAT_TIMER_MPI_WTIME;
+    *opts = lat::nodecomm_defaults();
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_nodecomm_check(const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes) {
+  return lat::guard([&] {
+    lat::require_nonnull(opts, "opts");
+    lat::require_no_complaint(lat::check_nodecomm_options(*opts, nsizes, sizes));
     return LAT_SUCCESS;
   });
 }

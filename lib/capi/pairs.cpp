@@ -1,8 +1,9 @@
 // pairs.cpp: the C shims of the all-pairs latency matrix, its handle, the mmpi log and the matrices' files.
-#include "../pair_matrix.hpp"
-#include "../pair_report.hpp"
-#include "../staged_files.hpp"
+#include "pairs/measurement.hpp"
+#include "pairs/report.hpp"
+#include "common/staged_files.hpp"
 #include "guard.hpp"
+#include "pairs/options.hpp"
 
 namespace {
 
@@ -24,14 +25,15 @@ extern "C" {
 int lat_pair_defaults(lat_pair_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
-    *opts = lat_pair_options{};
-    opts->msg_bytes = 64;
-    opts->repeats = 100;
-    opts->nr = int64_t{1} << 16;
-    opts->schedule = LAT_PAIRS_SEQUENTIAL;
-    opts->root = 0;
-    opts->timer = LAT_TIMER_MPI_WTIME;
-    opts->wait = LAT_WAIT_AUTO;
+    *opts = lat::pair_defaults();
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_pair_check(const lat_pair_options *opts, int nprocs) {
+  return lat::guard([&] {
+    lat::require_nonnull(opts, "opts");
+    lat::require_no_complaint(lat::check_pair_options(*opts, nprocs));
     return LAT_SUCCESS;
   });
 }

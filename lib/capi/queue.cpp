@@ -1,7 +1,8 @@
 // queue.cpp: the C shims of the queue-depth sweep, its result handle and its files.
-#include "../queue_report.hpp"
-#include "../queue_sweep.hpp"
+#include "queue/report.hpp"
+#include "queue/measurement.hpp"
 #include "guard.hpp"
+#include "queue/options.hpp"
 
 namespace {
 
@@ -14,14 +15,18 @@ extern "C" {
 int lat_queue_defaults(lat_queue_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
-    *opts = lat_queue_options{};
-    opts->iters = 1000;
-    opts->reps = 5;
-    opts->nr = int64_t{1} << 20;
-    opts->mode = LAT_QUEUE_POSTED;
-    opts->source = 0;
-    opts->dest = LAT_LAST_RANK;
-    opts->timer = LAT_TIMER_MPI_WTIME;
+    *opts = lat::queue_defaults();
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_queue_check(const lat_queue_options *opts, int nprocs, int64_t nlengths, const int64_t *lengths,
+                    int64_t nfractions, const double *fractions_percent, int64_t nsizes, const int64_t *sizes,
+                    const lat_timer_result *timer) {
+  return lat::guard([&] {
+    lat::require_nonnull(opts, "opts");
+    lat::require_no_complaint(lat::check_queue_options(*opts, nlengths, lengths, nfractions, fractions_percent, nsizes,
+                                                       sizes, nprocs, opts->source, timer));
     return LAT_SUCCESS;
   });
 }

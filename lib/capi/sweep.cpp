@@ -2,11 +2,15 @@
 #include <chrono>
 #include <cmath>
 
-#include "../comm.hpp"
-#include "../size_sweep.hpp"
-#include "../stop.hpp"
-#include "../sweep_report.hpp"
+#include "common/agreement.hpp"
+#include "common/communicator.hpp"
+#include "common/failure_notes.hpp"
+#include "common/waits.hpp"
+#include "sweep/measurement.hpp"
+#include "common/stop.hpp"
+#include "sweep/report.hpp"
 #include "guard.hpp"
+#include "sweep/options.hpp"
 
 namespace {
 
@@ -24,35 +28,18 @@ extern "C" {
 int lat_sweep_defaults(lat_sweep_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
-    *opts = lat_sweep_options{};
-    const lat::SweepPlan plan;  // one source for the schedule's defaults
-    opts->size_first = 0;
-    opts->size_last = 1024;
-    opts->size_stride = 32;
-    opts->reps = plan.reps;
-    opts->n_stable = plan.n_stable;
-    opts->n_avg = 0;
-    opts->res_factor = 100;
-    opts->refine_after = plan.refine_after;
-    opts->autodx = plan.autodx;
-    opts->max_sizes = plan.max_sizes;
-    opts->rerun_reps = plan.rerun_reps;
-    opts->cachesize = 0;
-    opts->overlap_bytes = 1024;
-    opts->nr = int64_t{1} << 20;
-    opts->autorel = plan.autorel;
-    opts->anomaly_rel = plan.anomaly_rel;
-    opts->step_rel = plan.step_rel;
-    opts->budget_s = plan.budget_s;
-    opts->timeout_s = 0.0;
-    opts->adaptive = 0;
-    opts->pattern = LAT_SWEEP_PINGPONG;
-    opts->bisect = 0;
-    opts->source = 0;
-    opts->dest = LAT_LAST_RANK;
-    opts->timer = LAT_TIMER_MPI_WTIME;
-    opts->verify = 0;
-    opts->progress = 0;
+    *opts = lat::sweep_defaults();
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_sweep_check(const lat_sweep_options *opts, int nprocs, int64_t nsizes, const int64_t *sizes,
+                    const lat_timer_result *timer) {
+  return lat::guard([&] {
+    lat::require_nonnull(opts, "opts");
+    lat::require_no_complaint(nprocs == 0 ? lat::check_sweep_options(*opts, nsizes, sizes)
+                                          : lat::check_size_sweep_options(*opts, nsizes, sizes, nprocs,
+                                                                          lat::sweep_leader(*opts), timer));
     return LAT_SUCCESS;
   });
 }
@@ -76,8 +63,7 @@ int lat_sweep_run(const lat_sweep_options *opts, int64_t nsizes, const int64_t *
     *result = nullptr;
     lat::require_nonnull(opts, "opts");
     if (measure == nullptr) throw lat::ArgError("measure must not be NULL");
-    const std::string bad = lat::check_sweep_options(*opts, nsizes, sizes);
-    if (!bad.empty()) throw lat::ArgError(bad);
+    lat::require_no_complaint(lat::check_sweep_options(*opts, nsizes, sizes));
     const lat::MeasureSample sample = [&](int64_t size) {
       double t = 0.0;
       const int rc = measure(size, context, &t);

@@ -424,6 +424,78 @@ static void sweep_files_whole(void **state) {
   lat_sweep_free(&h);
 }
 
+/* lat_*_check: every default passes its own check, and a bad value is named with the measurement's
+   own words, without MPI (the checks are not collective). */
+static void checks_without_mpi(void **state) {
+  (void)state;
+  lat_timer_options to;
+  lat_pingpong_options po;
+  lat_sweep_options so;
+  lat_queue_options qo;
+  lat_pair_options pa;
+  lat_nodecomm_options no;
+  lat_fit_options fo;
+  assert_int_equal(lat_timer_defaults(&to), LAT_SUCCESS);
+  assert_int_equal(lat_pingpong_defaults(&po), LAT_SUCCESS);
+  assert_int_equal(lat_sweep_defaults(&so), LAT_SUCCESS);
+  assert_int_equal(lat_queue_defaults(&qo), LAT_SUCCESS);
+  assert_int_equal(lat_pair_defaults(&pa), LAT_SUCCESS);
+  assert_int_equal(lat_nodecomm_defaults(&no), LAT_SUCCESS);
+  assert_int_equal(lat_fit_defaults(&fo), LAT_SUCCESS);
+  assert_int_equal(lat_timer_check(&to, 2), LAT_SUCCESS);
+  assert_int_equal(lat_pingpong_check(&po, 2, NULL), LAT_SUCCESS);
+  assert_int_equal(lat_sweep_check(&so, 2, 0, NULL, NULL), LAT_SUCCESS);
+  assert_int_equal(lat_sweep_check(&so, 0, 0, NULL, NULL), LAT_SUCCESS);
+  assert_int_equal(lat_queue_check(&qo, 2, 0, NULL, 0, NULL, 0, NULL, NULL), LAT_SUCCESS);
+  assert_int_equal(lat_pair_check(&pa, 2), LAT_SUCCESS);
+  assert_int_equal(lat_nodecomm_check(&no, 0, NULL), LAT_SUCCESS);
+  assert_int_equal(lat_fit_check(&fo), LAT_SUCCESS);
+
+  po.ntrial = 0;
+  assert_int_equal(lat_pingpong_check(&po, 2, NULL), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "ntrial must be >= 1, got 0");
+  po.ntrial = 10;
+  assert_int_equal(lat_pingpong_check(&po, 1, NULL), LAT_ERR_ARG); /* source 0 and dest "last" = 0 */
+  assert_non_null(strstr(lat_last_error_message(), "at least 2 processes"));
+  po.dest = 5;
+  assert_int_equal(lat_pingpong_check(&po, 4, NULL), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "dest must be a rank in 0..3 (or -1: the last), got 5");
+  po.dest = LAT_LAST_RANK;
+  lat_timer_result cal;
+  memset(&cal, 0, sizeof cal);
+  cal.timer = LAT_TIMER_MONOTONIC_RAW;
+  assert_int_equal(lat_pingpong_check(&po, 2, &cal), LAT_ERR_ARG); /* the calibration is another clock's */
+  assert_non_null(strstr(lat_last_error_message(), "calibration is of timer monotonic_raw"));
+  po.npp = LAT_NPP_MAX + 1;
+  assert_int_equal(lat_pingpong_check(&po, 2, NULL), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "npp must be <= 1000000000, got 1000000001");
+
+  to.rank = 3;
+  assert_int_equal(lat_timer_check(&to, 2), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "rank must be -1 (all ranks) or in 0..1, got 3");
+  so.size_stride = 0;
+  assert_int_equal(lat_sweep_check(&so, 0, 0, NULL, NULL), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "size_stride must be >= 1, got 0");
+  so.size_stride = 32;
+  so.pattern = 9;
+  assert_int_equal(lat_sweep_check(&so, 2, 0, NULL, NULL), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "pattern must be 0 (ping-pong)"));
+  const double fractions[] = {10.0, 120.0};
+  assert_int_equal(lat_queue_check(&qo, 2, 0, NULL, 2, fractions, 0, NULL, NULL), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "fractions_percent[1] must be in 0..100, got 120.000000");
+  pa.repeats = 0;
+  assert_int_equal(lat_pair_check(&pa, 2), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "repeats must be >= 1, got 0");
+  const int64_t down[] = {64, 8};
+  assert_int_equal(lat_nodecomm_check(&no, 2, down), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "sizes must ascend, got 64 then 8");
+  fo.nthresholds = 3;
+  assert_int_equal(lat_fit_check(&fo), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "nthresholds must be -1 (detect) or 0..2, got 3");
+  assert_int_equal(lat_fit_check(NULL), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "opts must not be NULL");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(stats_hand_computed_even),   cmocka_unit_test(stats_hand_computed_odd_and_single),
@@ -432,7 +504,7 @@ int main(void) {
       cmocka_unit_test(errors_and_versions),        cmocka_unit_test(null_and_range_errors),
       cmocka_unit_test(measuring_before_mpi_init),  cmocka_unit_test(defaults_are_appendix_c),
       cmocka_unit_test(sweep_run_finds_the_threshold), cmocka_unit_test(sweep_run_errors),
-      cmocka_unit_test(sweep_files_whole),
+      cmocka_unit_test(sweep_files_whole),          cmocka_unit_test(checks_without_mpi),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

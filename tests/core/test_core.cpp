@@ -10,9 +10,9 @@ extern "C" {
 #include <cmocka.h>
 }
 
-#include "report.hpp"
-#include "stats.hpp"
-#include "tally.hpp"
+#include "latency/report.hpp"
+#include "common/stats.hpp"
+#include "common/tally.hpp"
 
 namespace {
 

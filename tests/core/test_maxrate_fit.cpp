@@ -14,10 +14,10 @@ extern "C" {
 #include <cmocka.h>
 }
 
-#include "error.hpp"
-#include "maxrate_fit.hpp"
-#include "maxrate_report.hpp"
-#include "nodecomm.hpp"
+#include "common/error.hpp"
+#include "maxrate/fit.hpp"
+#include "maxrate/report.hpp"
+#include "maxrate/nodecomm.hpp"
 #include "mpilat.h"
 
 namespace {

@@ -21,10 +21,13 @@ extern "C" {
 }
 
 #include "capi/guard.hpp"
-#include "comm.hpp"
-#include "error.hpp"
-#include "pair_matrix.hpp"
-#include "pair_report.hpp"
+#include "common/agreement.hpp"
+#include "common/communicator.hpp"
+#include "common/failure_notes.hpp"
+#include "common/waits.hpp"
+#include "common/error.hpp"
+#include "pairs/measurement.hpp"
+#include "pairs/report.hpp"
 
 namespace {
 

@@ -15,9 +15,9 @@ extern "C" {
 #include <cmocka.h>
 }
 
-#include "size_sweep.hpp"
-#include "sweep_engine.hpp"
-#include "sweep_result.hpp"
+#include "sweep/measurement.hpp"
+#include "sweep/engine.hpp"
+#include "sweep/result.hpp"
 
 namespace {
 

@@ -56,6 +56,12 @@ program test_f08
   call lat_pingpong_stats(MPI_COMM_WORLD, popts, pres, timer=tres, ierr=ierr)
   call check(ierr == LAT_ERR_ARG, 'ntrial = 0 is LAT_ERR_ARG')
   call check(index(lat_last_error_message(), 'ntrial must be >= 1, got 0') > 0, 'message names the value')
+  call lat_pingpong_check(popts, nprocs, timer=tres, ierr=ierr)
+  call check(ierr == LAT_ERR_ARG .and. lat_last_error_message() == 'ntrial must be >= 1, got 0', &
+             'lat_pingpong_check says what the measurement says, without MPI')
+  popts%ntrial = 100
+  call lat_pingpong_check(popts, nprocs, timer=tres, ierr=ierr)
+  call check(ierr == LAT_SUCCESS, 'lat_pingpong_check passes good options')
   popts%ntrial = 100 + rank
   call lat_pingpong_stats(MPI_COMM_WORLD, popts, pres, ierr=ierr)
   call check(ierr == LAT_ERR_ARG, 'ntrial differing between ranks is an error everywhere')

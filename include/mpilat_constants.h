@@ -1,0 +1,173 @@
+/**
+ * @file mpilat_constants.h
+ * @brief Every constant of the mpilat ABI, written once for C and for Fortran.
+ *
+ * mpilat.h includes this file and makes each list an enum; module mpilat (fortran/mpilat.F90, which is
+ * preprocessed) includes it too and makes each entry an integer parameter of the same name and value. So
+ * this file holds only preprocessor lines and C comments, which C's preprocessor and gfortran's
+ * traditional one both read. A list is an X-macro: LAT_X(name, value) for each entry.
+ */
+#ifndef MPILAT_CONSTANTS_H
+#define MPILAT_CONSTANTS_H
+
+/* Return codes of every mpilat function (enum lat_error).
+ *   LAT_SUCCESS          success
+ *   LAT_ERR_ARG          an argument is out of range, NULL, or differs between ranks
+ *   LAT_ERR_NOMEM        memory could not be allocated
+ *   LAT_ERR_MPI          an MPI call failed (the message names it)
+ *   LAT_ERR_NOT_INIT     MPI is not initialised, or already finalised
+ *   LAT_ERR_UNSUPPORTED  the requested feature (e.g. a timer) is not available on this machine
+ *   LAT_ERR_IO           a file could not be written or read (nothing partial is left behind)
+ *   LAT_ERR_INTERNAL     a bug in mpilat: please report it with lat_last_error_message()
+ *   LAT_ERR_INTERRUPTED  stopped early by lat_request_stop(); results hold what was measured
+ *   LAT_ERR_TIMEOUT      a peer did not answer within opts.timeout_s; the message names the ranks and the
+ *                        phase; on the timing rank the result holds what was measured
+ *   LAT_ERR_DATA         received data differ from what was sent (verification mode); the message names the
+ *                        ranks, the message size and the first wrong byte
+ */
+#define LAT_ERROR_CODES(LAT_X) \
+  LAT_X(LAT_SUCCESS, 0) \
+  LAT_X(LAT_ERR_ARG, 1) \
+  LAT_X(LAT_ERR_NOMEM, 2) \
+  LAT_X(LAT_ERR_MPI, 3) \
+  LAT_X(LAT_ERR_NOT_INIT, 4) \
+  LAT_X(LAT_ERR_UNSUPPORTED, 5) \
+  LAT_X(LAT_ERR_IO, 6) \
+  LAT_X(LAT_ERR_INTERNAL, 7) \
+  LAT_X(LAT_ERR_INTERRUPTED, 8) \
+  LAT_X(LAT_ERR_TIMEOUT, 9) \
+  LAT_X(LAT_ERR_DATA, 10)
+
+/* The clocks mpilat can time with (enum lat_timer_kind).
+ *   LAT_TIMER_MPI_WTIME      MPI_Wtime(), as in the paper (default)
+ *   LAT_TIMER_MONOTONIC_RAW  clock_gettime(CLOCK_MONOTONIC_RAW): not slewed by NTP
+ *   LAT_TIMER_TSC            x86 invariant time-stamp counter, calibrated against MONOTONIC_RAW
+ */
+#define LAT_TIMER_KINDS(LAT_X) \
+  LAT_X(LAT_TIMER_MPI_WTIME, 0) \
+  LAT_X(LAT_TIMER_MONOTONIC_RAW, 1) \
+  LAT_X(LAT_TIMER_TSC, 2)
+
+/* Values of lat_pingpong_result.partial: why fewer than ntrial trials were measured (enum lat_partial_cause).
+ *   LAT_COMPLETE         all ntrial trials measured
+ *   LAT_PARTIAL_STOPPED  lat_request_stop() was called (a SIGTERM/SIGINT in the drivers)
+ *   LAT_PARTIAL_TIMEOUT  the watchdog found a peer that did not answer (opts.timeout_s)
+ */
+#define LAT_PARTIAL_CAUSES(LAT_X) \
+  LAT_X(LAT_COMPLETE, 0) \
+  LAT_X(LAT_PARTIAL_STOPPED, 1) \
+  LAT_X(LAT_PARTIAL_TIMEOUT, 2)
+
+/* What one operation of a sweep is (lat_sweep_options.pattern; enum lat_sweep_pattern).
+ *   LAT_SWEEP_PINGPONG      blocking MPI_Send/MPI_Recv round trip; time = round trip / 2
+ *   LAT_SWEEP_NONBLOCKING   the same with MPI_Irecv posted first, MPI_Isend, MPI_Wait; / 2
+ *   LAT_SWEEP_HEAD_TO_HEAD  both ranks MPI_Irecv + MPI_Isend + MPI_Waitall at once; time per exchange
+ *   LAT_SWEEP_OVERLAP       head-to-head exchange of overlap_bytes around a computation of `size` multiply-
+ *                           adds; the swept "size" is the computation (peril 4)
+ */
+#define LAT_SWEEP_PATTERNS(LAT_X) \
+  LAT_X(LAT_SWEEP_PINGPONG, 0) \
+  LAT_X(LAT_SWEEP_NONBLOCKING, 1) \
+  LAT_X(LAT_SWEEP_HEAD_TO_HEAD, 2) \
+  LAT_X(LAT_SWEEP_OVERLAP, 3)
+
+/* Why a sweep ended (lat_sweep_summary.end; enum lat_sweep_end).
+ *   LAT_SWEEP_END_STABLE   every size's minimum stopped improving (n_stable)
+ *   LAT_SWEEP_END_REPS     every size has reps samples
+ *   LAT_SWEEP_END_BUDGET   the wall-clock budget ran out (no rerun of anomalies was made)
+ *   LAT_SWEEP_END_STOPPED  lat_request_stop(): the call returns LAT_ERR_INTERRUPTED with the points so far
+ */
+#define LAT_SWEEP_ENDS(LAT_X) \
+  LAT_X(LAT_SWEEP_END_STABLE, 0) \
+  LAT_X(LAT_SWEEP_END_REPS, 1) \
+  LAT_X(LAT_SWEEP_END_BUDGET, 2) \
+  LAT_X(LAT_SWEEP_END_STOPPED, 3)
+
+/* Which queue a queue sweep fills (lat_queue_options.mode; enum lat_queue_mode).
+ *   LAT_QUEUE_POSTED      pre-posted receives, a fraction of them traversed by the latency message
+ *   LAT_QUEUE_UNEXPECTED  unexpected messages; the latency receive is posted inside the timed region
+ */
+#define LAT_QUEUE_MODES(LAT_X) \
+  LAT_X(LAT_QUEUE_POSTED, 0) \
+  LAT_X(LAT_QUEUE_UNEXPECTED, 1)
+
+/* The order in which a pair matrix visits the pairs (lat_pair_options.schedule; enum lat_pair_schedule).
+ *   LAT_PAIRS_SEQUENTIAL  one pair at a time, in mmpi's order (0,1), (0,2), ..., (N-2,N-1): the network is
+ *                         otherwise idle; N(N-1)/2 synchronised steps per repeat
+ *   LAT_PAIRS_ROUNDS      round-robin tournament: N-1 rounds (N for odd N, one rank resting) of disjoint
+ *                         pairs measured at the same time: latency under concurrent load
+ */
+#define LAT_PAIR_SCHEDULES(LAT_X) \
+  LAT_X(LAT_PAIRS_SEQUENTIAL, 0) \
+  LAT_X(LAT_PAIRS_ROUNDS, 1)
+
+/* How ranks wait between steps of a pair matrix (lat_pair_options.wait; enum lat_wait_mode).
+ *   LAT_WAIT_AUTO   spin, unless some machine (ranks under one kernel, by its boot id) holds more ranks than
+ *                   it has processors: then yield
+ *   LAT_WAIT_SPIN   test in a loop (fastest steps; wants a core per rank)
+ *   LAT_WAIT_YIELD  test, then sleep 0.5 ms between steps, and in the timed round trip test and
+ *                   sched_yield(): on an oversubscribed node a blocking call would spin through its time
+ *                   slice while its partner waits for the processor (milliseconds)
+ */
+#define LAT_WAIT_MODES(LAT_X) \
+  LAT_X(LAT_WAIT_AUTO, 0) \
+  LAT_X(LAT_WAIT_SPIN, 1) \
+  LAT_X(LAT_WAIT_YIELD, 2)
+
+/* The statistics of a pair matrix (lat_pairs_get_matrix; enum lat_pair_stat).
+ *   LAT_PAIR_MEAN    mean of the repeats (the mmpi log's AvgCommTime)
+ *   LAT_PAIR_STDDEV  sample standard deviation (divisor repeats - 1): the log's StdDev column
+ *   LAT_PAIR_STDERR  standard error of the mean, stddev / sqrt(repeats) (what the 2009 mmpi's "StdDev" column
+ *                    really held)
+ *   LAT_PAIR_MIN
+ *   LAT_PAIR_MEDIAN
+ *   LAT_PAIR_MAX
+ *   LAT_PAIR_COUNT   round trips timed for the pair (repeats, fewer after a stop)
+ */
+#define LAT_PAIR_STATS(LAT_X) \
+  LAT_X(LAT_PAIR_MEAN, 0) \
+  LAT_X(LAT_PAIR_STDDEV, 1) \
+  LAT_X(LAT_PAIR_STDERR, 2) \
+  LAT_X(LAT_PAIR_MIN, 3) \
+  LAT_X(LAT_PAIR_MEDIAN, 4) \
+  LAT_X(LAT_PAIR_MAX, 5) \
+  LAT_X(LAT_PAIR_COUNT, 6)
+
+/* The models fitted in every regime (lat_model_fit.model); rates in MB/s = bytes/us (enum lat_rate_model).
+ *   LAT_MODEL_POSTAL_1PAIR   T = alpha + n/RC fitted on the k = 1 points (errors over all k)
+ *   LAT_MODEL_POSTAL_KPAIRS  the same fitted on the k = K points
+ *   LAT_MODEL_POSTAL_ALL     the same fitted on all points
+ *   LAT_MODEL_MAXRATE        T = alpha + k n / min(RN, k RC), RN = infinity allowed
+ *   LAT_MODEL_MAXRATE4       T = alpha + k n / min(RN, RCb + (k-1) RCi)
+ */
+#define LAT_RATE_MODELS(LAT_X) \
+  LAT_X(LAT_MODEL_POSTAL_1PAIR, 0) \
+  LAT_X(LAT_MODEL_POSTAL_KPAIRS, 1) \
+  LAT_X(LAT_MODEL_POSTAL_ALL, 2) \
+  LAT_X(LAT_MODEL_MAXRATE, 3) \
+  LAT_X(LAT_MODEL_MAXRATE4, 4)
+
+/* Single values: rank selectors, limits and sizes. */
+/** Every rank calibrates its own clock (a value of lat_timer_options.rank). */
+#define LAT_ALL_RANKS (-1)
+/** The last rank of the communicator, as a value of lat_*_options.dest. */
+#define LAT_LAST_RANK (-1)
+/** Number of 0.2 us bins in the Appendix A distribution: [0,0.2), ..., [9.6,9.8), then [9.8, inf). */
+#define LAT_NBINS 50
+/** Width of those bins in microseconds (module mpilat gives it kind c_double). */
+#define LAT_BIN_WIDTH_US 0.2
+/** Room for a processor name in results, terminating NUL included. */
+#define LAT_HOSTNAME_LEN 256
+/** Largest npp the calculation may return (a guard against a median ping-pong time of ~0). */
+#define LAT_NPP_MAX 1000000000
+/** Number of lat_pair_stat values. */
+#define LAT_PAIR_NSTATS 7
+/** Number of lat_rate_model values. */
+#define LAT_NMODELS 5
+/** Most regimes of a max-rate fit: short, eager, rendezvous. */
+#define LAT_MAX_REGIMES 3
+/** Bumped whenever a struct layout or a signature of the C ABI changes.
+    Compare with lat_get_api_version() at run time. */
+#define LAT_API_VERSION 4
+
+#endif /* MPILAT_CONSTANTS_H */

@@ -1,0 +1,72 @@
+// clock.hpp: the clocks mpilat times with. Each is a small class with an inline now() in seconds, so the
+// timing loops are templates over the clock and no indirect call sits between two reads.
+#pragma once
+
+#include <mpi.h>
+#include <time.h>
+
+#include <cstdint>
+#include <utility>
+
+#include "common/error.hpp"
+#include "mpilat.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define LAT_HAVE_TSC 1
+#else
+#define LAT_HAVE_TSC 0
+#endif
+
+namespace lat {
+
+struct MpiWtimeClock {
+  static constexpr int kind = LAT_TIMER_MPI_WTIME;
+  double now() const { return MPI_Wtime(); }
+  double tick() const { return MPI_Wtick(); }
+};
+
+struct MonotonicRawClock {
+  static constexpr int kind = LAT_TIMER_MONOTONIC_RAW;
+  double now() const {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  }
+  double tick() const;
+};
+
+/// The invariant TSC. now() is ticks * seconds_per_tick, the rate measured against MONOTONIC_RAW when
+/// the clock is made (about 20 ms), so the differences it gives are quantised at one tick.
+struct TscClock {
+  static constexpr int kind = LAT_TIMER_TSC;
+  TscClock();  // throws UnsupportedError without an invariant TSC
+  double now() const {
+#if LAT_HAVE_TSC
+    _mm_lfence();  // keep the read from moving above earlier instructions
+    const uint64_t t = __rdtsc();
+    _mm_lfence();
+    return static_cast<double>(t) * seconds_per_tick;
+#else
+    return 0.0;
+#endif
+  }
+  double tick() const { return seconds_per_tick; }
+  double seconds_per_tick = 0.0;
+};
+
+bool timer_available(int kind);
+const char *timer_name(int kind);
+
+/// Calls f(clock) with the clock object of the given kind; throws ArgError for an unknown kind.
+template <class F>
+decltype(auto) with_clock(int kind, F &&f) {
+  switch (kind) {
+    case LAT_TIMER_MPI_WTIME: return std::forward<F>(f)(MpiWtimeClock{});
+    case LAT_TIMER_MONOTONIC_RAW: return std::forward<F>(f)(MonotonicRawClock{});
+    case LAT_TIMER_TSC: return std::forward<F>(f)(TscClock{});
+    default: throw ArgError(got("timer must be 0 (mpi_wtime), 1 (monotonic_raw) or 2 (tsc)", kind));
+  }
+}
+
+}  // namespace lat

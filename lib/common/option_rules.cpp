@@ -1,0 +1,43 @@
+#include "common/option_rules.hpp"
+
+#include <cmath>
+
+#include "common/error.hpp"
+#include "mpilat.h"
+
+namespace lat {
+
+std::string check_timer_kind(int timer) {
+  if (timer >= LAT_TIMER_MPI_WTIME && timer <= LAT_TIMER_TSC) return "";
+  return got("timer must be 0 (mpi_wtime), 1 (monotonic_raw) or 2 (tsc)", timer);
+}
+
+std::string check_flag(const char *name, int value) {
+  if (value == 0 || value == 1) return "";
+  return got(std::string(name) + " must be 0 or 1", value);
+}
+
+std::string check_timeout(double timeout_s) {
+  if (timeout_s >= 0.0 && std::isfinite(timeout_s)) return "";
+  return got("timeout_s must be a finite number of seconds >= 0 (0: no limit)", timeout_s);
+}
+
+int resolve_dest(int dest, int nprocs) { return dest == LAT_LAST_RANK ? nprocs - 1 : dest; }
+
+std::string check_pair_of_ranks(const char *what, int source, int dest, int nprocs) {
+  if (nprocs < 2) return got(std::string("a ") + what + " needs at least 2 processes, the communicator has", nprocs);
+  const int d = resolve_dest(dest, nprocs);
+  const std::string ranks = "0.." + std::to_string(nprocs - 1);
+  if (source < 0 || source >= nprocs) return got("source must be a rank in " + ranks, source);
+  if (d < 0 || d >= nprocs) return got("dest must be a rank in " + ranks + " (or -1: the last)", dest);
+  if (source == d) return got("source and dest must differ, both are", d);
+  return "";
+}
+
+std::string first_complaint(const std::vector<std::string> &complaints) {
+  for (const std::string &c : complaints)
+    if (!c.empty()) return c;
+  return "";
+}
+
+}  // namespace lat

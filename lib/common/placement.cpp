@@ -1,0 +1,86 @@
+#include "common/placement.hpp"
+
+#include <hwloc.h>
+
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <string>
+
+#include "common/error.hpp"
+
+namespace lat {
+
+namespace {
+
+/// The logical index of the object of `type` that contains the whole of set, or -1 (spread over several).
+int containing_index(hwloc_topology_t topo, hwloc_const_cpuset_t set, hwloc_obj_type_t type) {
+  hwloc_obj_t obj = hwloc_get_obj_covering_cpuset(topo, set);
+  while (obj != nullptr && obj->type != type) obj = obj->parent;
+  return obj != nullptr ? static_cast<int>(obj->logical_index) : -1;
+}
+
+/// socket, core (of the process's binding) and cpu (where it last ran); -1 where hwloc cannot tell.
+void hwloc_place(lat_rank_place &place, int &processors) {
+  place.socket = place.core = place.cpu = -1;
+  processors = 0;
+  hwloc_topology_t topo;
+  if (hwloc_topology_init(&topo) != 0) return;
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  if (set != nullptr && hwloc_topology_load(topo) == 0) {
+    processors = hwloc_bitmap_weight(hwloc_topology_get_allowed_cpuset(topo));
+    if (hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0 && !hwloc_bitmap_iszero(set)) {
+      place.socket = containing_index(topo, set, HWLOC_OBJ_PACKAGE);
+      place.core = containing_index(topo, set, HWLOC_OBJ_CORE);
+    }
+    if (hwloc_get_last_cpu_location(topo, set, HWLOC_CPUBIND_THREAD) == 0 && !hwloc_bitmap_iszero(set))
+      place.cpu = hwloc_bitmap_first(set);
+  }
+  hwloc_bitmap_free(set);
+  hwloc_topology_destroy(topo);
+}
+
+}  // namespace
+
+LocalPlace place_of_this_rank(MPI_Comm comm, int rank) {
+  LocalPlace local;
+  lat_rank_place &p = local.place;
+  p.rank = rank;
+  char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
+  int len = 0;
+  check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
+  std::snprintf(p.host, sizeof p.host, "%s", name);
+  // Nodes are numbered by their lowest rank: the node's rank 0 (the key is the rank) joins the
+  // communicator of node leaders, whose rank there is the node's index; it tells the node.
+  MPI_Comm node = MPI_COMM_NULL, leaders = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  int rc = MPI_Comm_rank(node, &p.node_rank);
+  if (rc == MPI_SUCCESS) rc = MPI_Comm_split(comm, p.node_rank == 0 ? 0 : MPI_UNDEFINED, rank, &leaders);
+  int index_and_count[2] = {0, 0};
+  if (rc == MPI_SUCCESS && leaders != MPI_COMM_NULL) {
+    rc = MPI_Comm_rank(leaders, &index_and_count[0]);
+    if (rc == MPI_SUCCESS) rc = MPI_Comm_size(leaders, &index_and_count[1]);
+    MPI_Comm_free(&leaders);
+  }
+  if (rc == MPI_SUCCESS) rc = MPI_Bcast(index_and_count, 2, MPI_INT, 0, node);
+  MPI_Comm_free(&node);
+  check_mpi(rc, "MPI_Comm_split/MPI_Bcast (node numbering)");
+  p.node = index_and_count[0];
+  local.nnodes = index_and_count[1];
+  // Ranks sharing this kernel (and so its processors): a shared-memory domain can be smaller, e.g.
+  // containers or namespaces on one machine. Grouped by a hash of the boot id (a collision only groups
+  // more ranks, which errs towards yielding).
+  std::ifstream boot("/proc/sys/kernel/random/boot_id");
+  std::string boot_id;
+  std::getline(boot, boot_id);
+  int color = static_cast<int>(std::hash<std::string>{}(boot_id.empty() ? std::string(p.host) : boot_id) & 0x7fffffff);
+  MPI_Comm kernel = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split(comm, color, rank, &kernel), "MPI_Comm_split (ranks per kernel)");
+  rc = MPI_Comm_size(kernel, &local.kernel_size);
+  MPI_Comm_free(&kernel);
+  check_mpi(rc, "MPI_Comm_size");
+  hwloc_place(p, local.processors);
+  return local;
+}
+
+}  // namespace lat

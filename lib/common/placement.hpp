@@ -1,0 +1,26 @@
+// placement.hpp: where a rank runs, as far as the platform tells: its processor name, its node (a
+// shared-memory domain of MPI_Comm_split_type) and, from hwloc, the package and core of its binding.
+#pragma once
+
+#include <mpi.h>
+
+#include "common/agreement.hpp"
+#include "common/communicator.hpp"
+#include "common/failure_notes.hpp"
+#include "common/waits.hpp"
+#include "mpilat.h"
+
+namespace lat {
+
+/// This rank's place, and what it knows of the job's nodes.
+struct LocalPlace {
+  lat_rank_place place{};
+  int nnodes = 1;       // nodes of the job
+  int kernel_size = 1;  // ranks on this machine (under this operating system kernel), >= those of the node
+  int processors = 0;   // processors this rank may run on (hwloc's allowed set), 0 unknown
+};
+
+/// Collective over comm (MPI_Comm_split_type, blocking: every rank has just agreed the arguments). hwloc fills socket, core and cpu where it can, -1 elsewhere.
+LocalPlace place_of_this_rank(MPI_Comm comm, int rank);
+
+}  // namespace lat

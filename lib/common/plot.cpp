@@ -1,0 +1,79 @@
+#include "common/plot.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "common/error.hpp"
+
+extern char **environ;
+
+namespace lat {
+
+std::string gnuplot_quoted(const std::string &value) {
+  std::string q = "'";
+  for (char c : value) q += c == '\'' ? std::string("''") : std::string(1, c);
+  return q + "'";
+}
+
+void run_gnuplot(const std::string &script, const std::vector<std::pair<std::string, std::string>> &strings,
+                 const std::string &output) {
+  std::string assignments;
+  for (const auto &s : strings) assignments += s.first + "=" + gnuplot_quoted(s.second) + "; ";
+  std::vector<std::string> args = {"gnuplot", "-e", assignments, script};
+  std::vector<char *> argv;
+  for (auto &a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0)
+    throw UnsupportedError(std::string("cannot run gnuplot (") + std::strerror(rc) +
+                           "): install it (Debian: gnuplot-nox), or ask for no plot");
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw IoError(std::string("waiting for gnuplot: ") + std::strerror(errno));
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    // posix_spawnp reports a missing program as exit status 127 on glibc.
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+      throw UnsupportedError("cannot run gnuplot: not found; install it (Debian: gnuplot-nox), or ask for no plot");
+    throw IoError("gnuplot failed on " + script + " (exit status " +
+                  std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
+  }
+  struct stat st;
+  if (stat(output.c_str(), &st) != 0 || st.st_size == 0)
+    throw IoError("gnuplot wrote no plot into " + output);
+}
+
+MakeFromStaged render_plots(const std::vector<Plot> &plots, const std::vector<std::pair<std::string, size_t>> &data) {
+  return [plots, data](const std::vector<std::string> &staged) {
+    std::vector<std::pair<std::string, std::string>> made;
+    try {
+      for (const Plot &plot : plots) {
+        const std::string &path = plot.path;
+        const std::string format = path.substr(path.find_last_of('.') + 1);
+        made.emplace_back(path, temporary_beside(path, "." + format));
+        std::vector<std::pair<std::string, std::string>> strings = {{"outfile", made.back().second},
+                                                                    {"format", format}};
+        for (const auto &d : data) strings.emplace_back(d.first, staged.at(d.second));
+        run_gnuplot(staged.at(plot.script), strings, made.back().second);
+      }
+    } catch (...) {
+      for (const auto &m : made) std::remove(m.second.c_str());
+      throw;
+    }
+    return made;
+  };
+}
+
+}  // namespace lat

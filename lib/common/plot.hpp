@@ -1,0 +1,31 @@
+// plot.hpp: drawing with gnuplot (Debian gnuplot-nox), the one plotting tool the drivers depend on.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/staged_files.hpp"
+
+namespace lat {
+
+/// Runs `gnuplot -e "name='value'; ..." script`, its standard output discarded. Throws UnsupportedError
+/// when gnuplot cannot be started, IoError when it fails or output is not a non-empty file afterwards.
+void run_gnuplot(const std::string &script, const std::vector<std::pair<std::string, std::string>> &strings,
+                 const std::string &output);
+
+/// A plot to draw: its path, and the staged file number of the gnuplot script that draws it.
+struct Plot {
+  std::string path;
+  size_t script;
+};
+
+/// For write_files_whole: draws each plot by running its staged script with gnuplot, the variable outfile
+/// set to a temporary file, format to the path's extension ("png", "svg") and each (variable, staged file
+/// number) of `data` to that staged file's path; the plots are renamed with the set.
+MakeFromStaged render_plots(const std::vector<Plot> &plots, const std::vector<std::pair<std::string, size_t>> &data);
+
+/// value quoted as a gnuplot single-quoted string ('it''s').
+std::string gnuplot_quoted(const std::string &value);
+
+}  // namespace lat

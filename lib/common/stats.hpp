@@ -1,0 +1,59 @@
+// stats.hpp: statistics over a distribution (distinct values with counts), with the definitions of
+// include/mpilat.h. Computing from counts is exact: the same sums a direct pass over the raw samples makes.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "mpilat.h"
+#include "common/tally.hpp"
+
+namespace lat {
+
+/// Distinct values in ascending order with their counts (the frequency table of the paper).
+struct Distribution {
+  std::vector<double> values;
+  std::vector<int64_t> counts;
+  int64_t total() const;
+  bool empty() const { return values.empty(); }
+};
+
+/// The tally's values mapped by an increasing function (raw seconds -> microseconds), merging values
+/// that the mapping makes equal.
+template <class Map>
+Distribution distribution_of(const Tally &tally, Map map) {
+  Distribution raw, d;
+  tally.sorted(raw.values, raw.counts);
+  d.values.reserve(raw.values.size());
+  d.counts.reserve(raw.values.size());
+  for (size_t k = 0; k < raw.values.size(); ++k) {
+    const double v = map(raw.values[k]);
+    if (!d.values.empty() && d.values.back() == v) {
+      d.counts.back() += raw.counts[k];
+    } else {
+      d.values.push_back(v);
+      d.counts.push_back(raw.counts[k]);
+    }
+  }
+  return d;
+}
+
+/// The distribution of raw values (any order): sorted, equal values merged.
+Distribution distribution_of_values(std::vector<double> values);
+
+/// The k-th smallest value (0-based) of the distribution.
+double kth_value(const Distribution &d, int64_t k);
+
+/// Median: the middle value, or the mean of the two middle ones for an even count.
+double median_of(const Distribution &d);
+
+/// The values <= cut, with their counts.
+Distribution at_most(const Distribution &d, double cut);
+
+/// All statistics of lat_stats (zeroed for an empty distribution); rates for a message of bytes bytes.
+lat_stats describe(const Distribution &d, int64_t bytes);
+
+/// Counts in the Appendix A bins of LAT_BIN_WIDTH_US; negative values are not counted.
+void fill_bins(const Distribution &d, int64_t bins[LAT_NBINS]);
+
+}  // namespace lat

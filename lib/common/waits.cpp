@@ -1,0 +1,115 @@
+#include "common/waits.hpp"
+
+#include <sched.h>
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "common/communicator.hpp"
+#include "common/error.hpp"
+#include "common/failure_notes.hpp"
+
+namespace lat {
+
+namespace {
+// How long a waiting rank sleeps between tests. 0.5 ms costs a waiting rank well under 1 % of a core
+// and delays the end of a wait by at most that much, which is never inside a timed region.
+constexpr long kPollSleepNs = 500 * 1000;
+
+[[noreturn]] void throw_timeout(const Waiting &w, double waited_s) {
+  char text[512];
+  std::snprintf(text, sizeof text, "rank %d: timeout: no answer from %s within %g s (%s)", w.rank, w.peers,
+                waited_s, w.phase);
+  throw TimeoutError(text);
+}
+
+/// MPI_Test until done; between tests, pause (if any), the listener, and every 1024 tests the deadline.
+void wait_polling(MPI_Request &req, const Waiting &w, FailureListener *listener, bool pause) {
+  const timespec nap{0, kPollSleepNs};
+  const auto start = std::chrono::steady_clock::now();
+  for (uint64_t tests = 1;; ++tests) {
+    int done = 0;
+    if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+      throw MpiError(std::string("MPI_Test failed on rank ") + std::to_string(w.rank) + " (" + w.phase + ")");
+    if (done) return;
+    if (listener != nullptr) listener->check();
+    if (pause) nanosleep(&nap, nullptr);
+    if (w.timeout_s > 0.0 && (pause || tests % 1024 == 0)) {
+      const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (waited > w.timeout_s) throw_timeout(w, waited);
+    }
+  }
+}
+
+}  // namespace
+
+void wait_yielding(MPI_Request &req, const Waiting &w, FailureListener *listener) {
+  wait_polling(req, w, listener, true);
+}
+
+void wait_spinning(MPI_Request &req, const Waiting &w, FailureListener *listener) {
+  wait_polling(req, w, listener, false);
+}
+
+int complete_yielding(MPI_Request *reqs, int n) {
+  for (;;) {
+    int done = 0;
+    const int rc = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
+    if (rc != MPI_SUCCESS || done) return rc;
+    sched_yield();
+  }
+}
+
+void barrier_yielding(MPI_Comm comm, const Waiting &w) {
+  MPI_Request req;
+  check_mpi(MPI_Ibarrier(comm, &req), "MPI_Ibarrier");
+  wait_yielding(req, w);
+}
+
+void bcast_yielding(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, const Waiting &w,
+                    FailureListener *listener) {
+  MPI_Request req;
+  check_mpi(MPI_Ibcast(buf, count, type, root, comm, &req), "MPI_Ibcast");
+  wait_yielding(req, w, listener);
+}
+
+void share_bytes_from_root(std::vector<char> &bytes, int root, MPI_Comm comm, const Waiting &w,
+                           FailureListener *listener) {
+  int64_t n = static_cast<int64_t>(bytes.size());
+  bcast_yielding(&n, 1, MPI_INT64_T, root, comm, w, listener);
+  bytes.resize(static_cast<size_t>(n));
+  constexpr int64_t kPiece = int64_t{1} << 30;  // MPI counts are ints
+  for (int64_t at = 0; at < n; at += kPiece) {
+    const int len = static_cast<int>(std::min(kPiece, n - at));
+    bcast_yielding(bytes.data() + at, len, MPI_BYTE, root, comm, w, listener);
+  }
+}
+
+void share_from_root(void *result, size_t bytes, Distribution &dist, bool want_dist, int root, MPI_Comm comm,
+                     const Waiting &w, FailureListener *listener) {
+  int any_wants = want_dist ? 1 : 0;
+  MPI_Request req;
+  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &any_wants, 1, MPI_INT, MPI_MAX, comm, &req), "MPI_Iallreduce");
+  wait_yielding(req, w, listener);
+  bcast_yielding(result, static_cast<int>(bytes), MPI_BYTE, root, comm, w, listener);
+  if (any_wants) {
+    int64_t n = static_cast<int64_t>(dist.values.size());
+    bcast_yielding(&n, 1, MPI_INT64_T, root, comm, w, listener);
+    dist.values.resize(static_cast<size_t>(n));
+    dist.counts.resize(static_cast<size_t>(n));
+    // Sent in pieces of at most 2^26 entries: MPI counts are ints.
+    constexpr int64_t kPiece = int64_t{1} << 26;
+    for (int64_t at = 0; at < n; at += kPiece) {
+      const int len = static_cast<int>(std::min(kPiece, n - at));
+      bcast_yielding(dist.values.data() + at, len, MPI_DOUBLE, root, comm, w, listener);
+      bcast_yielding(dist.counts.data() + at, len, MPI_INT64_T, root, comm, w, listener);
+    }
+  }
+  if (!want_dist) dist = Distribution{};
+}
+
+
+}  // namespace lat

@@ -1,0 +1,27 @@
+// pingpong.hpp: ping-pong statistics between two ranks (Luecke et al. 2009, sections 3.2-3.4).
+#pragma once
+
+#include <mpi.h>
+
+#include <exception>
+#include <string>
+
+#include "mpilat.h"
+#include "common/stats.hpp"
+
+namespace lat {
+
+struct PingPong {
+  lat_pingpong_result result{};
+  Distribution dist;  // ping-pong times divided by two, microseconds
+  // On the source rank, when the watchdog ended the trials: the TimeoutError, thrown by the C shim after
+  // it has handed out what was measured.
+  std::exception_ptr failure;
+};
+
+/// lat_pingpong_stats(): collective over user_comm. calibration: the source's, or nullptr to calibrate
+/// on source with opts.nr pairs. dist is filled on ranks where want_dist is true.
+PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, const lat_timer_result *calibration,
+                        bool want_dist);
+
+}  // namespace lat

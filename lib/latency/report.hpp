@@ -1,0 +1,31 @@
+// report.hpp: the files of the 2009 Iowa State `latency` program (latency.output,
+// latency.summary.output; layout in docs/output-formats.md) and our latency.json.
+#pragma once
+
+#include <string>
+
+#include "mpilat.h"
+#include "common/stats.hpp"
+
+namespace lat {
+
+struct LatencyReport {
+  std::string command_line;
+  double program_seconds = 0.0;
+  const lat_timer_result *timer = nullptr;
+  const Distribution *timer_dist = nullptr;  // may be null: tables omitted
+  const lat_pingpong_result *pp = nullptr;
+  const Distribution *pp_dist = nullptr;     // may be null: table omitted
+};
+
+/// Fortran's Ew.d without the field padding: 0.1463E+00 (mantissa in [0.1, 1)).
+std::string fortran_e(double x, int digits = 4);
+
+std::string summary_text(const LatencyReport &r);  // latency.summary.output (Appendix C)
+std::string full_text(const LatencyReport &r);     // latency.output
+std::string json_text(const LatencyReport &r);     // latency.json
+
+/// Writes the three files into outdir, whole or not at all.
+void write_latency_files(const std::string &outdir, const LatencyReport &r);
+
+}  // namespace lat

@@ -1,0 +1,338 @@
+#include "maxrate/report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
+#include "common/clock.hpp"
+#include "common/error.hpp"
+#include "common/plot.hpp"
+#include "common/report_text.hpp"
+#include "common/staged_files.hpp"
+
+namespace lat {
+
+namespace {
+
+long long ll(int64_t v) { return static_cast<long long>(v); }
+
+/// size -> (k -> time): the observations as the table's rows (the smallest time where one repeats).
+std::map<int64_t, std::map<int64_t, double>> rows_of(const std::vector<lat_maxrate_obs> &obs) {
+  std::map<int64_t, std::map<int64_t, double>> rows;
+  for (const lat_maxrate_obs &o : obs) {
+    auto &row = rows[o.bytes];
+    auto it = row.find(o.k);
+    if (it == row.end() || o.time_us < it->second) row[o.k] = o.time_us;
+  }
+  return rows;
+}
+
+/// A rate in MB/s, or "inf".
+std::string rate(double mbs) {
+  if (std::isinf(mbs)) return "inf";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", mbs);
+  return text;
+}
+
+nlohmann::json number_or_string(double v) {
+  if (std::isnan(v)) return "n/a";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+}  // namespace
+
+const char *rate_model_name(int model) {
+  switch (model) {
+    case LAT_MODEL_POSTAL_1PAIR: return "postal (1 pair)";
+    case LAT_MODEL_POSTAL_KPAIRS: return "postal (K pairs)";
+    case LAT_MODEL_POSTAL_ALL: return "postal (all pairs)";
+    case LAT_MODEL_MAXRATE: return "max-rate 3-parameter";
+    case LAT_MODEL_MAXRATE4: return "max-rate 4-parameter";
+    default: return "unknown";
+  }
+}
+
+std::string regime_name(int regime, int nregimes) {
+  static const char *const three[] = {"short", "eager", "rendezvous"};
+  if (nregimes == 3) return three[regime];
+  if (nregimes == 1) return "all";
+  return regime == 0 ? "lower" : "upper";
+}
+
+std::vector<lat_maxrate_obs> parse_nodecomm_table(const std::string &text, const std::string &name, double us_per_unit) {
+  if (!(us_per_unit > 0.0) || !std::isfinite(us_per_unit)) throw ArgError(got("us_per_unit must be > 0", us_per_unit));
+  std::vector<lat_maxrate_obs> obs;
+  std::istringstream in(text);
+  std::string line;
+  int64_t line_no = 0;
+  size_t columns = 0;
+  int64_t last_len = -1;
+  while (std::getline(in, line)) {
+    ++line_no;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+    std::istringstream fields(line);
+    std::vector<std::string> f;
+    for (std::string x; fields >> x;) f.push_back(x);
+    if (f.empty() || f[0][0] == '#') continue;
+    if (f[0] == "len" || f[0] == "Len" || f[0] == "LEN") continue;  // the header row
+    auto fail = [&](const std::string &expected) {
+      throw DataError(name + ":" + std::to_string(line_no) + ": expected " + expected + ", got '" + line + "'");
+    };
+    if (f.size() < 2) fail("a message length and at least one time");
+    if (columns == 0) columns = f.size();
+    if (f.size() != columns)
+      fail(std::to_string(columns) + " columns (len and " + std::to_string(columns - 1) + " times, as the first row), " +
+           std::to_string(f.size()) + " here");
+    char *end = nullptr;
+    errno = 0;
+    const long long len = std::strtoll(f[0].c_str(), &end, 10);
+    if (*end != '\0' || errno != 0 || len < 0) fail("a message length (a whole number >= 0) first");
+    if (len <= last_len) fail("lengths that ascend (" + std::to_string(last_len) + " came before)");
+    last_len = len;
+    for (size_t c = 1; c < f.size(); ++c) {
+      errno = 0;
+      const double t = std::strtod(f[c].c_str(), &end);
+      if (*end != '\0' || errno != 0 || !std::isfinite(t) || !(t > 0.0))
+        fail("times that are numbers > 0 (column " + std::to_string(c + 1) + " is '" + f[c] + "')");
+      obs.push_back({static_cast<int64_t>(c), static_cast<int64_t>(len), t * us_per_unit});
+    }
+  }
+  if (obs.empty()) throw DataError(name + ": no rows of a length and times: not a nodecomm table");
+  return obs;
+}
+
+std::string nodecomm_table_text(const std::vector<lat_maxrate_obs> &obs, const std::string &what) {
+  const auto rows = rows_of(obs);
+  int64_t kmax = 0;
+  for (const auto &r : rows) kmax = std::max(kmax, r.second.rbegin()->first);
+  std::string o = "# " + what + "\nlen";
+  for (int64_t k = 1; k <= kmax; ++k) appendf(o, "\t%lld", ll(k));
+  o += "\n";
+  for (const auto &[len, row] : rows) {
+    appendf(o, "%lld", ll(len));
+    for (int64_t k = 1; k <= kmax; ++k) {
+      auto it = row.find(k);
+      if (it == row.end()) o += "\t-";
+      else appendf(o, "\t%.4f", it->second);
+    }
+    o += "\n";
+  }
+  return o;
+}
+
+std::string maxrate_tables_text(const MaxrateFit &fit) {
+  const lat_fit_summary &s = fit.summary;
+  const int nreg = static_cast<int>(s.nregimes);
+  std::string o;
+  appendf(o, "Regimes (%s): ", s.thresholds_detected ? "thresholds from the steps of the 1-pair curve" : "thresholds given");
+  for (int g = 0; g < nreg; ++g)
+    appendf(o, "%s%s %lld..%lld bytes", g ? ", " : "", regime_name(g, nreg).c_str(), ll(s.regime_first[g]),
+            ll(s.regime_last[g]));
+  appendf(o, "; K = %lld pairs, %lld observations\n\n", ll(s.kmax), ll(s.nobs));
+  for (int model : {LAT_MODEL_MAXRATE4, LAT_MODEL_MAXRATE}) {
+    appendf(o, "Table 1: %s model parameters, T = alpha + k n / min(%s)\n", rate_model_name(model),
+            model == LAT_MODEL_MAXRATE4 ? "RN, RCb + (k-1) RCi" : "RN, k RC");
+    appendf(o, "%-11s %12s %12s %12s %12s %10s\n", "phase", "alpha [us]", "RN [MB/s]",
+            model == LAT_MODEL_MAXRATE4 ? "RCb [MB/s]" : "RC [MB/s]", model == LAT_MODEL_MAXRATE4 ? "RCi [MB/s]" : "", "k*");
+    for (int g = 0; g < nreg; ++g) {
+      const lat_model_fit &m = fit.models[static_cast<size_t>(g * LAT_NMODELS + model)];
+      appendf(o, "%-11s %12.4g %12s %12s %12s %10s\n", regime_name(g, nreg).c_str(), m.alpha_us, rate(m.rn_mbs).c_str(),
+              rate(m.rc_mbs).c_str(), model == LAT_MODEL_MAXRATE4 ? rate(m.rci_mbs).c_str() : "",
+              std::isinf(m.k_star) ? "inf" : std::to_string(m.k_star).substr(0, 6).c_str());
+    }
+    o += "\n";
+  }
+  appendf(o, "Table 2: relative error sums, sum over the regime's points of |T_model - T| / T\n");
+  appendf(o, "%-11s %14s %14s %14s %14s %14s\n", "phase", "max-rate 4p", "max-rate 3p", "postal 1 pair", "postal K pairs",
+          "postal all");
+  for (int g = 0; g < nreg; ++g) {
+    appendf(o, "%-11s", regime_name(g, nreg).c_str());
+    for (int model : {LAT_MODEL_MAXRATE4, LAT_MODEL_MAXRATE, LAT_MODEL_POSTAL_1PAIR, LAT_MODEL_POSTAL_KPAIRS,
+                      LAT_MODEL_POSTAL_ALL})
+      appendf(o, " %14.4g", fit.models[static_cast<size_t>(g * LAT_NMODELS + model)].rel_err_sum);
+    o += "\n";
+  }
+  return o;
+}
+
+namespace {
+
+std::string what_of(const NodecommResult *m) {
+  if (m == nullptr) return "nodecomm table read back; full ping-pong time (us) of the slowest of k pairs";
+  const lat_nodecomm_summary &s = m->summary;
+  return std::string("nodecomm (mpilat ") + MPILAT_VERSION_STRING + "): full ping-pong time (us) of the slowest of k pairs, " +
+         s.host_a + " - " + s.host_b + (s.intra_node ? " (INTRA-NODE: one node, its two halves)" : "") +
+         (s.partial ? " PARTIAL: stopped early" : "");
+}
+
+/// The plots' short form: the hosts, and INTRA-NODE where it is one node.
+std::string plot_what(const NodecommResult *m) {
+  if (m == nullptr) return "a nodecomm table";
+  return std::string(m->summary.host_a) + " - " + m->summary.host_b + (m->summary.intra_node ? ", INTRA-NODE" : "");
+}
+
+std::string json_text(const std::string &command_line, const NodecommResult *m, const std::vector<lat_maxrate_obs> &obs,
+                      const MaxrateFit &fit) {
+  nlohmann::json j;
+  j["format"] = "mpilat-nodecomm";
+  j["format_version"] = 1;
+  j["run"] = {{"date_utc", utc_now()}, {"command_line", command_line}, {"mpilat_version", MPILAT_VERSION_STRING},
+              {"api_version", LAT_API_VERSION}, {"measured", m != nullptr}};
+  if (m != nullptr) {
+    const lat_nodecomm_summary &s = m->summary;
+    j["run"]["mpi_library_version"] = mpi_library_version();
+    j["run"]["wall_s"] = s.wall_s;
+    j["run"]["partial"] = s.partial != 0;
+    j["measurement"] = {{"intra_node", s.intra_node != 0}, {"host_a", std::string(s.host_a)},
+                        {"host_b", std::string(s.host_b)}, {"ranks_a", s.ranks_a}, {"ranks_b", s.ranks_b},
+                        {"kmax", s.kmax}, {"nsizes", s.nsizes}, {"reps", m->options.reps},
+                        {"timer", timer_name(s.timer)}, {"res_timing_us", s.res_timing_us},
+                        {"time", "full ping-pong (send and receive the reply), the slowest of the k pairs, "
+                                 "minimum over the measurements of each measurement's mean, us"}};
+    nlohmann::json points = nlohmann::json::array();
+    for (const lat_nodecomm_point &p : m->points)
+      points.push_back({{"k", p.k}, {"bytes", p.bytes}, {"reps", p.reps}, {"n_avg", p.n_avg}, {"min_us", p.min_us},
+                        {"median_us", p.median_us}, {"mean_us", p.mean_us}, {"max_us", p.max_us}});
+    j["points"] = points;
+  }
+  const lat_fit_summary &s = fit.summary;
+  nlohmann::json regimes = nlohmann::json::array();
+  for (int g = 0; g < s.nregimes; ++g) {
+    nlohmann::json models;
+    for (int model = 0; model < LAT_NMODELS; ++model) {
+      const lat_model_fit &f = fit.models[static_cast<size_t>(g * LAT_NMODELS + model)];
+      models[rate_model_name(model)] = {{"alpha_us", number_or_string(f.alpha_us)}, {"rc_mbs", number_or_string(f.rc_mbs)},
+                                        {"rci_mbs", number_or_string(f.rci_mbs)}, {"rn_mbs", number_or_string(f.rn_mbs)},
+                                        {"k_star", number_or_string(f.k_star)}, {"rel_err_sum", number_or_string(f.rel_err_sum)},
+                                        {"rel_err_sq", number_or_string(f.rel_err_sq)},
+                                        {"rel_err_max", number_or_string(f.rel_err_max)}, {"npoints", f.npoints},
+                                        {"nfit", f.nfit}};
+    }
+    regimes.push_back({{"name", regime_name(g, static_cast<int>(s.nregimes))}, {"first_bytes", s.regime_first[g]},
+                       {"last_bytes", s.regime_last[g]}, {"models", models}});
+  }
+  j["fit"] = {{"observations", s.nobs}, {"kmax", s.kmax}, {"thresholds_detected", s.thresholds_detected != 0},
+              {"thresholds", std::vector<int64_t>(s.thresholds, s.thresholds + s.nthresholds)}, {"regimes", regimes},
+              {"objective", "least squares of the relative error (T_model - T) / T, global optimum"}};
+  nlohmann::json o = nlohmann::json::array();
+  for (size_t i = 0; i < obs.size(); ++i) {
+    nlohmann::json e = nlohmann::json::array();
+    for (int model = 0; model < LAT_NMODELS; ++model) e.push_back(number_or_string(fit.rel_err[static_cast<size_t>(model)][i]));
+    o.push_back({{"k", obs[i].k}, {"bytes", obs[i].bytes}, {"time_us", obs[i].time_us}, {"rel_err", e}});
+  }
+  j["observations"] = o;
+  return j.dump(1) + "\n";
+}
+
+std::string csv_text(const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit) {
+  std::string o = "k,bytes,time_us,regime,err_postal_1pair,err_postal_kpairs,err_postal_all,err_maxrate,err_maxrate4\n";
+  const lat_fit_summary &s = fit.summary;
+  for (size_t i = 0; i < obs.size(); ++i) {
+    int g = 0;
+    while (g < s.nthresholds && obs[i].bytes > s.thresholds[g]) ++g;
+    appendf(o, "%lld,%lld,%.6f,%s", ll(obs[i].k), ll(obs[i].bytes), obs[i].time_us,
+            regime_name(g, static_cast<int>(s.nregimes)).c_str());
+    for (int model = 0; model < LAT_NMODELS; ++model) appendf(o, ",%.6f", fit.rel_err[static_cast<size_t>(model)][i]);
+    o += "\n";
+  }
+  return o;
+}
+
+/// Figure 1: aggregate bandwidth k n / T (MB/s) against n, a curve per k, points measured, lines the
+/// max-rate model of each size's regime.
+std::string bandwidth_gp_text(const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit, const std::string &what) {
+  const lat_fit_summary &s = fit.summary;
+  const auto rows = rows_of(obs);
+  std::string o = "# gnuplot script: `gnuplot nodecomm_bw.gp` draws nodecomm_bw.png (data inline)\n";
+  appendf(o, "if (!exists(\"outfile\")) outfile = 'nodecomm_bw.png'\n");
+  appendf(o, "set terminal pngcairo size 1000,700 noenhanced\nset output outfile\n");
+  appendf(o, "set title %s\n", gnuplot_quoted("aggregate bandwidth k n / T, measured (points) and max-rate model (lines): " + what).c_str());
+  appendf(o, "set xlabel 'message size (bytes)'\nset ylabel 'aggregate bandwidth (MB/s)'\nset logscale x 2\nset grid\n");
+  appendf(o, "set format x '%%.0b%%B'\n");
+  appendf(o, "set key top left title 'k pairs'\n");
+  for (int64_t g = 0; g < s.nthresholds; ++g)
+    appendf(o, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2 linecolor rgb 'gray50'\n",
+            ll(s.thresholds[g]), ll(s.thresholds[g]));
+  for (int64_t k = 1; k <= s.kmax; ++k) {
+    appendf(o, "$k%lld << EOD\n", ll(k));
+    for (const auto &[len, row] : rows) {
+      auto it = row.find(k);
+      if (it == row.end() || len == 0) continue;
+      int g = 0;
+      while (g < s.nthresholds && len > s.thresholds[g]) ++g;
+      const lat_model_fit &m = fit.models[static_cast<size_t>(g * LAT_NMODELS + LAT_MODEL_MAXRATE)];
+      RateModel rm;
+      rm.alpha = m.alpha_us, rm.rc = m.rc_mbs, rm.rn = m.rn_mbs;
+      const double model = model_time(rm, LAT_MODEL_MAXRATE, k, len);
+      appendf(o, "%lld %.6g %.6g\n", ll(len), static_cast<double>(k * len) / it->second,
+              static_cast<double>(k * len) / model);
+    }
+    appendf(o, "EOD\n");
+  }
+  appendf(o, "plot ");
+  for (int64_t k = 1; k <= s.kmax; ++k)
+    appendf(o, "%s$k%lld using 1:2 with points pointtype 7 pointsize 0.6 linecolor %lld title '%lld', "
+               "$k%lld using 1:3 with lines linecolor %lld notitle",
+            k > 1 ? ", \\\n     " : "", ll(k), ll(k), ll(k), ll(k), ll(k));
+  appendf(o, "\n");
+  return o;
+}
+
+/// Figure 2: the max-rate model's relative error over (size, k).
+std::string error_gp_text(const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit, const std::string &what) {
+  std::map<int64_t, std::map<int64_t, double>> err;  // size -> k -> relative error (percent)
+  for (size_t i = 0; i < obs.size(); ++i)
+    err[obs[i].bytes][obs[i].k] = 100.0 * fit.rel_err[LAT_MODEL_MAXRATE][i];
+  std::string o = "# gnuplot script: `gnuplot nodecomm_err.gp` draws nodecomm_err.png (data inline)\n";
+  appendf(o, "if (!exists(\"outfile\")) outfile = 'nodecomm_err.png'\n");
+  appendf(o, "set terminal pngcairo size 1000,600 noenhanced\nset output outfile\n");
+  appendf(o, "set title %s\n", gnuplot_quoted("relative error of the max-rate model: " + what).c_str());
+  appendf(o, "set xlabel 'message size (bytes), one column per size measured'\nset ylabel 'pairs k'\n");
+  appendf(o, "set cblabel '(T_model - T) / T  (%%)'\nset palette defined (-1 'blue', 0 'white', 1 'red')\n");
+  double worst = 1e-9;
+  for (const auto &r : err)
+    for (const auto &c : r.second) worst = std::max(worst, std::fabs(c.second));
+  appendf(o, "set cbrange [%.6g:%.6g]\nset yrange [0.5:%lld.5]\nset ytics 1\n", -worst, worst, ll(fit.summary.kmax));
+  // Sizes are uneven: columns by index, labelled with a few sizes.
+  appendf(o, "set xtics rotate by 45 right (");
+  size_t col = 0;
+  const size_t every = std::max<size_t>(1, err.size() / 12);
+  for (const auto &r : err) {
+    if (col % every == 0) appendf(o, "%s'%lld' %zu", col ? ", " : "", ll(r.first), col);
+    ++col;
+  }
+  appendf(o, ")\n$err << EOD\n");
+  col = 0;
+  for (const auto &r : err) {
+    for (const auto &c : r.second) appendf(o, "%zu %lld %.6g\n", col, ll(c.first), c.second);
+    ++col;
+    o += "\n";
+  }
+  appendf(o, "EOD\nplot $err using 1:2:3 with image notitle\n");
+  return o;
+}
+
+}  // namespace
+
+void write_maxrate_files(const std::string &outdir, const std::string &command_line, const NodecommResult *measured,
+                         const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit, bool render) {
+  const std::string base = join_path(outdir, "nodecomm");
+  const std::string what = what_of(measured);
+  const MakeFromStaged plots = render ? render_plots({{base + "_bw.png", 4}, {base + "_err.png", 5}}, {}) : nullptr;
+  write_files_whole({{base + ".txt", nodecomm_table_text(obs, what)},
+                     {base + "_fit.txt", "# " + what + "\n\n" + maxrate_tables_text(fit)},
+                     {base + ".csv", csv_text(obs, fit)},
+                     {base + ".json", json_text(command_line, measured, obs, fit)},
+                     {base + "_bw.gp", bandwidth_gp_text(obs, fit, plot_what(measured))},
+                     {base + "_err.gp", error_gp_text(obs, fit, plot_what(measured))}},
+                    plots);
+}
+
+}  // namespace lat

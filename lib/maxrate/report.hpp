@@ -1,0 +1,32 @@
+// report.hpp: the files of the nodecomm driver: the nodecomm table (written and read back), the
+// paper's Tables 1 and 2 as text, CSV, JSON and the gnuplot figures (bandwidth, relative error).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "maxrate/fit.hpp"
+#include "maxrate/nodecomm.hpp"
+
+namespace lat {
+
+/// Parses a nodecomm table; DataError("name:line: expected ..., got '...'") when malformed.
+std::vector<lat_maxrate_obs> parse_nodecomm_table(const std::string &text, const std::string &name, double us_per_unit);
+
+/// The table: a '#' line saying what it is, "len" and k = 1..K, then a row per size (min_us).
+std::string nodecomm_table_text(const std::vector<lat_maxrate_obs> &obs, const std::string &what);
+
+/// Table 1 (parameters) and Table 2 (relative-error sums) of the paper, for this fit.
+std::string maxrate_tables_text(const MaxrateFit &fit);
+
+/// lat_write_maxrate_files(); measured may be null (observations from a table).
+void write_maxrate_files(const std::string &outdir, const std::string &command_line, const NodecommResult *measured,
+                         const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit, bool render);
+
+/// "postal (1 pair)", ..., "max-rate 4-parameter".
+const char *rate_model_name(int model);
+
+/// "short", "eager", "rendezvous" for three regimes; "all" for one; "lower"/"upper" for two.
+std::string regime_name(int regime, int nregimes);
+
+}  // namespace lat

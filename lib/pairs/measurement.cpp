@@ -1,0 +1,375 @@
+#include "pairs/measurement.hpp"
+
+#include "pairs/options.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <new>
+
+#include "timer/calibration.hpp"
+#include "common/clock.hpp"
+#include "common/agreement.hpp"
+#include "common/communicator.hpp"
+#include "common/failure_notes.hpp"
+#include "common/waits.hpp"
+#include "common/error.hpp"
+#include "common/placement.hpp"
+#include "common/progress.hpp"
+#include "common/watchdog.hpp"
+#include "common/stats.hpp"
+#include "common/stop.hpp"
+
+namespace lat {
+
+namespace {
+
+// Tags on the library's communicator: the hand-shake, the round trip, the rows sent to root.
+enum Tag { kTagReady = 41, kTagPing = 42, kTagPong = 43, kTagRow = 44 };
+
+/// What every rank carries through the steps.
+struct Walk {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0, size = 0;
+  int bytes = 0;
+  bool yield = false;
+  const char *all_ranks = "";  // "ranks 0..N-1", for the watchdog's messages
+  double timeout_s = 0.0;
+  FailureListener *listener = nullptr;
+  StallWatch *stall = nullptr;
+  std::vector<char> buf;
+  char nothing = 0;
+  std::vector<std::vector<double>> samples;  // this rank's pairs (rank, j > rank): samples[j - rank - 1]
+  std::string peer_name;
+
+  void wait(MPI_Request &req, const char *peers, const char *phase) {
+    const Waiting w{rank, peers, phase, timeout_s};
+    if (yield) wait_yielding(req, w, listener);
+    else wait_spinning(req, w, listener);
+  }
+
+  /// The synchronisation that starts a step (an allreduce is a barrier), carrying the stop requests:
+  /// true on every rank when any rank asked to stop.
+  bool synchronise() {
+    int stop = stop_requested() ? 1 : 0;
+    MPI_Request req;
+    check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, comm, &req), "MPI_Iallreduce (step)");
+    wait(req, all_ranks, "phase 'pairs': the synchronisation before a step");
+    return stop != 0;
+  }
+
+  /// The lower rank of a pair: waits for the partner's hand-shake, then times one round trip.
+  template <class Clock>
+  double originate(const Clock &clock, int partner, int64_t step) {
+    MPI_Request ready;
+    check_mpi(MPI_Irecv(&nothing, 0, MPI_BYTE, partner, kTagReady, comm, &ready), "MPI_Irecv (hand-shake)");
+    peer_name = "rank " + std::to_string(partner);
+    wait(ready, peer_name.c_str(), "phase 'pairs': the hand-shake before a round trip");
+    stall->set_peer(partner);
+    stall->enter(step);
+    int failed = MPI_SUCCESS;
+    double t1, t2;
+    if (!yield) {
+      t1 = clock.now();
+      failed |= MPI_Send(buf.data(), bytes, MPI_BYTE, partner, kTagPing, comm);
+      failed |= MPI_Recv(buf.data(), bytes, MPI_BYTE, partner, kTagPong, comm, MPI_STATUS_IGNORE);
+      t2 = clock.now();
+    } else {
+      MPI_Request trip[2];
+      t1 = clock.now();
+      failed |= MPI_Isend(buf.data(), bytes, MPI_BYTE, partner, kTagPing, comm, &trip[0]);
+      failed |= MPI_Irecv(buf.data(), bytes, MPI_BYTE, partner, kTagPong, comm, &trip[1]);
+      failed |= complete_yielding(trip, 2);
+      t2 = clock.now();
+    }
+    stall->leave(step);
+    if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "MPI_Send/MPI_Recv (round trip)");
+    return (t2 - t1) * 1e6;
+  }
+
+  /// The higher rank: posts the receive, tells the partner it is waiting, answers.
+  void respond(int partner, int64_t step) {
+    MPI_Request ping;
+    check_mpi(MPI_Irecv(buf.data(), bytes, MPI_BYTE, partner, kTagPing, comm, &ping), "MPI_Irecv (round trip)");
+    check_mpi(MPI_Send(&nothing, 0, MPI_BYTE, partner, kTagReady, comm), "MPI_Send (hand-shake)");
+    stall->set_peer(partner);
+    stall->enter(step);
+    int failed = MPI_SUCCESS;
+    if (!yield) {
+      failed |= MPI_Wait(&ping, MPI_STATUS_IGNORE);
+      failed |= MPI_Send(buf.data(), bytes, MPI_BYTE, partner, kTagPong, comm);
+    } else {
+      failed |= complete_yielding(&ping, 1);
+      MPI_Request pong;
+      failed |= MPI_Isend(buf.data(), bytes, MPI_BYTE, partner, kTagPong, comm, &pong);
+      failed |= complete_yielding(&pong, 1);
+    }
+    stall->leave(step);
+    if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "MPI_Wait/MPI_Send (round trip)");
+  }
+
+  /// This rank's part of the pair (a, b), a < b; record: keep the time.
+  template <class Clock>
+  void visit(const Clock &clock, int a, int b, int64_t step, bool record) {
+    if (rank == a) {
+      const double us = originate(clock, b, step);
+      if (record) samples[static_cast<size_t>(b - a - 1)].push_back(us);
+    } else if (rank == b) {
+      respond(a, step);
+    }
+  }
+};
+
+/// Every pass over the schedule: one warm-up pass (not recorded), then repeats passes. Returns the
+/// steps made after the warm-up; stopped is set when a stop request ended the walk.
+template <class Clock>
+int64_t walk_schedule(const Clock &clock, Walk &walk, const lat_pair_options &o, bool &stopped) {
+  const int64_t n = walk.size;
+  const int64_t per_pass = o.schedule == LAT_PAIRS_ROUNDS ? tournament_rounds(n) : n * (n - 1) / 2;
+  Progress progress(o.progress != 0 && walk.rank == o.root, "pair matrix");
+  const int64_t total = per_pass * o.repeats;
+  int64_t step = 0, recorded_steps = 0;
+  for (int64_t pass = -1; pass < o.repeats; ++pass) {
+    const bool record = pass >= 0;
+    if (o.schedule == LAT_PAIRS_ROUNDS) {
+      for (int64_t k = 0; k < per_pass; ++k, ++step) {
+        if (walk.synchronise()) {
+          stopped = true;
+          return recorded_steps;
+        }
+        const int64_t partner = tournament_partner(n, k, walk.rank);
+        if (partner >= 0)
+          walk.visit(clock, static_cast<int>(std::min<int64_t>(walk.rank, partner)),
+                     static_cast<int>(std::max<int64_t>(walk.rank, partner)), step, record);
+        if (record) progress.update(++recorded_steps, total);
+      }
+    } else {
+      for (int a = 0; a < walk.size - 1; ++a)
+        for (int b = a + 1; b < walk.size; ++b, ++step) {
+          if (walk.synchronise()) {
+            stopped = true;
+            return recorded_steps;
+          }
+          walk.visit(clock, a, b, step, record);
+          if (record) progress.update(++recorded_steps, total);
+        }
+    }
+  }
+  progress.finish(recorded_steps, total);
+  return recorded_steps;
+}
+
+constexpr int kRowStats = LAT_PAIR_NSTATS;
+
+/// This rank's row of statistics: kRowStats values for each partner j > rank.
+std::vector<double> row_of(const Walk &walk) {
+  std::vector<double> row;
+  row.reserve(walk.samples.size() * kRowStats);
+  for (const std::vector<double> &s : walk.samples) {
+    const lat_stats st = describe(distribution_of_values(s), 0);
+    double v[kRowStats] = {};
+    v[LAT_PAIR_MEAN] = st.mean_us;
+    v[LAT_PAIR_STDDEV] = st.stddev_us;
+    v[LAT_PAIR_STDERR] = st.stderr_us;
+    v[LAT_PAIR_MIN] = st.min_us;
+    v[LAT_PAIR_MEDIAN] = st.median_us;
+    v[LAT_PAIR_MAX] = st.max_us;
+    v[LAT_PAIR_COUNT] = static_cast<double>(s.size());
+    row.insert(row.end(), v, v + kRowStats);
+  }
+  return row;
+}
+
+/// Rows to root, one message per rank (O(N) values each: no count overflows however many ranks).
+void gather_rows(Walk &walk, int root, PairResult &r) {
+  const int64_t n = walk.size;
+  auto store = [&](int64_t i, const std::vector<double> &row) {
+    for (int64_t j = i + 1; j < n; ++j)
+      for (int s = 0; s < kRowStats; ++s)
+        r.triangle[static_cast<size_t>(s)][static_cast<size_t>(triangle_index(n, i, j))] =
+            row[static_cast<size_t>((j - i - 1) * kRowStats + s)];
+  };
+  std::vector<double> row = row_of(walk);
+  if (walk.rank != root) {
+    if (row.empty()) return;
+    MPI_Request req;
+    check_mpi(MPI_Isend(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, root, kTagRow, walk.comm, &req),
+              "MPI_Isend (row)");
+    walk.wait(req, "the root rank", "phase 'gather': sending this rank's row to root");
+    return;
+  }
+  store(root, row);
+  for (int64_t i = 0; i < n - 1; ++i) {
+    if (i == root) continue;
+    row.assign(static_cast<size_t>((n - 1 - i) * kRowStats), 0.0);
+    MPI_Request req;
+    check_mpi(MPI_Irecv(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, static_cast<int>(i), kTagRow, walk.comm,
+                        &req),
+              "MPI_Irecv (row)");
+    walk.peer_name = "rank " + std::to_string(i);
+    walk.wait(req, walk.peer_name.c_str(), "phase 'gather': receiving a row of the matrices");
+    store(i, row);
+  }
+}
+
+/// Every rank's place, on root (one fixed-size record per rank).
+void gather_places(Walk &walk, int root, const lat_rank_place &mine, std::vector<lat_rank_place> &all) {
+  if (walk.rank == root) all.resize(static_cast<size_t>(walk.size));
+  MPI_Request req;
+  check_mpi(MPI_Igather(&mine, static_cast<int>(sizeof mine), MPI_BYTE, all.data(), static_cast<int>(sizeof mine),
+                        MPI_BYTE, root, walk.comm, &req),
+            "MPI_Igather (places)");
+  walk.wait(req, walk.all_ranks, "phase 'places': gathering every rank's place");
+}
+
+}  // namespace
+
+double PairResult::at(int stat, int64_t i, int64_t j) const {
+  if (i == j) return 0.0;
+  const int64_t n = summary.nprocs;
+  return triangle[static_cast<size_t>(stat)][static_cast<size_t>(triangle_index(n, std::min(i, j), std::max(i, j)))];
+}
+
+int64_t tournament_rounds(int64_t n) { return n % 2 == 0 ? n - 1 : n; }
+
+int64_t tournament_partner(int64_t n, int64_t k, int64_t rank) {
+  // The circle method on m = n (even) or n + 1 (odd, the extra place a rest): place m - 1 stays, the
+  // others turn; in round k, place i < m - 1 meets (2k - i) mod (m - 1), or m - 1 when that is i.
+  const int64_t m = n % 2 == 0 ? n : n + 1;
+  int64_t partner;
+  if (rank == m - 1) {
+    partner = k;
+  } else {
+    partner = ((2 * k - rank) % (m - 1) + (m - 1)) % (m - 1);
+    if (partner == rank) partner = m - 1;
+  }
+  return partner >= n ? -1 : partner;
+}
+
+double matrix_bytes(int64_t n) {
+  const double pairs = 0.5 * static_cast<double>(n) * static_cast<double>(n - 1);
+  return pairs * LAT_PAIR_NSTATS * sizeof(double) + static_cast<double>(n) * sizeof(lat_rank_place);
+}
+
+std::string matrix_memory_complaint(int64_t n, int64_t available_bytes) {
+  const double need = matrix_bytes(n);
+  if (available_bytes < 0 || need <= static_cast<double>(available_bytes)) return "";
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "the matrices of %lld ranks need %.1f MB on the root rank, but only %.1f MB of memory are available",
+                static_cast<long long>(n), need / 1e6, static_cast<double>(available_bytes) / 1e6);
+  return text;
+}
+
+int64_t available_memory_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  long long kb = 0;
+  std::string unit;
+  while (meminfo >> key >> kb >> unit)
+    if (key == "MemAvailable:") return static_cast<int64_t>(kb) * 1024;
+  return -1;
+}
+
+void allocate_matrices(PairResult &r, int64_t n) {
+  // Beyond 2^31.5 ranks n (n - 1) / 2 overflows; far below that the allocation fails anyway.
+  if (n < 0 || n > (int64_t{1} << 31)) throw std::bad_alloc();
+  const int64_t pairs = n * (n - 1) / 2;
+  for (auto &t : r.triangle) t.assign(static_cast<size_t>(pairs), 0.0);
+  r.places.resize(static_cast<size_t>(n));
+}
+
+PairResult pair_matrix(MPI_Comm user_comm, const lat_pair_options &o) {
+  const auto start = std::chrono::steady_clock::now();
+  LibComm comm(user_comm, o.timeout_s);
+  const int rank = comm.rank(), size = comm.size();
+  agree_arguments(comm, check_pair_options(o, size), pair_shared_values(o));
+
+  // Memory before anything is timed: this rank's samples, and on root the matrices.
+  PairResult r;
+  r.options = o;
+  Walk walk;
+  std::string no_memory;
+  try {
+    walk.samples.resize(static_cast<size_t>(size - 1 - rank));
+    for (auto &s : walk.samples) s.reserve(static_cast<size_t>(o.repeats));
+    walk.buf.assign(static_cast<size_t>(std::max<int64_t>(o.msg_bytes, 1)), 0);
+    if (rank == o.root) {
+      no_memory = matrix_memory_complaint(size, available_memory_bytes());
+      if (no_memory.empty()) allocate_matrices(r, size);
+    }
+  } catch (const std::bad_alloc &) {
+    no_memory = rank == o.root ? "cannot allocate the " + std::to_string(static_cast<int64_t>(matrix_bytes(size) / 1e6)) +
+                                     " MB of the matrices of " + std::to_string(size) + " ranks"
+                               : "cannot allocate the samples of " + std::to_string(size - 1 - rank) + " pairs";
+  }
+  agree_on_failure(comm, no_memory, Fault::nomem);
+
+  walk.comm = comm.get();
+  walk.all_ranks = comm.all_ranks();
+  walk.rank = rank;
+  walk.size = size;
+  walk.bytes = static_cast<int>(o.msg_bytes);
+  walk.timeout_s = o.timeout_s;
+  FailureListener listener(comm.get());
+  walk.listener = &listener;
+  std::vector<int> others;
+  for (int k = 0; k < size; ++k)
+    if (k != rank) others.push_back(k);
+
+  lat_pair_summary s{};
+  try {
+    LocalPlace local = place_of_this_rank(comm.get(), rank);
+    const Calibration cal = calibrate_here(o.timer, o.nr, rank, false);
+    local.place.res_timing_us = cal.result.res_timing_us;
+    local.place.min_ov_us = cal.result.min_ov_us;
+    // Waiting ranks spin unless a machine has more ranks than processors (then spinning starves the pair).
+    int oversubscribed = local.processors > 0 && local.kernel_size > local.processors ? 1 : 0;
+    MPI_Request req;
+    check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_MAX, comm.get(), &req), "MPI_Iallreduce");
+    wait_yielding(req, {rank, comm.all_ranks(), "phase 'places'", o.timeout_s}, &listener);
+    s.wait = o.wait != LAT_WAIT_AUTO ? o.wait : oversubscribed ? LAT_WAIT_YIELD : LAT_WAIT_SPIN;
+    walk.yield = s.wait == LAT_WAIT_YIELD;
+    gather_places(walk, o.root, local.place, r.places);
+
+    StallWatch stall(o.timeout_s, rank, 0, "phase 'pairs': the timed round trip");
+    walk.stall = &stall;
+    bool stopped = false;
+    const int64_t steps = with_clock(o.timer, [&](const auto &clock) { return walk_schedule(clock, walk, o, stopped); });
+    gather_rows(walk, o.root, r);
+
+    s.nprocs = size;
+    s.nnodes = local.nnodes;
+    s.msg_bytes = o.msg_bytes;
+    s.repeats = o.repeats;
+    s.npairs = static_cast<int64_t>(size) * (size - 1) / 2;
+    s.nrounds = o.schedule == LAT_PAIRS_ROUNDS ? tournament_rounds(size) : s.npairs;
+    s.steps = steps;
+    s.schedule = o.schedule;
+    s.root = o.root;
+    s.timer = o.timer;
+    s.partial = stopped ? 1 : 0;
+    if (rank == o.root) {
+      std::snprintf(s.testing_host, sizeof s.testing_host, "%s", local.place.host);
+      const std::vector<double> &counts = r.triangle[LAT_PAIR_COUNT], &means = r.triangle[LAT_PAIR_MEAN];
+      s.mean_min_us = means.empty() ? 0.0 : *std::min_element(means.begin(), means.end());
+      s.mean_max_us = means.empty() ? 0.0 : *std::max_element(means.begin(), means.end());
+      for (double c : counts) s.round_trips += static_cast<int64_t>(c);
+      s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    bcast_yielding(&s, static_cast<int>(sizeof s), MPI_BYTE, o.root, comm.get(),
+                   {rank, "the root rank", "phase 'result': the summary", o.timeout_s}, &listener);
+    if (rank != o.root) r.places = {local.place};
+  } catch (...) {
+    report_current_failure(comm.get(), others);
+  }
+  s.has_matrices = rank == o.root ? 1 : 0;
+  r.summary = s;
+  return r;
+}
+
+}  // namespace lat

@@ -1,0 +1,55 @@
+// measurement.hpp: round-trip latency between every pair of ranks (the mmpi method of the 2009 TeraGrid
+// study), in mmpi's sequential order or as a round-robin tournament of concurrent pairs.
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mpilat.h"
+
+namespace lat {
+
+/// The statistics of every pair i < j, each an upper triangle without its diagonal (triangle_index).
+struct PairResult {
+  lat_pair_options options{};
+  lat_pair_summary summary{};
+  std::array<std::vector<double>, LAT_PAIR_NSTATS> triangle;  // empty where summary.has_matrices is 0
+  std::vector<lat_rank_place> places;  // every rank's with the matrices, else the caller's own only
+  /// Statistic stat of the pair (i, j), any order; 0 on the diagonal.
+  double at(int stat, int64_t i, int64_t j) const;
+};
+
+/// Position of the pair (i, j), i < j, in a triangle of n ranks stored row after row.
+inline int64_t triangle_index(int64_t n, int64_t i, int64_t j) { return i * (2 * n - i - 1) / 2 + (j - i - 1); }
+
+/// Rounds of the round-robin tournament of n ranks: n - 1 for even n, n for odd n (one rank rests).
+int64_t tournament_rounds(int64_t n);
+
+/// The partner of rank in round k (0-based) of that tournament, or -1 when rank rests in round k.
+int64_t tournament_partner(int64_t n, int64_t k, int64_t rank);
+
+/// Bytes the gathering rank needs for the matrices of n ranks (the triangles of every statistic).
+double matrix_bytes(int64_t n);
+
+/// "" or the complaint when matrix_bytes(n) exceeds the memory available (available < 0: unknown).
+std::string matrix_memory_complaint(int64_t n, int64_t available_bytes);
+
+/// MemAvailable of /proc/meminfo in bytes, or -1 where the system does not say.
+int64_t available_memory_bytes();
+
+/// Allocates the triangles of n ranks (std::bad_alloc when the memory cannot be had).
+void allocate_matrices(PairResult &r, int64_t n);
+
+
+/// lat_pair_matrix(): collective over user_comm.
+PairResult pair_matrix(MPI_Comm user_comm, const lat_pair_options &opts);
+
+}  // namespace lat
+
+struct lat_pairs_s {
+  lat::PairResult r;
+};

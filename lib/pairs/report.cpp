@@ -1,0 +1,389 @@
+#include "pairs/report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
+#include "common/clock.hpp"
+#include "common/error.hpp"
+#include "common/plot.hpp"
+#include "common/report_text.hpp"
+#include "common/staged_files.hpp"
+
+namespace lat {
+
+namespace {
+
+long long ll(int64_t v) { return static_cast<long long>(v); }
+
+constexpr int64_t kJsonMatrixRanks = 1024;
+
+const char *const kStatNames[LAT_PAIR_NSTATS] = {"mean_us", "stddev_us", "stderr_us", "min_us",
+                                                 "median_us", "max_us", "count"};
+
+bool has_stat(const PairResult &r, int stat) { return !r.triangle[static_cast<size_t>(stat)].empty(); }
+
+std::string host_of(const PairResult &r, int64_t rank) { return r.places[static_cast<size_t>(rank)].host; }
+
+// ---- the log parser -------------------------------------------------------------------------------------
+
+std::vector<std::string> fields_of(const std::string &line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string f; in >> f;) out.push_back(f);
+  return out;
+}
+
+/// A rank field: decimal digits only (leading zeros of %03d are not octal).
+bool parse_rank(const std::string &s, int64_t &v) {
+  if (s.empty() || s.size() > 12 || s.find_first_not_of("0123456789") != std::string::npos) return false;
+  v = std::stoll(s);
+  return true;
+}
+
+bool parse_time(const std::string &s, double &v) {
+  char *end = nullptr;
+  errno = 0;
+  v = std::strtod(s.c_str(), &end);
+  return !s.empty() && *end == '\0' && errno == 0 && std::isfinite(v) && v >= 0.0;
+}
+
+struct LogParser {
+  std::string name;
+  int64_t line_no = 0;
+  std::string line;
+
+  [[noreturn]] void fail(const std::string &expected) const {
+    throw DataError(name + ":" + std::to_string(line_no) + ": expected " + expected + ", got '" + line + "'");
+  }
+  [[noreturn]] void fail_plain(const std::string &what) const {
+    throw DataError(name + ":" + std::to_string(line_no) + ": " + what);
+  }
+};
+
+constexpr const char *kPairLine = "'<host> <rank> <host> <rank> <AvgCommTime> <StdDev>'";
+constexpr const char *kProcessorsLine = "'# Processors: <N> MsgLen <bytes> Repeats: <R>'";
+
+/// "# Processors: 4 MsgLen 64 Repeats: 100" (MsgLen with or without a colon).
+void parse_processors(const LogParser &p, PairResult &r) {
+  std::vector<std::string> f = fields_of(p.line.substr(1));
+  int64_t n = 0, len = 0, reps = 0;
+  if (f.size() != 6 || f[0] != "Processors:" || (f[2] != "MsgLen" && f[2] != "MsgLen:") || f[4] != "Repeats:" ||
+      !parse_rank(f[1], n) || !parse_rank(f[3], len) || !parse_rank(f[5], reps))
+    p.fail(kProcessorsLine);
+  if (n < 1) p.fail_plain("the header must give at least 1 processor, got " + f[1]);
+  r.summary.nprocs = n;
+  r.summary.msg_bytes = len;
+  r.summary.repeats = reps;
+}
+
+}  // namespace
+
+const char *pair_schedule_name(int schedule) {
+  switch (schedule) {
+    case LAT_PAIRS_SEQUENTIAL: return "sequential";
+    case LAT_PAIRS_ROUNDS: return "rounds";
+    default: return "unknown";
+  }
+}
+
+std::string mmpi_log_text(const PairResult &r) {
+  const lat_pair_summary &s = r.summary;
+  std::string o;
+  appendf(o, "# Testing Hostname: %s\n", s.testing_host);
+  appendf(o, "# Processors: %lld MsgLen %lld Repeats: %lld\n", ll(s.nprocs), ll(s.msg_bytes), ll(s.repeats));
+  appendf(o, "# ProcName1:rank ProcName2:rank AvgCommTime(usecs) StdDev\n");
+  for (int64_t i = 0; i < s.nprocs; ++i)
+    for (int64_t j = i; j < s.nprocs; ++j)
+      appendf(o, "%s %03lld %s %03lld %.2f %.2f\n", host_of(r, i).c_str(), ll(i), host_of(r, j).c_str(), ll(j),
+              r.at(LAT_PAIR_MEAN, i, j), r.at(LAT_PAIR_STDDEV, i, j));
+  // The layout has no place for it: a partial run says so in a comment after the pairs.
+  if (s.partial) appendf(o, "# PARTIAL: stopped early; see the JSON file for each pair's count\n");
+  return o;
+}
+
+PairResult parse_mmpi_log(const std::string &text, const std::string &name) {
+  PairResult r;
+  r.summary.schedule = -1;
+  r.summary.has_matrices = 1;
+  r.summary.from_log = 1;
+  LogParser p{name, 0, ""};
+  std::vector<int64_t> first_line;  // of each pair i < j, 0 when not seen
+  std::vector<int64_t> host_line;   // where each rank's host was first given
+  bool have_header = false;
+  int64_t nlines = std::count(text.begin(), text.end(), '\n') + 1;
+  std::istringstream in(text);
+  while (std::getline(in, p.line)) {
+    ++p.line_no;
+    while (!p.line.empty() && (p.line.back() == '\r' || p.line.back() == ' ' || p.line.back() == '\t'))
+      p.line.pop_back();
+    const size_t first = p.line.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;
+    if (p.line[first] == '#') {
+      const std::string body = p.line.substr(first);
+      if (body.rfind("# Testing Hostname:", 0) == 0) {
+        const std::string host = body.substr(19);
+        const size_t h = host.find_first_not_of(" \t");
+        std::snprintf(r.summary.testing_host, sizeof r.summary.testing_host, "%s",
+                      h == std::string::npos ? "" : host.c_str() + h);
+      } else if (fields_of(body.substr(1) + " -")[0] == "Processors:") {
+        if (have_header) p.fail_plain("a second '# Processors:' header");
+        p.line = body;
+        parse_processors(p, r);
+        const int64_t n = r.summary.nprocs;
+        // A header promising more pairs than the file has lines is a broken log, not a request for memory.
+        if (n * (n - 1) / 2 > nlines)
+          p.fail_plain("the header says " + std::to_string(n) + " processors: that is " +
+                       std::to_string(n * (n - 1) / 2) + " pairs, but the log has only " + std::to_string(nlines) +
+                       " lines");
+        r.triangle[LAT_PAIR_MEAN].assign(static_cast<size_t>(n * (n - 1) / 2), 0.0);
+        r.triangle[LAT_PAIR_STDDEV].assign(static_cast<size_t>(n * (n - 1) / 2), 0.0);
+        first_line.assign(static_cast<size_t>(n * (n - 1) / 2), 0);
+        host_line.assign(static_cast<size_t>(n), 0);
+        r.places.assign(static_cast<size_t>(n), lat_rank_place{});
+        have_header = true;
+      }
+      continue;  // the column header and any other comment
+    }
+    std::vector<std::string> f = fields_of(p.line);
+    // The column header, also when a log split it over two lines without a '#' on the second.
+    if (f[0].rfind("ProcName", 0) == 0) continue;
+    if (!have_header) p.fail(std::string(kProcessorsLine) + " before the first pair");
+    // The 2009 program's "host:rank" fields, as its column header names them.
+    if (f.size() == 4) {
+      std::vector<std::string> split;
+      for (size_t k = 0; k < 2; ++k) {
+        const size_t colon = f[k].rfind(':');
+        if (colon == std::string::npos) p.fail(kPairLine);
+        split.push_back(f[k].substr(0, colon));
+        split.push_back(f[k].substr(colon + 1));
+      }
+      split.push_back(f[2]);
+      split.push_back(f[3]);
+      f = split;
+    }
+    if (f.size() != 6) p.fail(std::string(kPairLine) + " (6 fields)");
+    int64_t ranks[2];
+    double mean = 0.0, sd = 0.0;
+    if (!parse_rank(f[1], ranks[0]) || !parse_rank(f[3], ranks[1])) p.fail(std::string(kPairLine) + " with whole ranks");
+    if (!parse_time(f[4], mean) || !parse_time(f[5], sd))
+      p.fail(std::string(kPairLine) + " with times that are numbers >= 0");
+    const int64_t n = r.summary.nprocs;
+    for (int k = 0; k < 2; ++k) {
+      const int64_t rank = ranks[k];
+      if (rank >= n)
+        p.fail_plain("rank " + std::to_string(rank) + " is outside 0.." + std::to_string(n - 1) +
+                     " (the header says " + std::to_string(n) + " processors)");
+      lat_rank_place &place = r.places[static_cast<size_t>(rank)];
+      const std::string &host = f[static_cast<size_t>(2 * k)];
+      if (host.size() >= sizeof place.host) p.fail_plain("a host name longer than " + std::to_string(sizeof place.host - 1) + " characters");
+      if (host_line[static_cast<size_t>(rank)] == 0) {
+        std::snprintf(place.host, sizeof place.host, "%s", host.c_str());
+        host_line[static_cast<size_t>(rank)] = p.line_no;
+      } else if (host != place.host) {
+        p.fail_plain("rank " + std::to_string(rank) + " is on host '" + host + "' here but on '" + place.host +
+                     "' on line " + std::to_string(host_line[static_cast<size_t>(rank)]));
+      }
+    }
+    if (ranks[0] == ranks[1]) {
+      if (mean != 0.0 || sd != 0.0) p.fail(std::string("0.00 0.00 for rank ") + f[1] + " with itself (the diagonal)");
+      continue;
+    }
+    const int64_t i = std::min(ranks[0], ranks[1]), j = std::max(ranks[0], ranks[1]);
+    const size_t at = static_cast<size_t>(triangle_index(n, i, j));
+    if (first_line[at] != 0)
+      p.fail_plain("the pair (" + std::to_string(i) + ", " + std::to_string(j) + ") again (first on line " +
+                   std::to_string(first_line[at]) + ")");
+    first_line[at] = p.line_no;
+    r.triangle[LAT_PAIR_MEAN][at] = mean;
+    r.triangle[LAT_PAIR_STDDEV][at] = sd;
+  }
+  if (!have_header) {
+    p.line_no = std::max<int64_t>(p.line_no, 1);
+    throw DataError(name + ": no " + kProcessorsLine + " header: not an mmpi log");
+  }
+  const int64_t n = r.summary.nprocs;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i + 1; j < n; ++j)
+      if (first_line[static_cast<size_t>(triangle_index(n, i, j))] == 0)
+        throw DataError(name + ":" + std::to_string(p.line_no) + ": the log ends without the pair (" +
+                        std::to_string(i) + ", " + std::to_string(j) + ")");
+  // Nodes from hostnames, numbered by their lowest rank; place among the node's ranks.
+  std::map<std::string, std::pair<int, int>> node_of_host;  // host -> (index, ranks so far)
+  for (int64_t k = 0; k < n; ++k) {
+    lat_rank_place &place = r.places[static_cast<size_t>(k)];
+    if (host_line[static_cast<size_t>(k)] == 0) std::snprintf(place.host, sizeof place.host, "unknown");
+    auto it = node_of_host.emplace(place.host, std::make_pair(static_cast<int>(node_of_host.size()), 0)).first;
+    place.rank = static_cast<int>(k);
+    place.node = it->second.first;
+    place.node_rank = it->second.second++;
+    place.socket = place.core = place.cpu = -1;
+  }
+  lat_pair_summary &s = r.summary;
+  s.nnodes = static_cast<int64_t>(node_of_host.size());
+  s.npairs = n * (n - 1) / 2;
+  const std::vector<double> &means = r.triangle[LAT_PAIR_MEAN];
+  if (!means.empty()) {
+    s.mean_min_us = *std::min_element(means.begin(), means.end());
+    s.mean_max_us = *std::max_element(means.begin(), means.end());
+  }
+  return r;
+}
+
+std::string pair_json_text(const PairResult &r, const std::string &command_line) {
+  const lat_pair_summary &s = r.summary;
+  nlohmann::json j;
+  j["format"] = "mpilat-pairs";
+  j["format_version"] = 1;
+  j["run"] = {{"date_utc", utc_now()}, {"command_line", command_line}, {"mpilat_version", MPILAT_VERSION_STRING},
+              {"api_version", LAT_API_VERSION}, {"mpi_library_version", mpi_library_version()},
+              {"testing_host", std::string(s.testing_host)}, {"nprocs", s.nprocs}, {"nnodes", s.nnodes},
+              {"wall_s", s.wall_s}, {"partial", s.partial != 0}, {"from_log", s.from_log != 0}};
+  j["method"] = {{"msg_bytes", s.msg_bytes}, {"repeats", s.repeats}, {"schedule", pair_schedule_name(s.schedule)},
+                 {"pairs", s.npairs}, {"steps_per_repeat", s.nrounds}, {"steps", s.steps},
+                 {"round_trips", s.round_trips}, {"timer", s.from_log ? "unknown" : timer_name(s.timer)},
+                 {"wait", s.wait == LAT_WAIT_YIELD ? "yield" : s.wait == LAT_WAIT_SPIN ? "spin" : "unknown"},
+                 {"root", s.root}, {"timeout_s", r.options.timeout_s},
+                 {"time", "round trip (send, then receive the reply) of one message, timed by the lower rank, us; "
+                          "stddev is the sample standard deviation, stderr_us the standard error of the mean"}};
+  nlohmann::json ranks = nlohmann::json::array();
+  auto known = [](int v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json("unknown"); };
+  for (const lat_rank_place &p : r.places)
+    ranks.push_back({{"rank", p.rank}, {"host", std::string(p.host)}, {"node", p.node}, {"node_rank", p.node_rank},
+                     {"socket", known(p.socket)}, {"core", known(p.core)}, {"cpu", known(p.cpu)},
+                     {"res_timing_us", p.res_timing_us}, {"min_ov_us", p.min_ov_us}});
+  j["ranks"] = ranks;
+  nlohmann::json matrices;
+  const int64_t n = s.nprocs;
+  // Seven N x N matrices of text grow as N^2 (35 GB at 16384 ranks): past kJsonMatrixRanks the log, the
+  // CSV of mmpi2mat and lat_pairs_get_matrix carry them.
+  if (n > kJsonMatrixRanks) {
+    j["matrices_omitted"] = "more than " + std::to_string(kJsonMatrixRanks) +
+                            " ranks: the mean and standard deviation are in the mmpi log";
+    return j.dump(1) + "\n";
+  }
+  for (int stat = 0; stat < LAT_PAIR_NSTATS; ++stat) {
+    if (!has_stat(r, stat)) continue;
+    nlohmann::json m = nlohmann::json::array();
+    for (int64_t i = 0; i < n; ++i) {
+      nlohmann::json row = nlohmann::json::array();
+      for (int64_t k = 0; k < n; ++k) row.push_back(r.at(stat, i, k));
+      m.push_back(row);
+    }
+    matrices[kStatNames[stat]] = m;
+  }
+  j["matrices"] = matrices;
+  return j.dump(1) + "\n";
+}
+
+std::string pair_matrix_text(const PairResult &r, int stat) {
+  std::string o;
+  const int64_t n = r.summary.nprocs;
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t k = 0; k < n; ++k) appendf(o, k ? " %.10g" : "%.10g", r.at(stat, i, k));
+    o += "\n";
+  }
+  return o;
+}
+
+std::string pair_csv_text(const PairResult &r) {
+  std::string o = "rank_i,host_i,node_i,rank_j,host_j,node_j";
+  for (const char *name : kStatNames) o += std::string(",") + name;
+  o += "\n";
+  const int64_t n = r.summary.nprocs;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = i + 1; k < n; ++k) {
+      const lat_rank_place &a = r.places[static_cast<size_t>(i)], &b = r.places[static_cast<size_t>(k)];
+      appendf(o, "%lld,%s,%d,%lld,%s,%d", ll(i), a.host, a.node, ll(k), b.host, b.node);
+      for (int stat = 0; stat < LAT_PAIR_NSTATS; ++stat) {
+        if (has_stat(r, stat)) appendf(o, ",%.6f", r.at(stat, i, k));
+        else o += ",";
+      }
+      o += "\n";
+    }
+  return o;
+}
+
+std::string pair_heatmap_text(const PairResult &r, const std::string &default_outfile) {
+  const lat_pair_summary &s = r.summary;
+  const int64_t n = s.nprocs;
+  std::string o;
+  appendf(o, "# gnuplot script: `gnuplot %s` draws the heat map of the mean round-trip latency (data inline).\n",
+          (default_outfile.substr(0, default_outfile.find_last_of('.')) + ".gp").c_str());
+  appendf(o, "if (!exists(\"outfile\")) outfile = %s\n", gnuplot_quoted(default_outfile).c_str());
+  appendf(o, "if (!exists(\"format\")) format = 'png'\n");
+  appendf(o, "set encoding utf8\n");
+  appendf(o, "if (format eq 'svg') { set terminal svg size 900,820 dynamic noenhanced } "
+             "else { set terminal pngcairo size 900,820 noenhanced }\n");
+  appendf(o, "set output outfile\n");
+  appendf(o, "set title %s\n",
+          gnuplot_quoted(std::string(s.testing_host) + ": mean round trip, " + std::to_string(n) + " ranks on " +
+                         std::to_string(s.nnodes) + " node(s), " + std::to_string(s.msg_bytes) + " B, " +
+                         std::to_string(s.repeats) + " repeats; lines: node boundaries")
+              .c_str());
+  appendf(o, "set xlabel 'rank'\nset ylabel 'rank'\nset cblabel 'round-trip latency (µs)'\n");
+  appendf(o, "set xrange [-0.5:%lld.5]\nset yrange [-0.5:%lld.5]\nset size ratio -1\nset tics out\n", ll(n - 1),
+          ll(n - 1));
+  // Blue for the fastest pairs, through yellow, to red for the slowest, as the paper's plots.
+  appendf(o, "set palette defined (0 'blue', 1 'cyan', 2 'yellow', 3 'red')\n");
+  // Node boundaries: a line where the node changes between consecutive ranks; the node's host on top.
+  std::vector<int64_t> starts = {0};
+  for (int64_t k = 1; k < n; ++k)
+    if (r.places[static_cast<size_t>(k)].node != r.places[static_cast<size_t>(k - 1)].node) starts.push_back(k);
+  for (size_t b = 1; b < starts.size(); ++b)
+    appendf(o,
+            "set arrow from %lld.5, -0.5 to %lld.5, %lld.5 nohead front linewidth 1.5 linecolor rgb 'black'\n"
+            "set arrow from -0.5, %lld.5 to %lld.5, %lld.5 nohead front linewidth 1.5 linecolor rgb 'black'\n",
+            ll(starts[b] - 1), ll(starts[b] - 1), ll(n - 1), ll(starts[b] - 1), ll(n - 1), ll(starts[b] - 1));
+  if (starts.size() <= 32) {
+    appendf(o, "set x2range [-0.5:%lld.5]\nset x2tics (", ll(n - 1));
+    for (size_t b = 0; b < starts.size(); ++b) {
+      const int64_t end = b + 1 < starts.size() ? starts[b + 1] : n;
+      appendf(o, "%s%s %.1f", b ? ", " : "", gnuplot_quoted(host_of(r, starts[b])).c_str(),
+              0.5 * static_cast<double>(starts[b] + end - 1));
+    }
+    appendf(o, ") rotate by 30 left\nset tmargin 6\n");
+  }
+  // The diagonal is not measured: it takes the smallest mean (so it does not stretch the colour range)
+  // and is covered by white squares.
+  appendf(o, "$mean << EOD\n");
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t k = 0; k < n; ++k) appendf(o, k ? " %.6f" : "%.6f", i == k ? s.mean_min_us : r.at(LAT_PAIR_MEAN, i, k));
+    o += "\n";
+  }
+  appendf(o, "EOD\n$diagonal << EOD\n");
+  for (int64_t i = 0; i < n; ++i) appendf(o, "%lld %lld\n", ll(i), ll(i));
+  appendf(o, "EOD\nplot $mean matrix with image notitle, \\\n"
+             "     $diagonal using 1:2:(0.5):(0.5) with boxxyerror fillstyle solid noborder linecolor rgb 'white' "
+             "notitle\n");
+  return o;
+}
+
+void write_pair_files(const std::string &outdir, const std::string &log_name, const std::string &command_line,
+                      const PairResult &r) {
+  require_file_name("log_name", log_name);
+  const size_t dot = log_name.find_last_of('.');
+  const std::string json_name = (dot == std::string::npos || dot == 0 ? log_name : log_name.substr(0, dot)) + ".json";
+  write_files_whole({{join_path(outdir, log_name), mmpi_log_text(r)},
+                     {join_path(outdir, json_name), pair_json_text(r, command_line)}});
+}
+
+void write_pair_matrices(const std::string &outdir, const std::string &base, const PairResult &r, bool render) {
+  require_file_name("base", base);
+  const std::string path = join_path(outdir, base);
+  const MakeFromStaged plot =
+      render ? render_plots({{path + "_heatmap.png", 3}, {path + "_heatmap.svg", 3}}, {}) : nullptr;
+  write_files_whole({{path + "_comm.dat", pair_matrix_text(r, LAT_PAIR_MEAN)},
+                     {path + "_var.dat", pair_matrix_text(r, LAT_PAIR_STDDEV)},
+                     {path + ".csv", pair_csv_text(r)},
+                     {path + "_heatmap.gp", pair_heatmap_text(r, base + "_heatmap.png")}},
+                    plot);
+}
+
+}  // namespace lat

@@ -1,0 +1,429 @@
+#include "queue/measurement.hpp"
+
+#include "queue/options.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <new>
+
+#include "common/bytes.hpp"
+#include "timer/calibration.hpp"
+#include "common/clock.hpp"
+#include "common/agreement.hpp"
+#include "common/communicator.hpp"
+#include "common/failure_notes.hpp"
+#include "common/waits.hpp"
+#include "common/error.hpp"
+#include "common/progress.hpp"
+#include "common/watchdog.hpp"
+#include "common/stats.hpp"
+#include "common/stop.hpp"
+
+namespace lat {
+
+namespace {
+
+// Tags on the pair's own communicator. Filler receives and messages never match the latency tag.
+enum Tag { kTagLatency = 31, kTagFiller = 32, kTagUnexpected = 33, kTagBarrier = 34, kTagControl = 35, kTagName = 36 };
+constexpr int kSource = 0, kDest = 1;                 // ranks in the pair communicator
+constexpr int kWarmupIterations = 3;
+
+/// The two ranks of the measurement and what they need in every iteration.
+struct QueuePair {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int me = kSource, peer = kDest;  // in comm
+  int lib_rank = 0, lib_peer = 0;
+  bool any_source = false;
+  bool unexpected = false;
+  std::vector<MPI_Request> queue, sends;  // the loaded queue's receives (or receives that clear it), sends
+  std::vector<char> latency_in, latency_out;
+  char nothing = 0;                        // buffer of the 0-byte filler and unexpected messages
+  double timeout_s = 0.0;
+  std::string peer_name;
+
+  Waiting waiting(const char *phase) const {
+    return {lib_rank, peer_name.c_str(), phase, timeout_s};
+  }
+  /// Waits for every request with the watchdog's deadline (outside the timed section).
+  void wait_all(std::vector<MPI_Request> &reqs, const char *phase) {
+    for (MPI_Request &r : reqs) wait_spinning(r, waiting(phase));
+  }
+};
+
+/// The special barrier of section 2: dest leaves first. Source releases dest and leaves only when dest
+/// says it has left, so dest is waiting for the latency message before source sends it.
+void dest_leaves_first(QueuePair &p) {
+  MPI_Request req;
+  if (p.me == kSource) {
+    check_mpi(MPI_Send(&p.nothing, 0, MPI_BYTE, kDest, kTagBarrier, p.comm), "MPI_Send (barrier)");
+    check_mpi(MPI_Irecv(&p.nothing, 0, MPI_BYTE, kDest, kTagBarrier, p.comm, &req), "MPI_Irecv (barrier)");
+    wait_spinning(req, p.waiting("phase 'queues': the barrier before a timed ping-pong"));
+  } else {
+    check_mpi(MPI_Irecv(&p.nothing, 0, MPI_BYTE, kSource, kTagBarrier, p.comm, &req), "MPI_Irecv (barrier)");
+    wait_spinning(req, p.waiting("phase 'queues': the barrier before a timed ping-pong"));
+    check_mpi(MPI_Send(&p.nothing, 0, MPI_BYTE, kSource, kTagBarrier, p.comm), "MPI_Send (barrier)");
+  }
+}
+
+/// Figure 1: one iteration with `length` receives pre-posted, `traversed` of them before the latency
+/// receive. Returns t2 - t1 in seconds on source, 0 on dest.
+template <class Clock>
+double posted_iteration(const Clock &clock, QueuePair &p, int64_t length, int64_t traversed, int bytes,
+                        StallWatch &stall, int64_t iteration) {
+  const int matching_source = p.any_source ? MPI_ANY_SOURCE : p.peer;
+  p.queue.resize(static_cast<size_t>(length));
+  for (int64_t k = 0; k < traversed; ++k)
+    check_mpi(MPI_Irecv(&p.nothing, 0, MPI_BYTE, matching_source, kTagFiller, p.comm, &p.queue[k]), "MPI_Irecv (queue)");
+  MPI_Request latency;
+  check_mpi(MPI_Irecv(p.latency_in.data(), bytes, MPI_BYTE, matching_source, kTagLatency, p.comm, &latency),
+            "MPI_Irecv (latency)");
+  for (int64_t k = traversed; k < length; ++k)
+    check_mpi(MPI_Irecv(&p.nothing, 0, MPI_BYTE, p.peer, kTagFiller, p.comm, &p.queue[k]), "MPI_Irecv (queue)");
+  dest_leaves_first(p);
+  double took = 0.0;
+  int failed = MPI_SUCCESS;
+  stall.enter(iteration);
+  if (p.me == kSource) {
+    const double t1 = clock.now();
+    failed |= MPI_Send(p.latency_out.data(), bytes, MPI_BYTE, kDest, kTagLatency, p.comm);
+    failed |= MPI_Wait(&latency, MPI_STATUS_IGNORE);
+    const double t2 = clock.now();
+    took = t2 - t1;
+  } else {
+    failed |= MPI_Wait(&latency, MPI_STATUS_IGNORE);
+    failed |= MPI_Send(p.latency_out.data(), bytes, MPI_BYTE, kSource, kTagLatency, p.comm);
+  }
+  stall.leave(iteration);
+  if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "MPI_Send/MPI_Wait (latency message)");
+  // Clear: a matching stream of messages empties the other side's queue; then ours is empty too.
+  p.sends.resize(static_cast<size_t>(length));
+  for (int64_t k = 0; k < length; ++k)
+    check_mpi(MPI_Isend(&p.nothing, 0, MPI_BYTE, p.peer, kTagFiller, p.comm, &p.sends[k]), "MPI_Isend (clearing)");
+  p.wait_all(p.queue, "phase 'queues': clearing the posted receives");
+  p.wait_all(p.sends, "phase 'queues': clearing the posted receives");
+  return took;
+}
+
+/// Figure 2: one iteration with `length` unexpected messages queued on each side; on source the
+/// latency receive is posted inside the timed region, after the non-blocking send.
+template <class Clock>
+double unexpected_iteration(const Clock &clock, QueuePair &p, int64_t length, int bytes, StallWatch &stall,
+                            int64_t iteration) {
+  const int matching_source = p.any_source ? MPI_ANY_SOURCE : p.peer;
+  p.sends.resize(static_cast<size_t>(length));
+  for (int64_t k = 0; k < length; ++k)
+    check_mpi(MPI_Isend(&p.nothing, 0, MPI_BYTE, p.peer, kTagUnexpected, p.comm, &p.sends[k]), "MPI_Isend (unexpected)");
+  // The barrier's messages follow the unexpected ones on the same communicator: when they arrive, the
+  // unexpected messages are in the queue (MPI's non-overtaking rule).
+  dest_leaves_first(p);
+  double took = 0.0;
+  int failed = MPI_SUCCESS;
+  stall.enter(iteration);
+  if (p.me == kSource) {
+    MPI_Request req[2];
+    const double t1 = clock.now();
+    failed |= MPI_Isend(p.latency_out.data(), bytes, MPI_BYTE, kDest, kTagLatency, p.comm, &req[0]);
+    failed |= MPI_Irecv(p.latency_in.data(), bytes, MPI_BYTE, matching_source, kTagLatency, p.comm, &req[1]);
+    failed |= MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    const double t2 = clock.now();
+    took = t2 - t1;
+  } else {
+    failed |= MPI_Recv(p.latency_in.data(), bytes, MPI_BYTE, matching_source, kTagLatency, p.comm, MPI_STATUS_IGNORE);
+    failed |= MPI_Send(p.latency_out.data(), bytes, MPI_BYTE, kSource, kTagLatency, p.comm);
+  }
+  stall.leave(iteration);
+  if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "MPI_Isend/MPI_Irecv/MPI_Wait (latency message)");
+  p.queue.resize(static_cast<size_t>(length));
+  for (int64_t k = 0; k < length; ++k)
+    check_mpi(MPI_Irecv(&p.nothing, 0, MPI_BYTE, p.peer, kTagUnexpected, p.comm, &p.queue[k]), "MPI_Irecv (clearing)");
+  p.wait_all(p.queue, "phase 'queues': clearing the unexpected messages");
+  p.wait_all(p.sends, "phase 'queues': clearing the unexpected messages");
+  return took;
+}
+
+/// Messages of ours still waiting to be matched on comm (should be none).
+int64_t leftover_on(MPI_Comm comm) {
+  int64_t n = 0;
+  for (;;) {
+    int flag = 0;
+    MPI_Status st;
+    check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, &st), "MPI_Iprobe");
+    if (!flag) return n;
+    int count = 0;
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    std::vector<char> drop(static_cast<size_t>(std::max(count, 1)));
+    check_mpi(MPI_Recv(drop.data(), count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+    ++n;
+  }
+}
+
+struct Cell {
+  int64_t length, traversed, bytes;
+  double fraction;
+  std::vector<double> values;  // one mean per measurement, one-way us
+  double sum_us = 0.0;         // over all iterations
+  int64_t iterations = 0;
+};
+
+std::vector<Cell> cells_of(const QueueGrid &g, bool unexpected) {
+  std::vector<Cell> cells;
+  for (int64_t b : g.sizes)
+    for (double f : g.fractions)
+      for (int64_t l : g.lengths)
+        cells.push_back({l, unexpected ? l : traversed_of(l, f), b, f, {}, 0.0, 0});
+  return cells;
+}
+
+/// Both ranks walk the same grid; before each measurement dest reports its stop request and source
+/// says whether to go on, so a signal on either rank ends the sweep at the same point on both.
+template <class Clock>
+void run_cells(const Clock &clock, QueuePair &p, const lat_queue_options &o, std::vector<Cell> &cells,
+               double min_ov_us, bool &stopped, double first_extra_s) {
+  StallWatch stall(o.timeout_s, p.lib_rank, p.lib_peer, "phase 'queues': the timed ping-pong");
+  Progress progress(o.progress != 0 && p.me == kSource, "queue sweep");
+  const int64_t total = o.reps * static_cast<int64_t>(cells.size());
+  int64_t done = 0, iteration = 0;
+  double extra_s = first_extra_s;
+  // Warm-up (peril 1 of Gropp & Lusk): the first messages, and the first long queue, pay for
+  // connections and request pools; a few untimed iterations of the first and of the largest cell.
+  const Cell *largest = &cells.front();
+  for (const Cell &c : cells)
+    if (c.length * (c.bytes + 1) > largest->length * (largest->bytes + 1)) largest = &c;
+  for (const Cell *c : {static_cast<const Cell *>(&cells.front()), largest})
+    for (int k = 0; k < kWarmupIterations; ++k, ++iteration) {
+      if (o.mode == LAT_QUEUE_POSTED) posted_iteration(clock, p, c->length, c->traversed, static_cast<int>(c->bytes), stall, iteration);
+      else unexpected_iteration(clock, p, c->length, static_cast<int>(c->bytes), stall, iteration);
+    }
+  for (int64_t rep = 0; rep < o.reps; ++rep)
+    for (Cell &c : cells) {
+      int flag[1] = {stop_requested() ? 1 : 0};
+      MPI_Request req;
+      Waiting w = p.waiting("phase 'queues': the go-ahead between measurements");
+      if (w.timeout_s > 0.0) w.timeout_s += extra_s;
+      extra_s = 0.0;
+      if (p.me == kDest) {
+        check_mpi(MPI_Send(flag, 1, MPI_INT, kSource, kTagControl, p.comm), "MPI_Send (control)");
+        check_mpi(MPI_Irecv(flag, 1, MPI_INT, kSource, kTagControl, p.comm, &req), "MPI_Irecv (control)");
+        wait_yielding(req, w);
+        if (!flag[0]) {
+          stopped = true;
+          return;
+        }
+      } else {
+        int dest_stop = 0;
+        check_mpi(MPI_Irecv(&dest_stop, 1, MPI_INT, kDest, kTagControl, p.comm, &req), "MPI_Irecv (control)");
+        wait_spinning(req, w);
+        int go = (flag[0] || dest_stop) ? 0 : 1;
+        check_mpi(MPI_Send(&go, 1, MPI_INT, kDest, kTagControl, p.comm), "MPI_Send (control)");
+        if (!go) {
+          stopped = true;
+          return;
+        }
+      }
+      double sum_s = 0.0;
+      for (int64_t i = 0; i < o.iters; ++i, ++iteration) {
+        sum_s += o.mode == LAT_QUEUE_POSTED
+                     ? posted_iteration(clock, p, c.length, c.traversed, static_cast<int>(c.bytes), stall, iteration)
+                     : unexpected_iteration(clock, p, c.length, static_cast<int>(c.bytes), stall, iteration);
+      }
+      // One-way: (t2 - t1 - min_ov) / 2 per iteration, as the foundation applies the calibration.
+      const double sum_us = 0.5 * (sum_s * 1e6 - static_cast<double>(o.iters) * min_ov_us);
+      c.values.push_back(sum_us / static_cast<double>(o.iters));
+      c.sum_us += sum_us;
+      c.iterations += o.iters;
+      progress.update(++done, total);
+    }
+  // The end: source's go-ahead of 0 for dest's last ready note.
+  if (p.me == kSource) {
+    int dest_stop = 0, go = 0;
+    MPI_Request req;
+    check_mpi(MPI_Irecv(&dest_stop, 1, MPI_INT, kDest, kTagControl, p.comm, &req), "MPI_Irecv (control)");
+    wait_spinning(req, p.waiting("phase 'queues': the go-ahead between measurements"));
+    check_mpi(MPI_Send(&go, 1, MPI_INT, kDest, kTagControl, p.comm), "MPI_Send (control)");
+  } else {
+    int flag = 0;
+    MPI_Request req;
+    check_mpi(MPI_Send(&flag, 1, MPI_INT, kSource, kTagControl, p.comm), "MPI_Send (control)");
+    check_mpi(MPI_Irecv(&flag, 1, MPI_INT, kSource, kTagControl, p.comm, &req), "MPI_Irecv (control)");
+    wait_yielding(req, p.waiting("phase 'queues': the go-ahead between measurements"));
+  }
+  progress.finish(done, total);
+}
+
+QueueResult result_of(const std::vector<Cell> &cells, const QueueGrid &g, const lat_queue_options &o) {
+  QueueResult r;
+  r.options = o;
+  lat_queue_summary &s = r.summary;
+  s.npoints = static_cast<int64_t>(cells.size());
+  s.nlengths = static_cast<int64_t>(g.lengths.size());
+  s.nfractions = static_cast<int64_t>(g.fractions.size());
+  s.nsizes = static_cast<int64_t>(g.sizes.size());
+  s.iters = o.iters;
+  s.reps = o.reps;
+  s.mode = o.mode;
+  s.any_source = o.any_source;
+  s.timer = o.timer;
+  std::vector<double> x, y;
+  const double top_fraction = *std::max_element(g.fractions.begin(), g.fractions.end());
+  for (const Cell &c : cells) {
+    lat_queue_point q{};
+    q.length = c.length;
+    q.traversed = c.traversed;
+    q.bytes = c.bytes;
+    q.fraction_percent = c.fraction;
+    q.measurements = static_cast<int64_t>(c.values.size());
+    q.paper_us = c.iterations > 0 ? c.sum_us / static_cast<double>(c.iterations) : 0.0;
+    const lat_stats st = describe(distribution_of_values(c.values), c.bytes);
+    q.min_us = st.min_us;
+    q.median_us = st.median_us;
+    q.mean_us = st.mean_us;
+    q.max_us = st.max_us;
+    q.stddev_us = st.stddev_us;
+    r.points.push_back(q);
+    if (c.fraction == top_fraction && c.bytes == g.sizes.front() && q.measurements > 0) {
+      x.push_back(static_cast<double>(c.traversed));
+      y.push_back(q.median_us);
+    }
+  }
+  fit_line(x, y, s.slope_us_per_entry, s.intercept_us);
+  return r;
+}
+
+void copy_name(char *dst, const char *src) { std::snprintf(dst, LAT_HOSTNAME_LEN, "%s", src); }
+
+}  // namespace
+
+int64_t traversed_of(int64_t length, double fraction_percent) {
+  return std::llround(static_cast<double>(length) * fraction_percent / 100.0);
+}
+
+void fit_line(const std::vector<double> &x, const std::vector<double> &y, double &slope, double &intercept) {
+  const size_t n = x.size();
+  slope = 0.0;
+  intercept = 0.0;
+  if (n == 0) return;
+  double mx = 0.0, my = 0.0;
+  for (size_t i = 0; i < n; ++i) mx += x[i], my += y[i];
+  mx /= static_cast<double>(n);
+  my /= static_cast<double>(n);
+  double sxx = 0.0, sxy = 0.0;
+  for (size_t i = 0; i < n; ++i) sxx += (x[i] - mx) * (x[i] - mx), sxy += (x[i] - mx) * (y[i] - my);
+  slope = sxx > 0.0 ? sxy / sxx : 0.0;
+  intercept = my - slope * mx;
+}
+
+QueueResult queue_sweep(MPI_Comm user_comm, const lat_queue_options &o, int64_t nl, const int64_t *lengths,
+                        int64_t nf, const double *fractions, int64_t ns, const int64_t *sizes,
+                        const lat_timer_result *calibration) {
+  LibComm comm(user_comm, o.timeout_s);
+  const int rank = comm.rank(), size = comm.size();
+  std::string complaint = check_queue_options(o, nl, lengths, nf, fractions, ns, sizes, size, rank, calibration);
+  QueueGrid grid;
+  if (complaint.empty()) grid = grid_of(o, nl, lengths, nf, fractions, ns, sizes);
+  const int dest = o.dest == LAT_LAST_RANK ? size - 1 : o.dest;
+  const bool measuring = complaint.empty() && (rank == o.source || rank == dest);
+  QueuePair p;
+  if (measuring) {
+    try {
+      const int64_t largest_length = *std::max_element(grid.lengths.begin(), grid.lengths.end());
+      const int64_t largest_size = *std::max_element(grid.sizes.begin(), grid.sizes.end());
+      p.queue.reserve(static_cast<size_t>(largest_length));
+      p.sends.reserve(static_cast<size_t>(largest_length));
+      p.latency_in.assign(static_cast<size_t>(std::max<int64_t>(largest_size, 1)), 0);
+      p.latency_out.assign(static_cast<size_t>(std::max<int64_t>(largest_size, 1)), 0);
+    } catch (const std::bad_alloc &) {
+      complaint = "cannot allocate the requests and buffers of the largest queue";
+    }
+  }
+  agree_arguments(comm, complaint, queue_shared_values(o, nl, nf, ns, grid));
+
+  FailureListener listener(comm.get());
+  std::vector<int> others;
+  for (int k = 0; k < size; ++k)
+    if (k != rank) others.push_back(k);
+  std::vector<char> bytes;
+  if (measuring) {
+    try {
+      p.comm = create_member_comm(comm.get(), {o.source, dest}, kTagName);
+      p.me = rank == o.source ? kSource : kDest;
+      p.peer = p.me == kSource ? kDest : kSource;
+      p.lib_rank = rank;
+      p.lib_peer = p.me == kSource ? dest : o.source;
+      p.peer_name = "rank " + std::to_string(p.lib_peer);
+      p.any_source = o.any_source != 0;
+      p.unexpected = o.mode == LAT_QUEUE_UNEXPECTED;
+      p.timeout_s = o.timeout_s;
+      std::vector<Cell> cells = cells_of(grid, p.unexpected);
+      char name[MPI_MAX_PROCESSOR_NAME + 1] = {}, partner[MPI_MAX_PROCESSOR_NAME + 1] = {};
+      int len = 0;
+      check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
+      bool stopped = false;
+      const auto start = std::chrono::steady_clock::now();
+      int64_t leftover = 0;
+      if (p.me == kSource) {
+        MPI_Request req;
+        check_mpi(MPI_Irecv(partner, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, kDest, kTagName, p.comm, &req), "MPI_Irecv");
+        wait_spinning(req, p.waiting("phase 'start': dest's processor name"));
+        lat_timer_result cal{};
+        if (calibration != nullptr) {
+          cal = *calibration;
+        } else {
+          Calibration c = calibrate_here(o.timer, o.nr, rank, o.progress != 0);
+          cal = c.result;
+        }
+        with_clock(o.timer, [&](const auto &clock) { run_cells(clock, p, o, cells, cal.min_ov_us, stopped, 0.0); });
+        int64_t theirs = 0;
+        check_mpi(MPI_Irecv(&theirs, 1, MPI_INT64_T, kDest, kTagControl, p.comm, &req), "MPI_Irecv");
+        wait_spinning(req, p.waiting("phase 'end': dest's count of messages left over"));
+        leftover = leftover_on(p.comm) + theirs;
+        QueueResult r = result_of(cells, grid, o);
+        r.summary.leftover_messages = leftover;
+        r.summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        r.summary.res_timing_us = cal.res_timing_us;
+        r.summary.min_ov_us = cal.min_ov_us;
+        r.summary.source = o.source;
+        r.summary.dest = dest;
+        r.summary.partial = stopped ? 1 : 0;
+        copy_name(r.summary.source_host, name);
+        copy_name(r.summary.dest_host, partner);
+        bytes = serialize(r);
+      } else {
+        check_mpi(MPI_Send(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, kSource, kTagName, p.comm), "MPI_Send");
+        const double first_extra_s = calibration == nullptr ? calibration_allowance_s(o.nr) : 0.0;
+        with_clock(o.timer, [&](const auto &clock) { run_cells(clock, p, o, cells, 0.0, stopped, first_extra_s); });
+        const int64_t mine = leftover_on(p.comm);
+        check_mpi(MPI_Send(&mine, 1, MPI_INT64_T, kSource, kTagControl, p.comm), "MPI_Send");
+      }
+      MPI_Comm_free(&p.comm);
+    } catch (...) {
+      report_current_failure(comm.get(), others);
+    }
+  }
+  const Waiting w = measuring ? Waiting{rank, comm.all_ranks(), "phase 'result': sharing the result", o.timeout_s}
+                              : Waiting{rank, "", "", 0.0};
+  share_bytes_from_root(bytes, o.source, comm.get(), w, &listener);
+  return deserialize_queue(bytes);
+}
+
+std::vector<char> serialize(const QueueResult &r) {
+  std::vector<char> out;
+  put_bytes(out, r.options);
+  put_bytes(out, r.summary);
+  for (const auto &q : r.points) put_bytes(out, q);
+  return out;
+}
+
+QueueResult deserialize_queue(const std::vector<char> &in) {
+  QueueResult r;
+  size_t at = 0;
+  take_bytes(in, at, r.options);
+  take_bytes(in, at, r.summary);
+  r.points.resize(static_cast<size_t>(r.summary.npoints));
+  for (auto &q : r.points) take_bytes(in, at, q);
+  return r;
+}
+
+}  // namespace lat

@@ -1,0 +1,40 @@
+// measurement.hpp: latency against MPI queue depth (Underwood & Brightwell 2004, Figures 1 and 2):
+// the posted-receive queue, a fraction of it traversed, and the unexpected-message queue.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mpilat.h"
+#include "queue/options.hpp"
+
+namespace lat {
+
+struct QueueResult {
+  lat_queue_options options{};
+  lat_queue_summary summary{};
+  std::vector<lat_queue_point> points;  // size, then fraction, then length
+};
+
+/// lat_queue_sweep(): collective over user_comm; the result on every rank.
+QueueResult queue_sweep(MPI_Comm user_comm, const lat_queue_options &opts, int64_t nlengths, const int64_t *lengths,
+                        int64_t nfractions, const double *fractions, int64_t nsizes, const int64_t *sizes,
+                        const lat_timer_result *calibration);
+
+/// Least squares line y = intercept + slope x (slope 0 and intercept the mean with fewer than 2 distinct x).
+void fit_line(const std::vector<double> &x, const std::vector<double> &y, double &slope, double &intercept);
+
+/// Posted mode: receives traversed before the latency receive, round(length x fraction / 100).
+int64_t traversed_of(int64_t length, double fraction_percent);
+
+std::vector<char> serialize(const QueueResult &r);
+QueueResult deserialize_queue(const std::vector<char> &bytes);
+
+}  // namespace lat
+
+struct lat_queue_s {
+  lat::QueueResult r;
+};

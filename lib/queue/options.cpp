@@ -1,0 +1,84 @@
+#include "queue/options.hpp"
+
+#include <algorithm>
+#include <climits>
+
+#include "common/error.hpp"
+#include "common/option_rules.hpp"
+#include "timer/options.hpp"
+
+namespace lat {
+
+lat_queue_options queue_defaults() {
+  lat_queue_options o{};
+  o.iters = 1000;
+  o.reps = 5;
+  o.nr = int64_t{1} << 20;
+  o.timeout_s = 0.0;
+  o.mode = LAT_QUEUE_POSTED;
+  o.any_source = 0;
+  o.source = 0;
+  o.dest = LAT_LAST_RANK;
+  o.timer = LAT_TIMER_MPI_WTIME;
+  o.progress = 0;
+  return o;
+}
+
+QueueGrid grid_of(const lat_queue_options &o, int64_t nl, const int64_t *lengths, int64_t nf, const double *fractions,
+                  int64_t ns, const int64_t *sizes) {
+  QueueGrid g;
+  if (nl > 0 && lengths) g.lengths.assign(lengths, lengths + nl);
+  else for (int64_t l = 0; l <= 1000; l += 100) g.lengths.push_back(l);
+  if (o.mode == LAT_QUEUE_UNEXPECTED) g.fractions = {100.0};
+  else if (nf > 0 && fractions) g.fractions.assign(fractions, fractions + nf);
+  else g.fractions = {0.0, 25.0, 50.0, 75.0, 100.0};
+  if (ns > 0 && sizes) g.sizes.assign(sizes, sizes + ns);
+  else g.sizes = {0};
+  return g;
+}
+
+std::string check_queue_options(const lat_queue_options &o, int64_t nl, const int64_t *lengths, int64_t nf,
+                                const double *fractions, int64_t ns, const int64_t *sizes, int size, int rank,
+                                const lat_timer_result *cal) {
+  if (nl < 0 || nf < 0 || ns < 0) return "nlengths, nfractions and nsizes must be >= 0 (0: the defaults)";
+  if (nl > 0 && lengths == nullptr) return "lengths must not be NULL when nlengths > 0";
+  if (nf > 0 && fractions == nullptr) return "fractions_percent must not be NULL when nfractions > 0";
+  if (ns > 0 && sizes == nullptr) return "sizes must not be NULL when nsizes > 0";
+  for (int64_t k = 0; k < nl; ++k)
+    if (lengths[k] < 0 || lengths[k] > kMaxQueueLength)
+      return "lengths[" + std::to_string(k) + "] must be in 0.." + std::to_string(kMaxQueueLength) + ", got " +
+             std::to_string(lengths[k]);
+  for (int64_t k = 0; k < nf; ++k)
+    if (!(fractions[k] >= 0.0 && fractions[k] <= 100.0))
+      return "fractions_percent[" + std::to_string(k) + "] must be in 0..100, got " + std::to_string(fractions[k]);
+  for (int64_t k = 0; k < ns; ++k)
+    if (sizes[k] < 0 || sizes[k] > INT_MAX)
+      return "sizes[" + std::to_string(k) + "] must be in 0.." + std::to_string(INT_MAX) + " bytes, got " +
+             std::to_string(sizes[k]);
+  if (nl * std::max<int64_t>(nf, 1) * std::max<int64_t>(ns, 1) > kMaxQueuePoints)
+    return "the grid has more than " + std::to_string(kMaxQueuePoints) + " points";
+  if (o.iters < 1) return got("iters must be >= 1", o.iters);
+  if (o.reps < 1) return got("reps must be >= 1", o.reps);
+  if (o.mode != LAT_QUEUE_POSTED && o.mode != LAT_QUEUE_UNEXPECTED)
+    return got("mode must be 0 (posted) or 1 (unexpected)", o.mode);
+  if (std::string bad = first_complaint({check_flag("any_source", o.any_source), check_flag("progress", o.progress),
+                                         check_pair_of_ranks("queue sweep", o.source, o.dest, size),
+                                         check_timeout(o.timeout_s), check_timer_kind(o.timer)});
+      !bad.empty())
+    return bad;
+  return rank == o.source ? check_calibration(cal, o.timer, o.nr) : "";
+}
+
+std::vector<Shared> queue_shared_values(const lat_queue_options &o, int64_t nl, int64_t nf, int64_t ns,
+                                        const QueueGrid &g) {
+  return {Shared::integer("iters", o.iters), Shared::integer("reps", o.reps), Shared::integer("nr", o.nr),
+          Shared::real("timeout_s", o.timeout_s), Shared::integer("mode", o.mode),
+          Shared::integer("any_source", o.any_source), Shared::integer("source", o.source),
+          Shared::integer("dest", o.dest), Shared::integer("timer", o.timer),
+          Shared::integer("nlengths", nl), Shared::integer("nfractions", nf), Shared::integer("nsizes", ns),
+          Shared::weighted_sum("lengths (weighted sum)", g.lengths.data(), g.lengths.size()),
+          Shared::weighted_sum("fractions (weighted sum)", g.fractions.data(), g.fractions.size()),
+          Shared::weighted_sum("sizes (weighted sum)", g.sizes.data(), g.sizes.size())};
+}
+
+}  // namespace lat

@@ -1,0 +1,154 @@
+#include "queue/report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+#include "common/clock.hpp"
+#include "common/plot.hpp"
+#include "common/report_text.hpp"
+#include "common/staged_files.hpp"
+
+namespace lat {
+
+namespace {
+
+long long ll(int64_t v) { return static_cast<long long>(v); }
+
+bool posted(const QueueResult &r) { return r.summary.mode == LAT_QUEUE_POSTED; }
+
+/// One curve of the figures: a fraction (posted) and a size, every length.
+struct Curve {
+  double fraction;
+  int64_t bytes;
+  std::string label;
+  std::vector<const lat_queue_point *> points;
+};
+
+std::vector<Curve> curves_of(const QueueResult &r) {
+  std::vector<Curve> curves;
+  for (const lat_queue_point &q : r.points) {
+    if (curves.empty() || curves.back().fraction != q.fraction_percent || curves.back().bytes != q.bytes) {
+      char label[64];
+      if (posted(r) && r.summary.nsizes > 1)
+        std::snprintf(label, sizeof label, "%g%% %lldB", q.fraction_percent, ll(q.bytes));
+      else if (posted(r))
+        std::snprintf(label, sizeof label, "%g%%", q.fraction_percent);
+      else
+        std::snprintf(label, sizeof label, "%lldB", ll(q.bytes));
+      curves.push_back({q.fraction_percent, q.bytes, label, {}});
+    }
+    curves.back().points.push_back(&q);
+  }
+  return curves;
+}
+
+const char *mode_name(const QueueResult &r) { return posted(r) ? "posted" : "unexpected"; }
+
+}  // namespace
+
+std::string queue_table_text(const QueueResult &r) {
+  const lat_queue_summary &s = r.summary;
+  std::string o;
+  appendf(o, "queuelat (mpilat %s): %s-queue latency, ranks %d (%s) and %d (%s)%s\n", MPILAT_VERSION_STRING,
+          mode_name(r), s.source, s.source_host, s.dest, s.dest_host, s.any_source ? ", MPI_ANY_SOURCE receives" : "");
+  appendf(o, "one-way latency in us: the mean of %lld timed ping-pongs / 2 (the paper's figure), over %lld measurements\n",
+          ll(s.iters), ll(s.reps));
+  if (s.partial) appendf(o, "*** PARTIAL RESULTS: stopped by a stop request; empty cells were not measured ***\n");
+  appendf(o, "columns: %s\n\n", posted(r) ? "percent of the posted queue traversed (and message size)" : "message size");
+  const std::vector<Curve> curves = curves_of(r);
+  appendf(o, "%10s", posted(r) ? "posted" : "unexpected");
+  for (const Curve &c : curves) appendf(o, " %10s", c.label.c_str());
+  appendf(o, "\n");
+  for (size_t row = 0; row < static_cast<size_t>(s.nlengths); ++row) {
+    appendf(o, "%10lld", ll(curves.front().points[row]->length));
+    for (const Curve &c : curves) {
+      const lat_queue_point &q = *c.points[row];
+      if (q.measurements > 0) appendf(o, " %10.3f", q.paper_us);
+      else appendf(o, " %10s", "-");
+    }
+    appendf(o, "\n");
+  }
+  // The fitted curve (queue_sweep.cpp): the largest fraction at the first message size.
+  const Curve *fitted = &curves.front();
+  for (const Curve &c : curves)
+    if (c.bytes == curves.front().bytes && c.fraction >= fitted->fraction) fitted = &c;
+  appendf(o, "\nlatency added per %s entry: %.5f us (least squares of the medians over the %s curve; %.3f us at 0)\n",
+          posted(r) ? "traversed" : "queued", s.slope_us_per_entry, fitted->label.c_str(), s.intercept_us);
+  appendf(o, "messages left unmatched after the sweep: %lld\n", ll(s.leftover_messages));
+  return o;
+}
+
+std::string queue_csv_text(const QueueResult &r) {
+  std::string o = "mode,length,traversed,fraction_percent,bytes,measurements,paper_us,min_us,median_us,mean_us,max_us,stddev_us\n";
+  for (const lat_queue_point &q : r.points)
+    appendf(o, "%s,%lld,%lld,%g,%lld,%lld,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", mode_name(r), ll(q.length), ll(q.traversed),
+            q.fraction_percent, ll(q.bytes), ll(q.measurements), q.paper_us, q.min_us, q.median_us, q.mean_us, q.max_us,
+            q.stddev_us);
+  return o;
+}
+
+std::string queue_json_text(const QueueResult &r, const std::string &command_line) {
+  const lat_queue_summary &s = r.summary;
+  nlohmann::json j;
+  j["format"] = "mpilat-queue";
+  j["format_version"] = 1;
+  j["run"] = {{"date_utc", utc_now()}, {"command_line", command_line}, {"mpilat_version", MPILAT_VERSION_STRING},
+              {"api_version", LAT_API_VERSION}, {"mpi_library_version", mpi_library_version()},
+              {"wall_s", s.wall_s}, {"partial", s.partial != 0}, {"leftover_messages", s.leftover_messages}};
+  j["mode"] = mode_name(r);
+  j["any_source"] = s.any_source != 0;
+  j["source"] = {{"rank", s.source}, {"host", std::string(s.source_host)}};
+  j["dest"] = {{"rank", s.dest}, {"host", std::string(s.dest_host)}};
+  j["timer"] = {{"name", timer_name(s.timer)}, {"res_timing_us", s.res_timing_us}, {"min_ov_us", s.min_ov_us}};
+  j["options"] = {{"iters", s.iters}, {"reps", s.reps}, {"timeout_s", r.options.timeout_s}};
+  j["fit"] = {{"slope_us_per_entry", s.slope_us_per_entry}, {"intercept_us", s.intercept_us}};
+  nlohmann::json points = nlohmann::json::array();
+  for (const lat_queue_point &q : r.points)
+    points.push_back({{"length", q.length}, {"traversed", q.traversed}, {"fraction_percent", q.fraction_percent},
+                      {"bytes", q.bytes}, {"measurements", q.measurements}, {"paper_us", q.paper_us},
+                      {"min_us", q.min_us}, {"median_us", q.median_us}, {"mean_us", q.mean_us}, {"max_us", q.max_us},
+                      {"stddev_us", q.stddev_us}});
+  j["points"] = points;
+  return j.dump(2) + "\n";
+}
+
+std::string queue_gnuplot_text(const QueueResult &r) {
+  const std::vector<Curve> curves = curves_of(r);
+  std::string o;
+  appendf(o, "# gnuplot script: `gnuplot queuelat.gp` draws queuelat.png (data inline)\n");
+  appendf(o, "if (!exists(\"outfile\")) outfile = 'queuelat.png'\n");
+  appendf(o, "set terminal pngcairo size 1000,650 noenhanced\nset output outfile\n");
+  appendf(o, "set title %s\n",
+          gnuplot_quoted(std::string("mpilat queuelat: latency against ") +
+                         (posted(r) ? "posted-receive queue length (curves: percent traversed)"
+                                    : "unexpected-queue length (curves: message size)") +
+                         " (" + r.summary.source_host + ")")
+              .c_str());
+  appendf(o, "set xlabel %s\nset ylabel 'one-way latency (us)'\nset key top left\nset grid\n",
+          gnuplot_quoted(posted(r) ? "receives pre-posted" : "unexpected messages queued").c_str());
+  for (size_t k = 0; k < curves.size(); ++k) {
+    appendf(o, "$c%zu << EOD\n", k);
+    for (const lat_queue_point *q : curves[k].points)
+      if (q->measurements > 0) appendf(o, "%lld %.6f\n", ll(q->length), q->paper_us);
+    appendf(o, "EOD\n");
+  }
+  appendf(o, "plot ");
+  for (size_t k = 0; k < curves.size(); ++k)
+    appendf(o, "%s$c%zu using 1:2 with linespoints title %s", k ? ", \\\n     " : "", k,
+            gnuplot_quoted(curves[k].label).c_str());
+  appendf(o, "\n");
+  return o;
+}
+
+void write_queue_files(const std::string &outdir, const std::string &command_line, const QueueResult &r, bool render) {
+  const std::string base = join_path(outdir, "queuelat");
+  const MakeFromStaged plot = render ? render_plots({{base + ".png", 3}}, {}) : nullptr;
+  write_files_whole({{base + ".txt", queue_table_text(r)},
+                     {base + ".csv", queue_csv_text(r)},
+                     {base + ".json", queue_json_text(r, command_line)},
+                     {base + ".gp", queue_gnuplot_text(r)}},
+                    plot);
+}
+
+}  // namespace lat

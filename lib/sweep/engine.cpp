@@ -1,0 +1,308 @@
+#include "sweep/engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "common/error.hpp"
+
+namespace lat {
+
+namespace {
+
+void record(SizePoint &p, double t) {
+  if (p.samples.empty() || t < p.best * (1.0 - kImprovementRel)) {
+    p.since_best = 0;
+  } else {
+    ++p.since_best;
+  }
+  p.best = p.samples.empty() ? t : std::min(p.best, t);
+  p.samples.push_back(t);
+}
+
+int64_t samples_of(const SizePoint &p) { return static_cast<int64_t>(p.samples.size()); }
+
+
+
+bool settled(const SizePoint &p, const SweepPlan &plan) {
+  const int64_t n = samples_of(p);
+  if (n >= plan.reps) return true;
+  return plan.n_stable > 0 && n >= plan.refine_after && p.since_best >= plan.n_stable;
+}
+
+/// A size added between left and right, judged once it has enough samples.
+struct Pending {
+  int64_t mid, left, right;
+};
+
+class Sweep {
+ public:
+  Sweep(const SweepPlan &plan, const MeasureSample &measure, const ElapsedSeconds &elapsed,
+        const StopRequested &stop, const SweepProgress &progress)
+      : plan_(plan), measure_(measure), elapsed_(elapsed), stop_(stop), progress_(progress) {
+    for (int64_t s : plan.sizes) {
+      SizePoint p;
+      p.size = s;
+      out_.points.push_back(p);
+    }
+  }
+
+  SweepOutcome run() {
+    bool refinement_started = false;
+    for (;;) {
+      std::vector<int64_t> active;
+      for (const SizePoint &p : out_.points)
+        if (!settled(p, plan_)) active.push_back(p.size);
+      if (active.empty() && pending_.empty() && (!plan_.adaptive || refinement_started)) break;
+      for (int64_t s : active)
+        if (!sample(s)) return finish();
+      ++out_.passes;
+      if (plan_.adaptive && (out_.passes >= plan_.refine_after || active.empty())) {
+        if (!refinement_started) {
+          for (size_t k = 0; k + 1 < out_.points.size(); ++k) open_.insert(out_.points[k].size);
+          refinement_started = true;
+        }
+        refine();
+      }
+      if (active.empty() && open_.empty() && pending_.empty()) break;
+    }
+    rerun_anomalies();
+    return finish();
+  }
+
+ private:
+  SizePoint &point(int64_t size) {
+    auto it = std::lower_bound(out_.points.begin(), out_.points.end(), size,
+                               [](const SizePoint &p, int64_t s) { return p.size < s; });
+    return *it;
+  }
+
+  /// One sample of size; false when the budget or a stop request ends the sweep first.
+  bool sample(int64_t size) {
+    if (stop_ && stop_()) {
+      out_.end = SweepEnd::kStopped;
+      return false;
+    }
+    if (plan_.budget_s > 0.0 && elapsed_() >= plan_.budget_s) {
+      out_.end = SweepEnd::kBudget;
+      return false;
+    }
+    const double t = measure_(size);
+    record(point(size), t);
+    ++out_.measurements;
+    if (progress_) progress_(out_.measurements, out_.measurements + remaining());
+    return true;
+  }
+
+  int64_t remaining() const {
+    int64_t left = 0;
+    for (const SizePoint &p : out_.points)
+      if (!settled(p, plan_)) left += plan_.reps - samples_of(p);
+    return left;
+  }
+
+  /// A midpoint is judged on settled minima only (its own and its neighbours'): unconverged minima
+  /// would make noise look like curvature and refine everywhere.
+  bool mature(const Pending &q) {
+    return settled(point(q.mid), plan_) && settled(point(q.left), plan_) && settled(point(q.right), plan_);
+  }
+
+  /// Judges the sizes added earlier, then splits every open interval that is wide enough.
+  void refine() {
+    std::vector<Pending> waiting;
+    for (const Pending &q : pending_) {
+      const SizePoint &m = point(q.mid);
+      if (!mature(q)) {
+        waiting.push_back(q);
+        continue;
+      }
+      const double line = 0.5 * (point(q.left).best + point(q.right).best);
+      const double off = std::fabs(m.best - line);
+      // Curvature must also exceed how far the minima themselves are uncertain, or noise refines.
+      const double noise = std::max({uncertainty(m), uncertainty(point(q.left)), uncertainty(point(q.right))});
+      if (off > plan_.autorel * std::fabs(line) && off > noise) {
+        open_.insert(q.left);
+        open_.insert(q.mid);
+      }
+    }
+    pending_ = waiting;
+    const std::set<int64_t> open = std::move(open_);
+    open_.clear();
+    for (int64_t left : open) {
+      auto it = std::lower_bound(out_.points.begin(), out_.points.end(), left,
+                                 [](const SizePoint &p, int64_t s) { return p.size < s; });
+      if (it == out_.points.end() || std::next(it) == out_.points.end()) continue;
+      const int64_t right = std::next(it)->size;
+      if (right - left < 2 * plan_.autodx) continue;
+      if (static_cast<int64_t>(out_.points.size()) >= plan_.max_sizes) {
+        out_.capped = true;
+        continue;
+      }
+      SizePoint mid;
+      mid.size = left + (right - left) / 2;
+      mid.refined = true;
+      out_.points.insert(std::next(it), mid);
+      pending_.push_back({mid.size, left, right});
+    }
+  }
+
+  std::vector<double> times() const {
+    std::vector<double> t;
+    for (const SizePoint &p : out_.points) t.push_back(p.best);
+    return t;
+  }
+
+  std::vector<int64_t> sizes() const {
+    std::vector<int64_t> s;
+    for (const SizePoint &p : out_.points) s.push_back(p.size);
+    return s;
+  }
+
+  /// Section 3.3: a size far above its neighbours' line is measured again, interleaved with the others
+  /// so measured; what stays above both neighbours afterwards is marked anomalous (a real peak).
+  void rerun_anomalies() {
+    const std::vector<int64_t> s = sizes();
+    const std::vector<double> t = times();
+    std::vector<int64_t> suspects;
+    for (size_t i = 1; i + 1 < s.size(); ++i)
+      if (above_neighbours_line(s, t, i, plan_.anomaly_rel)) suspects.push_back(s[i]);
+    const int64_t reps = std::max(plan_.rerun_reps > 0 ? plan_.rerun_reps : plan_.n_stable, plan_.refine_after);
+    for (int64_t r = 0; r < reps && !suspects.empty(); ++r)
+      for (int64_t size : suspects) {
+        if (!sample(size)) return;
+        point(size).rerun = true;
+      }
+  }
+
+  SweepOutcome finish() {
+    const std::vector<int64_t> s = sizes();
+    const std::vector<double> t = times();
+    bool all_reps = true;
+    for (size_t i = 0; i < out_.points.size(); ++i) {
+      SizePoint &p = out_.points[i];
+      all_reps = all_reps && samples_of(p) >= plan_.reps;
+      if (p.rerun && i > 0 && i + 1 < s.size())
+        p.anomalous = t[i] > (1.0 + plan_.anomaly_rel) * std::max(t[i - 1], t[i + 1]);
+    }
+    if (out_.end == SweepEnd::kStable && all_reps) out_.end = SweepEnd::kReps;
+    std::vector<double> noise;
+    for (const SizePoint &p : out_.points) noise.push_back(uncertainty(p));
+    out_.steps = detect_steps(s, t, plan_.step_rel, noise);
+    out_.wall_s = elapsed_();
+    return std::move(out_);
+  }
+
+  const SweepPlan &plan_;
+  const MeasureSample &measure_;
+  const ElapsedSeconds &elapsed_;
+  const StopRequested &stop_;
+  const SweepProgress &progress_;
+  SweepOutcome out_;
+  std::set<int64_t> open_;       // left ends of intervals to split
+  std::vector<Pending> pending_;
+};
+
+}  // namespace
+
+double uncertainty(const SizePoint &p) {
+  if (p.samples.size() < 2) return 0.0;
+  std::vector<double> two(2);
+  std::partial_sort_copy(p.samples.begin(), p.samples.end(), two.begin(), two.end());
+  return two[1] - two[0];
+}
+
+std::string check_sweep_plan(const SweepPlan &p) {
+  if (p.sizes.empty()) return "the sweep needs at least one message size";
+  for (size_t k = 0; k < p.sizes.size(); ++k) {
+    if (p.sizes[k] < 0) return got("message sizes must be >= 0", p.sizes[k]);
+    if (k > 0 && p.sizes[k] <= p.sizes[k - 1])
+      return "message sizes must be distinct and ascending, got " + std::to_string(p.sizes[k - 1]) +
+             " then " + std::to_string(p.sizes[k]);
+  }
+  if (p.reps < 1) return got("reps must be >= 1", p.reps);
+  if (p.n_stable < 0) return got("n_stable must be >= 0 (0: always reps samples)", p.n_stable);
+  if (p.refine_after < 1) return got("refine_after must be >= 1", p.refine_after);
+  if (!(p.autorel > 0.0) || !std::isfinite(p.autorel)) return got("autorel must be a finite number > 0", p.autorel);
+  if (p.autodx < 1) return got("autodx must be >= 1", p.autodx);
+  if (p.max_sizes < static_cast<int64_t>(p.sizes.size()))
+    return "max_sizes must be >= the number of sizes given (" + std::to_string(p.sizes.size()) + "), got " +
+           std::to_string(p.max_sizes);
+  if (!(p.anomaly_rel > 0.0) || !std::isfinite(p.anomaly_rel))
+    return got("anomaly_rel must be a finite number > 0", p.anomaly_rel);
+  if (p.rerun_reps < 0) return got("rerun_reps must be >= 0", p.rerun_reps);
+  if (!(p.step_rel > 0.0) || !std::isfinite(p.step_rel)) return got("step_rel must be a finite number > 0", p.step_rel);
+  if (!(p.budget_s >= 0.0) || !std::isfinite(p.budget_s)) return got("budget_s must be a finite number >= 0", p.budget_s);
+  return "";
+}
+
+SweepOutcome run_sweep(const SweepPlan &plan, const MeasureSample &measure, const ElapsedSeconds &elapsed,
+                       const StopRequested &stop, const SweepProgress &progress) {
+  const std::string bad = check_sweep_plan(plan);
+  if (!bad.empty()) throw ArgError(bad);
+  return Sweep(plan, measure, elapsed, stop, progress).run();
+}
+
+bool above_neighbours_line(const std::vector<int64_t> &s, const std::vector<double> &t, size_t i, double rel) {
+  if (i == 0 || i + 1 >= s.size()) return false;
+  const double span = static_cast<double>(s[i + 1] - s[i - 1]);
+  const double line = t[i - 1] + (t[i + 1] - t[i - 1]) * static_cast<double>(s[i] - s[i - 1]) / span;
+  return line > 0.0 && t[i] > (1.0 + rel) * line;
+}
+
+std::vector<Step> detect_steps(const std::vector<int64_t> &s, const std::vector<double> &t, double step_rel,
+                               const std::vector<double> &noise) {
+  // Wild points (far above or below both neighbours) are a disturbance or a peak, not a level: they
+  // take no part in deciding steps.
+  std::vector<size_t> k;  // indices of the points that do
+  for (size_t i = 0; i < s.size(); ++i) {
+    const bool interior = i > 0 && i + 1 < s.size();
+    const bool wild = interior && (t[i] > (1.0 + step_rel) * std::max(t[i - 1], t[i + 1]) ||
+                                   t[i] < (1.0 - step_rel) * std::min(t[i - 1], t[i + 1]));
+    if (!wild) k.push_back(i);
+  }
+  const size_t n = k.size();
+  auto x = [&](size_t m) { return static_cast<double>(s[k[m]]); };
+  auto y = [&](size_t m) { return t[k[m]]; };
+  // The trend of one side: the median of the slopes between its points (never across the step), >= 0.
+  auto side_slope = [&](size_t first, size_t last) {
+    std::vector<double> slopes;
+    for (size_t i = first; i <= last; ++i)
+      for (size_t j = i + 1; j <= last; ++j) slopes.push_back((y(j) - y(i)) / (x(j) - x(i)));
+    std::nth_element(slopes.begin(), slopes.begin() + static_cast<long>(slopes.size() / 2), slopes.end());
+    return std::max(0.0, slopes[slopes.size() / 2]);
+  };
+  // A step between neighbours a and a+1: the lowest of up to kWindow points after it, carried back to
+  // a+1 along their own trend, stands above the highest of the points before it, carried to a along
+  // theirs, by more than the steeper trend explains over the gap and by more than step_rel. Each side
+  // needs two points. So a change of slope is not a step, and neither is one noisy point.
+  constexpr size_t kWindow = 3;
+  std::vector<Step> found;
+  for (size_t a = 1; a + 2 < n; ++a) {
+    const size_t lo = a + 1 >= kWindow ? a + 1 - kWindow : 0, hi = std::min(n - 1, a + kWindow);
+    const double left_slope = side_slope(lo, a), right_slope = side_slope(a + 1, hi);
+    double left = -HUGE_VAL, right = HUGE_VAL;
+    for (size_t i = lo; i <= a; ++i) left = std::max(left, y(i) + left_slope * (x(a) - x(i)));
+    for (size_t j = a + 1; j <= hi; ++j) right = std::min(right, y(j) - right_slope * (x(j) - x(a + 1)));
+    const double rise = right - left - std::max(left_slope, right_slope) * (x(a + 1) - x(a));
+    double unsure = 0.0;
+    if (!noise.empty())
+      for (size_t i = lo; i <= hi; ++i) unsure = std::max(unsure, noise[k[i]]);
+    if (!(left > 0.0) || rise <= step_rel * left || rise <= unsure) continue;
+    found.push_back({s[k[a]], s[k[a + 1]], t[k[a]], t[k[a + 1]], rise});
+  }
+  // Neighbouring intervals that both pass are one step somewhere in their union (a point measured on
+  // the step itself); its rise is the largest found.
+  std::vector<Step> steps;
+  for (const Step &st : found) {
+    if (!steps.empty() && steps.back().above == st.below) {
+      steps.back().above = st.above;
+      steps.back().time_above = st.time_above;
+      steps.back().excess = std::max(steps.back().excess, st.excess);
+    } else {
+      steps.push_back(st);
+    }
+  }
+  return steps;
+}
+
+}  // namespace lat

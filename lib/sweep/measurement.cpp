@@ -1,0 +1,497 @@
+#include "sweep/measurement.hpp"
+
+#include "sweep/options.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <new>
+#include <vector>
+
+#include "timer/calibration.hpp"
+#include "common/clock.hpp"
+#include "common/agreement.hpp"
+#include "common/communicator.hpp"
+#include "common/failure_notes.hpp"
+#include "common/waits.hpp"
+#include "common/error.hpp"
+#include "common/progress.hpp"
+#include "common/watchdog.hpp"
+#include "common/stop.hpp"
+
+namespace lat {
+
+namespace {
+
+enum Tag { kTagOp = 21, kTagCommand = 22, kTagName = 23, kTagWarm = 24 };
+enum Kind : int64_t { kWarmup = 1, kMeasure = 2, kEnd = 3 };
+
+/// What the leading rank tells the others to do next: one sample, the warm-up, or the end.
+struct Command {
+  int64_t kind = 0, size = 0, n_avg = 0, seed = 0;
+};
+
+constexpr int64_t kSlotAlign = 64;  // cache lines: no two slots of the cache-cold walk share one
+constexpr int kWarmupTrips = 10;
+constexpr int kProbeSamples = 3;
+
+volatile double g_compute_sink = 0.0;
+
+/// The computation of the overlap pattern: a chain of dependent multiply-adds, which neither the
+/// compiler nor the processor can shorten.
+inline double compute(int64_t work, double acc) {
+  for (int64_t j = 0; j < work; ++j) acc = acc * 0.999999 + 1e-6;
+  return acc;
+}
+
+/// Operations a time per operation covers, to turn a 1-operation sample into its duration.
+double messages_per_operation(int pattern) {
+  return pattern == LAT_SWEEP_PINGPONG || pattern == LAT_SWEEP_NONBLOCKING ? 2.0 : 1.0;
+}
+
+const char *pattern_name(int pattern) {
+  switch (pattern) {
+    case LAT_SWEEP_PINGPONG: return "ping-pong";
+    case LAT_SWEEP_NONBLOCKING: return "non-blocking ping-pong";
+    case LAT_SWEEP_HEAD_TO_HEAD: return "head-to-head";
+    case LAT_SWEEP_OVERLAP: return "overlap";
+    default: return "unknown";
+  }
+}
+
+/// Who communicates with whom: pairs of library ranks (initiator, responder); members are the ranks of
+/// the work communicator, the leader (who runs the engine and times pair 0) first.
+struct Layout {
+  std::vector<std::pair<int, int>> pairs;
+  std::vector<int> members;
+  int leader() const { return pairs.front().first; }
+};
+
+Layout layout_of(const lat_sweep_options &o, int size) {
+  Layout l;
+  if (o.bisect) {
+    const int half = size / 2;
+    for (int i = 0; i < half; ++i) l.pairs.emplace_back(i, i + half);
+    for (int i = 0; i < 2 * half; ++i) l.members.push_back(i);
+  } else {
+    const int dest = o.dest == LAT_LAST_RANK ? size - 1 : o.dest;
+    l.pairs.emplace_back(o.source, dest);
+    l.members = {o.source, dest};
+  }
+  return l;
+}
+
+int64_t largest_message(const lat_sweep_options &o, const SweepPlan &plan) {
+  if (o.pattern == LAT_SWEEP_OVERLAP) return o.overlap_bytes;
+  return plan.sizes.empty() ? 0 : plan.sizes.back();
+}
+
+/// One rank of a communicating pair.
+struct Participant {
+  MPI_Comm work = MPI_COMM_NULL;
+  int lib_rank = 0, peer_lib = 0, peer_work = 0;
+  bool initiator = false;
+  int pattern = LAT_SWEEP_PINGPONG;
+  int64_t overlap_bytes = 0;
+  bool verify = false;
+  std::vector<unsigned char> send, recv;
+  int64_t slot_bytes = kSlotAlign, slots = 1;
+  double timeout_s = 0.0;
+  bool yield = false;  // bisect: many ranks, perhaps more than cores; waits between samples yield
+  std::string peer;
+  FailureListener *listener = nullptr;
+
+  Waiting waiting(const char *phase, const char *who, double extra_s = 0.0) const {
+    return {lib_rank, who, phase, timeout_s > 0.0 ? timeout_s + extra_s : 0.0};
+  }
+  void wait(MPI_Request &req, const Waiting &w) const {
+    if (yield) {
+      wait_yielding(req, w, listener);
+    } else {
+      wait_spinning(req, w, listener);
+    }
+  }
+};
+
+template <int Pattern, bool Initiator>
+inline int one_operation(unsigned char *s, unsigned char *r, int count, int peer, MPI_Comm comm, int64_t work,
+                         double &acc) {
+  int failed = MPI_SUCCESS;
+  if constexpr (Pattern == LAT_SWEEP_PINGPONG) {
+    if constexpr (Initiator) {
+      failed |= MPI_Send(s, count, MPI_BYTE, peer, kTagOp, comm);
+      failed |= MPI_Recv(s, count, MPI_BYTE, peer, kTagOp, comm, MPI_STATUS_IGNORE);
+    } else {
+      failed |= MPI_Recv(s, count, MPI_BYTE, peer, kTagOp, comm, MPI_STATUS_IGNORE);
+      failed |= MPI_Send(s, count, MPI_BYTE, peer, kTagOp, comm);
+    }
+  } else if constexpr (Pattern == LAT_SWEEP_NONBLOCKING) {
+    MPI_Request req[2];
+    if constexpr (Initiator) {
+      failed |= MPI_Irecv(r, count, MPI_BYTE, peer, kTagOp, comm, &req[0]);
+      failed |= MPI_Isend(s, count, MPI_BYTE, peer, kTagOp, comm, &req[1]);
+      failed |= MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    } else {
+      failed |= MPI_Irecv(r, count, MPI_BYTE, peer, kTagOp, comm, &req[0]);
+      failed |= MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+      failed |= MPI_Isend(r, count, MPI_BYTE, peer, kTagOp, comm, &req[1]);
+      failed |= MPI_Wait(&req[1], MPI_STATUS_IGNORE);
+    }
+  } else {
+    MPI_Request req[2];
+    failed |= MPI_Irecv(r, count, MPI_BYTE, peer, kTagOp, comm, &req[0]);
+    failed |= MPI_Isend(s, count, MPI_BYTE, peer, kTagOp, comm, &req[1]);
+    if constexpr (Pattern == LAT_SWEEP_OVERLAP) acc = compute(work, acc);
+    failed |= MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+  }
+  return failed;
+}
+
+/// n operations, each on the next slot of the buffers (one slot unless the walk is cache-cold).
+template <int Pattern, bool Initiator>
+int operations(Participant &p, int count, int64_t work, int64_t n, double &acc) {
+  unsigned char *s = p.send.data(), *r = p.recv.data();
+  int64_t slot = 0;
+  int failed = MPI_SUCCESS;
+  for (int64_t i = 0; i < n; ++i) {
+    failed |= one_operation<Pattern, Initiator>(s, r, count, p.peer_work, p.work, work, acc);
+    if (++slot == p.slots) {
+      slot = 0;
+      s = p.send.data();
+      r = p.recv.data();
+    } else {
+      s += p.slot_bytes;
+      r += p.slot_bytes;
+    }
+  }
+  return failed;
+}
+
+template <bool Initiator>
+int run_operations(Participant &p, int count, int64_t work, int64_t n, double &acc) {
+  switch (p.pattern) {
+    case LAT_SWEEP_PINGPONG: return operations<LAT_SWEEP_PINGPONG, Initiator>(p, count, work, n, acc);
+    case LAT_SWEEP_NONBLOCKING: return operations<LAT_SWEEP_NONBLOCKING, Initiator>(p, count, work, n, acc);
+    case LAT_SWEEP_HEAD_TO_HEAD: return operations<LAT_SWEEP_HEAD_TO_HEAD, Initiator>(p, count, work, n, acc);
+    default: return operations<LAT_SWEEP_OVERLAP, Initiator>(p, count, work, n, acc);
+  }
+}
+
+/// Verification: who wrote the data this rank holds after a sample, and in which buffer.
+void fill_before_sample(Participant &p, uint64_t seed) {
+  const bool sends_own = p.initiator || p.pattern == LAT_SWEEP_HEAD_TO_HEAD || p.pattern == LAT_SWEEP_OVERLAP;
+  if (!sends_own) return;
+  for (int64_t k = 0; k < p.slots; ++k)
+    fill_pattern(p.send.data() + k * p.slot_bytes, static_cast<size_t>(p.slot_bytes), seed, p.lib_rank);
+}
+
+void check_after_sample(const Participant &p, const Command &c, int count) {
+  const bool echoed = p.pattern == LAT_SWEEP_PINGPONG || p.pattern == LAT_SWEEP_NONBLOCKING;
+  const int sender = echoed ? (p.initiator ? p.lib_rank : p.peer_lib) : p.peer_lib;
+  const std::vector<unsigned char> &buf = p.pattern == LAT_SWEEP_PINGPONG ? p.send : p.recv;
+  const int64_t used = std::min(c.n_avg, p.slots);
+  for (int64_t k = 0; k < used; ++k) {
+    const unsigned char *msg = buf.data() + k * p.slot_bytes;
+    const int64_t bad = first_mismatch(msg, static_cast<size_t>(count), static_cast<uint64_t>(c.seed), sender);
+    if (bad < 0) continue;
+    std::vector<unsigned char> want(static_cast<size_t>(bad) + 1);
+    fill_pattern(want.data(), want.size(), static_cast<uint64_t>(c.seed), sender);
+    char text[400];
+    std::snprintf(text, sizeof text,
+                  "rank %d: data check failed: a %d-byte %s message from rank %d differs at byte %lld "
+                  "(got 0x%02x, expected 0x%02x; sample %lld)",
+                  p.lib_rank, count, pattern_name(p.pattern), p.peer_lib,
+                  static_cast<long long>(bad), msg[bad], want.back(), static_cast<long long>(c.seed));
+    throw DataError(text);
+  }
+}
+
+/// One sample on any participant: the work communicator's barrier so all pairs start together, then
+/// n_avg operations, timed on initiators. Returns the time per operation in us (0 on responders).
+template <class Clock>
+double sample(const Clock &clock, Participant &p, const Command &c, StallWatch &stall) {
+  const int count = static_cast<int>(p.pattern == LAT_SWEEP_OVERLAP ? p.overlap_bytes : c.size);
+  const int64_t work = p.pattern == LAT_SWEEP_OVERLAP ? c.size : 0;
+  if (p.verify) fill_before_sample(p, static_cast<uint64_t>(c.seed));
+  MPI_Request req;
+  check_mpi(MPI_Ibarrier(p.work, &req), "MPI_Ibarrier");
+  p.wait(req, p.waiting("phase 'sweep': the barrier before a sample", "the other ranks of the sweep"));
+  double acc = 1.0, per_op = 0.0;
+  int failed;
+  stall.enter(c.seed);
+  if (p.initiator) {
+    const double t1 = clock.now();
+    failed = run_operations<true>(p, count, work, c.n_avg, acc);
+    const double t2 = clock.now();
+    per_op = (t2 - t1) * 1e6 / (static_cast<double>(c.n_avg) * messages_per_operation(p.pattern));
+  } else {
+    failed = run_operations<false>(p, count, work, c.n_avg, acc);
+  }
+  stall.leave(c.seed);
+  g_compute_sink = acc;
+  if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "the operations of a sample (MPI_Send/MPI_Recv/MPI_Isend/MPI_Irecv/MPI_Wait)");
+  if (p.verify) check_after_sample(p, c, count);
+  return per_op;
+}
+
+/// The warm-up of peril 1: round trips of 0 bytes and of the largest message before anything is timed.
+void warm_up(Participant &p, int64_t largest) {
+  const int count = static_cast<int>(largest);
+  for (int bytes : {0, count})
+    for (int k = 0; k < kWarmupTrips; ++k) {
+      if (p.initiator) {
+        check_mpi(MPI_Send(p.send.data(), bytes, MPI_BYTE, p.peer_work, kTagWarm, p.work), "MPI_Send (warm-up)");
+        check_mpi(MPI_Recv(p.send.data(), bytes, MPI_BYTE, p.peer_work, kTagWarm, p.work, MPI_STATUS_IGNORE),
+                  "MPI_Recv (warm-up)");
+      } else {
+        check_mpi(MPI_Recv(p.send.data(), bytes, MPI_BYTE, p.peer_work, kTagWarm, p.work, MPI_STATUS_IGNORE),
+                  "MPI_Recv (warm-up)");
+        check_mpi(MPI_Send(p.send.data(), bytes, MPI_BYTE, p.peer_work, kTagWarm, p.work), "MPI_Send (warm-up)");
+      }
+    }
+}
+
+/// The ranks of the work communicator other than the leader: obey commands until the end.
+template <class Clock>
+void follow(const Clock &clock, Participant &p, int64_t largest, double first_extra_s, StallWatch &stall) {
+  double extra_s = first_extra_s;
+  for (;;) {
+    Command c;
+    MPI_Request req;
+    check_mpi(MPI_Irecv(&c, 4, MPI_INT64_T, 0, kTagCommand, p.work, &req), "MPI_Irecv (command)");
+    p.wait(req, p.waiting("phase 'sweep': the leading rank's next command", "the leading rank", extra_s));
+    extra_s = 0.0;
+    if (c.kind == kEnd) return;
+    if (c.kind == kWarmup) {
+      warm_up(p, largest);
+      continue;
+    }
+    double mine[2] = {sample(clock, p, c, stall), stop_requested() ? 1.0 : 0.0};
+    check_mpi(MPI_Ireduce(mine, nullptr, 2, MPI_DOUBLE, MPI_MAX, 0, p.work, &req), "MPI_Ireduce");
+    p.wait(req, p.waiting("phase 'sweep': handing in a sample", "the leading rank"));
+  }
+}
+
+/// The leading rank: runs the engine, whose every sample is a command to all participants.
+template <class Clock>
+SweepOutcome lead(const Clock &clock, Participant &p, const lat_sweep_options &opts, const SweepPlan &plan,
+                  const lat_timer_result &cal, int nmembers, std::map<int64_t, SizeExtras> &extras,
+                  StallWatch &stall) {
+  int64_t seed = 0;
+  bool peer_stopped = false;
+  auto command_all = [&](const Command &c) {
+    for (int m = 1; m < nmembers; ++m)
+      check_mpi(MPI_Send(&c, 4, MPI_INT64_T, m, kTagCommand, p.work), "MPI_Send (command)");
+  };
+  auto run = [&](int64_t size, int64_t n) {
+    const Command c{kMeasure, size, n, ++seed};
+    command_all(c);
+    double mine[2] = {sample(clock, p, c, stall), stop_requested() ? 1.0 : 0.0}, all[2] = {0.0, 0.0};
+    MPI_Request req;
+    check_mpi(MPI_Ireduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, 0, p.work, &req), "MPI_Ireduce");
+    p.wait(req, p.waiting("phase 'sweep': the samples of the other pairs", "the other ranks of the sweep"));
+    peer_stopped = peer_stopped || all[1] > 0.0;
+    return all[0];
+  };
+  command_all({kWarmup, 0, 0, 0});
+  warm_up(p, largest_message(opts, plan));
+
+  // Section 3.1 / peril 9: enough operations per sample that the clock's resolution and overhead, as
+  // measured, are below 1/res_factor of it. The clock's own overhead is not subtracted.
+  const double clock_error_us = std::max(cal.res_timing_us, cal.min_ov_us);
+  auto measure = [&](int64_t size) {
+    auto found = extras.find(size);
+    if (found == extras.end()) {
+      SizeExtras e;
+      if (opts.n_avg > 0) {
+        e.n_avg = opts.n_avg;
+      } else {
+        double one = run(size, 1);
+        for (int k = 1; k < kProbeSamples; ++k) one = std::min(one, run(size, 1));
+        const double duration = one * messages_per_operation(opts.pattern);
+        const double want = static_cast<double>(opts.res_factor) * clock_error_us;
+        e.n_avg = duration > 0.0 ? static_cast<int64_t>(std::ceil(want / duration)) : LAT_NPP_MAX;
+        e.n_avg = std::clamp<int64_t>(e.n_avg, 1, LAT_NPP_MAX);
+      }
+      e.compute_us = -1.0;
+      found = extras.emplace(size, e).first;
+    }
+    SizeExtras &e = found->second;
+    const double t = run(size, e.n_avg);
+    if (opts.pattern == LAT_SWEEP_OVERLAP) {
+      // The computation alone, timed the same way, to show how much of it the communication hid.
+      double acc = 1.0;
+      const double t1 = clock.now();
+      for (int64_t k = 0; k < e.n_avg; ++k) acc = compute(size, acc);
+      const double t2 = clock.now();
+      g_compute_sink = acc;
+      const double alone = (t2 - t1) * 1e6 / static_cast<double>(e.n_avg);
+      e.compute_us = e.compute_us < 0.0 ? alone : std::min(e.compute_us, alone);
+    }
+    return t;
+  };
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  auto stop = [&] { return stop_requested() || peer_stopped; };
+  Progress progress(opts.progress != 0, "size sweep");
+  auto report = [&](int64_t done, int64_t total) { progress.update(done, total); };
+  SweepOutcome out = run_sweep(plan, measure, elapsed, stop, report);
+  progress.finish(out.measurements, out.measurements);
+  command_all({kEnd, 0, 0, 0});
+  for (auto &e : extras)
+    if (e.second.compute_us < 0.0) e.second.compute_us = 0.0;
+  return out;
+}
+
+void copy_name(char *dst, const char *src) { std::snprintf(dst, LAT_HOSTNAME_LEN, "%s", src); }
+
+uint64_t pattern_base(uint64_t seed, int sender) {
+  return seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(sender + 1) * 0xBF58476D1CE4E5B9ull;
+}
+
+inline unsigned char pattern_byte(uint64_t base, size_t k) {
+  uint64_t v = base + static_cast<uint64_t>(k) * 0x94D049BB133111EBull;
+  v ^= v >> 31;
+  return static_cast<unsigned char>((v * 0xD6E8FEB86659FD93ull) >> 56);
+}
+
+}  // namespace
+
+void fill_pattern(unsigned char *buf, size_t n, uint64_t seed, int sender) {
+  const uint64_t base = pattern_base(seed, sender);
+  for (size_t k = 0; k < n; ++k) buf[k] = pattern_byte(base, k);
+}
+
+int64_t first_mismatch(const unsigned char *buf, size_t n, uint64_t seed, int sender) {
+  const uint64_t base = pattern_base(seed, sender);
+  for (size_t k = 0; k < n; ++k)
+    if (buf[k] != pattern_byte(base, k)) return static_cast<int64_t>(k);
+  return -1;
+}
+
+SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_t nsizes, const int64_t *sizes,
+                       const lat_timer_result *calibration) {
+  LibComm comm(user_comm, opts.timeout_s);
+  const int rank = comm.rank(), size = comm.size();
+  std::string complaint = check_size_sweep_options(opts, nsizes, sizes, size, rank, calibration);
+
+  // Buffers are allocated before the verdict, so a rank that cannot have them is an error everywhere.
+  Participant p;
+  Layout layout;
+  SweepPlan plan;
+  bool member = false;
+  if (complaint.empty()) {
+    layout = layout_of(opts, size);
+    plan = plan_of(opts, nsizes, sizes);
+    member = std::find(layout.members.begin(), layout.members.end(), rank) != layout.members.end();
+    if (member) {
+      const int64_t largest = largest_message(opts, plan);
+      p.slot_bytes = std::max<int64_t>(kSlotAlign, (largest + kSlotAlign - 1) / kSlotAlign * kSlotAlign);
+      p.slots = opts.cachesize > p.slot_bytes ? opts.cachesize / p.slot_bytes : 1;
+      const int64_t bytes = p.slots * p.slot_bytes;
+      try {
+        p.send.assign(static_cast<size_t>(bytes), 0);
+        p.recv.assign(static_cast<size_t>(bytes), 0);
+      } catch (const std::bad_alloc &) {
+        complaint = "cannot allocate 2 x " + std::to_string(bytes) + " bytes of message buffers";
+      }
+    }
+  }
+  agree_arguments(comm, complaint, sweep_shared_values(opts, nsizes));
+  // The size list itself must agree too: its length did; a checksum of the values does the rest.
+  agree_arguments(comm, "", {Shared::weighted_sum("sizes (weighted sum)", plan.sizes.data(), plan.sizes.size())});
+
+  const int leader = layout.leader();
+  std::vector<int> others;
+  for (int k = 0; k < size; ++k)
+    if (k != rank) others.push_back(k);
+  FailureListener listener(comm.get());
+  std::vector<char> bytes;
+  if (member) {
+    try {
+      p.work = create_member_comm(comm.get(), layout.members, kTagName);
+      const auto index = [&](int lib) {
+        return static_cast<int>(std::find(layout.members.begin(), layout.members.end(), lib) - layout.members.begin());
+      };
+      for (const auto &pair : layout.pairs) {
+        if (pair.first == rank || pair.second == rank) {
+          p.initiator = pair.first == rank;
+          p.peer_lib = p.initiator ? pair.second : pair.first;
+        }
+      }
+      p.lib_rank = rank;
+      p.peer_work = index(p.peer_lib);
+      p.peer = "rank " + std::to_string(p.peer_lib);
+      p.pattern = opts.pattern;
+      p.overlap_bytes = opts.overlap_bytes;
+      p.verify = opts.verify != 0;
+      p.timeout_s = opts.timeout_s;
+      p.yield = opts.bisect != 0 && layout.members.size() > 2;
+      p.listener = &listener;
+      StallWatch stall(opts.timeout_s, rank, p.peer_lib, "phase 'sweep': the operations of a sample");
+      char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
+      int len = 0;
+      check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
+      const int first_partner = layout.pairs.front().second;
+      if (rank == leader) {
+        char partner_name[MPI_MAX_PROCESSOR_NAME + 1] = {};
+        MPI_Request req;
+        check_mpi(MPI_Irecv(partner_name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, index(first_partner), kTagName,
+                            p.work, &req), "MPI_Irecv (name)");
+        p.wait(req, p.waiting("phase 'start': the partner's processor name", p.peer.c_str()));
+        lat_timer_result cal{};
+        bool stopped = false;
+        if (calibration != nullptr) {
+          cal = *calibration;
+        } else {
+          Calibration c = calibrate_here(opts.timer, opts.nr, rank, opts.progress != 0);
+          cal = c.result;
+          stopped = c.interrupted;
+        }
+        std::map<int64_t, SizeExtras> extras;
+        SweepOutcome out;
+        if (stopped) {
+          for (int m = 1; m < static_cast<int>(layout.members.size()); ++m) {
+            const Command end{kEnd, 0, 0, 0};
+            check_mpi(MPI_Send(&end, 4, MPI_INT64_T, m, kTagCommand, p.work), "MPI_Send (command)");
+          }
+          out.end = SweepEnd::kStopped;
+        } else {
+          out = with_clock(opts.timer, [&](const auto &clock) {
+            return lead(clock, p, opts, plan, cal, static_cast<int>(layout.members.size()), extras, stall);
+          });
+        }
+        SweepResult r = result_of(out, opts, extras, static_cast<int64_t>(layout.pairs.size()));
+        r.summary.nprocs = size;
+        r.summary.res_timing_us = cal.res_timing_us;
+        r.summary.min_ov_us = cal.min_ov_us;
+        r.summary.source = leader;
+        r.summary.dest = first_partner;
+        copy_name(r.summary.source_host, name);
+        copy_name(r.summary.dest_host, partner_name);
+        bytes = serialize(r);
+      } else {
+        if (rank == first_partner)
+          check_mpi(MPI_Send(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, 0, kTagName, p.work), "MPI_Send (name)");
+        const double first_extra_s = calibration == nullptr ? calibration_allowance_s(opts.nr) : 0.0;
+        with_clock(opts.timer, [&](const auto &clock) {
+          follow(clock, p, largest_message(opts, plan), first_extra_s, stall);
+        });
+      }
+      MPI_Comm_free(&p.work);
+    } catch (...) {
+      report_current_failure(comm.get(), others);
+    }
+  }
+  // Ranks outside the pairs wait for the result without a limit (a sweep may take hours); a failure
+  // note from a measuring rank ends that wait.
+  const Waiting w = member ? Waiting{rank, comm.all_ranks(), "phase 'result': sharing the result", opts.timeout_s}
+                           : Waiting{rank, "", "", 0.0};
+  share_bytes_from_root(bytes, leader, comm.get(), w, &listener);
+  return deserialize(bytes);
+}
+
+}  // namespace lat

@@ -1,0 +1,30 @@
+// measurement.hpp: lat_size_sweep(): the sweep engine driven by MPI patterns between a pair of ranks, or
+// between all pairs of a bisection at once; plus the data patterns of the verification mode.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "mpilat.h"
+#include "sweep/result.hpp"
+
+namespace lat {
+
+/// Collective over user_comm; the result is returned on every rank. calibration: the leading rank's, or
+/// nullptr to calibrate there. On a stop request the result holds the points measured so far
+/// (summary.end == LAT_SWEEP_END_STOPPED).
+SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_t nsizes, const int64_t *sizes,
+                       const lat_timer_result *calibration);
+
+
+/// The bytes a sender puts in a message in verification mode: they depend on the sample (seed) and on
+/// the sender, so stale data or a message from the wrong rank are caught too.
+void fill_pattern(unsigned char *buf, size_t n, uint64_t seed, int sender);
+
+/// The first byte of buf that differs from fill_pattern's, or -1 when all n are right.
+int64_t first_mismatch(const unsigned char *buf, size_t n, uint64_t seed, int sender);
+
+}  // namespace lat

@@ -1,0 +1,39 @@
+// options.hpp: the size sweep's options (lat_sweep_options): defaults, checks, the values every rank must
+// share, and the engine's plan made from them; the one place each is written.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/agreement.hpp"
+#include "mpilat.h"
+#include "sweep/engine.hpp"
+
+namespace lat {
+
+constexpr int64_t kMaxSweepGrid = int64_t{1} << 20;    // a grid larger than this is a mistake, not a sweep
+constexpr int64_t kMaxCacheSize = int64_t{1} << 36;    // cachesize: 64 GiB per buffer at most
+constexpr int64_t kMaxOverlapWork = int64_t{1} << 40;  // multiply-adds of one overlap computation
+
+/// lat_sweep_defaults(): mpptest's grid and the engine's schedule (SweepPlan's own defaults).
+lat_sweep_options sweep_defaults();
+
+/// "" or what is wrong with the options and sizes that do not concern MPI (lat_sweep_run).
+std::string check_sweep_options(const lat_sweep_options &opts, int64_t nsizes, const int64_t *sizes);
+
+/// "" or what is wrong with a lat_size_sweep call on a communicator of size ranks, as rank `rank` sees it:
+/// the leading rank also checks the calibration it will use (cal, or with NULL its own nr and timer).
+std::string check_size_sweep_options(const lat_sweep_options &opts, int64_t nsizes, const int64_t *sizes, int size,
+                                     int rank, const lat_timer_result *cal);
+
+/// The rank that runs the engine and times the first pair: 0 with bisect, else source.
+int sweep_leader(const lat_sweep_options &opts);
+
+/// The values that must be equal on every rank (all but progress), and the length of the size list.
+std::vector<Shared> sweep_shared_values(const lat_sweep_options &opts, int64_t nsizes);
+
+/// The engine's plan from the options and an optional size list (nsizes == 0: the grid of opts).
+SweepPlan plan_of(const lat_sweep_options &opts, int64_t nsizes, const int64_t *sizes);
+
+}  // namespace lat

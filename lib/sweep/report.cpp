@@ -1,0 +1,172 @@
+#include "sweep/report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "common/clock.hpp"
+#include "common/error.hpp"
+#include "common/plot.hpp"
+#include "common/report_text.hpp"
+#include "common/staged_files.hpp"
+
+namespace lat {
+
+namespace {
+
+long long ll(int64_t v) { return static_cast<long long>(v); }
+
+std::string size_label(const SweepResult &r) {
+  return r.summary.pattern == LAT_SWEEP_OVERLAP ? "computation (multiply-adds)" : "message size (bytes)";
+}
+
+std::string time_label(const SweepResult &r) {
+  switch (r.summary.pattern) {
+    case LAT_SWEEP_PINGPONG:
+    case LAT_SWEEP_NONBLOCKING: return "time per message, round trip / 2 (us)";
+    default: return "time per exchange (us)";
+  }
+}
+
+std::string title(const SweepResult &r) {
+  std::string t = std::string("mpilat size sweep: ") + sweep_pattern_name(r.summary.pattern);
+  if (r.summary.bisect) t += ", bisection of " + std::to_string(r.summary.npairs) + " pairs";
+  if (r.summary.cachesize > 0) t += ", cache-cold (" + std::to_string(r.summary.cachesize) + " bytes walked)";
+  if (r.summary.pattern == LAT_SWEEP_OVERLAP) t += ", " + std::to_string(r.summary.overlap_bytes) + "-byte messages";
+  return t;
+}
+
+}  // namespace
+
+const char *sweep_pattern_name(int pattern) {
+  switch (pattern) {
+    case LAT_SWEEP_PINGPONG: return "pingpong";
+    case LAT_SWEEP_NONBLOCKING: return "nonblocking";
+    case LAT_SWEEP_HEAD_TO_HEAD: return "head";
+    case LAT_SWEEP_OVERLAP: return "overlap";
+    default: return "unknown";
+  }
+}
+
+const char *sweep_end_name(int end) {
+  switch (end) {
+    case LAT_SWEEP_END_STABLE: return "stable";
+    case LAT_SWEEP_END_REPS: return "reps";
+    case LAT_SWEEP_END_BUDGET: return "budget";
+    case LAT_SWEEP_END_STOPPED: return "stopped";
+    default: return "unknown";
+  }
+}
+
+std::string sweep_gpl_text(const SweepResult &r) {
+  std::string o;
+  appendf(o, "# %s\n", title(r).c_str());
+  appendf(o, "# columns: 1 %s, 2 time (us, minimum of averages: the reported value), 3 rate (MB/s),\n",
+          size_label(r).c_str());
+  appendf(o, "#          4 min (us), 5 max (us) over the samples; 6 median (us), 7 mean (us)\n");
+  if (r.summary.end == LAT_SWEEP_END_STOPPED || r.summary.end == LAT_SWEEP_END_BUDGET)
+    appendf(o, "# PARTIAL: the sweep ended early (%s)\n", sweep_end_name(r.summary.end));
+  for (const lat_sweep_point &p : r.points)
+    appendf(o, "%lld %.6f %.6f %.6f %.6f %.6f %.6f\n", ll(p.bytes), p.min_us, p.rate_mbs, p.min_us, p.max_us,
+            p.median_us, p.mean_us);
+  return o;
+}
+
+std::string sweep_gcm_text(const SweepResult &r, const std::string &fname) {
+  std::string o;
+  appendf(o, "# gnuplot commands for %s.gpl: `gnuplot %s.gcm` draws %s.png\n", fname.c_str(), fname.c_str(),
+          fname.c_str());
+  appendf(o, "if (!exists(\"datafile\")) datafile = %s\n", gnuplot_quoted(fname + ".gpl").c_str());
+  appendf(o, "if (!exists(\"outfile\")) outfile = %s\n", gnuplot_quoted(fname + ".png").c_str());
+  appendf(o, "set terminal pngcairo size 1000,650 noenhanced\nset output outfile\n");
+  appendf(o, "set title %s\n", gnuplot_quoted(title(r) + " (" + r.summary.source_host + ")").c_str());
+  appendf(o, "set xlabel %s\nset ylabel %s\n", gnuplot_quoted(size_label(r)).c_str(),
+          gnuplot_quoted(time_label(r)).c_str());
+  // Log scale in time: the max of a sample can be 100 times the min, and all three must stay readable.
+  appendf(o, "set key top left\nset grid\nset logscale y\n");
+  for (const lat_sweep_threshold &t : r.thresholds)
+    appendf(o, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2 linecolor rgb 'gray50'\n",
+            ll(t.above_bytes), ll(t.above_bytes));
+  appendf(o, "plot datafile using 1:5 with lines linecolor rgb 'light-red' title 'max', \\\n");
+  appendf(o, "     datafile using 1:6 with lines linecolor rgb 'dark-green' title 'median', \\\n");
+  appendf(o, "     datafile using 1:2 with linespoints pointtype 7 pointsize 0.5 linecolor rgb 'blue' "
+             "title 'min (reported)'\n");
+  return o;
+}
+
+std::string sweep_csv_text(const SweepResult &r) {
+  std::string o = "bytes,samples,n_avg,min_us,median_us,mean_us,max_us,stddev_us,rate_mbs,compute_us,refined,rerun,"
+                  "anomalous\n";
+  for (const lat_sweep_point &p : r.points)
+    appendf(o, "%lld,%lld,%lld,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d,%d\n", ll(p.bytes), ll(p.samples),
+            ll(p.n_avg), p.min_us, p.median_us, p.mean_us, p.max_us, p.stddev_us, p.rate_mbs, p.compute_us,
+            p.refined, p.rerun, p.anomalous);
+  return o;
+}
+
+std::string sweep_json_text(const SweepResult &r, const std::string &command_line) {
+  const lat_sweep_summary &s = r.summary;
+  const lat_sweep_options &o = r.options;
+  nlohmann::json j;
+  j["format"] = "mpilat-sweep";
+  j["format_version"] = 1;
+  j["run"] = {{"date_utc", utc_now()},
+              {"command_line", command_line},
+              {"mpilat_version", MPILAT_VERSION_STRING},
+              {"api_version", LAT_API_VERSION},
+              {"mpi_library_version", mpi_library_version()},
+              {"nprocs", s.nprocs},
+              {"wall_s", s.wall_s},
+              {"end", sweep_end_name(s.end)},
+              {"partial", s.end == LAT_SWEEP_END_STOPPED || s.end == LAT_SWEEP_END_BUDGET},
+              {"passes", s.passes},
+              {"measurements", s.measurements},
+              {"refinement_capped", s.capped != 0}};
+  j["pattern"] = {{"name", sweep_pattern_name(s.pattern)},
+                  {"bisect", s.bisect != 0},
+                  {"pairs", s.npairs},
+                  {"cachesize", s.cachesize},
+                  {"overlap_bytes", s.pattern == LAT_SWEEP_OVERLAP ? nlohmann::json(s.overlap_bytes) : nlohmann::json()},
+                  {"verify", s.verify != 0},
+                  {"time_unit", time_label(r)}};
+  j["source"] = {{"rank", s.source}, {"host", std::string(s.source_host)}};
+  j["dest"] = {{"rank", s.dest}, {"host", std::string(s.dest_host)}};
+  j["timer"] = {{"name", timer_name(s.timer)}, {"res_timing_us", s.res_timing_us}, {"min_ov_us", s.min_ov_us}};
+  j["options"] = {{"size_first", o.size_first}, {"size_last", o.size_last}, {"size_stride", o.size_stride},
+                  {"reps", o.reps}, {"n_stable", o.n_stable}, {"n_avg", o.n_avg}, {"res_factor", o.res_factor},
+                  {"adaptive", o.adaptive != 0}, {"refine_after", o.refine_after}, {"autorel", o.autorel},
+                  {"autodx", o.autodx}, {"max_sizes", o.max_sizes}, {"anomaly_rel", o.anomaly_rel},
+                  {"rerun_reps", o.rerun_reps}, {"step_rel", o.step_rel}, {"budget_s", o.budget_s},
+                  {"timeout_s", o.timeout_s}};
+  nlohmann::json points = nlohmann::json::array();
+  for (size_t k = 0; k < r.points.size(); ++k) {
+    const lat_sweep_point &p = r.points[k];
+    nlohmann::json q = {{"bytes", p.bytes},         {"samples", p.samples},   {"n_avg", p.n_avg},
+                        {"min_us", p.min_us},       {"median_us", p.median_us}, {"mean_us", p.mean_us},
+                        {"max_us", p.max_us},       {"stddev_us", p.stddev_us}, {"rate_mbs", p.rate_mbs},
+                        {"refined", p.refined != 0}, {"rerun", p.rerun != 0},   {"anomalous", p.anomalous != 0},
+                        {"samples_us", r.samples[k]}};
+    if (s.pattern == LAT_SWEEP_OVERLAP) q["compute_us"] = p.compute_us;
+    points.push_back(q);
+  }
+  j["points"] = points;
+  nlohmann::json steps = nlohmann::json::array();
+  for (const lat_sweep_threshold &t : r.thresholds)
+    steps.push_back({{"below_bytes", t.below_bytes}, {"above_bytes", t.above_bytes},
+                     {"time_below_us", t.time_below_us}, {"time_above_us", t.time_above_us},
+                     {"excess_us", t.excess_us}});
+  j["thresholds"] = steps;
+  return j.dump(2) + "\n";
+}
+
+void write_sweep_files(const std::string &outdir, const std::string &fname, const std::string &command_line,
+                       const SweepResult &r, bool render) {
+  require_file_name("fname", fname);
+  const std::string base = join_path(outdir, fname);
+  const MakeFromStaged plot = render ? render_plots({{base + ".png", 1}}, {{"datafile", 0}}) : nullptr;
+  write_files_whole({{base + ".gpl", sweep_gpl_text(r)},
+                     {base + ".gcm", sweep_gcm_text(r, fname)},
+                     {base + ".csv", sweep_csv_text(r)},
+                     {base + ".json", sweep_json_text(r, command_line)}},
+                    plot);
+}
+
+}  // namespace lat

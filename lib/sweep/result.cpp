@@ -1,0 +1,93 @@
+#include "sweep/result.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "common/bytes.hpp"
+#include "common/error.hpp"
+#include "common/stats.hpp"
+
+namespace lat {
+
+namespace {
+
+
+}  // namespace
+
+SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
+                      const std::map<int64_t, SizeExtras> &extras, int64_t npairs) {
+  SweepResult r;
+  r.options = opts;
+  lat_sweep_summary &s = r.summary;
+  s.nsizes = static_cast<int64_t>(out.points.size());
+  s.nthresholds = static_cast<int64_t>(out.steps.size());
+  s.passes = out.passes;
+  s.measurements = out.measurements;
+  s.npairs = npairs;
+  s.cachesize = opts.cachesize;
+  s.overlap_bytes = opts.pattern == LAT_SWEEP_OVERLAP ? opts.overlap_bytes : 0;
+  s.wall_s = out.wall_s;
+  s.end = static_cast<int>(out.end);
+  s.capped = out.capped ? 1 : 0;
+  s.pattern = opts.pattern;
+  s.bisect = opts.bisect;
+  s.adaptive = opts.adaptive;
+  s.verify = opts.verify;
+  s.timer = opts.timer;
+  for (const SizePoint &p : out.points) {
+    lat_sweep_point q{};
+    q.bytes = p.size;
+    q.samples = static_cast<int64_t>(p.samples.size());
+    const auto e = extras.find(p.size);
+    q.n_avg = e == extras.end() ? 1 : e->second.n_avg;
+    q.compute_us = e == extras.end() ? 0.0 : e->second.compute_us;
+    const Distribution d = distribution_of_values(p.samples);
+    const int64_t rate_bytes = opts.pattern == LAT_SWEEP_OVERLAP ? opts.overlap_bytes : p.size;
+    const lat_stats st = describe(d, rate_bytes * npairs);
+    q.min_us = st.min_us;
+    q.median_us = st.median_us;
+    q.mean_us = st.mean_us;
+    q.max_us = st.max_us;
+    q.stddev_us = st.stddev_us;
+    q.rate_mbs = st.rate_min_mbs;
+    q.refined = p.refined ? 1 : 0;
+    q.rerun = p.rerun ? 1 : 0;
+    q.anomalous = p.anomalous ? 1 : 0;
+    r.points.push_back(q);
+    r.samples.push_back(p.samples);
+  }
+  for (const Step &st : out.steps)
+    r.thresholds.push_back({st.below, st.above, st.time_below, st.time_above, st.excess});
+  return r;
+}
+
+std::vector<char> serialize(const SweepResult &r) {
+  std::vector<char> out;
+  put_bytes(out, r.options);
+  put_bytes(out, r.summary);
+  for (const auto &p : r.points) put_bytes(out, p);
+  for (const auto &t : r.thresholds) put_bytes(out, t);
+  for (const auto &s : r.samples)
+    for (double v : s) put_bytes(out, v);
+  return out;
+}
+
+SweepResult deserialize(const std::vector<char> &in) {
+  SweepResult r;
+  size_t at = 0;
+  take_bytes(in, at, r.options);
+  take_bytes(in, at, r.summary);
+  r.points.resize(static_cast<size_t>(r.summary.nsizes));
+  for (auto &p : r.points) take_bytes(in, at, p);
+  r.thresholds.resize(static_cast<size_t>(r.summary.nthresholds));
+  for (auto &t : r.thresholds) take_bytes(in, at, t);
+  for (const auto &p : r.points) {
+    std::vector<double> s(static_cast<size_t>(p.samples));
+    for (double &v : s) take_bytes(in, at, v);
+    r.samples.push_back(std::move(s));
+  }
+  return r;
+}
+
+}  // namespace lat

@@ -1,0 +1,40 @@
+// result.hpp: the result of a size sweep as the C ABI hands it out (opaque lat_sweep handle),
+// made from the engine's outcome, and flattened into bytes to travel from the leading rank to all.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "mpilat.h"
+#include "sweep/engine.hpp"
+
+namespace lat {
+
+struct SweepResult {
+  lat_sweep_options options{};
+  lat_sweep_summary summary{};
+  std::vector<lat_sweep_point> points;
+  std::vector<lat_sweep_threshold> thresholds;
+  std::vector<std::vector<double>> samples;  // per point, measurement order
+};
+
+/// What the measuring side knows per size beyond the engine's samples.
+struct SizeExtras {
+  int64_t n_avg = 1;
+  double compute_us = 0.0;
+};
+
+/// The engine's outcome in the C ABI's shapes; npairs scales the rate (bisect).
+SweepResult result_of(const SweepOutcome &outcome, const lat_sweep_options &opts,
+                      const std::map<int64_t, SizeExtras> &extras, int64_t npairs);
+
+std::vector<char> serialize(const SweepResult &r);
+SweepResult deserialize(const std::vector<char> &bytes);
+
+}  // namespace lat
+
+struct lat_sweep_s {
+  lat::SweepResult r;
+};
