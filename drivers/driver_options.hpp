@@ -8,12 +8,22 @@
 #include <type_traits>
 #include <vector>
 
+#include "mpilat.h"
+
 /// --progress sets progress to 1, --noprogress to 0; otherwise it keeps its value (the default). Two flag
 /// callbacks: CLI11 turns a "{0}" flag into -1 ("negated"), not 0.
 inline void add_progress_flags(CLI::App &app, int &progress, const std::string &default_text) {
   app.add_flag_callback("--progress", [&progress] { progress = 1; }, "progress on stderr (default: " + default_text + ")");
   app.add_flag_callback("--noprogress", [&progress] { progress = 0; }, "no progress lines");
 }
+
+/// Every option's help shows its default as the library (lat_*_defaults) or the driver set it before the
+/// options were declared, never a copy typed into the help text. Call it before adding the options.
+inline void show_defaults(CLI::App &app) { app.option_defaults()->always_capture_default(); }
+
+/// The verdict of a lat_*_check() call: "" when rc is LAT_SUCCESS, else the library's message, which
+/// names the option and its value ("reps must be >= 1, got 0").
+inline std::string check_complaint(int rc) { return rc == LAT_SUCCESS ? "" : lat_last_error_message(); }
 
 /// The command line as typed (arguments joined by spaces), for the files' provenance.
 inline std::string command_line_of(int argc, char **argv) {

@@ -1,7 +1,8 @@
 !> latency: drop-in replacement for the 2009 Iowa State `latency` program (Luecke et al.), on module mpilat.
 !>
-!> Rank 0 reads and checks the parameters (module latency_parameters) and broadcasts them, so a bad value
-!> is reported once and every rank exits with status 2 before anything is measured or written. Writes
+!> Rank 0 reads the parameters into the library's type(lat_pingpong_options) (module latency_parameters),
+!> the library checks them (lat_pingpong_check), and rank 0 broadcasts them, so a bad value is reported once
+!> and every rank exits with status 2 before anything is measured or written. Writes
 !> latency.output, latency.summary.output and latency.json (whole or not at all) into --outdir.
 !> SIGTERM/SIGINT stop the measurement at the next safe point; the files then hold what was measured,
 !> marked partial, and the exit status is 3. See docs/latency.md.
@@ -38,15 +39,14 @@ program latency_driver
   !> others end the job.
   real(c_double), parameter :: grace_seconds = 10.0_c_double
 
-  type(latency_params) :: p
   type(lat_timer_options) :: topts
   type(lat_timer_result) :: tres
   type(lat_pingpong_options) :: popts
   type(lat_pingpong_result) :: pres
   type(lat_histogram) :: thist, phist
   integer :: rank, nprocs, ierr, status, pp_ierr
-  integer(int64) :: ints(12)
-  real(real64) :: reals(2), t_start
+  real(real64) :: t_start
+  character(len=max_path) :: outdir
   character(len=1024) :: message
 
   call MPI_Init()
@@ -59,10 +59,11 @@ program latency_driver
   status = params_run
   message = ''
   if (rank == 0) then
-    call parse_latency_arguments(command_line_arguments(), nprocs, stderr_is_terminal() /= 0, p, status, message)
+    call parse_latency_arguments(command_line_arguments(), nprocs, stderr_is_terminal() /= 0, popts, outdir, status, &
+                                 message)
     if (status == params_help) call print_help()
     if (status == params_run) then
-      call lat_check_output_dir(trim(p%outdir), ierr=ierr)
+      call lat_check_output_dir(trim(outdir), ierr=ierr)
       if (ierr /= LAT_SUCCESS) then
         status = params_bad
         message = 'outdir: '//lat_last_error_message()
@@ -77,18 +78,15 @@ program latency_driver
     if (status == params_bad) stop exit_bad_input, quiet=.true.
     stop
   end if
-  ints = [int(p%source, int64), int(p%dest, int64), p%n, p%bytes, p%nr, p%npptrial, p%npp_init, p%res_npp, &
-          p%npp, p%ntrial, int(p%timer_kind, int64), merge(1_int64, 0_int64, p%progress)]
-  reals = [p%cut_coef, p%timeout]
-  call MPI_Bcast(ints, size(ints), MPI_INTEGER8, 0, MPI_COMM_WORLD)
-  call MPI_Bcast(reals, size(reals), MPI_DOUBLE_PRECISION, 0, MPI_COMM_WORLD)
+  ! Every rank gets rank 0's options, as they are: a plain bind(C) struct.
+  call MPI_Bcast(popts, int(storage_size(popts) / 8), MPI_BYTE, 0, MPI_COMM_WORLD)
 
   ! ---- Part 1: the timer on the source rank; Parts 2-5: the ping-pongs ---------------------------------
   call lat_timer_defaults(topts)
-  topts%nr = ints(5)
-  topts%timer = int(ints(11))
-  topts%rank = int(ints(1))
-  topts%timeout_s = reals(2)
+  topts%nr = popts%nr
+  topts%timer = popts%timer
+  topts%rank = popts%source
+  topts%timeout_s = popts%timeout_s
   if (rank == 0) then
     call lat_calibrate_timer(MPI_COMM_WORLD, topts, tres, thist, ierr=ierr)
   else
@@ -96,21 +94,6 @@ program latency_driver
   end if
   if (ierr /= LAT_SUCCESS .and. ierr /= LAT_ERR_INTERRUPTED) call fail('timer calibration', ierr)
 
-  call lat_pingpong_defaults(popts)
-  popts%source = int(ints(1))
-  popts%dest = int(ints(2))
-  popts%n = ints(3)
-  popts%bytes = ints(4)
-  popts%nr = ints(5)
-  popts%npptrial = ints(6)
-  popts%npp_init = ints(7)
-  popts%res_npp = ints(8)
-  popts%npp = ints(9)
-  popts%ntrial = ints(10)
-  popts%timer = int(ints(11))
-  popts%progress = int(ints(12))
-  popts%cut_coef = reals(1)
-  popts%timeout_s = reals(2)
   if (rank == 0 .or. rank == popts%source) then
     call lat_pingpong_stats(MPI_COMM_WORLD, popts, pres, timer=tres, hist=phist, ierr=pp_ierr)
   else
@@ -138,7 +121,7 @@ contains
     call get_command(length=length)
     allocate (character(len=max(length, 1)) :: line)
     call get_command(line)
-    call lat_write_latency_files(trim(p%outdir), line, real(MPI_Wtime() - t_start, c_double), &
+    call lat_write_latency_files(trim(outdir), line, real(MPI_Wtime() - t_start, c_double), &
                                  tres, thist, pres, phist, ierr=ierr)
     if (ierr /= LAT_SUCCESS) write (error_unit, '(a)') 'latency: error: '//lat_last_error_message()
     call lat_histogram_free(thist)
@@ -151,13 +134,13 @@ contains
     write (total, '(i0)') pres%ntrial
     if (pres%partial /= LAT_COMPLETE) then
       write (error_unit, '(a)') 'latency: stopped early ('//partial_cause()//'): wrote the '//trim(done)// &
-        ' of '//trim(total)//' trials measured, marked PARTIAL, in '//trim(p%outdir)
+        ' of '//trim(total)//' trials measured, marked PARTIAL, in '//trim(outdir)
       return
     end if
     write (output_unit, '(a,f10.4,a,f10.4,a,i0,a)') 'latency: median ', pres%all%median_us, &
       ' us, minimum ', pres%all%min_us, ' us (ping-pong time / 2, npp = ', pres%npp_used, ')'
     write (output_unit, '(a)') 'latency: wrote latency.output, latency.summary.output and latency.json in '// &
-      trim(p%outdir)
+      trim(outdir)
   end function write_files
 
   function partial_cause() result(text)

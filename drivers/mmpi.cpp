@@ -25,16 +25,17 @@ int main(int argc, char **argv) {
   CLI::App app{"mmpi (mpilat): round-trip latency between every pair of ranks of the job, with each rank's host, "
                "node, socket and core; writes the mmpi log of the 2009 TeraGrid program and a JSON file."};
   app.get_formatter()->column_width(30);
-  app.add_option("--msglen", o.msg_bytes, "message size in bytes (64)");
-  app.add_option("--repeats", o.repeats, "timed round trips per pair, interleaved over the pairs (100)");
+  show_defaults(app);
+  app.add_option("--msglen", o.msg_bytes, "message size in bytes");
+  app.add_option("--repeats", o.repeats, "timed round trips per pair, interleaved over the pairs");
   app.add_option("--schedule", schedule,
                  "sequential: one pair at a time, mmpi's order; rounds: N-1 rounds of disjoint pairs at once "
-                 "(latency under load, O(N) steps) (sequential)");
+                 "(latency under load, O(N) steps)");
   app.add_option("-o,--output", output, "the log file (ammpi_<np>_<msglen>_<repeats>.dat); the JSON goes beside it");
-  app.add_option("--outdir", outdir, "directory of the files when -o has none (.)");
+  app.add_option("--outdir", outdir, "directory of the files when -o has none (default: the working directory)");
   app.add_option("--wait", wait, "how waiting ranks wait: auto, spin or yield (auto: yield on an oversubscribed node)");
-  app.add_option("--timer", timer, "mpi_wtime, monotonic_raw or tsc (mpi_wtime)");
-  app.add_option("--timeout", o.timeout_s, "seconds a rank waits for another before giving up; 0: for ever (0)");
+  app.add_option("--timer", timer, "mpi_wtime, monotonic_raw or tsc");
+  app.add_option("--timeout", o.timeout_s, "seconds a rank waits for another before giving up; 0: for ever");
   app.add_flag("--quick", quick, "seconds, not minutes: 10 repeats");
   add_progress_flags(app, progress, "on, at most a line every 2 s");
   int status = parse_options(app, [&] { app.parse(argc, argv); }, rank, "mmpi");
@@ -55,11 +56,8 @@ int main(int argc, char **argv) {
     }
     if (bad.empty() && lat_timer_from_name(timer.c_str(), &o.timer) != LAT_SUCCESS)
       bad = "--timer '" + timer + "': must be mpi_wtime, monotonic_raw or tsc";
-    if (bad.empty() && (o.msg_bytes < 0 || o.msg_bytes > 2147483647))
-      bad = "--msglen " + std::to_string(o.msg_bytes) + ": must be a size in bytes, 0..2147483647";
-    if (bad.empty() && o.repeats < 1) bad = "--repeats " + std::to_string(o.repeats) + ": must be >= 1";
-    if (bad.empty() && !(o.timeout_s >= 0.0)) bad = "--timeout " + std::to_string(o.timeout_s) + ": must be >= 0";
-    if (bad.empty() && nprocs < 2) bad = "mmpi needs at least 2 processes, this job has " + std::to_string(nprocs);
+    // The library's own rules (the ones lat_pair_matrix applies), before anything is measured.
+    if (bad.empty()) bad = check_complaint(lat_pair_check(&o, nprocs));
     if (bad.empty() && !output.empty() && (output.back() == '/' || output == "." || output == ".."))
       bad = "-o '" + output + "': must name a file, not a directory";
     if (bad.empty() && !output.empty() && output.find('/') != std::string::npos && !outdir.empty())

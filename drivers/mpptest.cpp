@@ -56,37 +56,41 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
                "repetitions, with adaptive message lengths (Gropp & Lusk 1999). Options take one dash, as in "
                "mpptest, or two."};
   app.get_formatter()->column_width(34);
-  app.add_option("--size", s.size_range, "message sizes: first last stride (default 0 1024 32)")->expected(3);
+  show_defaults(app);
+  app.add_option("--size", s.size_range, "message sizes: first last stride")
+      ->expected(3)
+      ->default_str(std::to_string(o.size_first) + " " + std::to_string(o.size_last) + " " +
+                    std::to_string(o.size_stride));
   app.add_option("--sizelist", s.size_list, "message sizes as a list: n1,n2,... (ascending)")->delimiter(',');
   app.add_flag("--auto", [&](int64_t) { o.adaptive = 1; }, "refine the sizes where straight lines misfit");
-  app.add_option("--autorel", o.autorel, "relative interpolation error that splits an interval (0.02)");
-  app.add_option("--autodx", o.autodx, "smallest spacing of refined sizes, bytes (4)");
-  app.add_option("--max_sizes", o.max_sizes, "most sizes the refinement may make (1024)");
-  app.add_option("--n_avg", o.n_avg, "operations per sample; 0: from the timer's measured resolution (0)");
-  app.add_option("--reps", o.reps, "most samples per size (50)");
+  app.add_option("--autorel", o.autorel, "relative interpolation error that splits an interval");
+  app.add_option("--autodx", o.autodx, "smallest spacing of refined sizes, bytes");
+  app.add_option("--max_sizes", o.max_sizes, "most sizes the refinement may make");
+  app.add_option("--n_avg", o.n_avg, "operations per sample; 0: from the timer's measured resolution");
+  app.add_option("--reps", o.reps, "most samples per size");
   app.add_option("--n_stable", o.n_stable,
-                 "a size is done when its minimum has not improved in this many samples; 0: always reps (8)");
-  app.add_option("--refine_after", o.refine_after, "passes before the first refinement (3)");
-  app.add_option("--anomaly_rel", o.anomaly_rel, "rerun sizes this far above their neighbours' line (0.10)");
-  app.add_option("--step_rel", o.step_rel, "report steps rising this far above the neighbouring trend (0.10)");
-  app.add_option("--max_run_time,--budget", o.budget_s, "wall-clock budget of the sweep, seconds; 0: none (0)");
+                 "a size is done when its minimum has not improved in this many samples; 0: always reps");
+  app.add_option("--refine_after", o.refine_after, "passes before the first refinement");
+  app.add_option("--anomaly_rel", o.anomaly_rel, "rerun sizes this far above their neighbours' line");
+  app.add_option("--step_rel", o.step_rel, "report steps rising this far above the neighbouring trend");
+  app.add_option("--max_run_time,--budget", o.budget_s, "wall-clock budget of the sweep, seconds; 0: none");
   app.add_flag("--roundtrip", [&](int64_t) { o.pattern = LAT_SWEEP_PINGPONG; }, "blocking ping-pong (default)");
   app.add_flag("--async,--nonblocking", [&](int64_t) { o.pattern = LAT_SWEEP_NONBLOCKING; },
                "ping-pong with MPI_Irecv/MPI_Isend");
   app.add_flag("--head", [&](int64_t) { o.pattern = LAT_SWEEP_HEAD_TO_HEAD; }, "head-to-head exchange");
   app.add_flag("--overlap", [&](int64_t) { o.pattern = LAT_SWEEP_OVERLAP; },
                "exchange of --overlapmsgsize bytes around a growing computation; sizes are the computation");
-  app.add_option("--overlapmsgsize", o.overlap_bytes, "message of the overlap test, bytes (1024)");
+  app.add_option("--overlapmsgsize", o.overlap_bytes, "message of the overlap test, bytes");
   app.add_flag("--bisect", [&](int64_t) { o.bisect = 1; }, "ranks 0..P/2-1 with rank + P/2, all pairs at once");
-  app.add_option("--cachesize", o.cachesize, "walk buffers of this many bytes, so data are not in cache (0: off)");
+  app.add_option("--cachesize", o.cachesize, "walk buffers of this many bytes, so data are not in cache; 0: off");
   app.add_flag("--verify", [&](int64_t) { o.verify = 1; }, "check every sample's received data");
-  app.add_option("--source", o.source, "the timing rank (0)");
-  app.add_option("--dest", o.dest, "its partner; -1: the last rank (-1)");
-  app.add_option("--timer", s.timer, "mpi_wtime, monotonic_raw or tsc (mpi_wtime)");
-  app.add_option("--nr", o.nr, "timer pairs of the calibration (2^20)");
-  app.add_option("--timeout", o.timeout_s, "seconds a rank waits for a peer before giving up; 0: for ever (0)");
-  app.add_option("--fname", s.fname, "base name of the files written (mppout)");
-  app.add_option("--outdir", s.outdir, "directory of the files written (.)");
+  app.add_option("--source", o.source, "the timing rank");
+  app.add_option("--dest", o.dest, "its partner; -1: the last rank");
+  app.add_option("--timer", s.timer, "mpi_wtime, monotonic_raw or tsc");
+  app.add_option("--nr", o.nr, "timer pairs of the calibration");
+  app.add_option("--timeout", o.timeout_s, "seconds a rank waits for a peer before giving up; 0: for ever");
+  app.add_option("--fname", s.fname, "base name of the files written");
+  app.add_option("--outdir", s.outdir, "directory of the files written (default: the working directory)");
   app.add_flag("--gnuplot", "accepted for mpptest's scripts: the gnuplot files are always written");
   app.add_flag("--noplot", s.no_png, "do not render <fname>.png");
   app.add_flag("--quick", s.quick, "a sweep of seconds: 0..1024 by 64, 2^18 timer pairs, a 30 s budget");
@@ -111,22 +115,15 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
     o.size_first = s.size_range[0];
     o.size_last = s.size_range[1];
     o.size_stride = s.size_range[2];
-    if (o.size_first < 0) return bad("-size: first = " + std::to_string(o.size_first) + " must be >= 0");
-    if (o.size_last < o.size_first)
-      return bad("-size: last = " + std::to_string(o.size_last) + " must be >= first = " + std::to_string(o.size_first));
-    if (o.size_stride < 1) return bad("-size: stride = " + std::to_string(o.size_stride) + " must be >= 1");
   }
   if (lat_timer_from_name(s.timer.c_str(), &o.timer) != LAT_SUCCESS)
     return bad("-timer " + s.timer + ": must be mpi_wtime, monotonic_raw or tsc");
-  if (nprocs < 2) return bad("mpptest needs at least 2 processes, this job has " + std::to_string(nprocs));
-  if (!o.bisect) {
-    const int dest = o.dest == LAT_LAST_RANK ? nprocs - 1 : o.dest;
-    if (o.source < 0 || o.source >= nprocs)
-      return bad("-source " + std::to_string(o.source) + " is not a rank of this job (0.." + std::to_string(nprocs - 1) + ")");
-    if (dest < 0 || dest >= nprocs)
-      return bad("-dest " + std::to_string(o.dest) + " is not a rank of this job (0.." + std::to_string(nprocs - 1) + ")");
-    if (dest == o.source) return bad("-source and -dest are both " + std::to_string(dest));
-  }
+  // The library's own rules (the ones lat_size_sweep applies), before anything is measured.
+  const int64_t nsizes = static_cast<int64_t>(s.size_list.size());
+  if (const std::string complaint =
+          check_complaint(lat_sweep_check(&o, nprocs, nsizes, nsizes ? s.size_list.data() : nullptr, nullptr));
+      !complaint.empty())
+    return bad(complaint);
   if (s.fname.empty() || s.fname.find('/') != std::string::npos)
     return bad("-fname '" + s.fname + "' must be a file name without '/' (use -outdir for the directory)");
   o.progress = s.progress >= 0 ? s.progress : latency_stderr_is_terminal();

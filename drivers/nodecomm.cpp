@@ -28,17 +28,18 @@ struct Settings {
 
 void add_options(CLI::App &app, Settings &s) {
   app.get_formatter()->column_width(30);
+  show_defaults(app);
   app.add_option("--sizes", s.sizes_text, "message sizes a,b,c or first:last:step (the size-sweep engine chooses)");
-  app.add_option("--size-last", s.opts.size_last, "largest size of the starting grid (1048576)");
-  app.add_option("--reps", s.opts.reps, "measurements per (k, n), interleaved (5)");
-  app.add_option("--max-pairs", s.opts.max_pairs, "most pairs K; 0: as many as the nodes allow (0)");
+  app.add_option("--size-last", s.opts.size_last, "largest size of the starting grid");
+  app.add_option("--reps", s.opts.reps, "measurements per (k, n), interleaved");
+  app.add_option("--max-pairs", s.opts.max_pairs, "most pairs K; 0: as many as the nodes allow");
   app.add_flag("--noadaptive", s.noadaptive, "the starting grid only, no refinement where the curve bends");
   app.add_option("--thresholds", s.thresholds_text, "regime boundaries in bytes, a or a,b (detected from the data)");
   app.add_option("--fit", s.fit_file, "fit a nodecomm table measured earlier (len, then a time per k); no MPI");
-  app.add_option("--time-unit", s.time_unit, "unit of the times in --fit's table: us or s (us)");
-  app.add_option("--timer", s.timer, "mpi_wtime, monotonic_raw or tsc (mpi_wtime)");
-  app.add_option("--timeout", s.opts.timeout_s, "seconds a rank waits for another before giving up; 0: for ever (0)");
-  app.add_option("--outdir", s.outdir, "directory of the files (.)");
+  app.add_option("--time-unit", s.time_unit, "unit of the times in --fit's table: us or s");
+  app.add_option("--timer", s.timer, "mpi_wtime, monotonic_raw or tsc");
+  app.add_option("--timeout", s.opts.timeout_s, "seconds a rank waits for another before giving up; 0: for ever");
+  app.add_option("--outdir", s.outdir, "directory of the files (default: the working directory)");
   app.add_flag("--noplot", s.noplot, "write the gnuplot scripts but draw no PNG");
   app.add_flag("--quick", s.quick, "seconds: sizes to 64 KiB, 3 measurements each");
   add_progress_flags(app, s.progress, "on, at most a line every 2 s");
@@ -54,13 +55,9 @@ std::string check(Settings &s, const CLI::App &app) {
   s.opts.adaptive = s.noadaptive ? 0 : 1;
   std::string bad;
   if (!s.sizes_text.empty()) bad = parse_list("--sizes", s.sizes_text, s.sizes);
-  for (size_t i = 0; bad.empty() && i < s.sizes.size(); ++i) {
-    if (s.sizes[i] < 0) bad = "--sizes: message size " + std::to_string(s.sizes[i]) + " must be >= 0";
-    else if (i > 0 && s.sizes[i] <= s.sizes[i - 1]) bad = "--sizes: sizes must ascend, " + std::to_string(s.sizes[i]) + " follows " + std::to_string(s.sizes[i - 1]);
-  }
-  if (bad.empty() && s.opts.reps < 1) bad = "--reps " + std::to_string(s.opts.reps) + ": must be >= 1";
-  if (bad.empty() && s.opts.max_pairs < 0) bad = "--max-pairs " + std::to_string(s.opts.max_pairs) + ": must be >= 0";
-  if (bad.empty() && s.opts.size_last < 1) bad = "--size-last " + std::to_string(s.opts.size_last) + ": must be >= 1";
+  // The library's own rules (the ones lat_nodecomm_measure and lat_fit_maxrate apply).
+  if (bad.empty())
+    bad = check_complaint(lat_nodecomm_check(&s.opts, static_cast<int64_t>(s.sizes.size()), s.sizes.data()));
   if (bad.empty() && !s.thresholds_text.empty()) {
     std::vector<int64_t> t;
     bad = parse_list("--thresholds", s.thresholds_text, t);
@@ -71,6 +68,7 @@ std::string check(Settings &s, const CLI::App &app) {
       for (size_t i = 0; i < t.size(); ++i) s.fit.thresholds[i] = t[i];
     }
   }
+  if (bad.empty()) bad = check_complaint(lat_fit_check(&s.fit));
   if (bad.empty() && s.time_unit != "us" && s.time_unit != "s") bad = "--time-unit '" + s.time_unit + "': must be us or s";
   if (bad.empty() && lat_timer_from_name(s.timer.c_str(), &s.opts.timer) != LAT_SUCCESS)
     bad = "--timer '" + s.timer + "': must be mpi_wtime, monotonic_raw or tsc";

@@ -26,19 +26,20 @@ int main(int argc, char **argv) {
   CLI::App app{"queuelat (mpilat): one-way latency against the length of the posted-receive queue (and the "
                "fraction of it traversed) or of the unexpected-message queue (Underwood & Brightwell 2004)."};
   app.get_formatter()->column_width(30);
-  app.add_option("--mode", mode, "posted or unexpected (posted)");
-  app.add_option("--lengths", lengths_text, "queue lengths: a,b,c or first:last:step (0:1000:100)");
-  app.add_option("--fractions", fractions_text, "posted: percent of the queue traversed (0,25,50,75,100)");
-  app.add_option("--sizes", sizes_text, "latency message sizes in bytes (0)");
-  app.add_option("--iters", o.iters, "timed ping-pongs per measurement, the paper's inner loop (1000)");
-  app.add_option("--reps", o.reps, "measurements per point, interleaved over the grid (5)");
+  show_defaults(app);
+  app.add_option("--mode", mode, "posted or unexpected");
+  app.add_option("--lengths", lengths_text, "queue lengths: a,b,c or first:last:step; absent: the library's 0:1000:100");
+  app.add_option("--fractions", fractions_text, "posted: percent of the queue traversed; absent: the library's 0,25,50,75,100");
+  app.add_option("--sizes", sizes_text, "latency message sizes in bytes; absent: the library's 0");
+  app.add_option("--iters", o.iters, "timed ping-pongs per measurement, the paper's inner loop");
+  app.add_option("--reps", o.reps, "measurements per point, interleaved over the grid");
   app.add_flag("--any-source", [&](int64_t) { o.any_source = 1; }, "traversed and latency receives use MPI_ANY_SOURCE");
-  app.add_option("--source", o.source, "the timing rank (0)");
-  app.add_option("--dest", o.dest, "its partner; -1: the last rank (-1)");
-  app.add_option("--timer", timer, "mpi_wtime, monotonic_raw or tsc (mpi_wtime)");
-  app.add_option("--nr", o.nr, "timer pairs of the calibration (2^20)");
-  app.add_option("--timeout", o.timeout_s, "seconds a rank waits for its peer before giving up; 0: for ever (0)");
-  app.add_option("--outdir", outdir, "directory of the files (.)");
+  app.add_option("--source", o.source, "the timing rank");
+  app.add_option("--dest", o.dest, "its partner; -1: the last rank");
+  app.add_option("--timer", timer, "mpi_wtime, monotonic_raw or tsc");
+  app.add_option("--nr", o.nr, "timer pairs of the calibration");
+  app.add_option("--timeout", o.timeout_s, "seconds a rank waits for its peer before giving up; 0: for ever");
+  app.add_option("--outdir", outdir, "directory of the files (default: the working directory)");
   app.add_flag("--noplot", noplot, "do not render queuelat.png");
   app.add_flag("--quick", quick, "seconds: lengths 0:1000:250, fractions 0,50,100, 100 iterations, 3 reps");
   add_progress_flags(app, progress, "if a terminal");
@@ -60,23 +61,13 @@ int main(int argc, char **argv) {
     if (bad.empty() && !lengths_text.empty()) bad = parse_list("--lengths", lengths_text, lengths);
     if (bad.empty() && !fractions_text.empty()) bad = parse_list("--fractions", fractions_text, fractions);
     if (bad.empty() && !sizes_text.empty()) bad = parse_list("--sizes", sizes_text, sizes);
-    for (int64_t l : lengths)
-      if (bad.empty() && l < 0) bad = "--lengths: queue length " + std::to_string(l) + " must be >= 0";
-    for (double f : fractions)
-      if (bad.empty() && !(f >= 0.0 && f <= 100.0)) bad = "--fractions: " + std::to_string(f) + " is not a percentage in 0..100";
-    for (int64_t b : sizes)
-      if (bad.empty() && b < 0) bad = "--sizes: message size " + std::to_string(b) + " must be >= 0";
     if (bad.empty() && lat_timer_from_name(timer.c_str(), &o.timer) != LAT_SUCCESS)
       bad = "--timer '" + timer + "': must be mpi_wtime, monotonic_raw or tsc";
-    const int dest = o.dest == LAT_LAST_RANK ? nprocs - 1 : o.dest;
-    if (bad.empty() && nprocs < 2) bad = "queuelat needs at least 2 processes, this job has " + std::to_string(nprocs);
-    if (bad.empty() && (o.source < 0 || o.source >= nprocs))
-      bad = "--source " + std::to_string(o.source) + " is not a rank of this job (0.." + std::to_string(nprocs - 1) + ")";
-    if (bad.empty() && (dest < 0 || dest >= nprocs))
-      bad = "--dest " + std::to_string(o.dest) + " is not a rank of this job (0.." + std::to_string(nprocs - 1) + ")";
-    if (bad.empty() && dest == o.source) bad = "--source and --dest are both " + std::to_string(dest);
-    if (bad.empty() && o.iters < 1) bad = "--iters " + std::to_string(o.iters) + " must be >= 1";
-    if (bad.empty() && o.reps < 1) bad = "--reps " + std::to_string(o.reps) + " must be >= 1";
+    // The library's own rules (the ones lat_queue_sweep applies), before anything is measured.
+    if (bad.empty())
+      bad = check_complaint(lat_queue_check(&o, nprocs, static_cast<int64_t>(lengths.size()), lengths.data(),
+                                            static_cast<int64_t>(fractions.size()), fractions.data(),
+                                            static_cast<int64_t>(sizes.size()), sizes.data(), nullptr));
     if (!bad.empty()) {
       if (rank == 0) std::fprintf(stderr, "queuelat: %s\n", bad.c_str());
       status = DRIVER_BAD_INPUT;

@@ -25,12 +25,12 @@ std::string check_timeout(double timeout_s) {
 int resolve_dest(int dest, int nprocs) { return dest == LAT_LAST_RANK ? nprocs - 1 : dest; }
 
 std::string check_pair_of_ranks(const char *what, int source, int dest, int nprocs) {
-  if (nprocs < 2) return got(std::string("a ") + what + " needs at least 2 processes, the communicator has", nprocs);
+  if (nprocs < 2) return std::string("a ") + what + " needs at least 2 processes, the communicator has " + std::to_string(nprocs);
   const int d = resolve_dest(dest, nprocs);
   const std::string ranks = "0.." + std::to_string(nprocs - 1);
   if (source < 0 || source >= nprocs) return got("source must be a rank in " + ranks, source);
   if (d < 0 || d >= nprocs) return got("dest must be a rank in " + ranks + " (or -1: the last)", dest);
-  if (source == d) return got("source and dest must differ, both are", d);
+  if (source == d) return "source and dest must differ, both are " + std::to_string(d);
   return "";
 }
 

@@ -30,7 +30,7 @@ std::string check_pair_options(const lat_pair_options &o, int size) {
     return got("schedule must be 0 (sequential) or 1 (rounds)", o.schedule);
   if (o.wait < LAT_WAIT_AUTO || o.wait > LAT_WAIT_YIELD) return got("wait must be 0 (auto), 1 (spin) or 2 (yield)", o.wait);
   if (std::string bad = check_flag("progress", o.progress); !bad.empty()) return bad;
-  if (size < 2) return got("a pair matrix needs at least 2 processes, the communicator has", size);
+  if (size < 2) return "a pair matrix needs at least 2 processes, the communicator has " + std::to_string(size);
   if (o.root < 0 || o.root >= size) return got("root must be a rank in 0.." + std::to_string(size - 1), o.root);
   return first_complaint({check_timeout(o.timeout_s), check_timer_kind(o.timer), check_calibration(nullptr, o.timer, o.nr)});
 }

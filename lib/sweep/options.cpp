@@ -74,7 +74,7 @@ std::string check_size_sweep_options(const lat_sweep_options &o, int64_t nsizes,
     return got("pattern must be 0 (ping-pong), 1 (non-blocking), 2 (head-to-head) or 3 (overlap)", o.pattern);
   if (std::string bad = first_complaint({check_flag("bisect", o.bisect), check_flag("verify", o.verify)}); !bad.empty())
     return bad;
-  if (size < 2) return got("a sweep needs at least 2 processes, the communicator has", size);
+  if (size < 2) return "a sweep needs at least 2 processes, the communicator has " + std::to_string(size);
   if (!o.bisect)
     if (std::string bad = check_pair_of_ranks("sweep", o.source, o.dest, size); !bad.empty()) return bad;
   if (o.cachesize < 0 || o.cachesize > kMaxCacheSize)

@@ -68,22 +68,26 @@ expect_error() {  # expected-text nprocs args...
   [ -z "$(ls -A bad)" ] && ok || bad "'$*' left files: $(ls -A bad)"
 }
 expect_error "source and dest must differ, both are 1" 2 --source 1 --dest 1
-expect_error "dest = 5 is not a rank of this job (0..1)" 2 --dest 5
-expect_error "source = -2 is not a rank" 2 --source -2
+expect_error "dest must be a rank in 0..1 (or -1: the last), got 5" 2 --dest 5
+expect_error "source must be a rank in 0..1, got -2" 2 --source -2
 expect_error "at least 2 MPI processes, got 1" 1
-expect_error "npp = -1 must be >= 0" 2 --npp -1
-expect_error "ntrial = 0 must be >= 1" 2 --ntrial 0
-expect_error "n = -1 must be >= 0" 2 --n -1
+expect_error "npp must be >= 0 (0: calculate), got -1" 2 --npp -1
+expect_error "ntrial must be >= 1, got 0" 2 --ntrial 0
+expect_error "n must be >= 0, got -1" 2 --n -1
 expect_error "--ntrial expects an integer, got \"lots\"" 2 --ntrial lots
 expect_error "--cut_coef expects a number, got \"two\"" 2 --cut_coef two
 expect_error "cannot read the namelist file" 2 --input /nonexistent/params.nml
 printf '&latency ntrial=many /\n' > broken.nml
 expect_error "has no valid &latency group" 2 --input broken.nml
 expect_error 'unknown option "--bogus"' 2 --bogus
-expect_error 'timer = "sundial"' 2 --timer sundial
+expect_error "timer must be mpi_wtime, monotonic_raw or tsc, got 'sundial'" 2 --timer sundial
 expect_error "cannot use output directory" 2 --outdir /nonexistent/dir
 
 # Help.
-$mpiexec -n 1 "$latency" --help | grep -q -- "--npp_init" && ok || bad "--help lists the options"
+$mpiexec -n 1 "$latency" --help > help.out
+grep -q -- "--npp_init" help.out && ok || bad "--help lists the options"
+# The defaults shown are the library's (lat_pingpong_defaults), which are Appendix C's.
+grep -Eq -- '^  --ntrial N .*\(default 8388608\)$' help.out && ok || bad "--help: ntrial's default"
+grep -Eq -- '^  --cut_coef X .*\(default 2.0\)$' help.out && ok || bad "--help: cut_coef's default"
 
 finish_checks "driver_latency"

@@ -121,15 +121,17 @@ expect_bad() {
   grep -q -- "$want" bad.err && ok || bad "$*: message lacks '$want': $(cat bad.err)"
   [ -z "$(ls -A bad)" ] && ok || bad "$*: files written: $(ls -A bad)"
 }
-expect_bad "--msglen -1: must be a size in bytes" 2 --msglen -1
-expect_bad "--repeats 0: must be >= 1" 2 --repeats 0
+expect_bad "msg_bytes must be in 0..2147483647, got -1" 2 --msglen -1
+expect_bad "repeats must be >= 1, got 0" 2 --repeats 0
 expect_bad "--schedule 'fast': must be sequential or rounds" 2 --schedule fast
 expect_bad "--wait 'sometimes'" 2 --wait sometimes
-expect_bad "mmpi needs at least 2 processes, this job has 1" 1
+expect_bad "a pair matrix needs at least 2 processes, the communicator has 1" 1
 expect_bad "-o 'out/': must name a file" 2 -o out/
 expect_bad "'/nonexistent'" 2 --outdir /nonexistent
 expect_bad "--timer 'sundial'" 2 --timer sundial
 $mpiexec -n 2 "$mmpi" --help > help.out 2>&1 && grep -q -- '--schedule' help.out && ok || bad "--help"
+# The defaults shown are the library's (lat_*_defaults), not copies typed into the help text.
+grep -Eq -- '--msglen INT=64 ' help.out && grep -Eq -- '--repeats INT=100 ' help.out && ok || bad "--help: the library's defaults"
 
 # ---- SIGTERM to the ranks: the round trips so far, marked partial, exit 3
 mkdir stopped

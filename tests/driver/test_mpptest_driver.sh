@@ -56,6 +56,8 @@ $mpiexec -n 2 "$mpptest" -overlap -sizelist 0,100000 -reps 2 -n_stable 0 -nr 409
 $mpiexec -n 2 "$mpptest" -bisect -sizelist 0,64 -reps 2 -n_stable 0 -nr 4096 -noplot -noprogress -fname bi > /dev/null 2>&1 \
   && grep -q '"bisect": true' bi.json && ok || bad "bisect run"
 $mpiexec -n 2 "$mpptest" -help > help.out 2>&1 && grep -q -- '--autodx' help.out && ok || bad "-help"
+# The defaults shown are the library's (lat_*_defaults), not copies typed into the help text.
+grep -Eq -- '--reps INT=50 ' help.out && grep -Eq -- '--autorel FLOAT=0.02 ' help.out && ok || bad "-help: the library's defaults"
 
 # Bad input: exit 2, a message naming the value, and no file (in a fresh directory).
 expect_bad() {
@@ -68,10 +70,10 @@ expect_bad() {
   grep -q -- "$want" bad.err && ok || bad "$*: message lacks '$want': $(cat bad.err)"
   [ -z "$(ls -A bad)" ] && ok || bad "$*: files written: $(ls -A bad)"
 }
-expect_bad "stride = 0 must be >= 1" -size 0 100 0
-expect_bad "last = 5 must be >= first = 10" -size 10 5 1
-expect_bad "first = -4 must be >= 0" -size -4 100 4
-expect_bad "-dest 5 is not a rank" -dest 5
+expect_bad "size_stride must be >= 1, got 0" -size 0 100 0
+expect_bad "size_last must be >= size_first (10), got 5" -size 10 5 1
+expect_bad "size_first must be >= 0, got -4" -size -4 100 4
+expect_bad "dest must be a rank in 0..1 (or -1: the last), got 5" -dest 5
 expect_bad "-fname 'a/b'" -fname a/b
 expect_bad "-timer nope" -timer nope
 expect_bad "reps must be >= 1, got 0" -reps 0

@@ -68,10 +68,10 @@ expect_bad() {
   grep -q -- "$want" bad.err && ok || bad "$*: message lacks '$want': $(cat bad.err)"
   [ -z "$(ls -A bad)" ] && ok || bad "$*: files written: $(ls -A bad)"
 }
-expect_bad "--reps 0: must be >= 1" 2 --reps 0
-expect_bad "sizes must ascend, 8 follows 64" 2 --sizes 64,8
+expect_bad "reps must be >= 1, got 0" 2 --reps 0
+expect_bad "sizes must ascend, got 64 then 8" 2 --sizes 64,8
 expect_bad "--thresholds '5,2'" 2 --thresholds 5,2
-expect_bad "--max-pairs -1" 2 --max-pairs -1
+expect_bad "max_pairs must be >= 0 (0: as many as possible), got -1" 2 --max-pairs -1
 expect_bad "nodecomm needs two processes on a node" 1
 expect_bad "--time-unit 'ms'" 0 --fit "$data/nodecomm/bluewaters_table1.tsv" --time-unit ms
 expect_bad "cannot open nothere.tsv" 0 --fit nothere.tsv
@@ -96,4 +96,6 @@ else
   echo "two-node case skipped: the launcher is not MPICH's hydra"
 fi
 "$nodecomm" --fit x --help > help.out 2>&1 && grep -q -- '--thresholds' help.out && ok || bad "--help"
+# The defaults shown are the library's (lat_*_defaults), not copies typed into the help text.
+grep -Eq -- '--size-last INT=1048576 ' help.out && grep -Eq -- '--reps INT=5 ' help.out && ok || bad "--help: the library's defaults"
 finish_checks driver_nodecomm

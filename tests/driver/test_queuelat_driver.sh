@@ -41,6 +41,8 @@ grep -Eq '^ *unexpected +0B +64B$' unexpected/queuelat.txt && ok || bad "unexpec
 [ ! -e unexpected/queuelat.png ] && ok || bad "--noplot drew a plot"
 grep -q '"any_source": true' unexpected/queuelat.json && ok || bad "--any-source not recorded"
 $mpiexec -n 2 "$queuelat" --help > help.out 2>&1 && grep -q -- '--any-source' help.out && ok || bad "--help"
+# The defaults shown are the library's (lat_*_defaults), not copies typed into the help text.
+grep -Eq -- '--iters INT=1000 ' help.out && grep -Eq -- '--reps INT=5 ' help.out && ok || bad "--help: the library's defaults"
 
 # Bad input: exit 2, a message naming the value, no file.
 expect_bad() {
@@ -53,12 +55,12 @@ expect_bad() {
   grep -q -- "$want" bad.err && ok || bad "$*: message lacks '$want': $(cat bad.err)"
   [ -z "$(ls -A bad)" ] && ok || bad "$*: files written: $(ls -A bad)"
 }
-expect_bad "queue length -5 must be >= 0" --lengths=0,-5
-expect_bad "120.000000 is not a percentage in 0..100" --fractions 50,120
-expect_bad "--source and --dest are both 0" --source 0 --dest 0
-expect_bad "--dest 9 is not a rank" --dest 9
+expect_bad "lengths\\[1\\] must be in 0..16777216, got -5" --lengths=0,-5
+expect_bad "fractions_percent\\[1\\] must be in 0..100, got 120.000000" --fractions 50,120
+expect_bad "source and dest must differ, both are 0" --source 0 --dest 0
+expect_bad "dest must be a rank in 0..1 (or -1: the last), got 9" --dest 9
 expect_bad "--mode 'foo'" --mode foo
-expect_bad "--iters 0 must be >= 1" --iters 0
+expect_bad "iters must be >= 1, got 0" --iters 0
 expect_bad "expected first:last:step" --lengths 0:10
 expect_bad "'x' is not a number" --sizes 8,x
 expect_bad "--timer 'nope'" --timer nope

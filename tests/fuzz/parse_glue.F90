@@ -2,12 +2,14 @@
 !> and newline, parsed for a job of 4 processes. The verdict is thrown away; only how it ends matters.
 subroutine fuzz_parse_latency(bytes, n) bind(C, name='fuzz_parse_latency')
   use, intrinsic :: iso_c_binding, only: c_char, c_size_t
-  use latency_parameters, only: argument, latency_params, parse_latency_arguments
+  use mpilat, only: lat_pingpong_options
+  use latency_parameters, only: argument, max_path, parse_latency_arguments
   implicit none
   integer(c_size_t), value :: n
   character(kind=c_char), intent(in) :: bytes(n)
   type(argument), allocatable :: args(:)
-  type(latency_params) :: p
+  type(lat_pingpong_options) :: opts
+  character(len=max_path) :: outdir
   integer :: status, count, i, start
   character(len=1024) :: message
 
@@ -26,7 +28,7 @@ subroutine fuzz_parse_latency(bytes, n) bind(C, name='fuzz_parse_latency')
     args(count)%text = chars(start, i - 1)
     start = i + 1
   end do
-  call parse_latency_arguments(args, 4, .false., p, status, message)
+  call parse_latency_arguments(args, 4, .false., opts, outdir, status, message)
 
 contains
 
