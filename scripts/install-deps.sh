@@ -10,6 +10,7 @@ packages=(cmake make g++ gfortran pkgconf python3
           libcli11-dev                  # the options of the C++ drivers (mpptest, queuelat, mmpi)
           libhwloc-dev                  # sockets and cores of the ranks (the pair matrix)
           libeigen3-dev                 # least squares of the max-rate fit
+          libfmt-dev                    # the text reports (used header-only)
           gnuplot-nox)                  # the plots the drivers render (PNG, SVG)
 if [ "${1:-}" = --tests ]; then
   packages+=(openmpi-bin libopenmpi-dev # the suite runs against Open MPI too

@@ -2,29 +2,9 @@
 
 #include <mpi.h>
 
-#include <cstdarg>
-#include <cstdio>
 #include <ctime>
 
 namespace lat {
-
-void appendf(std::string &out, const char *fmt, ...) {
-  char small[512];
-  va_list ap;
-  va_start(ap, fmt);
-  va_list again;
-  va_copy(again, ap);
-  const int n = std::vsnprintf(small, sizeof small, fmt, ap);
-  va_end(ap);
-  if (n >= 0 && static_cast<size_t>(n) < sizeof small) {
-    out.append(small, static_cast<size_t>(n));
-  } else if (n > 0) {
-    std::string big(static_cast<size_t>(n) + 1, '\0');
-    std::vsnprintf(big.data(), big.size(), fmt, again);
-    out.append(big.data(), static_cast<size_t>(n));
-  }
-  va_end(again);
-}
 
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);

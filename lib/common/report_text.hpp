@@ -1,12 +1,20 @@
-// report_text.hpp: what every report writer needs: printf into a string, the date, the MPI library.
+// report_text.hpp: what every report writer needs: formatted text appended to a string (fmt), the date,
+// the MPI library.
 #pragma once
 
+#include <fmt/format.h>
+
+#include <iterator>
 #include <string>
+#include <utility>
 
 namespace lat {
 
-/// printf-style append to out.
-void appendf(std::string &out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/// Appends fmt's formatting of args to out: append(o, "time = {:.3f} with frequency = {}\n", t, n).
+template <class... Args>
+void append(std::string &out, fmt::format_string<Args...> format, Args &&...args) {
+  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
+}
 
 /// The current time as 2026-11-22T10:00:00Z.
 std::string utc_now();

@@ -17,7 +17,6 @@ namespace lat {
 
 namespace {
 
-long long ll(int64_t v) { return static_cast<long long>(v); }
 
 // ---- the sections shared by latency.output and latency.summary.output -------------------------------
 
@@ -32,83 +31,83 @@ const char *partial_cause(const lat_pingpong_result &p) {
 
 void partial_banner(std::string &o, const lat_pingpong_result &p) {
   if (!p.partial) return;
-  appendf(o, "*** PARTIAL RESULTS: the run was stopped (%s) after %lld of %lld timing trials ***\n\n",
+  append(o, "*** PARTIAL RESULTS: the run was stopped ({}) after {} of {} timing trials ***\n\n",
           p.partial == LAT_PARTIAL_TIMEOUT ? "a peer did not answer within the timeout"
                                            : "a stop request: SIGTERM, SIGINT or lat_request_stop()",
-          ll(p.ntrial_done), ll(p.ntrial));
+          p.ntrial_done, p.ntrial);
 }
 
 void parameters(std::string &o, const LatencyReport &r) {
   const lat_pingpong_result &p = *r.pp;
-  appendf(o, "PROGRAM PARAMETERS\n\n");
-  appendf(o, "Number of MPI processes used = %lld\n", ll(p.nprocs));
-  appendf(o, "Ping pongs are between processors of rank source and dest where\n");
-  appendf(o, "  source = %d\n  dest = %d\n\n", p.source, p.dest);
-  appendf(o, "Number of timing trials used for parts 1, 2 & 3 are:\n\n");
-  appendf(o, "nr = %lld\n", ll(r.timer ? r.timer->nr : 0));
+  append(o, "PROGRAM PARAMETERS\n\n");
+  append(o, "Number of MPI processes used = {}\n", p.nprocs);
+  append(o, "Ping pongs are between processors of rank source and dest where\n");
+  append(o, "  source = {}\n  dest = {}\n\n", p.source, p.dest);
+  append(o, "Number of timing trials used for parts 1, 2 & 3 are:\n\n");
+  append(o, "nr = {}\n", r.timer ? r.timer->nr : 0);
   if (p.npp_calculated > 0)
-    appendf(o, "npptrial = %lld\n", ll(p.npptrial));
+    append(o, "npptrial = {}\n", p.npptrial);
   else
-    appendf(o, "npptrial = 0 (npp was given, part 2 not run)\n");
-  appendf(o, "ntrial = %lld\n\n", ll(p.ntrial_done));
+    append(o, "npptrial = 0 (npp was given, part 2 not run)\n");
+  append(o, "ntrial = {}\n\n", p.ntrial_done);
   if (p.n >= 0)
-    appendf(o, "Message size(# of 8-bytes els) = %lld\n\n", ll(p.n));
+    append(o, "Message size(# of 8-bytes els) = {}\n\n", p.n);
   else
-    appendf(o, "Message size(# of bytes) = %lld\n\n", ll(p.bytes));
-  appendf(o, "Number of ping pongs in a timing loop (npp):\n\n");
+    append(o, "Message size(# of bytes) = {}\n\n", p.bytes);
+  append(o, "Number of ping pongs in a timing loop (npp):\n\n");
   if (p.npp_calculated > 0)
-    appendf(o, "calculated value of npp = %lld\n", ll(p.npp_calculated));
+    append(o, "calculated value of npp = {}\n", p.npp_calculated);
   else
-    appendf(o, "calculated value of npp = not calculated (npp was given)\n");
-  appendf(o, "value of npp used = %lld\n\n", ll(p.npp_used));
+    append(o, "calculated value of npp = not calculated (npp was given)\n");
+  append(o, "value of npp used = {}\n\n", p.npp_used);
 }
 
 void times(std::string &o, const char *title, const lat_stats &s) {
-  appendf(o, "%s\n\n", title);
-  appendf(o, "minimum time = %.4f\nmedian time = %.4f\naverage time = %.4f\nmaximum time = %.4f\n\n", s.min_us,
+  append(o, "{}\n\n", title);
+  append(o, "minimum time = {:.4f}\nmedian time = {:.4f}\naverage time = {:.4f}\nmaximum time = {:.4f}\n\n", s.min_us,
           s.median_us, s.mean_us, s.max_us);
 }
 
 void statistics(std::string &o, const char *title, const lat_stats &s) {
-  appendf(o, "%s\n\n", title);
-  appendf(o, "variance = %s\n", fortran_e(s.variance_us2).c_str());
-  appendf(o, "standard deviation = %s\n", fortran_e(s.stddev_us).c_str());
-  appendf(o, "coefficient of variation = %s\n", fortran_e(s.cv_percent).c_str());
-  appendf(o, "standard error = %s\n", fortran_e(s.stderr_us).c_str());
-  appendf(o, "relative standard error = %s\n\n", fortran_e(s.rse).c_str());
+  append(o, "{}\n\n", title);
+  append(o, "variance = {}\n", fortran_e(s.variance_us2));
+  append(o, "standard deviation = {}\n", fortran_e(s.stddev_us));
+  append(o, "coefficient of variation = {}\n", fortran_e(s.cv_percent));
+  append(o, "standard error = {}\n", fortran_e(s.stderr_us));
+  append(o, "relative standard error = {}\n\n", fortran_e(s.rse));
 }
 
 void rates(std::string &o, const char *title, const lat_stats &s) {
-  appendf(o, "%s\n\n", title);
-  appendf(o, "communication rate using minimum time = %s\n", fortran_e(s.rate_min_mbs).c_str());
-  appendf(o, "communication rate using median time = %s\n", fortran_e(s.rate_median_mbs).c_str());
-  appendf(o, "communication rate using average time = %s\n", fortran_e(s.rate_mean_mbs).c_str());
-  appendf(o, "communication rate using maximum time = %s\n\n", fortran_e(s.rate_max_mbs).c_str());
+  append(o, "{}\n\n", title);
+  append(o, "communication rate using minimum time = {}\n", fortran_e(s.rate_min_mbs));
+  append(o, "communication rate using median time = {}\n", fortran_e(s.rate_median_mbs));
+  append(o, "communication rate using average time = {}\n", fortran_e(s.rate_mean_mbs));
+  append(o, "communication rate using maximum time = {}\n\n", fortran_e(s.rate_max_mbs));
 }
 
 void filter_counts(std::string &o, const lat_pingpong_result &p) {
-  appendf(o, "FILTERED DATA RESULTS FROM PART 5\n\n");
-  appendf(o, "filtering cut-off coefficient = %.4f\n", p.cut_coef);
-  appendf(o, "timing trials after filtering = %lld\n", ll(p.n_kept));
-  appendf(o, "# of timings removed by filtering = %lld\n\n", ll(p.n_removed));
+  append(o, "FILTERED DATA RESULTS FROM PART 5\n\n");
+  append(o, "filtering cut-off coefficient = {:.4f}\n", p.cut_coef);
+  append(o, "timing trials after filtering = {}\n", p.n_kept);
+  append(o, "# of timings removed by filtering = {}\n\n", p.n_removed);
 }
 
 void program_time(std::string &o, const LatencyReport &r) {
-  appendf(o, "program time in minutes = %s\n", fortran_e(r.program_seconds / 60.0).c_str());
+  append(o, "program time in minutes = {}\n", fortran_e(r.program_seconds / 60.0));
 }
 
 // Our addition after Appendix C's last line: the timer actually used, so no number comes unexplained.
 void timer_used(std::string &o, const lat_timer_result *t) {
   if (t == nullptr) return;
-  appendf(o, "\nTIMER USED\n\n");
-  appendf(o, "timer = %s\n", timer_name(t->timer));
-  appendf(o, "resolution of the timer (res_timing) in microseconds = %.4f\n", t->res_timing_us);
-  appendf(o, "minimum timing overhead (min_ov) in microseconds = %.4f\n", t->min_ov_us);
+  append(o, "\nTIMER USED\n\n");
+  append(o, "timer = {}\n", timer_name(t->timer));
+  append(o, "resolution of the timer (res_timing) in microseconds = {:.4f}\n", t->res_timing_us);
+  append(o, "minimum timing overhead (min_ov) in microseconds = {:.4f}\n", t->min_ov_us);
 }
 
 void frequency_table(std::string &o, const Distribution &d) {
   for (size_t i = 0; i < d.values.size(); ++i)
-    appendf(o, "time = %.3f with frequency = %lld\n", d.values[i], ll(d.counts[i]));
+    append(o, "time = {:.3f} with frequency = {}\n", d.values[i], d.counts[i]);
 }
 
 }  // namespace
@@ -157,54 +156,54 @@ std::string full_text(const LatencyReport &r) {
 
   if (r.timer != nullptr) {
     const lat_timer_result &t = *r.timer;
-    appendf(o, "PART 1: RESOLUTION AND OVERHEAD OF THE TIMER IN MICROSECONDS\n\n");
-    appendf(o, "timer = %s\n", timer_name(t.timer));
-    appendf(o, "number of timer pairs measured (nr) = %lld\n", ll(t.nr));
-    appendf(o, "minimum time = %.4f\nmedian time = %.4f\naverage time = %.4f\nmaximum time = %.4f\n", t.min_us,
+    append(o, "PART 1: RESOLUTION AND OVERHEAD OF THE TIMER IN MICROSECONDS\n\n");
+    append(o, "timer = {}\n", timer_name(t.timer));
+    append(o, "number of timer pairs measured (nr) = {}\n", t.nr);
+    append(o, "minimum time = {:.4f}\nmedian time = {:.4f}\naverage time = {:.4f}\nmaximum time = {:.4f}\n", t.min_us,
             t.median_us, t.mean_us, t.max_us);
-    appendf(o, "standard deviation = %.4f\n", t.stddev_us);
-    appendf(o, "resolution of the timer (res_timing) = %.4f\n", t.res_timing_us);
-    appendf(o, "minimum timing overhead (min_ov) = %.4f\n", t.min_ov_us);
-    appendf(o, "clock tick reported by the system = %.4f\n", t.tick_us);
-    appendf(o, "times equal to zero = %lld\n", ll(t.n_zero));
-    appendf(o, "times below zero (not binned) = %lld\n\n", ll(t.n_negative));
-    appendf(o, "DISTRIBUTION OF TIMES FROM THE TIMER OVERHEAD MEASUREMENTS IN PART 1:\n\n");
+    append(o, "standard deviation = {:.4f}\n", t.stddev_us);
+    append(o, "resolution of the timer (res_timing) = {:.4f}\n", t.res_timing_us);
+    append(o, "minimum timing overhead (min_ov) = {:.4f}\n", t.min_ov_us);
+    append(o, "clock tick reported by the system = {:.4f}\n", t.tick_us);
+    append(o, "times equal to zero = {}\n", t.n_zero);
+    append(o, "times below zero (not binned) = {}\n\n", t.n_negative);
+    append(o, "DISTRIBUTION OF TIMES FROM THE TIMER OVERHEAD MEASUREMENTS IN PART 1:\n\n");
     for (int b = 0; b < LAT_NBINS - 1; ++b)
-      appendf(o, "%.2f <= times < %.2f with count = %lld\n", b * LAT_BIN_WIDTH_US, (b + 1) * LAT_BIN_WIDTH_US,
-              ll(t.bin_count[b]));
-    appendf(o, "%.2f <= times with count = %lld\n\n", (LAT_NBINS - 1) * LAT_BIN_WIDTH_US,
-            ll(t.bin_count[LAT_NBINS - 1]));
+      append(o, "{:.2f} <= times < {:.2f} with count = {}\n", b * LAT_BIN_WIDTH_US, (b + 1) * LAT_BIN_WIDTH_US,
+              t.bin_count[b]);
+    append(o, "{:.2f} <= times with count = {}\n\n", (LAT_NBINS - 1) * LAT_BIN_WIDTH_US,
+            t.bin_count[LAT_NBINS - 1]);
     if (r.timer_dist != nullptr) {
-      appendf(o, "FREQUENCY OF TIMES FROM THE TIMER OVERHEAD MEASUREMENTS IN PART 1:\n\n");
+      append(o, "FREQUENCY OF TIMES FROM THE TIMER OVERHEAD MEASUREMENTS IN PART 1:\n\n");
       frequency_table(o, *r.timer_dist);
-      appendf(o, "\n");
+      append(o, "\n");
     }
   }
 
-  appendf(o, "PART 2: ESTIMATING THE NUMBER OF PING PONGS IN A TIMING LOOP (npp)\n\n");
+  append(o, "PART 2: ESTIMATING THE NUMBER OF PING PONGS IN A TIMING LOOP (npp)\n\n");
   if (p.npp_calculated > 0) {
-    appendf(o, "npp_init = %lld\nnpptrial = %lld\nres_npp = %lld\n", ll(p.npp_init), ll(p.npptrial), ll(p.res_npp));
-    appendf(o, "median time of one ping pong (median_ppt) in microseconds = %.4f\n", p.median_ppt_us);
-    appendf(o, "npp = nint(max(1, res_npp * res_timing / median_ppt)) = %lld\n\n", ll(p.npp_calculated));
+    append(o, "npp_init = {}\nnpptrial = {}\nres_npp = {}\n", p.npp_init, p.npptrial, p.res_npp);
+    append(o, "median time of one ping pong (median_ppt) in microseconds = {:.4f}\n", p.median_ppt_us);
+    append(o, "npp = nint(max(1, res_npp * res_timing / median_ppt)) = {}\n\n", p.npp_calculated);
   } else {
-    appendf(o, "not run: npp was given as %lld\n\n", ll(p.npp_used));
+    append(o, "not run: npp was given as {}\n\n", p.npp_used);
   }
 
-  appendf(o, "PART 3: PING PONG TIMES WITH %lld PING PONGS IN A TIMING LOOP\n\n", ll(p.npp_used));
+  append(o, "PART 3: PING PONG TIMES WITH {} PING PONGS IN A TIMING LOOP\n\n", p.npp_used);
   times(o, "TIMING RESULTS FOR PING PONG TIMES DIVIDED BY TWO IN MICROSECONDS", p.all);
   statistics(o, "STATISTICS FOR PING PONG TIMES", p.all);
   rates(o, "COMMUNICATION RATE RESULTS IN MBYTES/SECOND", p.all);
 
   if (r.pp_dist != nullptr) {
-    appendf(o, "PART 4: DISTRIBUTION OF PING PONG TIMES\n\n");
-    appendf(o, "MEASURED TIMINGS AND THEIR FREQUENCY IN MICROSECONDS\n\n");
+    append(o, "PART 4: DISTRIBUTION OF PING PONG TIMES\n\n");
+    append(o, "MEASURED TIMINGS AND THEIR FREQUENCY IN MICROSECONDS\n\n");
     frequency_table(o, *r.pp_dist);
-    appendf(o, "\n");
+    append(o, "\n");
   }
 
-  appendf(o, "PART 5: FILTERED DATA\n\n");
+  append(o, "PART 5: FILTERED DATA\n\n");
   filter_counts(o, p);
-  appendf(o, "filtering cut-off time in microseconds = %.4f\n\n", p.cut_off_us);
+  append(o, "filtering cut-off time in microseconds = {:.4f}\n\n", p.cut_off_us);
   times(o, "FILTERED TIMING RESULTS FOR PING PONG TIMES DIVIDED BY TWO IN MICROSECONDS", p.filtered);
   statistics(o, "STATISTICS FOR FILTERED TIMINGS", p.filtered);
   rates(o, "COMMUNICATION RATE RESULTS FOR FILTERED TIMINGS IN MBYTES/SECOND", p.filtered);

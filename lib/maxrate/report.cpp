@@ -19,7 +19,6 @@ namespace lat {
 
 namespace {
 
-long long ll(int64_t v) { return static_cast<long long>(v); }
 
 /// size -> (k -> time): the observations as the table's rows (the smallest time where one repeats).
 std::map<int64_t, std::map<int64_t, double>> rows_of(const std::vector<lat_maxrate_obs> &obs) {
@@ -34,10 +33,7 @@ std::map<int64_t, std::map<int64_t, double>> rows_of(const std::vector<lat_maxra
 
 /// A rate in MB/s, or "inf".
 std::string rate(double mbs) {
-  if (std::isinf(mbs)) return "inf";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g", mbs);
-  return text;
+  return std::isinf(mbs) ? "inf" : fmt::format("{:.4g}", mbs);
 }
 
 nlohmann::json number_or_string(double v) {
@@ -113,14 +109,14 @@ std::string nodecomm_table_text(const std::vector<lat_maxrate_obs> &obs, const s
   int64_t kmax = 0;
   for (const auto &r : rows) kmax = std::max(kmax, r.second.rbegin()->first);
   std::string o = "# " + what + "\nlen";
-  for (int64_t k = 1; k <= kmax; ++k) appendf(o, "\t%lld", ll(k));
+  for (int64_t k = 1; k <= kmax; ++k) append(o, "\t{}", k);
   o += "\n";
   for (const auto &[len, row] : rows) {
-    appendf(o, "%lld", ll(len));
+    append(o, "{}", len);
     for (int64_t k = 1; k <= kmax; ++k) {
       auto it = row.find(k);
       if (it == row.end()) o += "\t-";
-      else appendf(o, "\t%.4f", it->second);
+      else append(o, "\t{:.4f}", it->second);
     }
     o += "\n";
   }
@@ -131,32 +127,32 @@ std::string maxrate_tables_text(const MaxrateFit &fit) {
   const lat_fit_summary &s = fit.summary;
   const int nreg = static_cast<int>(s.nregimes);
   std::string o;
-  appendf(o, "Regimes (%s): ", s.thresholds_detected ? "thresholds from the steps of the 1-pair curve" : "thresholds given");
+  append(o, "Regimes ({}): ", s.thresholds_detected ? "thresholds from the steps of the 1-pair curve" : "thresholds given");
   for (int g = 0; g < nreg; ++g)
-    appendf(o, "%s%s %lld..%lld bytes", g ? ", " : "", regime_name(g, nreg).c_str(), ll(s.regime_first[g]),
-            ll(s.regime_last[g]));
-  appendf(o, "; K = %lld pairs, %lld observations\n\n", ll(s.kmax), ll(s.nobs));
+    append(o, "{}{} {}..{} bytes", g ? ", " : "", regime_name(g, nreg), s.regime_first[g],
+            s.regime_last[g]);
+  append(o, "; K = {} pairs, {} observations\n\n", s.kmax, s.nobs);
   for (int model : {LAT_MODEL_MAXRATE4, LAT_MODEL_MAXRATE}) {
-    appendf(o, "Table 1: %s model parameters, T = alpha + k n / min(%s)\n", rate_model_name(model),
+    append(o, "Table 1: {} model parameters, T = alpha + k n / min({})\n", rate_model_name(model),
             model == LAT_MODEL_MAXRATE4 ? "RN, RCb + (k-1) RCi" : "RN, k RC");
-    appendf(o, "%-11s %12s %12s %12s %12s %10s\n", "phase", "alpha [us]", "RN [MB/s]",
+    append(o, "{:<11} {:>12} {:>12} {:>12} {:>12} {:>10}\n", "phase", "alpha [us]", "RN [MB/s]",
             model == LAT_MODEL_MAXRATE4 ? "RCb [MB/s]" : "RC [MB/s]", model == LAT_MODEL_MAXRATE4 ? "RCi [MB/s]" : "", "k*");
     for (int g = 0; g < nreg; ++g) {
       const lat_model_fit &m = fit.models[static_cast<size_t>(g * LAT_NMODELS + model)];
-      appendf(o, "%-11s %12.4g %12s %12s %12s %10s\n", regime_name(g, nreg).c_str(), m.alpha_us, rate(m.rn_mbs).c_str(),
-              rate(m.rc_mbs).c_str(), model == LAT_MODEL_MAXRATE4 ? rate(m.rci_mbs).c_str() : "",
+      append(o, "{:<11} {:12.4g} {:>12} {:>12} {:>12} {:>10}\n", regime_name(g, nreg), m.alpha_us, rate(m.rn_mbs),
+              rate(m.rc_mbs), model == LAT_MODEL_MAXRATE4 ? rate(m.rci_mbs).c_str() : "",
               std::isinf(m.k_star) ? "inf" : std::to_string(m.k_star).substr(0, 6).c_str());
     }
     o += "\n";
   }
-  appendf(o, "Table 2: relative error sums, sum over the regime's points of |T_model - T| / T\n");
-  appendf(o, "%-11s %14s %14s %14s %14s %14s\n", "phase", "max-rate 4p", "max-rate 3p", "postal 1 pair", "postal K pairs",
+  append(o, "Table 2: relative error sums, sum over the regime's points of |T_model - T| / T\n");
+  append(o, "{:<11} {:>14} {:>14} {:>14} {:>14} {:>14}\n", "phase", "max-rate 4p", "max-rate 3p", "postal 1 pair", "postal K pairs",
           "postal all");
   for (int g = 0; g < nreg; ++g) {
-    appendf(o, "%-11s", regime_name(g, nreg).c_str());
+    append(o, "{:<11}", regime_name(g, nreg));
     for (int model : {LAT_MODEL_MAXRATE4, LAT_MODEL_MAXRATE, LAT_MODEL_POSTAL_1PAIR, LAT_MODEL_POSTAL_KPAIRS,
                       LAT_MODEL_POSTAL_ALL})
-      appendf(o, " %14.4g", fit.models[static_cast<size_t>(g * LAT_NMODELS + model)].rel_err_sum);
+      append(o, " {:14.4g}", fit.models[static_cast<size_t>(g * LAT_NMODELS + model)].rel_err_sum);
     o += "\n";
   }
   return o;
@@ -237,9 +233,9 @@ std::string csv_text(const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &
   for (size_t i = 0; i < obs.size(); ++i) {
     int g = 0;
     while (g < s.nthresholds && obs[i].bytes > s.thresholds[g]) ++g;
-    appendf(o, "%lld,%lld,%.6f,%s", ll(obs[i].k), ll(obs[i].bytes), obs[i].time_us,
-            regime_name(g, static_cast<int>(s.nregimes)).c_str());
-    for (int model = 0; model < LAT_NMODELS; ++model) appendf(o, ",%.6f", fit.rel_err[static_cast<size_t>(model)][i]);
+    append(o, "{},{},{:.6f},{}", obs[i].k, obs[i].bytes, obs[i].time_us,
+            regime_name(g, static_cast<int>(s.nregimes)));
+    for (int model = 0; model < LAT_NMODELS; ++model) append(o, ",{:.6f}", fit.rel_err[static_cast<size_t>(model)][i]);
     o += "\n";
   }
   return o;
@@ -251,17 +247,17 @@ std::string bandwidth_gp_text(const std::vector<lat_maxrate_obs> &obs, const Max
   const lat_fit_summary &s = fit.summary;
   const auto rows = rows_of(obs);
   std::string o = "# gnuplot script: `gnuplot nodecomm_bw.gp` draws nodecomm_bw.png (data inline)\n";
-  appendf(o, "if (!exists(\"outfile\")) outfile = 'nodecomm_bw.png'\n");
-  appendf(o, "set terminal pngcairo size 1000,700 noenhanced\nset output outfile\n");
-  appendf(o, "set title %s\n", gnuplot_quoted("aggregate bandwidth k n / T, measured (points) and max-rate model (lines): " + what).c_str());
-  appendf(o, "set xlabel 'message size (bytes)'\nset ylabel 'aggregate bandwidth (MB/s)'\nset logscale x 2\nset grid\n");
-  appendf(o, "set format x '%%.0b%%B'\n");
-  appendf(o, "set key top left title 'k pairs'\n");
+  append(o, "if (!exists(\"outfile\")) outfile = 'nodecomm_bw.png'\n");
+  append(o, "set terminal pngcairo size 1000,700 noenhanced\nset output outfile\n");
+  append(o, "set title {}\n", gnuplot_quoted("aggregate bandwidth k n / T, measured (points) and max-rate model (lines): " + what).c_str());
+  append(o, "set xlabel 'message size (bytes)'\nset ylabel 'aggregate bandwidth (MB/s)'\nset logscale x 2\nset grid\n");
+  append(o, "set format x '%.0b%B'\n");
+  append(o, "set key top left title 'k pairs'\n");
   for (int64_t g = 0; g < s.nthresholds; ++g)
-    appendf(o, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2 linecolor rgb 'gray50'\n",
-            ll(s.thresholds[g]), ll(s.thresholds[g]));
+    append(o, "set arrow from {}, graph 0 to {}, graph 1 nohead dashtype 2 linecolor rgb 'gray50'\n",
+            s.thresholds[g], s.thresholds[g]);
   for (int64_t k = 1; k <= s.kmax; ++k) {
-    appendf(o, "$k%lld << EOD\n", ll(k));
+    append(o, "$k{} << EOD\n", k);
     for (const auto &[len, row] : rows) {
       auto it = row.find(k);
       if (it == row.end() || len == 0) continue;
@@ -271,17 +267,17 @@ std::string bandwidth_gp_text(const std::vector<lat_maxrate_obs> &obs, const Max
       RateModel rm;
       rm.alpha = m.alpha_us, rm.rc = m.rc_mbs, rm.rn = m.rn_mbs;
       const double model = model_time(rm, LAT_MODEL_MAXRATE, k, len);
-      appendf(o, "%lld %.6g %.6g\n", ll(len), static_cast<double>(k * len) / it->second,
+      append(o, "{} {:.6g} {:.6g}\n", len, static_cast<double>(k * len) / it->second,
               static_cast<double>(k * len) / model);
     }
-    appendf(o, "EOD\n");
+    append(o, "EOD\n");
   }
-  appendf(o, "plot ");
+  append(o, "plot ");
   for (int64_t k = 1; k <= s.kmax; ++k)
-    appendf(o, "%s$k%lld using 1:2 with points pointtype 7 pointsize 0.6 linecolor %lld title '%lld', "
-               "$k%lld using 1:3 with lines linecolor %lld notitle",
-            k > 1 ? ", \\\n     " : "", ll(k), ll(k), ll(k), ll(k), ll(k));
-  appendf(o, "\n");
+    append(o, "{}$k{} using 1:2 with points pointtype 7 pointsize 0.6 linecolor {} title '{}', "
+               "$k{} using 1:3 with lines linecolor {} notitle",
+            k > 1 ? ", \\\n     " : "", k, k, k, k, k);
+  append(o, "\n");
   return o;
 }
 
@@ -291,31 +287,31 @@ std::string error_gp_text(const std::vector<lat_maxrate_obs> &obs, const Maxrate
   for (size_t i = 0; i < obs.size(); ++i)
     err[obs[i].bytes][obs[i].k] = 100.0 * fit.rel_err[LAT_MODEL_MAXRATE][i];
   std::string o = "# gnuplot script: `gnuplot nodecomm_err.gp` draws nodecomm_err.png (data inline)\n";
-  appendf(o, "if (!exists(\"outfile\")) outfile = 'nodecomm_err.png'\n");
-  appendf(o, "set terminal pngcairo size 1000,600 noenhanced\nset output outfile\n");
-  appendf(o, "set title %s\n", gnuplot_quoted("relative error of the max-rate model: " + what).c_str());
-  appendf(o, "set xlabel 'message size (bytes), one column per size measured'\nset ylabel 'pairs k'\n");
-  appendf(o, "set cblabel '(T_model - T) / T  (%%)'\nset palette defined (-1 'blue', 0 'white', 1 'red')\n");
+  append(o, "if (!exists(\"outfile\")) outfile = 'nodecomm_err.png'\n");
+  append(o, "set terminal pngcairo size 1000,600 noenhanced\nset output outfile\n");
+  append(o, "set title {}\n", gnuplot_quoted("relative error of the max-rate model: " + what).c_str());
+  append(o, "set xlabel 'message size (bytes), one column per size measured'\nset ylabel 'pairs k'\n");
+  append(o, "set cblabel '(T_model - T) / T  (%)'\nset palette defined (-1 'blue', 0 'white', 1 'red')\n");
   double worst = 1e-9;
   for (const auto &r : err)
     for (const auto &c : r.second) worst = std::max(worst, std::fabs(c.second));
-  appendf(o, "set cbrange [%.6g:%.6g]\nset yrange [0.5:%lld.5]\nset ytics 1\n", -worst, worst, ll(fit.summary.kmax));
+  append(o, "set cbrange [{:.6g}:{:.6g}]\nset yrange [0.5:{}.5]\nset ytics 1\n", -worst, worst, fit.summary.kmax);
   // Sizes are uneven: columns by index, labelled with a few sizes.
-  appendf(o, "set xtics rotate by 45 right (");
+  append(o, "set xtics rotate by 45 right (");
   size_t col = 0;
   const size_t every = std::max<size_t>(1, err.size() / 12);
   for (const auto &r : err) {
-    if (col % every == 0) appendf(o, "%s'%lld' %zu", col ? ", " : "", ll(r.first), col);
+    if (col % every == 0) append(o, "{}'{}' {}", col ? ", " : "", r.first, col);
     ++col;
   }
-  appendf(o, ")\n$err << EOD\n");
+  append(o, ")\n$err << EOD\n");
   col = 0;
   for (const auto &r : err) {
-    for (const auto &c : r.second) appendf(o, "%zu %lld %.6g\n", col, ll(c.first), c.second);
+    for (const auto &c : r.second) append(o, "{} {} {:.6g}\n", col, c.first, c.second);
     ++col;
     o += "\n";
   }
-  appendf(o, "EOD\nplot $err using 1:2:3 with image notitle\n");
+  append(o, "EOD\nplot $err using 1:2:3 with image notitle\n");
   return o;
 }
 

@@ -20,7 +20,6 @@ namespace lat {
 
 namespace {
 
-long long ll(int64_t v) { return static_cast<long long>(v); }
 
 constexpr int64_t kJsonMatrixRanks = 1024;
 
@@ -96,15 +95,15 @@ const char *pair_schedule_name(int schedule) {
 std::string mmpi_log_text(const PairResult &r) {
   const lat_pair_summary &s = r.summary;
   std::string o;
-  appendf(o, "# Testing Hostname: %s\n", s.testing_host);
-  appendf(o, "# Processors: %lld MsgLen %lld Repeats: %lld\n", ll(s.nprocs), ll(s.msg_bytes), ll(s.repeats));
-  appendf(o, "# ProcName1:rank ProcName2:rank AvgCommTime(usecs) StdDev\n");
+  append(o, "# Testing Hostname: {}\n", s.testing_host);
+  append(o, "# Processors: {} MsgLen {} Repeats: {}\n", s.nprocs, s.msg_bytes, s.repeats);
+  append(o, "# ProcName1:rank ProcName2:rank AvgCommTime(usecs) StdDev\n");
   for (int64_t i = 0; i < s.nprocs; ++i)
     for (int64_t j = i; j < s.nprocs; ++j)
-      appendf(o, "%s %03lld %s %03lld %.2f %.2f\n", host_of(r, i).c_str(), ll(i), host_of(r, j).c_str(), ll(j),
+      append(o, "{} {:03} {} {:03} {:.2f} {:.2f}\n", host_of(r, i), i, host_of(r, j), j,
               r.at(LAT_PAIR_MEAN, i, j), r.at(LAT_PAIR_STDDEV, i, j));
   // The layout has no place for it: a partial run says so in a comment after the pairs.
-  if (s.partial) appendf(o, "# PARTIAL: stopped early; see the JSON file for each pair's count\n");
+  if (s.partial) append(o, "# PARTIAL: stopped early; see the JSON file for each pair's count\n");
   return o;
 }
 
@@ -286,7 +285,7 @@ std::string pair_matrix_text(const PairResult &r, int stat) {
   std::string o;
   const int64_t n = r.summary.nprocs;
   for (int64_t i = 0; i < n; ++i) {
-    for (int64_t k = 0; k < n; ++k) appendf(o, k ? " %.10g" : "%.10g", r.at(stat, i, k));
+    for (int64_t k = 0; k < n; ++k) append(o, "{}{:.10g}", k ? " " : "", r.at(stat, i, k));
     o += "\n";
   }
   return o;
@@ -300,9 +299,9 @@ std::string pair_csv_text(const PairResult &r) {
   for (int64_t i = 0; i < n; ++i)
     for (int64_t k = i + 1; k < n; ++k) {
       const lat_rank_place &a = r.places[static_cast<size_t>(i)], &b = r.places[static_cast<size_t>(k)];
-      appendf(o, "%lld,%s,%d,%lld,%s,%d", ll(i), a.host, a.node, ll(k), b.host, b.node);
+      append(o, "{},{},{},{},{},{}", i, a.host, a.node, k, b.host, b.node);
       for (int stat = 0; stat < LAT_PAIR_NSTATS; ++stat) {
-        if (has_stat(r, stat)) appendf(o, ",%.6f", r.at(stat, i, k));
+        if (has_stat(r, stat)) append(o, ",{:.6f}", r.at(stat, i, k));
         else o += ",";
       }
       o += "\n";
@@ -314,52 +313,52 @@ std::string pair_heatmap_text(const PairResult &r, const std::string &default_ou
   const lat_pair_summary &s = r.summary;
   const int64_t n = s.nprocs;
   std::string o;
-  appendf(o, "# gnuplot script: `gnuplot %s` draws the heat map of the mean round-trip latency (data inline).\n",
+  append(o, "# gnuplot script: `gnuplot {}` draws the heat map of the mean round-trip latency (data inline).\n",
           (default_outfile.substr(0, default_outfile.find_last_of('.')) + ".gp").c_str());
-  appendf(o, "if (!exists(\"outfile\")) outfile = %s\n", gnuplot_quoted(default_outfile).c_str());
-  appendf(o, "if (!exists(\"format\")) format = 'png'\n");
-  appendf(o, "set encoding utf8\n");
-  appendf(o, "if (format eq 'svg') { set terminal svg size 900,820 dynamic noenhanced } "
-             "else { set terminal pngcairo size 900,820 noenhanced }\n");
-  appendf(o, "set output outfile\n");
-  appendf(o, "set title %s\n",
+  append(o, "if (!exists(\"outfile\")) outfile = {}\n", gnuplot_quoted(default_outfile));
+  append(o, "if (!exists(\"format\")) format = 'png'\n");
+  append(o, "set encoding utf8\n");
+  append(o, "if (format eq 'svg') {{ set terminal svg size 900,820 dynamic noenhanced }} "
+             "else {{ set terminal pngcairo size 900,820 noenhanced }}\n");
+  append(o, "set output outfile\n");
+  append(o, "set title {}\n",
           gnuplot_quoted(std::string(s.testing_host) + ": mean round trip, " + std::to_string(n) + " ranks on " +
                          std::to_string(s.nnodes) + " node(s), " + std::to_string(s.msg_bytes) + " B, " +
                          std::to_string(s.repeats) + " repeats; lines: node boundaries")
               .c_str());
-  appendf(o, "set xlabel 'rank'\nset ylabel 'rank'\nset cblabel 'round-trip latency (µs)'\n");
-  appendf(o, "set xrange [-0.5:%lld.5]\nset yrange [-0.5:%lld.5]\nset size ratio -1\nset tics out\n", ll(n - 1),
-          ll(n - 1));
+  append(o, "set xlabel 'rank'\nset ylabel 'rank'\nset cblabel 'round-trip latency (µs)'\n");
+  append(o, "set xrange [-0.5:{}.5]\nset yrange [-0.5:{}.5]\nset size ratio -1\nset tics out\n", n - 1,
+          n - 1);
   // Blue for the fastest pairs, through yellow, to red for the slowest, as the paper's plots.
-  appendf(o, "set palette defined (0 'blue', 1 'cyan', 2 'yellow', 3 'red')\n");
+  append(o, "set palette defined (0 'blue', 1 'cyan', 2 'yellow', 3 'red')\n");
   // Node boundaries: a line where the node changes between consecutive ranks; the node's host on top.
   std::vector<int64_t> starts = {0};
   for (int64_t k = 1; k < n; ++k)
     if (r.places[static_cast<size_t>(k)].node != r.places[static_cast<size_t>(k - 1)].node) starts.push_back(k);
   for (size_t b = 1; b < starts.size(); ++b)
-    appendf(o,
-            "set arrow from %lld.5, -0.5 to %lld.5, %lld.5 nohead front linewidth 1.5 linecolor rgb 'black'\n"
-            "set arrow from -0.5, %lld.5 to %lld.5, %lld.5 nohead front linewidth 1.5 linecolor rgb 'black'\n",
-            ll(starts[b] - 1), ll(starts[b] - 1), ll(n - 1), ll(starts[b] - 1), ll(n - 1), ll(starts[b] - 1));
+    append(o,
+            "set arrow from {}.5, -0.5 to {}.5, {}.5 nohead front linewidth 1.5 linecolor rgb 'black'\n"
+            "set arrow from -0.5, {}.5 to {}.5, {}.5 nohead front linewidth 1.5 linecolor rgb 'black'\n",
+            starts[b] - 1, starts[b] - 1, n - 1, starts[b] - 1, n - 1, starts[b] - 1);
   if (starts.size() <= 32) {
-    appendf(o, "set x2range [-0.5:%lld.5]\nset x2tics (", ll(n - 1));
+    append(o, "set x2range [-0.5:{}.5]\nset x2tics (", n - 1);
     for (size_t b = 0; b < starts.size(); ++b) {
       const int64_t end = b + 1 < starts.size() ? starts[b + 1] : n;
-      appendf(o, "%s%s %.1f", b ? ", " : "", gnuplot_quoted(host_of(r, starts[b])).c_str(),
+      append(o, "{}{} {:.1f}", b ? ", " : "", gnuplot_quoted(host_of(r, starts[b])),
               0.5 * static_cast<double>(starts[b] + end - 1));
     }
-    appendf(o, ") rotate by 30 left\nset tmargin 6\n");
+    append(o, ") rotate by 30 left\nset tmargin 6\n");
   }
   // The diagonal is not measured: it takes the smallest mean (so it does not stretch the colour range)
   // and is covered by white squares.
-  appendf(o, "$mean << EOD\n");
+  append(o, "$mean << EOD\n");
   for (int64_t i = 0; i < n; ++i) {
-    for (int64_t k = 0; k < n; ++k) appendf(o, k ? " %.6f" : "%.6f", i == k ? s.mean_min_us : r.at(LAT_PAIR_MEAN, i, k));
+    for (int64_t k = 0; k < n; ++k) append(o, "{}{:.6f}", k ? " " : "", i == k ? s.mean_min_us : r.at(LAT_PAIR_MEAN, i, k));
     o += "\n";
   }
-  appendf(o, "EOD\n$diagonal << EOD\n");
-  for (int64_t i = 0; i < n; ++i) appendf(o, "%lld %lld\n", ll(i), ll(i));
-  appendf(o, "EOD\nplot $mean matrix with image notitle, \\\n"
+  append(o, "EOD\n$diagonal << EOD\n");
+  for (int64_t i = 0; i < n; ++i) append(o, "{} {}\n", i, i);
+  append(o, "EOD\nplot $mean matrix with image notitle, \\\n"
              "     $diagonal using 1:2:(0.5):(0.5) with boxxyerror fillstyle solid noborder linecolor rgb 'white' "
              "notitle\n");
   return o;

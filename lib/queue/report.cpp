@@ -13,7 +13,6 @@ namespace lat {
 
 namespace {
 
-long long ll(int64_t v) { return static_cast<long long>(v); }
 
 bool posted(const QueueResult &r) { return r.summary.mode == LAT_QUEUE_POSTED; }
 
@@ -29,13 +28,9 @@ std::vector<Curve> curves_of(const QueueResult &r) {
   std::vector<Curve> curves;
   for (const lat_queue_point &q : r.points) {
     if (curves.empty() || curves.back().fraction != q.fraction_percent || curves.back().bytes != q.bytes) {
-      char label[64];
-      if (posted(r) && r.summary.nsizes > 1)
-        std::snprintf(label, sizeof label, "%g%% %lldB", q.fraction_percent, ll(q.bytes));
-      else if (posted(r))
-        std::snprintf(label, sizeof label, "%g%%", q.fraction_percent);
-      else
-        std::snprintf(label, sizeof label, "%lldB", ll(q.bytes));
+      const std::string label = posted(r) && r.summary.nsizes > 1 ? fmt::format("{:g}% {}B", q.fraction_percent, q.bytes)
+                                : posted(r)                      ? fmt::format("{:g}%", q.fraction_percent)
+                                                                 : fmt::format("{}B", q.bytes);
       curves.push_back({q.fraction_percent, q.bytes, label, {}});
     }
     curves.back().points.push_back(&q);
@@ -50,40 +45,40 @@ const char *mode_name(const QueueResult &r) { return posted(r) ? "posted" : "une
 std::string queue_table_text(const QueueResult &r) {
   const lat_queue_summary &s = r.summary;
   std::string o;
-  appendf(o, "queuelat (mpilat %s): %s-queue latency, ranks %d (%s) and %d (%s)%s\n", MPILAT_VERSION_STRING,
+  append(o, "queuelat (mpilat {}): {}-queue latency, ranks {} ({}) and {} ({}){}\n", MPILAT_VERSION_STRING,
           mode_name(r), s.source, s.source_host, s.dest, s.dest_host, s.any_source ? ", MPI_ANY_SOURCE receives" : "");
-  appendf(o, "one-way latency in us: the mean of %lld timed ping-pongs / 2 (the paper's figure), over %lld measurements\n",
-          ll(s.iters), ll(s.reps));
-  if (s.partial) appendf(o, "*** PARTIAL RESULTS: stopped by a stop request; empty cells were not measured ***\n");
-  appendf(o, "columns: %s\n\n", posted(r) ? "percent of the posted queue traversed (and message size)" : "message size");
+  append(o, "one-way latency in us: the mean of {} timed ping-pongs / 2 (the paper's figure), over {} measurements\n",
+          s.iters, s.reps);
+  if (s.partial) append(o, "*** PARTIAL RESULTS: stopped by a stop request; empty cells were not measured ***\n");
+  append(o, "columns: {}\n\n", posted(r) ? "percent of the posted queue traversed (and message size)" : "message size");
   const std::vector<Curve> curves = curves_of(r);
-  appendf(o, "%10s", posted(r) ? "posted" : "unexpected");
-  for (const Curve &c : curves) appendf(o, " %10s", c.label.c_str());
-  appendf(o, "\n");
+  append(o, "{:>10}", posted(r) ? "posted" : "unexpected");
+  for (const Curve &c : curves) append(o, " {:>10}", c.label);
+  append(o, "\n");
   for (size_t row = 0; row < static_cast<size_t>(s.nlengths); ++row) {
-    appendf(o, "%10lld", ll(curves.front().points[row]->length));
+    append(o, "{:10}", curves.front().points[row]->length);
     for (const Curve &c : curves) {
       const lat_queue_point &q = *c.points[row];
-      if (q.measurements > 0) appendf(o, " %10.3f", q.paper_us);
-      else appendf(o, " %10s", "-");
+      if (q.measurements > 0) append(o, " {:10.3f}", q.paper_us);
+      else append(o, " {:>10}", "-");
     }
-    appendf(o, "\n");
+    append(o, "\n");
   }
   // The fitted curve (queue_sweep.cpp): the largest fraction at the first message size.
   const Curve *fitted = &curves.front();
   for (const Curve &c : curves)
     if (c.bytes == curves.front().bytes && c.fraction >= fitted->fraction) fitted = &c;
-  appendf(o, "\nlatency added per %s entry: %.5f us (least squares of the medians over the %s curve; %.3f us at 0)\n",
-          posted(r) ? "traversed" : "queued", s.slope_us_per_entry, fitted->label.c_str(), s.intercept_us);
-  appendf(o, "messages left unmatched after the sweep: %lld\n", ll(s.leftover_messages));
+  append(o, "\nlatency added per {} entry: {:.5f} us (least squares of the medians over the {} curve; {:.3f} us at 0)\n",
+          posted(r) ? "traversed" : "queued", s.slope_us_per_entry, fitted->label, s.intercept_us);
+  append(o, "messages left unmatched after the sweep: {}\n", s.leftover_messages);
   return o;
 }
 
 std::string queue_csv_text(const QueueResult &r) {
   std::string o = "mode,length,traversed,fraction_percent,bytes,measurements,paper_us,min_us,median_us,mean_us,max_us,stddev_us\n";
   for (const lat_queue_point &q : r.points)
-    appendf(o, "%s,%lld,%lld,%g,%lld,%lld,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", mode_name(r), ll(q.length), ll(q.traversed),
-            q.fraction_percent, ll(q.bytes), ll(q.measurements), q.paper_us, q.min_us, q.median_us, q.mean_us, q.max_us,
+    append(o, "{},{},{},{:g},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f}\n", mode_name(r), q.length, q.traversed,
+            q.fraction_percent, q.bytes, q.measurements, q.paper_us, q.min_us, q.median_us, q.mean_us, q.max_us,
             q.stddev_us);
   return o;
 }
@@ -116,28 +111,28 @@ std::string queue_json_text(const QueueResult &r, const std::string &command_lin
 std::string queue_gnuplot_text(const QueueResult &r) {
   const std::vector<Curve> curves = curves_of(r);
   std::string o;
-  appendf(o, "# gnuplot script: `gnuplot queuelat.gp` draws queuelat.png (data inline)\n");
-  appendf(o, "if (!exists(\"outfile\")) outfile = 'queuelat.png'\n");
-  appendf(o, "set terminal pngcairo size 1000,650 noenhanced\nset output outfile\n");
-  appendf(o, "set title %s\n",
+  append(o, "# gnuplot script: `gnuplot queuelat.gp` draws queuelat.png (data inline)\n");
+  append(o, "if (!exists(\"outfile\")) outfile = 'queuelat.png'\n");
+  append(o, "set terminal pngcairo size 1000,650 noenhanced\nset output outfile\n");
+  append(o, "set title {}\n",
           gnuplot_quoted(std::string("mpilat queuelat: latency against ") +
                          (posted(r) ? "posted-receive queue length (curves: percent traversed)"
                                     : "unexpected-queue length (curves: message size)") +
                          " (" + r.summary.source_host + ")")
               .c_str());
-  appendf(o, "set xlabel %s\nset ylabel 'one-way latency (us)'\nset key top left\nset grid\n",
+  append(o, "set xlabel {}\nset ylabel 'one-way latency (us)'\nset key top left\nset grid\n",
           gnuplot_quoted(posted(r) ? "receives pre-posted" : "unexpected messages queued").c_str());
   for (size_t k = 0; k < curves.size(); ++k) {
-    appendf(o, "$c%zu << EOD\n", k);
+    append(o, "$c{} << EOD\n", k);
     for (const lat_queue_point *q : curves[k].points)
-      if (q->measurements > 0) appendf(o, "%lld %.6f\n", ll(q->length), q->paper_us);
-    appendf(o, "EOD\n");
+      if (q->measurements > 0) append(o, "{} {:.6f}\n", q->length, q->paper_us);
+    append(o, "EOD\n");
   }
-  appendf(o, "plot ");
+  append(o, "plot ");
   for (size_t k = 0; k < curves.size(); ++k)
-    appendf(o, "%s$c%zu using 1:2 with linespoints title %s", k ? ", \\\n     " : "", k,
-            gnuplot_quoted(curves[k].label).c_str());
-  appendf(o, "\n");
+    append(o, "{}$c{} using 1:2 with linespoints title {}", k ? ", \\\n     " : "", k,
+            gnuplot_quoted(curves[k].label));
+  append(o, "\n");
   return o;
 }
 

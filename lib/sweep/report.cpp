@@ -12,7 +12,6 @@ namespace lat {
 
 namespace {
 
-long long ll(int64_t v) { return static_cast<long long>(v); }
 
 std::string size_label(const SweepResult &r) {
   return r.summary.pattern == LAT_SWEEP_OVERLAP ? "computation (multiply-adds)" : "message size (bytes)";
@@ -58,36 +57,36 @@ const char *sweep_end_name(int end) {
 
 std::string sweep_gpl_text(const SweepResult &r) {
   std::string o;
-  appendf(o, "# %s\n", title(r).c_str());
-  appendf(o, "# columns: 1 %s, 2 time (us, minimum of averages: the reported value), 3 rate (MB/s),\n",
-          size_label(r).c_str());
-  appendf(o, "#          4 min (us), 5 max (us) over the samples; 6 median (us), 7 mean (us)\n");
+  append(o, "# {}\n", title(r));
+  append(o, "# columns: 1 {}, 2 time (us, minimum of averages: the reported value), 3 rate (MB/s),\n",
+          size_label(r));
+  append(o, "#          4 min (us), 5 max (us) over the samples; 6 median (us), 7 mean (us)\n");
   if (r.summary.end == LAT_SWEEP_END_STOPPED || r.summary.end == LAT_SWEEP_END_BUDGET)
-    appendf(o, "# PARTIAL: the sweep ended early (%s)\n", sweep_end_name(r.summary.end));
+    append(o, "# PARTIAL: the sweep ended early ({})\n", sweep_end_name(r.summary.end));
   for (const lat_sweep_point &p : r.points)
-    appendf(o, "%lld %.6f %.6f %.6f %.6f %.6f %.6f\n", ll(p.bytes), p.min_us, p.rate_mbs, p.min_us, p.max_us,
+    append(o, "{} {:.6f} {:.6f} {:.6f} {:.6f} {:.6f} {:.6f}\n", p.bytes, p.min_us, p.rate_mbs, p.min_us, p.max_us,
             p.median_us, p.mean_us);
   return o;
 }
 
 std::string sweep_gcm_text(const SweepResult &r, const std::string &fname) {
   std::string o;
-  appendf(o, "# gnuplot commands for %s.gpl: `gnuplot %s.gcm` draws %s.png\n", fname.c_str(), fname.c_str(),
-          fname.c_str());
-  appendf(o, "if (!exists(\"datafile\")) datafile = %s\n", gnuplot_quoted(fname + ".gpl").c_str());
-  appendf(o, "if (!exists(\"outfile\")) outfile = %s\n", gnuplot_quoted(fname + ".png").c_str());
-  appendf(o, "set terminal pngcairo size 1000,650 noenhanced\nset output outfile\n");
-  appendf(o, "set title %s\n", gnuplot_quoted(title(r) + " (" + r.summary.source_host + ")").c_str());
-  appendf(o, "set xlabel %s\nset ylabel %s\n", gnuplot_quoted(size_label(r)).c_str(),
-          gnuplot_quoted(time_label(r)).c_str());
+  append(o, "# gnuplot commands for {}.gpl: `gnuplot {}.gcm` draws {}.png\n", fname, fname,
+          fname);
+  append(o, "if (!exists(\"datafile\")) datafile = {}\n", gnuplot_quoted(fname + ".gpl").c_str());
+  append(o, "if (!exists(\"outfile\")) outfile = {}\n", gnuplot_quoted(fname + ".png").c_str());
+  append(o, "set terminal pngcairo size 1000,650 noenhanced\nset output outfile\n");
+  append(o, "set title {}\n", gnuplot_quoted(title(r) + " (" + r.summary.source_host + ")").c_str());
+  append(o, "set xlabel {}\nset ylabel {}\n", gnuplot_quoted(size_label(r)),
+          gnuplot_quoted(time_label(r)));
   // Log scale in time: the max of a sample can be 100 times the min, and all three must stay readable.
-  appendf(o, "set key top left\nset grid\nset logscale y\n");
+  append(o, "set key top left\nset grid\nset logscale y\n");
   for (const lat_sweep_threshold &t : r.thresholds)
-    appendf(o, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2 linecolor rgb 'gray50'\n",
-            ll(t.above_bytes), ll(t.above_bytes));
-  appendf(o, "plot datafile using 1:5 with lines linecolor rgb 'light-red' title 'max', \\\n");
-  appendf(o, "     datafile using 1:6 with lines linecolor rgb 'dark-green' title 'median', \\\n");
-  appendf(o, "     datafile using 1:2 with linespoints pointtype 7 pointsize 0.5 linecolor rgb 'blue' "
+    append(o, "set arrow from {}, graph 0 to {}, graph 1 nohead dashtype 2 linecolor rgb 'gray50'\n",
+            t.above_bytes, t.above_bytes);
+  append(o, "plot datafile using 1:5 with lines linecolor rgb 'light-red' title 'max', \\\n");
+  append(o, "     datafile using 1:6 with lines linecolor rgb 'dark-green' title 'median', \\\n");
+  append(o, "     datafile using 1:2 with linespoints pointtype 7 pointsize 0.5 linecolor rgb 'blue' "
              "title 'min (reported)'\n");
   return o;
 }
@@ -96,8 +95,8 @@ std::string sweep_csv_text(const SweepResult &r) {
   std::string o = "bytes,samples,n_avg,min_us,median_us,mean_us,max_us,stddev_us,rate_mbs,compute_us,refined,rerun,"
                   "anomalous\n";
   for (const lat_sweep_point &p : r.points)
-    appendf(o, "%lld,%lld,%lld,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d,%d\n", ll(p.bytes), ll(p.samples),
-            ll(p.n_avg), p.min_us, p.median_us, p.mean_us, p.max_us, p.stddev_us, p.rate_mbs, p.compute_us,
+    append(o, "{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{},{}\n", p.bytes, p.samples,
+            p.n_avg, p.min_us, p.median_us, p.mean_us, p.max_us, p.stddev_us, p.rate_mbs, p.compute_us,
             p.refined, p.rerun, p.anomalous);
   return o;
 }
