@@ -26,11 +26,12 @@ struct Settings {
   lat_sweep_options opts{};
   std::vector<int64_t> size_range;  // -size first last stride
   std::vector<int64_t> size_list;   // -sizelist
-  std::string fname = "mppout";
+  std::string fname;                // -fname: the table goes to this file instead of stdout (the original's)
+  std::string outbase = "mppout";   // -outbase: the base name of mpilat's files in -outdir
   std::string outdir;
   std::string timer = "mpi_wtime";
+  bool gnuplot = false;             // -gnuplot: the original's gnuplot data and command files
   bool no_png = false;
-  bool quick = false;
   int progress = -1;  // -1: on where stderr is a terminal
 };
 
@@ -54,7 +55,7 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   lat_sweep_options &o = s.opts;
   CLI::App app{"mpptest (mpilat): message-size characterisation, minimum of averages over interleaved "
                "repetitions, with adaptive message lengths (Gropp & Lusk 1999). Options take one dash, as in "
-               "mpptest, or two."};
+               "mpptest, or two; docs/mpptest.md has the original's options beside ours."};
   app.get_formatter()->column_width(34);
   show_defaults(app);
   app.add_option("--size", s.size_range, "message sizes: first last stride")
@@ -66,14 +67,24 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_option("--autorel", o.autorel, "relative interpolation error that splits an interval");
   app.add_option("--autodx", o.autodx, "smallest spacing of refined sizes, bytes");
   app.add_option("--max_sizes", o.max_sizes, "most sizes the refinement may make");
-  app.add_option("--n_avg", o.n_avg, "operations per sample; 0: from the timer's measured resolution");
-  app.add_option("--reps", o.reps, "most samples per size");
+  app.add_option("--n_avg,--reps", o.n_avg,
+                 "operations per sample, fixed (the original's -n_avg, earlier -reps); 0: at least -n_avg_min, "
+                 "or by -tgoal")
+      ->check(CLI::PositiveNumber)
+      ->default_str("0");
+  app.add_option("--n_avg_min", o.n_avg_min, "fewest operations per sample when they are chosen automatically")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--tgoal", o.tgoal_s, "seconds each sample should last (sets the operations per sample per size)")
+      ->check(CLI::PositiveNumber)
+      ->default_str("0");
+  app.add_option("--sample_reps", o.reps, "most passes over the sizes, each a sample of every size");
   app.add_option("--n_stable", o.n_stable,
-                 "a size is done when its minimum has not improved in this many samples; 0: always reps");
+                 "the sweep ends after this many passes in which no size found a new minimum; 0: all passes");
   app.add_option("--refine_after", o.refine_after, "passes before the first refinement");
   app.add_option("--anomaly_rel", o.anomaly_rel, "rerun sizes this far above their neighbours' line");
   app.add_option("--step_rel", o.step_rel, "report steps rising this far above the neighbouring trend");
-  app.add_option("--max_run_time,--budget", o.budget_s, "wall-clock budget of the sweep, seconds; 0: none");
+  app.add_option("--max_run_time,--budget", o.budget_s,
+                 "seconds the sweep may take; then it ends with what it has (exit 3); 0: no limit");
   app.add_flag("--roundtrip", [&](int64_t) { o.pattern = LAT_SWEEP_PINGPONG; }, "blocking ping-pong (default)");
   app.add_flag("--async,--nonblocking", [&](int64_t) { o.pattern = LAT_SWEEP_NONBLOCKING; },
                "ping-pong with MPI_Irecv/MPI_Isend");
@@ -82,26 +93,27 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
                "exchange of --overlapmsgsize bytes around a growing computation; sizes are the computation");
   app.add_option("--overlapmsgsize", o.overlap_bytes, "message of the overlap test, bytes");
   app.add_flag("--bisect", [&](int64_t) { o.bisect = 1; }, "ranks 0..P/2-1 with rank + P/2, all pairs at once");
-  app.add_option("--cachesize", o.cachesize, "walk buffers of this many bytes, so data are not in cache; 0: off");
-  app.add_flag("--verify", [&](int64_t) { o.verify = 1; }, "check every sample's received data");
+  app.add_option("--cachesize", o.cachesize,
+                 "walk buffers of at least this many bytes on both ranks, so data come from memory; 0: off");
+  app.add_flag("--verify", [&](int64_t) { o.verify = 1; }, "check every received message (changes the times)");
   app.add_option("--source", o.source, "the timing rank");
   app.add_option("--dest", o.dest, "its partner; -1: the last rank");
   app.add_option("--timer", s.timer, "mpi_wtime, monotonic_raw or tsc");
   app.add_option("--nr", o.nr, "timer pairs of the calibration");
   app.add_option("--timeout", o.timeout_s, "seconds a rank waits for a peer before giving up; 0: for ever");
-  app.add_option("--fname", s.fname, "base name of the files written");
-  app.add_option("--outdir", s.outdir, "directory of the files written (default: the working directory)");
-  app.add_flag("--gnuplot", "accepted for mpptest's scripts: the gnuplot files are always written");
-  app.add_flag("--noplot", s.no_png, "do not render <fname>.png");
-  app.add_flag("--quick", s.quick, "a sweep of seconds: 0..1024 by 64, 2^18 timer pairs, a 30 s budget");
+  app.add_option("--fname", s.fname, "write the results table to this file instead of stdout (the original's)")
+      ->default_str("stdout");
+  app.add_option("--outbase", s.outbase, "base name of the files in --outdir: .csv, .json, .png (and -gnuplot's)");
+  app.add_option("--outdir", s.outdir, "directory of those files (default: the working directory)");
+  app.add_flag("--gnuplot", s.gnuplot, "also write the original's gnuplot data and commands (<outbase>.gpl, .gcm)");
+  app.add_flag("--noplot", s.no_png, "do not render <outbase>.png");
+  app.add_flag("--quick", "the original's -quick: -n_stable 5 and at least 5 operations per sample");
   add_progress_flags(app, s.progress, "if a terminal");
   std::vector<std::string> args = with_two_dashes(argc, argv);
   // -quick sets defaults: apply them first, so options given explicitly win.
   if (std::find(args.begin(), args.end(), "--quick") != args.end()) {
-    o.size_last = 1024;
-    o.size_stride = 64;
-    o.nr = int64_t{1} << 18;
-    o.budget_s = 30.0;
+    o.n_stable = 5;
+    o.n_avg_min = 5;
   }
   std::reverse(args.begin(), args.end());  // CLI11 takes them last first
   if (const int status = parse_options(app, [&] { app.parse(args); }, rank, "mpptest", "-help"); status >= 0)
@@ -124,47 +136,11 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
           check_complaint(lat_sweep_check(&o, nprocs, nsizes, nsizes ? s.size_list.data() : nullptr, nullptr));
       !complaint.empty())
     return bad(complaint);
-  if (s.fname.empty() || s.fname.find('/') != std::string::npos)
-    return bad("-fname '" + s.fname + "' must be a file name without '/' (use -outdir for the directory)");
+  if (s.outbase.empty() || s.outbase.find('/') != std::string::npos)
+    return bad("-outbase '" + s.outbase + "' must be a file name without '/' (use -outdir for the directory)");
   o.progress = s.progress >= 0 ? s.progress : latency_stderr_is_terminal();
   if (rank != 0 && !(o.bisect == 0 && o.source == rank)) o.progress = 0;
   return -1;
-}
-
-void print_table(lat_sweep sweep, FILE *out) {
-  lat_sweep_summary s;
-  lat_sweep_get_summary(sweep, &s);
-  std::fprintf(out, "# mpptest (mpilat %s): %s%s, ranks %d (%s) and %d (%s), %" PRId64 " sizes, %" PRId64
-                    " samples in %.3f s (%s)\n",
-               MPILAT_VERSION_STRING,
-               s.pattern == LAT_SWEEP_PINGPONG      ? "ping-pong"
-               : s.pattern == LAT_SWEEP_NONBLOCKING ? "non-blocking ping-pong"
-               : s.pattern == LAT_SWEEP_HEAD_TO_HEAD ? "head-to-head"
-                                                     : "overlap",
-               s.bisect ? (", bisection of " + std::to_string(s.npairs) + " pairs").c_str() : "", s.source,
-               s.source_host, s.dest, s.dest_host, s.nsizes, s.measurements, s.wall_s,
-               s.end == LAT_SWEEP_END_STABLE   ? "minima stable"
-               : s.end == LAT_SWEEP_END_REPS   ? "all repetitions done"
-               : s.end == LAT_SWEEP_END_BUDGET ? "BUDGET REACHED: not every size settled"
-                                               : "STOPPED: partial");
-  std::fprintf(out, "# time: minimum over samples of the average of n_avg operations (us); flags: r refined, "
-                    "R rerun, A anomalous\n");
-  std::fprintf(out, "#%11s %12s %12s %12s %12s %8s %8s %s\n", s.pattern == LAT_SWEEP_OVERLAP ? "work" : "bytes",
-               "time(us)", "rate(MB/s)", "median(us)", "max(us)", "samples", "n_avg", "flags");
-  for (int64_t i = 0; i < s.nsizes; ++i) {
-    lat_sweep_point p;
-    lat_sweep_get_point(sweep, i, &p);
-    std::fprintf(out, "%12" PRId64 " %12.4f %12.3f %12.4f %12.4f %8" PRId64 " %8" PRId64 " %s%s%s\n", p.bytes,
-                 p.min_us, p.rate_mbs, p.median_us, p.max_us, p.samples, p.n_avg, p.refined ? "r" : "",
-                 p.rerun ? "R" : "", p.anomalous ? "A" : "");
-  }
-  for (int64_t i = 0; i < s.nthresholds; ++i) {
-    lat_sweep_threshold t;
-    lat_sweep_get_threshold(sweep, i, &t);
-    std::fprintf(out, "# step: between %" PRId64 " and %" PRId64 " bytes the time rises %.4f us beyond the slope "
-                      "(%.4f -> %.4f us)\n",
-                 t.below_bytes, t.above_bytes, t.excess_us, t.time_below_us, t.time_above_us);
-  }
 }
 
 }  // namespace
@@ -191,17 +167,24 @@ int main(int argc, char **argv) {
   const int rc = lat_size_sweep(MPI_COMM_WORLD, &s.opts, nsizes, nsizes ? s.size_list.data() : nullptr, nullptr, &sweep);
   if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) return driver_measurement_failed("mpptest", rc, rank);
   int status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
+  lat_sweep_summary summary;
+  lat_sweep_get_summary(sweep, &summary);
+  if (summary.end == LAT_SWEEP_END_BUDGET) status = DRIVER_PARTIAL;  // -max_run_time: a clean partial result
   if (rank == 0) {
-    print_table(sweep, stdout);
-    std::fflush(stdout);
     const std::string cmd = command_line_of(argc, argv);
-    if (lat_write_sweep_files(s.outdir.c_str(), s.fname.c_str(), cmd.c_str(), sweep, s.no_png ? 0 : 1) != LAT_SUCCESS) {
-      std::fprintf(stderr, "mpptest: writing %s.*: %s\n", s.fname.c_str(), lat_last_error_message());
+    const int flags = (s.no_png ? 0 : LAT_SWEEP_FILES_PNG) | (s.gnuplot ? LAT_SWEEP_FILES_GNUPLOT : 0);
+    const char *table = s.fname.empty() ? "-" : s.fname.c_str();
+    if (lat_write_sweep_files(s.outdir.c_str(), s.outbase.c_str(), cmd.c_str(), sweep, flags, table) != LAT_SUCCESS) {
+      std::fprintf(stderr, "mpptest: writing %s.*: %s\n", s.outbase.c_str(), lat_last_error_message());
       status = DRIVER_FAILED;
+    } else if (summary.end == LAT_SWEEP_END_BUDGET) {
+      std::fprintf(stderr, "mpptest: the time limit (-max_run_time %g s) ended the sweep: files hold the passes "
+                           "measured, marked partial\n", s.opts.budget_s);
     } else if (status == DRIVER_PARTIAL) {
       std::fprintf(stderr, "mpptest: stopped by signal %d: files hold the sizes measured so far\n",
                    latency_stop_signal());
     }
+    std::fflush(stdout);
   }
   lat_sweep_free(&sweep);
   driver_bcast_int_politely(&status);

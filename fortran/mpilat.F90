@@ -28,6 +28,7 @@ module mpilat
   LAT_PARTIAL_CAUSES(LAT_F_PARAMETER)
   LAT_SWEEP_PATTERNS(LAT_F_PARAMETER)
   LAT_SWEEP_ENDS(LAT_F_PARAMETER)
+  LAT_SWEEP_FILES_FLAGS(LAT_F_PARAMETER)
   LAT_QUEUE_MODES(LAT_F_PARAMETER)
   LAT_PAIR_SCHEDULES(LAT_F_PARAMETER)
   LAT_WAIT_MODES(LAT_F_PARAMETER)
@@ -92,15 +93,15 @@ module mpilat
   !> Options of lat_size_sweep and lat_sweep_run (lat_sweep_defaults fills them; meanings in mpilat.h).
   type, bind(C), public :: lat_sweep_options
     integer(c_int64_t) :: size_first, size_last, size_stride   !< the starting grid when no list is given
-    integer(c_int64_t) :: reps, n_stable, n_avg, res_factor, refine_after, autodx, max_sizes, rerun_reps
+    integer(c_int64_t) :: reps, n_stable, n_avg, n_avg_min, res_factor, refine_after, autodx, max_sizes, rerun_reps
     integer(c_int64_t) :: cachesize, overlap_bytes, nr
-    real(c_double) :: autorel, anomaly_rel, step_rel, budget_s, timeout_s
+    real(c_double) :: autorel, anomaly_rel, step_rel, budget_s, tgoal_s, timeout_s
     integer(c_int) :: adaptive, pattern, bisect, source, dest, timer, verify, progress
   end type lat_sweep_options
 
   !> One size of a sweep: min_us is the reported time (minimum of averages).
   type, bind(C), public :: lat_sweep_point
-    integer(c_int64_t) :: bytes, samples, n_avg
+    integer(c_int64_t) :: bytes, samples, rerun_samples, n_avg
     real(c_double) :: min_us, median_us, mean_us, max_us, stddev_us, rate_mbs, compute_us
     integer(c_int) :: refined, rerun, anomalous, reserved
   end type lat_sweep_point
@@ -111,9 +112,15 @@ module mpilat
     real(c_double) :: time_below_us, time_above_us, excess_us
   end type lat_sweep_threshold
 
+  !> The least-squares line startup + bytes / rate over one regime between steps (the original's estimate).
+  type, bind(C), public :: lat_sweep_line
+    integer(c_int64_t) :: first_bytes, last_bytes, npoints
+    real(c_double) :: startup_us, per_byte_us, rate_mbs, max_rel_err
+  end type lat_sweep_line
+
   !> What a sweep did, as a whole.
   type, bind(C), public :: lat_sweep_summary
-    integer(c_int64_t) :: nsizes, nthresholds, passes, measurements, nprocs, npairs, cachesize, overlap_bytes
+    integer(c_int64_t) :: nsizes, nthresholds, nlines, passes, measurements, nprocs, npairs, cachesize, overlap_bytes
     real(c_double) :: wall_s, res_timing_us, min_ov_us
     integer(c_int) :: end, capped, pattern, bisect, adaptive, verify, timer, source, dest
     character(kind=c_char) :: source_host(LAT_HOSTNAME_LEN)
@@ -267,7 +274,7 @@ module mpilat
   public :: lat_write_latency_files, lat_check_output_dir
   public :: lat_string
   public :: lat_sweep_defaults, lat_size_sweep, lat_sweep_run, lat_sweep_get_summary, lat_sweep_points
-  public :: lat_sweep_thresholds, lat_sweep_get_samples, lat_sweep_free, lat_write_sweep_files
+  public :: lat_sweep_thresholds, lat_sweep_lines, lat_sweep_get_samples, lat_sweep_free, lat_write_sweep_files
   public :: lat_queue_defaults, lat_queue_sweep, lat_queue_get_summary, lat_queue_points, lat_queue_free
   public :: lat_write_queue_files
   public :: lat_pair_defaults, lat_pair_matrix, lat_pairs_get_summary, lat_pairs_get_matrix, lat_pairs_get_place
@@ -523,6 +530,13 @@ module mpilat
       type(lat_sweep_threshold), intent(out) :: threshold
       integer(c_int) :: rc
     end function
+    function lat_sweep_get_line_c(sweep, i, line) bind(C, name="lat_sweep_get_line") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_sweep_line
+      type(c_ptr), value :: sweep
+      integer(c_int64_t), value :: i
+      type(lat_sweep_line), intent(out) :: line
+      integer(c_int) :: rc
+    end function
     function lat_sweep_get_samples_c(sweep, i, n, values) bind(C, name="lat_sweep_get_samples") result(rc)
       import :: c_int, c_int64_t, c_ptr, c_double
       type(c_ptr), value :: sweep
@@ -535,12 +549,12 @@ module mpilat
       type(c_ptr), intent(inout) :: sweep
       integer(c_int) :: rc
     end function
-    function lat_write_sweep_files_c(outdir, fname, command_line, sweep, render) &
+    function lat_write_sweep_files_c(outdir, base, command_line, sweep, flags, table_path) &
         bind(C, name="lat_write_sweep_files") result(rc)
       import :: c_int, c_char, c_ptr
-      character(kind=c_char), intent(in) :: outdir(*), fname(*), command_line(*)
+      character(kind=c_char), intent(in) :: outdir(*), base(*), command_line(*), table_path(*)
       type(c_ptr), value :: sweep
-      integer(c_int), value :: render
+      integer(c_int), value :: flags
       integer(c_int) :: rc
     end function
     function lat_queue_defaults_c(opts) bind(C, name="lat_queue_defaults") result(rc)
@@ -1251,6 +1265,23 @@ contains
     call handle(rc, 'lat_sweep_thresholds', ierr)
   end subroutine lat_sweep_thresholds
 
+  !> The startup and rate lines of a sweep, one per regime between steps, in an array allocated here.
+  subroutine lat_sweep_lines(sweep, lines, ierr)
+    type(lat_sweep), intent(in) :: sweep
+    type(lat_sweep_line), allocatable, intent(out) :: lines(:)
+    integer, optional, intent(out) :: ierr
+    type(lat_sweep_summary) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: i
+    rc = lat_sweep_get_summary_c(sweep%handle, s)
+    if (rc /= LAT_SUCCESS) s%nlines = 0
+    allocate (lines(s%nlines))
+    do i = 1, s%nlines
+      if (rc == LAT_SUCCESS) rc = lat_sweep_get_line_c(sweep%handle, i - 1, lines(i))
+    end do
+    call handle(rc, 'lat_sweep_lines', ierr)
+  end subroutine lat_sweep_lines
+
   !> The samples of point i (1-based, as lat_sweep_points numbers them), in measurement order.
   subroutine lat_sweep_get_samples(sweep, i, values_us, ierr)
     type(lat_sweep), intent(in) :: sweep
@@ -1259,11 +1290,14 @@ contains
     integer, optional, intent(out) :: ierr
     type(lat_sweep_point) :: p
     integer(c_int) :: rc
+    integer(c_int64_t) :: n
     p%samples = 0
+    p%rerun_samples = 0
     rc = lat_sweep_get_point_c(sweep%handle, int(i - 1, c_int64_t), p)
-    allocate (values_us(max(p%samples, 1_c_int64_t)))
-    if (rc == LAT_SUCCESS) rc = lat_sweep_get_samples_c(sweep%handle, int(i - 1, c_int64_t), p%samples, values_us)
-    values_us = values_us(1:p%samples)
+    n = p%samples + p%rerun_samples
+    allocate (values_us(max(n, 1_c_int64_t)))
+    if (rc == LAT_SUCCESS) rc = lat_sweep_get_samples_c(sweep%handle, int(i - 1, c_int64_t), n, values_us)
+    values_us = values_us(1:n)
     call handle(rc, 'lat_sweep_get_samples', ierr)
   end subroutine lat_sweep_get_samples
 
@@ -1275,15 +1309,28 @@ contains
     sweep%handle = c_null_ptr
   end subroutine lat_sweep_free
 
-  !> Writes <fname>.gpl, .gcm, .csv, .json and, when render, .png (gnuplot) into outdir, whole or not at all.
-  subroutine lat_write_sweep_files(outdir, fname, command_line, sweep, render, ierr)
-    character(len=*), intent(in) :: outdir, fname, command_line
+  !> Writes <base>.csv and .json into outdir, whole or not at all; with render <base>.png (gnuplot), with
+  !> gnuplot <base>.gpl and .gcm (mpptest's -gnuplot files), with table_path the results table there
+  !> ("-": on standard output).
+  subroutine lat_write_sweep_files(outdir, base, command_line, sweep, render, gnuplot, table_path, ierr)
+    character(len=*), intent(in) :: outdir, base, command_line
     type(lat_sweep), intent(in) :: sweep
     logical, intent(in) :: render
+    logical, optional, intent(in) :: gnuplot
+    character(len=*), optional, intent(in) :: table_path
     integer, optional, intent(out) :: ierr
-    integer(c_int) :: rc
-    rc = lat_write_sweep_files_c(trim(outdir)//c_null_char, trim(fname)//c_null_char, &
-                                 trim(command_line)//c_null_char, sweep%handle, merge(1_c_int, 0_c_int, render))
+    integer(c_int) :: rc, flags
+    flags = merge(LAT_SWEEP_FILES_PNG, 0, render)
+    if (present(gnuplot)) then
+      if (gnuplot) flags = flags + LAT_SWEEP_FILES_GNUPLOT
+    end if
+    if (present(table_path)) then
+      rc = lat_write_sweep_files_c(trim(outdir)//c_null_char, trim(base)//c_null_char, &
+                                   trim(command_line)//c_null_char, sweep%handle, flags, trim(table_path)//c_null_char)
+    else
+      rc = lat_write_sweep_files_c(trim(outdir)//c_null_char, trim(base)//c_null_char, &
+                                   trim(command_line)//c_null_char, sweep%handle, flags, c_null_char)
+    end if
     call handle(rc, 'lat_write_sweep_files', ierr)
   end subroutine lat_write_sweep_files
 

@@ -255,26 +255,36 @@ typedef struct lat_sweep_options {
   int64_t size_first, size_last, size_stride; /**< the starting grid when no list is given: first,
                                                    first + stride, ..., last (last always included);
                                                    default 0, 1024, 32 */
-  int64_t reps;         /**< most samples per size; default 50 */
-  int64_t n_stable;     /**< a size is settled once its minimum has not improved (by more than 0.5 %) in
-                             n_stable samples; 0: always reps samples; default 8 */
-  int64_t n_avg;        /**< operations per sample; 0 (default): per size, enough that res_factor x the
-                             timer's measured resolution (and minimum overhead) fits in one sample */
+  int64_t reps;         /**< most passes: a pass measures every size of the current set once, so every size
+                             has one sample per pass it was in (mpptest's -sample_reps); default 50 */
+  int64_t n_stable;     /**< the sweep ends after n_stable passes in which no size found a new minimum (by
+                             more than 0.5 %); 0: always reps passes; default 8 */
+  int64_t n_avg;        /**< operations per sample; 0 (default): tgoal_s / one operation when tgoal_s > 0,
+                             else the same for every size: at least n_avg_min, and enough that res_factor x
+                             the timer's measured resolution (and minimum overhead) fits in the shortest
+                             sample */
+  int64_t n_avg_min;    /**< the fewest operations of a sample under the default rule; default 50 (mpptest's
+                             default -n_avg) */
   int64_t res_factor;   /**< see n_avg; default 100 (the clock's error below 1 % of a sample) */
-  int64_t refine_after; /**< full passes before the first refinement, and samples a new size needs before
-                             it is judged; default 3 */
+  int64_t refine_after; /**< passes before the first refinement, and passes a new size is in before it is
+                             judged; default 3 */
   int64_t autodx;       /**< smallest spacing the refinement makes, bytes; default 4 */
   int64_t max_sizes;    /**< most sizes a refined sweep may hold; default 1024 */
   int64_t rerun_reps;   /**< samples of each rerun of an anomalous size; 0 (default): n_stable */
-  int64_t cachesize;    /**< 0 (default): one buffer; else each operation uses the next part of buffers of
-                             this many bytes, so data come from memory, not cache (peril 10) */
+  int64_t cachesize;    /**< 0 (default): one buffer; else buffers of at least this many bytes (and two
+                             slots of the largest message) on both ranks, walked slot after slot across
+                             operations, samples and passes, so each operation's data were last touched a
+                             whole buffer ago: from memory, not cache (peril 10) */
   int64_t overlap_bytes; /**< message size of LAT_SWEEP_OVERLAP; default 1024 */
   int64_t nr;           /**< timer pairs of the calibration made when none is passed; default 2^20 */
   double autorel;       /**< relative interpolation error that splits an interval; default 0.02 */
   double anomaly_rel;   /**< rerun a size this far above its neighbours' line; default 0.10 */
   double step_rel;      /**< report a step where the time rises this far (relative) above the neighbouring
                              trend, and further than the minima's uncertainty; default 0.10 */
-  double budget_s;      /**< wall-clock limit of the sweep in seconds; 0 (default): none */
+  double budget_s;      /**< wall-clock limit of the sweep in seconds, after which it ends with what it has;
+                             0: none; default 900 (mpptest's -max_run_time) */
+  double tgoal_s;       /**< n_avg == 0: a sample of each size lasts about this many seconds (mpptest's
+                             -tgoal); 0 (default): the n_avg_min rule */
   double timeout_s;     /**< watchdog as in lat_pingpong_options; 0 (default): wait for ever */
   int adaptive;         /**< 1: refine the grid where straight lines do not fit (section 3.2); default 0 */
   int pattern;          /**< lat_sweep_pattern; default LAT_SWEEP_PINGPONG */
@@ -282,15 +292,18 @@ typedef struct lat_sweep_options {
                              slowest pair's and the rate the aggregate (perils 6, 12, 13); default 0 */
   int source, dest;     /**< the pair when bisect == 0; default 0 and LAT_LAST_RANK */
   int timer;            /**< lat_timer_kind; default LAT_TIMER_MPI_WTIME */
-  int verify;           /**< 1: every sample's received data are checked against what was sent (peril 8);
-                             a difference is LAT_ERR_DATA; default 0 */
+  int verify;           /**< 1: every received message is checked against what was sent, with bit patterns
+                             that change from sample to sample (peril 8; the checks are inside the timed
+                             loop, so times are for correctness runs only); a difference is LAT_ERR_DATA
+                             naming the size, the sample and the byte; default 0 */
   int progress;         /**< 1: the leading rank prints progress on stderr; default 0 */
 } lat_sweep_options;
 
 /** One message size of a sweep. Times are per operation in microseconds (see lat_sweep_pattern). */
 typedef struct lat_sweep_point {
   int64_t bytes;        /**< message size; for LAT_SWEEP_OVERLAP the computation (multiply-adds) */
-  int64_t samples;      /**< samples measured, reruns included */
+  int64_t samples;      /**< samples of the passes: one per pass the size was in */
+  int64_t rerun_samples; /**< samples of the rerun of anomalous sizes (after the passes) */
   int64_t n_avg;        /**< operations per sample */
   double min_us;        /**< minimum of the samples: THE reported time (minimum of averages) */
   double median_us, mean_us, max_us, stddev_us; /**< over the samples, for the spread */
@@ -310,11 +323,25 @@ typedef struct lat_sweep_threshold {
   double excess_us;     /**< the rise beyond what the neighbouring slope explains */
 } lat_sweep_threshold;
 
+/** The least-squares line time = startup + bytes / rate over the points of one regime (between two steps):
+    the original mpptest's startup and rate. One line does not describe a whole curve: it is an estimate
+    for the regime only, and max_rel_err says how well it fits there. */
+typedef struct lat_sweep_line {
+  int64_t first_bytes, last_bytes; /**< the regime's smallest and largest measured size */
+  int64_t npoints;      /**< its points */
+  double startup_us;    /**< s: the line at 0 bytes (us) */
+  double per_byte_us;   /**< r: the slope (us per byte) */
+  double rate_mbs;      /**< 1 / r in MB/s (one pair; 0 when r <= 0) */
+  double max_rel_err;   /**< the largest |s + r n - t(n)| / t(n) over the regime's points */
+} lat_sweep_line;
+
 /** What a sweep did, as a whole. */
 typedef struct lat_sweep_summary {
   int64_t nsizes;       /**< points (lat_sweep_get_point indices 0..nsizes-1), ascending size */
   int64_t nthresholds;  /**< detected steps */
-  int64_t passes;       /**< passes over the unsettled sizes */
+  int64_t nlines;       /**< the startup and rate lines: one per regime of two sizes or more between steps
+                             (lat_sweep_get_line); 0 for LAT_SWEEP_OVERLAP */
+  int64_t passes;       /**< passes over the sizes */
   int64_t measurements; /**< samples taken in all */
   int64_t nprocs;       /**< size of the communicator (0 for lat_sweep_run) */
   int64_t npairs;       /**< pairs that communicated (1, or P/2 with bisect) */
@@ -373,21 +400,31 @@ int lat_sweep_get_point(lat_sweep sweep, int64_t i, lat_sweep_point *point);
 /** Threshold i (0-based) of a sweep. */
 int lat_sweep_get_threshold(lat_sweep sweep, int64_t i, lat_sweep_threshold *threshold);
 
-/** The first min(n, samples) samples of point i, in measurement order, into values_us[n]. */
+/** Startup and rate line i (0-based, ascending sizes) of a sweep, 0 <= i < summary.nlines. */
+int lat_sweep_get_line(lat_sweep sweep, int64_t i, lat_sweep_line *line);
+
+/** The first min(n, samples + rerun_samples) samples of point i, in measurement order (one per pass, then
+    the rerun's), into values_us[n]. */
 int lat_sweep_get_samples(lat_sweep sweep, int64_t i, int64_t n, double *values_us);
 
 /** Frees the result and sets *sweep to NULL; a NULL *sweep is accepted. */
 int lat_sweep_free(lat_sweep *sweep);
 
+/** Flags of lat_write_sweep_files() (mpilat_constants.h). */
+enum lat_sweep_files_flag { LAT_SWEEP_FILES_FLAGS(LAT_C_ENUMERATOR) };
+
 /**
  * Writes a sweep's files into outdir (NULL or "": the working directory), whole or not at all:
- * <fname>.gpl (gnuplot data as mpptest wrote it: length, time, rate, min, max), <fname>.gcm (gnuplot
- * commands: time against size with min, median and max), <fname>.csv (one row per size, every
- * statistic), <fname>.json (the run, its options, points, thresholds) and, when render is 1,
- * <fname>.png drawn by gnuplot (LAT_ERR_UNSUPPORTED when gnuplot cannot be run). Not collective.
+ * <base>.csv (one row per size, every statistic) and <base>.json (the run, its options, points,
+ * thresholds, startup and rate lines); with LAT_SWEEP_FILES_GNUPLOT <base>.gpl (gnuplot data as mpptest
+ * wrote it: length, time, rate, min, max) and <base>.gcm (gnuplot commands: time against size with min,
+ * median and max); with LAT_SWEEP_FILES_PNG <base>.png drawn by gnuplot (LAT_ERR_UNSUPPORTED when gnuplot
+ * cannot be run). table_path: NULL or "": no table; "-": the table (mpptest's output: every size, the
+ * steps, the startup and rate per regime) printed on stdout once the files are in place; else a file
+ * path (not relative to outdir) written with the others. Not collective.
  */
-int lat_write_sweep_files(const char *outdir, const char *fname, const char *command_line, lat_sweep sweep,
-                          int render);
+int lat_write_sweep_files(const char *outdir, const char *base, const char *command_line, lat_sweep sweep,
+                          int flags, const char *table_path);
 
 /* ---------------------------------------------------------------------------------------------------
  * Queue-depth latency (Underwood & Brightwell 2004; docs/method.md, "Queues")
@@ -418,7 +455,8 @@ typedef struct lat_queue_point {
   int64_t bytes;            /**< latency message size */
   int64_t measurements;     /**< measurements made (reps, fewer after a stop) */
   double fraction_percent;  /**< posted mode: the fraction traversed; unexpected mode: 100 */
-  double paper_us;          /**< the paper's figure: the mean over all timed iterations of (t2 - t1 - min_ov) / 2 */
+  double paper_us;          /**< the paper's figure: the mean over all timed iterations of (t2 - t1) / 2, the
+                                 clock's overhead not subtracted (as the paper; Gropp & Lusk's peril 9) */
   double min_us, median_us, mean_us, max_us, stddev_us; /**< over the measurements (each a mean of iters) */
 } lat_queue_point;
 

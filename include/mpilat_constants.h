@@ -83,6 +83,15 @@
   LAT_X(LAT_SWEEP_END_BUDGET, 2) \
   LAT_X(LAT_SWEEP_END_STOPPED, 3)
 
+/* What lat_write_sweep_files() writes besides the CSV and the JSON, as bits of its flags (enum
+ * lat_sweep_files_flag).
+ *   LAT_SWEEP_FILES_PNG      draw <base>.png with gnuplot
+ *   LAT_SWEEP_FILES_GNUPLOT  write <base>.gpl and <base>.gcm (mpptest's -gnuplot output)
+ */
+#define LAT_SWEEP_FILES_FLAGS(LAT_X) \
+  LAT_X(LAT_SWEEP_FILES_PNG, 1) \
+  LAT_X(LAT_SWEEP_FILES_GNUPLOT, 2)
+
 /* Which queue a queue sweep fills (lat_queue_options.mode; enum lat_queue_mode).
  *   LAT_QUEUE_POSTED      pre-posted receives, a fraction of them traversed by the latency message
  *   LAT_QUEUE_UNEXPECTED  unexpected messages; the latency receive is posted inside the timed region
@@ -168,6 +177,6 @@
 #define LAT_MAX_REGIMES 3
 /** Bumped whenever a struct layout or a signature of the C ABI changes.
     Compare with lat_get_api_version() at run time. */
-#define LAT_API_VERSION 4
+#define LAT_API_VERSION 5
 
 #endif /* MPILAT_CONSTANTS_H */

@@ -117,6 +117,16 @@ int lat_sweep_get_threshold(lat_sweep sweep, int64_t i, lat_sweep_threshold *thr
   });
 }
 
+int lat_sweep_get_line(lat_sweep sweep, int64_t i, lat_sweep_line *line) {
+  return lat::guard([&] {
+    lat::require_nonnull(line, "line");
+    const lat_sweep_s &h = handle(sweep);
+    lat::require_index(i, static_cast<int64_t>(h.r.lines.size()), "line");
+    *line = h.r.lines[static_cast<size_t>(i)];
+    return LAT_SUCCESS;
+  });
+}
+
 int lat_sweep_get_samples(lat_sweep sweep, int64_t i, int64_t n, double *values_us) {
   return lat::guard([&] {
     const lat_sweep_s &h = handle(sweep);
@@ -136,13 +146,16 @@ int lat_sweep_free(lat_sweep *sweep) {
   });
 }
 
-int lat_write_sweep_files(const char *outdir, const char *fname, const char *command_line, lat_sweep sweep,
-                          int render) {
+int lat_write_sweep_files(const char *outdir, const char *base, const char *command_line, lat_sweep sweep,
+                          int flags, const char *table_path) {
   return lat::guard([&] {
     const lat_sweep_s &h = handle(sweep);
-    lat::require_nonnull(fname, "fname");
-    if (render != 0 && render != 1) throw lat::ArgError(lat::got("render must be 0 or 1", render));
-    lat::write_sweep_files(outdir ? outdir : "", fname, command_line ? command_line : "", h.r, render == 1);
+    lat::require_nonnull(base, "base");
+    if (flags < 0 || flags > (LAT_SWEEP_FILES_PNG | LAT_SWEEP_FILES_GNUPLOT))
+      throw lat::ArgError(lat::got("flags must be a combination of LAT_SWEEP_FILES_PNG and LAT_SWEEP_FILES_GNUPLOT",
+                                   flags));
+    lat::write_sweep_files(outdir ? outdir : "", base, command_line ? command_line : "", h.r, flags,
+                           table_path ? table_path : "");
     return LAT_SUCCESS;
   });
 }

@@ -30,25 +30,46 @@ void run_gnuplot(const std::string &script, const std::vector<std::pair<std::str
   std::vector<char *> argv;
   for (auto &a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // gnuplot's warnings ("empty x range" for a single size) are not the user's business; its messages go to
+  // a file of their own, quoted when it fails.
+  const std::string messages = temporary_beside(output, ".err");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, messages.c_str(), O_WRONLY | O_TRUNC, 0);
   pid_t pid = 0;
   const int rc = posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0)
+  std::string said;
+  auto collect = [&] {
+    try {
+      said = read_text_file(messages);
+    } catch (const IoError &) {
+    }
+    std::remove(messages.c_str());
+    while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+    if (said.size() > 400) said = said.substr(said.size() - 400);
+  };
+  if (rc != 0) {
+    collect();
     throw UnsupportedError(std::string("cannot run gnuplot (") + std::strerror(rc) +
                            "): install it (Debian: gnuplot-nox), or ask for no plot");
+  }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw IoError(std::string("waiting for gnuplot: ") + std::strerror(errno));
+    if (errno != EINTR) {
+      collect();
+      throw IoError(std::string("waiting for gnuplot: ") + std::strerror(errno));
+    }
   }
+  collect();
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     // posix_spawnp reports a missing program as exit status 127 on glibc.
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
       throw UnsupportedError("cannot run gnuplot: not found; install it (Debian: gnuplot-nox), or ask for no plot");
     throw IoError("gnuplot failed on " + script + " (exit status " +
-                  std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
+                  std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")" +
+                  (said.empty() ? std::string() : ": " + said));
   }
   struct stat st;
   if (stat(output.c_str(), &st) != 0 || st.st_size == 0)

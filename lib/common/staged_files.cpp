@@ -83,6 +83,11 @@ void write_files_whole(const std::vector<std::pair<std::string, std::string>> &f
 }
 
 void write_files_whole(const std::vector<std::pair<std::string, std::string>> &files, const MakeFromStaged &make) {
+  write_files_whole(files, make, files.size());
+}
+
+void write_files_whole(const std::vector<std::pair<std::string, std::string>> &files, const MakeFromStaged &make,
+                       size_t scratch_from) {
   std::vector<std::string> staged;
   std::vector<std::string> finals;
   try {
@@ -101,7 +106,10 @@ void write_files_whole(const std::vector<std::pair<std::string, std::string>> &f
     for (const auto &t : staged) unlink(t.c_str());
     throw;
   }
+  // Files from scratch_from on were staged only for make: they go, the others are renamed into place.
+  for (size_t k = scratch_from; k < files.size(); ++k) unlink(staged[k].c_str());
   for (size_t k = 0; k < finals.size(); ++k) {
+    if (k >= scratch_from && k < files.size()) continue;
     if (rename(staged[k].c_str(), finals[k].c_str()) != 0) {
       const int err = errno;
       for (size_t j = k; j < staged.size(); ++j) unlink(staged[j].c_str());

@@ -21,6 +21,11 @@ using MakeFromStaged =
 /// As above, with files made by make (which may throw: then nothing is renamed and all is removed).
 void write_files_whole(const std::vector<std::pair<std::string, std::string>> &files, const MakeFromStaged &make);
 
+/// As above, where the files from index scratch_from on are staged only for make (a plot's script and data
+/// that are not asked for) and removed afterwards instead of renamed.
+void write_files_whole(const std::vector<std::pair<std::string, std::string>> &files, const MakeFromStaged &make,
+                       size_t scratch_from);
+
 /// A new empty file beside path (same directory, hidden name) for a program to write into; its name.
 std::string temporary_beside(const std::string &path, const std::string &suffix);
 

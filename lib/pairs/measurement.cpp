@@ -1,6 +1,7 @@
 #include "pairs/measurement.hpp"
 
 #include "pairs/options.hpp"
+#include "common/memory.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -263,16 +264,6 @@ std::string matrix_memory_complaint(int64_t n, int64_t available_bytes) {
                 "the matrices of %lld ranks need %.1f MB on the root rank, but only %.1f MB of memory are available",
                 static_cast<long long>(n), need / 1e6, static_cast<double>(available_bytes) / 1e6);
   return text;
-}
-
-int64_t available_memory_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  long long kb = 0;
-  std::string unit;
-  while (meminfo >> key >> kb >> unit)
-    if (key == "MemAvailable:") return static_cast<int64_t>(kb) * 1024;
-  return -1;
 }
 
 void allocate_matrices(PairResult &r, int64_t n) {

@@ -38,9 +38,6 @@ double matrix_bytes(int64_t n);
 /// "" or the complaint when matrix_bytes(n) exceeds the memory available (available < 0: unknown).
 std::string matrix_memory_complaint(int64_t n, int64_t available_bytes);
 
-/// MemAvailable of /proc/meminfo in bytes, or -1 where the system does not say.
-int64_t available_memory_bytes();
-
 /// Allocates the triangles of n ranks (std::bad_alloc when the memory cannot be had).
 void allocate_matrices(PairResult &r, int64_t n);
 

@@ -10,27 +10,18 @@ namespace lat {
 
 namespace {
 
-void record(SizePoint &p, double t) {
-  if (p.samples.empty() || t < p.best * (1.0 - kImprovementRel)) {
-    p.since_best = 0;
-  } else {
-    ++p.since_best;
-  }
+/// Records sample t of pass `pass` (-1: the rerun); true when it is a new minimum of its size (its first
+/// sample, or better than the minimum by more than kImprovementRel).
+bool record(SizePoint &p, double t, int64_t pass) {
+  const bool improved = p.samples.empty() || t < p.best * (1.0 - kImprovementRel);
   p.best = p.samples.empty() ? t : std::min(p.best, t);
   p.samples.push_back(t);
+  p.pass_of.push_back(pass);
+  if (pass < 0) ++p.rerun_samples;
+  return improved;
 }
 
-int64_t samples_of(const SizePoint &p) { return static_cast<int64_t>(p.samples.size()); }
-
-
-
-bool settled(const SizePoint &p, const SweepPlan &plan) {
-  const int64_t n = samples_of(p);
-  if (n >= plan.reps) return true;
-  return plan.n_stable > 0 && n >= plan.refine_after && p.since_best >= plan.n_stable;
-}
-
-/// A size added between left and right, judged once it has enough samples.
+/// A size added between left and right at pass `joined`, judged once it has been in refine_after passes.
 struct Pending {
   int64_t mid, left, right;
 };
@@ -48,23 +39,28 @@ class Sweep {
   }
 
   SweepOutcome run() {
-    bool refinement_started = false;
+    int64_t quiet_passes = 0;  // passes in a row in which no size found a new minimum
     for (;;) {
-      std::vector<int64_t> active;
-      for (const SizePoint &p : out_.points)
-        if (!settled(p, plan_)) active.push_back(p.size);
-      if (active.empty() && pending_.empty() && (!plan_.adaptive || refinement_started)) break;
-      for (int64_t s : active)
-        if (!sample(s)) return finish();
-      ++out_.passes;
-      if (plan_.adaptive && (out_.passes >= plan_.refine_after || active.empty())) {
-        if (!refinement_started) {
-          for (size_t k = 0; k + 1 < out_.points.size(); ++k) open_.insert(out_.points[k].size);
-          refinement_started = true;
-        }
-        refine();
+      if (out_.passes >= plan_.reps) {
+        out_.end = SweepEnd::kReps;
+        break;
       }
-      if (active.empty() && open_.empty() && pending_.empty()) break;
+      // Every size of the current set, ascending; a size inserted by the refinement joins next pass.
+      bool new_minimum = false;
+      for (const int64_t s : sizes()) {
+        bool improved = false;
+        if (!sample(s, out_.passes, improved)) return finish();
+        new_minimum = new_minimum || improved;
+      }
+      ++out_.passes;
+      quiet_passes = new_minimum ? 0 : quiet_passes + 1;
+      // No refinement after the last pass allowed: its new sizes would never be measured.
+      if (plan_.adaptive && out_.passes >= plan_.refine_after && out_.passes < plan_.reps) refine();
+      const bool refining = plan_.adaptive && (!open_.empty() || !pending_.empty());
+      if (plan_.n_stable > 0 && quiet_passes >= plan_.n_stable && out_.passes >= plan_.refine_after && !refining) {
+        out_.end = SweepEnd::kStable;
+        break;
+      }
     }
     rerun_anomalies();
     return finish();
@@ -77,8 +73,8 @@ class Sweep {
     return *it;
   }
 
-  /// One sample of size; false when the budget or a stop request ends the sweep first.
-  bool sample(int64_t size) {
+  /// One sample of size in pass `pass`; false when the budget or a stop request ends the sweep first.
+  bool sample(int64_t size, int64_t pass, bool &improved) {
     if (stop_ && stop_()) {
       out_.end = SweepEnd::kStopped;
       return false;
@@ -88,38 +84,38 @@ class Sweep {
       return false;
     }
     const double t = measure_(size);
-    record(point(size), t);
+    improved = record(point(size), t, pass);
     ++out_.measurements;
     if (progress_) progress_(out_.measurements, out_.measurements + remaining());
     return true;
   }
 
+  /// Samples the passes still allowed would take (an upper bound: the sweep may end earlier).
   int64_t remaining() const {
-    int64_t left = 0;
-    for (const SizePoint &p : out_.points)
-      if (!settled(p, plan_)) left += plan_.reps - samples_of(p);
-    return left;
+    return std::max<int64_t>(0, plan_.reps - out_.passes - 1) * static_cast<int64_t>(out_.points.size());
   }
 
-  /// A midpoint is judged on settled minima only (its own and its neighbours'): unconverged minima
-  /// would make noise look like curvature and refine everywhere.
-  bool mature(const Pending &q) {
-    return settled(point(q.mid), plan_) && settled(point(q.left), plan_) && settled(point(q.right), plan_);
-  }
-
-  /// Judges the sizes added earlier, then splits every open interval that is wide enough.
+  /// Judges the sizes added earlier, then splits every open interval that is wide enough. A midpoint is
+  /// judged once it has been in refine_after passes, against its neighbours' minima over those same
+  /// passes: a neighbour's earlier samples saw other phases of the machine, and comparing them would make
+  /// a change of phase look like curvature.
   void refine() {
+    if (!refinement_started_) {
+      for (size_t k = 0; k + 1 < out_.points.size(); ++k) open_.insert(out_.points[k].size);
+      refinement_started_ = true;
+    }
     std::vector<Pending> waiting;
     for (const Pending &q : pending_) {
-      const SizePoint &m = point(q.mid);
-      if (!mature(q)) {
+      const SizePoint &m = point(q.mid), &l = point(q.left), &r = point(q.right);
+      if (out_.passes - m.joined < plan_.refine_after) {
         waiting.push_back(q);
         continue;
       }
-      const double line = 0.5 * (point(q.left).best + point(q.right).best);
+      const double left = l.best_since(m.joined), right = r.best_since(m.joined);
+      const double line = 0.5 * (left + right);
       const double off = std::fabs(m.best - line);
       // Curvature must also exceed how far the minima themselves are uncertain, or noise refines.
-      const double noise = std::max({uncertainty(m), uncertainty(point(q.left)), uncertainty(point(q.right))});
+      const double noise = std::max({uncertainty(m), uncertainty(l), uncertainty(r)});
       if (off > plan_.autorel * std::fabs(line) && off > noise) {
         open_.insert(q.left);
         open_.insert(q.mid);
@@ -141,6 +137,7 @@ class Sweep {
       SizePoint mid;
       mid.size = left + (right - left) / 2;
       mid.refined = true;
+      mid.joined = out_.passes;
       out_.points.insert(std::next(it), mid);
       pending_.push_back({mid.size, left, right});
     }
@@ -169,22 +166,24 @@ class Sweep {
     const int64_t reps = std::max(plan_.rerun_reps > 0 ? plan_.rerun_reps : plan_.n_stable, plan_.refine_after);
     for (int64_t r = 0; r < reps && !suspects.empty(); ++r)
       for (int64_t size : suspects) {
-        if (!sample(size)) return;
+        bool improved = false;
+        if (!sample(size, -1, improved)) return;
         point(size).rerun = true;
       }
   }
 
   SweepOutcome finish() {
+    // A size added just before the budget or a stop ended the sweep may have no sample: it is not reported.
+    out_.points.erase(std::remove_if(out_.points.begin(), out_.points.end(),
+                                     [](const SizePoint &p) { return p.samples.empty(); }),
+                      out_.points.end());
     const std::vector<int64_t> s = sizes();
     const std::vector<double> t = times();
-    bool all_reps = true;
     for (size_t i = 0; i < out_.points.size(); ++i) {
       SizePoint &p = out_.points[i];
-      all_reps = all_reps && samples_of(p) >= plan_.reps;
       if (p.rerun && i > 0 && i + 1 < s.size())
         p.anomalous = t[i] > (1.0 + plan_.anomaly_rel) * std::max(t[i - 1], t[i + 1]);
     }
-    if (out_.end == SweepEnd::kStable && all_reps) out_.end = SweepEnd::kReps;
     std::vector<double> noise;
     for (const SizePoint &p : out_.points) noise.push_back(uncertainty(p));
     out_.steps = detect_steps(s, t, plan_.step_rel, noise);
@@ -198,11 +197,19 @@ class Sweep {
   const StopRequested &stop_;
   const SweepProgress &progress_;
   SweepOutcome out_;
+  bool refinement_started_ = false;
   std::set<int64_t> open_;       // left ends of intervals to split
   std::vector<Pending> pending_;
 };
 
 }  // namespace
+
+double SizePoint::best_since(int64_t pass) const {
+  double m = HUGE_VAL;
+  for (size_t k = 0; k < samples.size(); ++k)
+    if (pass_of[k] >= pass) m = std::min(m, samples[k]);
+  return m;
+}
 
 double uncertainty(const SizePoint &p) {
   if (p.samples.size() < 2) return 0.0;

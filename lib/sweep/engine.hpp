@@ -13,9 +13,9 @@ namespace lat {
 /// How a sweep is scheduled and refined (the fields of lat_sweep_options that concern the schedule).
 struct SweepPlan {
   std::vector<int64_t> sizes;  // the starting grid: distinct, ascending, >= 0
-  int64_t reps = 50;           // most samples per size
-  int64_t n_stable = 8;        // a size is settled when its minimum has not improved in n_stable samples
-  int64_t refine_after = 3;    // full passes before the first refinement; samples a new size needs first
+  int64_t reps = 50;           // most passes; a pass measures every size of the current set once
+  int64_t n_stable = 8;        // the sweep ends after n_stable passes in which no size found a new minimum
+  int64_t refine_after = 3;    // passes before the first refinement; passes a new size is in before it is judged
   bool adaptive = false;
   double autorel = 0.02;       // split [n0, n1] while |f(mid) - (f(n0) + f(n1)) / 2| > autorel x that mean
   int64_t autodx = 4;          // ... down to this spacing
@@ -27,18 +27,24 @@ struct SweepPlan {
 };
 
 /// A minimum counts as improved only when it drops by more than this fraction: timer-resolution jitter
-/// must not keep a size unsettled for ever.
+/// must not keep the sweep going for ever.
 constexpr double kImprovementRel = 0.005;
 
-/// One message size and its samples (time per operation, microseconds, in measurement order).
+/// One message size and its samples (time per operation, microseconds, in measurement order: one per
+/// pass since it joined, then the rerun's).
 struct SizePoint {
   int64_t size = 0;
   std::vector<double> samples;
-  double best = 0.0;            // minimum of the samples: the reported time
-  int64_t since_best = 0;       // samples since the minimum last improved by more than kImprovementRel
-  bool refined = false;         // added by the adaptive refinement
-  bool rerun = false;           // measured again because it sat above its neighbours' line
-  bool anomalous = false;       // still above both neighbours after the rerun
+  std::vector<int64_t> pass_of;  // the pass of each sample; -1 for a sample of the rerun
+  double best = 0.0;             // minimum of the samples: the reported time
+  int64_t joined = 0;            // the first pass it was in (0 for the starting grid)
+  int64_t rerun_samples = 0;     // samples of the rerun (after the passes)
+  bool refined = false;          // added by the adaptive refinement
+  bool rerun = false;            // measured again because it sat above its neighbours' line
+  bool anomalous = false;        // still above both neighbours after the rerun
+  /// The minimum over the samples of passes >= pass: how a neighbour compares with a size that joined
+  /// at that pass, over the same passes (HUGE_VAL when there is none).
+  double best_since(int64_t pass) const;
 };
 
 /// A message size where the time per byte changes abruptly: between below and above.
@@ -53,7 +59,7 @@ enum class SweepEnd { kStable = 0, kReps = 1, kBudget = 2, kStopped = 3 };
 struct SweepOutcome {
   std::vector<SizePoint> points;  // ascending size
   std::vector<Step> steps;
-  int64_t passes = 0;             // passes of the main loop (each over every unsettled size)
+  int64_t passes = 0;             // passes of the main loop (each over every size of the current set)
   int64_t measurements = 0;       // samples taken, reruns included
   SweepEnd end = SweepEnd::kStable;
   bool capped = false;            // the refinement wanted more than max_sizes sizes
@@ -73,10 +79,12 @@ using SweepProgress = std::function<void(int64_t done, int64_t total)>;
 std::string check_sweep_plan(const SweepPlan &plan);
 
 /**
- * Runs the sweep: passes over all unsettled sizes in ascending order (section 3.3's loop), adaptive
- * refinement after refine_after passes (section 3.2), then a rerun of the sizes that sit above the
- * line through their neighbours, then step detection. Ends when every size is settled (reps samples,
- * or n_stable samples without improvement) and no refinement is pending, at the budget, or on a stop.
+ * Runs the sweep: passes over every size of the current set in ascending order (section 3.3's loop: each
+ * size's samples are spread over the whole run, so a slow phase of the machine hits all sizes alike),
+ * adaptive refinement after refine_after passes (section 3.2; a size it adds joins the passes from then
+ * on), then a rerun of the sizes that sit above the line through their neighbours, then step detection.
+ * Ends after n_stable passes in which no size found a new minimum (and no refinement is pending), after
+ * reps passes, at the budget, or on a stop.
  */
 SweepOutcome run_sweep(const SweepPlan &plan, const MeasureSample &measure, const ElapsedSeconds &elapsed,
                        const StopRequested &stop, const SweepProgress &progress = nullptr);

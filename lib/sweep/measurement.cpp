@@ -1,6 +1,7 @@
 #include "sweep/measurement.hpp"
 
 #include "sweep/options.hpp"
+#include "sweep/walk.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -20,6 +21,7 @@
 #include "common/error.hpp"
 #include "common/progress.hpp"
 #include "common/watchdog.hpp"
+#include "common/memory.hpp"
 #include "common/stop.hpp"
 
 namespace lat {
@@ -34,7 +36,6 @@ struct Command {
   int64_t kind = 0, size = 0, n_avg = 0, seed = 0;
 };
 
-constexpr int64_t kSlotAlign = 64;  // cache lines: no two slots of the cache-cold walk share one
 constexpr int kWarmupTrips = 10;
 constexpr int kProbeSamples = 3;
 
@@ -84,11 +85,6 @@ Layout layout_of(const lat_sweep_options &o, int size) {
   return l;
 }
 
-int64_t largest_message(const lat_sweep_options &o, const SweepPlan &plan) {
-  if (o.pattern == LAT_SWEEP_OVERLAP) return o.overlap_bytes;
-  return plan.sizes.empty() ? 0 : plan.sizes.back();
-}
-
 /// One rank of a communicating pair.
 struct Participant {
   MPI_Comm work = MPI_COMM_NULL;
@@ -98,7 +94,8 @@ struct Participant {
   int64_t overlap_bytes = 0;
   bool verify = false;
   std::vector<unsigned char> send, recv;
-  int64_t slot_bytes = kSlotAlign, slots = 1;
+  int64_t slot_bytes = kSlotAlign;
+  SlotWalk walk;  // the cache-cold walk: continues across samples and passes
   double timeout_s = 0.0;
   bool yield = false;  // bisect: many ranks, perhaps more than cores; waits between samples yield
   std::string peer;
@@ -150,22 +147,15 @@ inline int one_operation(unsigned char *s, unsigned char *r, int count, int peer
   return failed;
 }
 
-/// n operations, each on the next slot of the buffers (one slot unless the walk is cache-cold).
+/// n operations, each on the next slot of the buffers (one slot unless the walk is cache-cold); the walk
+/// goes on where the previous sample left it.
 template <int Pattern, bool Initiator>
 int operations(Participant &p, int count, int64_t work, int64_t n, double &acc) {
-  unsigned char *s = p.send.data(), *r = p.recv.data();
-  int64_t slot = 0;
   int failed = MPI_SUCCESS;
   for (int64_t i = 0; i < n; ++i) {
-    failed |= one_operation<Pattern, Initiator>(s, r, count, p.peer_work, p.work, work, acc);
-    if (++slot == p.slots) {
-      slot = 0;
-      s = p.send.data();
-      r = p.recv.data();
-    } else {
-      s += p.slot_bytes;
-      r += p.slot_bytes;
-    }
+    const int64_t at = p.walk.next() * p.slot_bytes;
+    failed |= one_operation<Pattern, Initiator>(p.send.data() + at, p.recv.data() + at, count, p.peer_work, p.work,
+                                                work, acc);
   }
   return failed;
 }
@@ -180,32 +170,47 @@ int run_operations(Participant &p, int count, int64_t work, int64_t n, double &a
   }
 }
 
-/// Verification: who wrote the data this rank holds after a sample, and in which buffer.
-void fill_before_sample(Participant &p, uint64_t seed) {
-  const bool sends_own = p.initiator || p.pattern == LAT_SWEEP_HEAD_TO_HEAD || p.pattern == LAT_SWEEP_OVERLAP;
-  if (!sends_own) return;
-  for (int64_t k = 0; k < p.slots; ++k)
-    fill_pattern(p.send.data() + k * p.slot_bytes, static_cast<size_t>(p.slot_bytes), seed, p.lib_rank);
-}
-
-void check_after_sample(const Participant &p, const Command &c, int count) {
-  const bool echoed = p.pattern == LAT_SWEEP_PINGPONG || p.pattern == LAT_SWEEP_NONBLOCKING;
-  const int sender = echoed ? (p.initiator ? p.lib_rank : p.peer_lib) : p.peer_lib;
-  const std::vector<unsigned char> &buf = p.pattern == LAT_SWEEP_PINGPONG ? p.send : p.recv;
-  const int64_t used = std::min(c.n_avg, p.slots);
-  for (int64_t k = 0; k < used; ++k) {
-    const unsigned char *msg = buf.data() + k * p.slot_bytes;
-    const int64_t bad = first_mismatch(msg, static_cast<size_t>(count), static_cast<uint64_t>(c.seed), sender);
+/// Verification mode (peril 8, the original's stress): every operation's message carries a pattern of its
+/// own (the sample, the operation and the sender decide it, and with them the kind of bit pattern), and
+/// every received message is checked right after its operation, inside the timed loop.
+template <int Pattern, bool Initiator>
+int verified_operations(Participant &p, int count, int64_t work, int64_t n, double &acc, int64_t sample) {
+  constexpr bool echoed = Pattern == LAT_SWEEP_PINGPONG || Pattern == LAT_SWEEP_NONBLOCKING;
+  constexpr bool sends_own = Initiator || !echoed;
+  const int sender = echoed ? (Initiator ? p.lib_rank : p.peer_lib) : p.peer_lib;
+  int failed = MPI_SUCCESS;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t at = p.walk.next() * p.slot_bytes;
+    unsigned char *s = p.send.data() + at, *r = p.recv.data() + at;
+    const uint64_t seed = message_seed(sample, i);
+    if (sends_own) fill_pattern(s, static_cast<size_t>(count), seed, p.lib_rank);
+    failed |= one_operation<Pattern, Initiator>(s, r, count, p.peer_work, p.work, work, acc);
+    const unsigned char *got = Pattern == LAT_SWEEP_PINGPONG ? s : r;
+    const int64_t bad = first_mismatch(got, static_cast<size_t>(count), seed, sender);
     if (bad < 0) continue;
     std::vector<unsigned char> want(static_cast<size_t>(bad) + 1);
-    fill_pattern(want.data(), want.size(), static_cast<uint64_t>(c.seed), sender);
+    fill_pattern(want.data(), want.size(), seed, sender);
     char text[400];
     std::snprintf(text, sizeof text,
                   "rank %d: data check failed: a %d-byte %s message from rank %d differs at byte %lld "
-                  "(got 0x%02x, expected 0x%02x; sample %lld)",
-                  p.lib_rank, count, pattern_name(p.pattern), p.peer_lib,
-                  static_cast<long long>(bad), msg[bad], want.back(), static_cast<long long>(c.seed));
+                  "(got 0x%02x, expected 0x%02x; size %d, sample %lld, operation %lld of %lld)",
+                  p.lib_rank, count, pattern_name(Pattern), sender == p.lib_rank ? p.peer_lib : sender,
+                  static_cast<long long>(bad), got[bad], want.back(), count, static_cast<long long>(sample),
+                  static_cast<long long>(i + 1), static_cast<long long>(n));
     throw DataError(text);
+  }
+  return failed;
+}
+
+template <bool Initiator>
+int run_verified(Participant &p, int count, int64_t work, int64_t n, double &acc, int64_t sample) {
+  switch (p.pattern) {
+    case LAT_SWEEP_PINGPONG: return verified_operations<LAT_SWEEP_PINGPONG, Initiator>(p, count, work, n, acc, sample);
+    case LAT_SWEEP_NONBLOCKING:
+      return verified_operations<LAT_SWEEP_NONBLOCKING, Initiator>(p, count, work, n, acc, sample);
+    case LAT_SWEEP_HEAD_TO_HEAD:
+      return verified_operations<LAT_SWEEP_HEAD_TO_HEAD, Initiator>(p, count, work, n, acc, sample);
+    default: return verified_operations<LAT_SWEEP_OVERLAP, Initiator>(p, count, work, n, acc, sample);
   }
 }
 
@@ -215,7 +220,6 @@ template <class Clock>
 double sample(const Clock &clock, Participant &p, const Command &c, StallWatch &stall) {
   const int count = static_cast<int>(p.pattern == LAT_SWEEP_OVERLAP ? p.overlap_bytes : c.size);
   const int64_t work = p.pattern == LAT_SWEEP_OVERLAP ? c.size : 0;
-  if (p.verify) fill_before_sample(p, static_cast<uint64_t>(c.seed));
   MPI_Request req;
   check_mpi(MPI_Ibarrier(p.work, &req), "MPI_Ibarrier");
   p.wait(req, p.waiting("phase 'sweep': the barrier before a sample", "the other ranks of the sweep"));
@@ -224,16 +228,17 @@ double sample(const Clock &clock, Participant &p, const Command &c, StallWatch &
   stall.enter(c.seed);
   if (p.initiator) {
     const double t1 = clock.now();
-    failed = run_operations<true>(p, count, work, c.n_avg, acc);
+    failed = p.verify ? run_verified<true>(p, count, work, c.n_avg, acc, c.seed)
+                      : run_operations<true>(p, count, work, c.n_avg, acc);
     const double t2 = clock.now();
     per_op = (t2 - t1) * 1e6 / (static_cast<double>(c.n_avg) * messages_per_operation(p.pattern));
   } else {
-    failed = run_operations<false>(p, count, work, c.n_avg, acc);
+    failed = p.verify ? run_verified<false>(p, count, work, c.n_avg, acc, c.seed)
+                      : run_operations<false>(p, count, work, c.n_avg, acc);
   }
   stall.leave(c.seed);
   g_compute_sink = acc;
   if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "the operations of a sample (MPI_Send/MPI_Recv/MPI_Isend/MPI_Irecv/MPI_Wait)");
-  if (p.verify) check_after_sample(p, c, count);
   return per_op;
 }
 
@@ -297,25 +302,39 @@ SweepOutcome lead(const Clock &clock, Participant &p, const lat_sweep_options &o
     return all[0];
   };
   command_all({kWarmup, 0, 0, 0});
-  warm_up(p, largest_message(opts, plan));
+  warm_up(p, largest_message(opts, plan.sizes));
 
-  // Section 3.1 / peril 9: enough operations per sample that the clock's resolution and overhead, as
-  // measured, are below 1/res_factor of it. The clock's own overhead is not subtracted.
+  // Operations per sample (section 3.1; peril 9): fixed by n_avg; or, with tgoal_s, enough that a sample of
+  // this size lasts about tgoal_s; or else the same for every size (neighbouring sizes must not differ
+  // by their loop length): at least n_avg_min (mpptest's 50, so a sample's barrier and clock reads are
+  // averaged away) and enough that res_factor x the clock's measured error fits in the shortest sample,
+  // the first size's. The clock's own overhead is not subtracted.
   const double clock_error_us = std::max(cal.res_timing_us, cal.min_ov_us);
+  int64_t common_n_avg = 0;
+  auto one_operation_us = [&](int64_t size) {
+    double one = run(size, 1);
+    for (int k = 1; k < kProbeSamples; ++k) one = std::min(one, run(size, 1));
+    return one * messages_per_operation(opts.pattern);
+  };
   auto measure = [&](int64_t size) {
     auto found = extras.find(size);
     if (found == extras.end()) {
       SizeExtras e;
       if (opts.n_avg > 0) {
         e.n_avg = opts.n_avg;
+      } else if (opts.tgoal_s > 0.0) {
+        const double duration = one_operation_us(size);
+        e.n_avg = duration > 0.0 ? static_cast<int64_t>(std::llround(opts.tgoal_s * 1e6 / duration)) : LAT_NPP_MAX;
       } else {
-        double one = run(size, 1);
-        for (int k = 1; k < kProbeSamples; ++k) one = std::min(one, run(size, 1));
-        const double duration = one * messages_per_operation(opts.pattern);
-        const double want = static_cast<double>(opts.res_factor) * clock_error_us;
-        e.n_avg = duration > 0.0 ? static_cast<int64_t>(std::ceil(want / duration)) : LAT_NPP_MAX;
-        e.n_avg = std::clamp<int64_t>(e.n_avg, 1, LAT_NPP_MAX);
+        if (common_n_avg == 0) {
+          const double duration = one_operation_us(size);
+          const double want = static_cast<double>(opts.res_factor) * clock_error_us;
+          const int64_t for_clock = duration > 0.0 ? static_cast<int64_t>(std::ceil(want / duration)) : LAT_NPP_MAX;
+          common_n_avg = std::max(opts.n_avg_min, for_clock);
+        }
+        e.n_avg = common_n_avg;
       }
+      e.n_avg = std::clamp<int64_t>(e.n_avg, 1, LAT_NPP_MAX);
       e.compute_us = -1.0;
       found = extras.emplace(size, e).first;
     }
@@ -352,23 +371,41 @@ uint64_t pattern_base(uint64_t seed, int sender) {
   return seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(sender + 1) * 0xBF58476D1CE4E5B9ull;
 }
 
-inline unsigned char pattern_byte(uint64_t base, size_t k) {
+inline unsigned char mixed_byte(uint64_t base, size_t k) {
   uint64_t v = base + static_cast<uint64_t>(k) * 0x94D049BB133111EBull;
   v ^= v >> 31;
   return static_cast<unsigned char>((v * 0xD6E8FEB86659FD93ull) >> 56);
 }
 
+/// Byte k of the pattern: the kind of bit pattern changes with the seed (all ones, all zeros, alternating
+/// bits, a walking one, or pseudo-random bytes, as the original's stress program sent), and the first 8
+/// bytes of every kind depend on the seed and the sender, so stale data or another rank's are caught too.
+inline unsigned char pattern_byte(uint64_t seed, uint64_t base, size_t k) {
+  if (k < 8) return mixed_byte(base, k);
+  switch (seed % 5) {
+    case 0: return 0xFF;
+    case 1: return 0x00;
+    case 2: return k % 2 ? 0x55 : 0xAA;
+    case 3: return static_cast<unsigned char>(1u << (k % 8));
+    default: return mixed_byte(base, k);
+  }
+}
+
 }  // namespace
+
+uint64_t message_seed(int64_t sample, int64_t operation) {
+  return static_cast<uint64_t>(sample) * 1000003ull + static_cast<uint64_t>(operation);
+}
 
 void fill_pattern(unsigned char *buf, size_t n, uint64_t seed, int sender) {
   const uint64_t base = pattern_base(seed, sender);
-  for (size_t k = 0; k < n; ++k) buf[k] = pattern_byte(base, k);
+  for (size_t k = 0; k < n; ++k) buf[k] = pattern_byte(seed, base, k);
 }
 
 int64_t first_mismatch(const unsigned char *buf, size_t n, uint64_t seed, int sender) {
   const uint64_t base = pattern_base(seed, sender);
   for (size_t k = 0; k < n; ++k)
-    if (buf[k] != pattern_byte(base, k)) return static_cast<int64_t>(k);
+    if (buf[k] != pattern_byte(seed, base, k)) return static_cast<int64_t>(k);
   return -1;
 }
 
@@ -388,15 +425,23 @@ SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_
     plan = plan_of(opts, nsizes, sizes);
     member = std::find(layout.members.begin(), layout.members.end(), rank) != layout.members.end();
     if (member) {
-      const int64_t largest = largest_message(opts, plan);
-      p.slot_bytes = std::max<int64_t>(kSlotAlign, (largest + kSlotAlign - 1) / kSlotAlign * kSlotAlign);
-      p.slots = opts.cachesize > p.slot_bytes ? opts.cachesize / p.slot_bytes : 1;
-      const int64_t bytes = p.slots * p.slot_bytes;
-      try {
-        p.send.assign(static_cast<size_t>(bytes), 0);
-        p.recv.assign(static_cast<size_t>(bytes), 0);
-      } catch (const std::bad_alloc &) {
-        complaint = "cannot allocate 2 x " + std::to_string(bytes) + " bytes of message buffers";
+      p.slot_bytes = slot_bytes_for(largest_message(opts, plan.sizes));
+      p.walk = SlotWalk(slots_for(opts.cachesize, p.slot_bytes));
+      const int64_t bytes = p.walk.slots() * p.slot_bytes;
+      // The kernel may promise more than it has (overcommit), and zeroing the buffers would then end in
+      // the OOM killer: what this rank's two buffers need is checked against MemAvailable first.
+      const int64_t available = available_memory_bytes();
+      if (available >= 0 && 2 * bytes > available) {
+        complaint = "cachesize " + std::to_string(opts.cachesize) + " needs 2 x " + std::to_string(bytes) +
+                    " bytes of buffers on each rank, but only " + std::to_string(available) +
+                    " bytes of memory are available";
+      } else {
+        try {
+          p.send.assign(static_cast<size_t>(bytes), 0);
+          p.recv.assign(static_cast<size_t>(bytes), 0);
+        } catch (const std::bad_alloc &) {
+          complaint = "cannot allocate 2 x " + std::to_string(bytes) + " bytes of message buffers";
+        }
       }
     }
   }
@@ -478,7 +523,7 @@ SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_
           check_mpi(MPI_Send(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, 0, kTagName, p.work), "MPI_Send (name)");
         const double first_extra_s = calibration == nullptr ? calibration_allowance_s(opts.nr) : 0.0;
         with_clock(opts.timer, [&](const auto &clock) {
-          follow(clock, p, largest_message(opts, plan), first_extra_s, stall);
+          follow(clock, p, largest_message(opts, plan.sizes), first_extra_s, stall);
         });
       }
       MPI_Comm_free(&p.work);

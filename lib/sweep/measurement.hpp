@@ -20,8 +20,12 @@ SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_
                        const lat_timer_result *calibration);
 
 
-/// The bytes a sender puts in a message in verification mode: they depend on the sample (seed) and on
-/// the sender, so stale data or a message from the wrong rank are caught too.
+/// The seed of one message in verification mode: sample and operation within it.
+uint64_t message_seed(int64_t sample, int64_t operation);
+
+/// The bytes a sender puts in a message in verification mode: the seed picks the kind of bit pattern (all
+/// ones, all zeros, alternating, a walking one, pseudo-random) and, with the sender, the first 8 bytes, so
+/// stale data or a message from the wrong rank are caught too.
 void fill_pattern(unsigned char *buf, size_t n, uint64_t seed, int sender);
 
 /// The first byte of buf that differs from fill_pattern's, or -1 when all n are right.

@@ -1,6 +1,8 @@
 #include "sweep/options.hpp"
 
+#include <algorithm>
 #include <climits>
+#include <cmath>
 
 #include "common/error.hpp"
 #include "common/option_rules.hpp"
@@ -17,6 +19,7 @@ lat_sweep_options sweep_defaults() {
   o.reps = plan.reps;
   o.n_stable = plan.n_stable;
   o.n_avg = 0;
+  o.n_avg_min = 50;  // mpptest's default -n_avg: the barrier and clock reads of a sample are averaged away
   o.res_factor = 100;
   o.refine_after = plan.refine_after;
   o.autodx = plan.autodx;
@@ -28,7 +31,8 @@ lat_sweep_options sweep_defaults() {
   o.autorel = plan.autorel;
   o.anomaly_rel = plan.anomaly_rel;
   o.step_rel = plan.step_rel;
-  o.budget_s = plan.budget_s;
+  o.budget_s = 900.0;  // mpptest's -max_run_time: a sweep ends with what it has after 15 minutes
+  o.tgoal_s = 0.0;
   o.timeout_s = 0.0;
   o.adaptive = 0;
   o.pattern = LAT_SWEEP_PINGPONG;
@@ -56,7 +60,11 @@ std::string check_sweep_options(const lat_sweep_options &o, int64_t nsizes, cons
   if (nsizes > kMaxSweepGrid) return got("nsizes must be <= " + std::to_string(kMaxSweepGrid), nsizes);
   if (o.n_avg < 0) return got("n_avg must be >= 0 (0: from the timer's resolution)", o.n_avg);
   if (o.n_avg > LAT_NPP_MAX) return got("n_avg must be <= " + std::to_string(LAT_NPP_MAX), o.n_avg);
+  if (o.n_avg_min < 1 || o.n_avg_min > LAT_NPP_MAX)
+    return got("n_avg_min must be in 1.." + std::to_string(LAT_NPP_MAX), o.n_avg_min);
   if (o.res_factor < 1) return got("res_factor must be >= 1", o.res_factor);
+  if (!(o.tgoal_s >= 0.0) || !std::isfinite(o.tgoal_s))
+    return got("tgoal_s must be a finite number of seconds >= 0 (0: the n_avg_min rule)", o.tgoal_s);
   if (std::string bad = first_complaint({check_flag("adaptive", o.adaptive), check_flag("progress", o.progress)});
       !bad.empty())
     return bad;
@@ -82,6 +90,10 @@ std::string check_size_sweep_options(const lat_sweep_options &o, int64_t nsizes,
   if (o.overlap_bytes < 0 || o.overlap_bytes > INT_MAX)
     return got("overlap_bytes must be in 0.." + std::to_string(INT_MAX), o.overlap_bytes);
   const SweepPlan plan = plan_of(o, nsizes, sizes);
+  const int64_t slot = slot_bytes_for(largest_message(o, plan.sizes));
+  if (o.cachesize > 0 && o.cachesize < 2 * slot)
+    return "cachesize must hold at least two slots of the largest message (2 x " + std::to_string(slot) +
+           " bytes), got " + std::to_string(o.cachesize);
   const int64_t largest = plan.sizes.back();
   if (o.pattern == LAT_SWEEP_OVERLAP) {
     if (largest > kMaxOverlapWork) return got("overlap computations must be <= " + std::to_string(kMaxOverlapWork), largest);
@@ -95,11 +107,25 @@ std::string check_size_sweep_options(const lat_sweep_options &o, int64_t nsizes,
 
 int sweep_leader(const lat_sweep_options &o) { return o.bisect ? 0 : o.source; }
 
+int64_t largest_message(const lat_sweep_options &o, const std::vector<int64_t> &sizes) {
+  if (o.pattern == LAT_SWEEP_OVERLAP) return o.overlap_bytes;
+  return sizes.empty() ? 0 : sizes.back();
+}
+
+int64_t slot_bytes_for(int64_t largest) {
+  return std::max<int64_t>(kSlotAlign, (largest + kSlotAlign - 1) / kSlotAlign * kSlotAlign);
+}
+
+int64_t slots_for(int64_t cachesize, int64_t slot_bytes) {
+  return cachesize > 0 ? std::max<int64_t>(1, (cachesize + slot_bytes - 1) / slot_bytes) : 1;
+}
+
 std::vector<Shared> sweep_shared_values(const lat_sweep_options &o, int64_t nsizes) {
   return {Shared::integer("nsizes", nsizes),           Shared::integer("size_first", o.size_first),
           Shared::integer("size_last", o.size_last),   Shared::integer("size_stride", o.size_stride),
           Shared::integer("reps", o.reps),             Shared::integer("n_stable", o.n_stable),
-          Shared::integer("n_avg", o.n_avg),           Shared::integer("res_factor", o.res_factor),
+          Shared::integer("n_avg", o.n_avg),           Shared::integer("n_avg_min", o.n_avg_min),
+          Shared::integer("res_factor", o.res_factor), Shared::real("tgoal_s", o.tgoal_s),
           Shared::integer("refine_after", o.refine_after), Shared::integer("autodx", o.autodx),
           Shared::integer("max_sizes", o.max_sizes),   Shared::integer("rerun_reps", o.rerun_reps),
           Shared::integer("cachesize", o.cachesize),   Shared::integer("overlap_bytes", o.overlap_bytes),

@@ -16,8 +16,20 @@ constexpr int64_t kMaxSweepGrid = int64_t{1} << 20;    // a grid larger than thi
 constexpr int64_t kMaxCacheSize = int64_t{1} << 36;    // cachesize: 64 GiB per buffer at most
 constexpr int64_t kMaxOverlapWork = int64_t{1} << 40;  // multiply-adds of one overlap computation
 
-/// lat_sweep_defaults(): mpptest's grid and the engine's schedule (SweepPlan's own defaults).
+constexpr int64_t kSlotAlign = 64;  // cache lines: no two slots of the cache-cold walk share one
+
+/// lat_sweep_defaults(): mpptest's grid and the engine's schedule (SweepPlan's own defaults), mpptest's
+/// 50 operations per sample at least and its 15-minute limit.
 lat_sweep_options sweep_defaults();
+
+/// The largest message one operation sends (for LAT_SWEEP_OVERLAP the overlap message, else the largest size).
+int64_t largest_message(const lat_sweep_options &opts, const std::vector<int64_t> &sizes);
+
+/// The bytes of one slot of the buffers: the largest message, rounded up to whole cache lines.
+int64_t slot_bytes_for(int64_t largest_message);
+
+/// The slots of each buffer: 1 without cachesize, else enough that the buffer holds cachesize bytes.
+int64_t slots_for(int64_t cachesize, int64_t slot_bytes);
 
 /// "" or what is wrong with the options and sizes that do not concern MPI (lat_sweep_run).
 std::string check_sweep_options(const lat_sweep_options &opts, int64_t nsizes, const int64_t *sizes);

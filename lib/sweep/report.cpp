@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+
 #include "common/clock.hpp"
 #include "common/error.hpp"
 #include "common/plot.hpp"
@@ -53,6 +55,42 @@ const char *sweep_end_name(int end) {
     case LAT_SWEEP_END_STOPPED: return "stopped";
     default: return "unknown";
   }
+}
+
+std::string sweep_table_text(const SweepResult &r) {
+  const lat_sweep_summary &s = r.summary;
+  std::string o;
+  const char *pattern = s.pattern == LAT_SWEEP_PINGPONG      ? "ping-pong"
+                        : s.pattern == LAT_SWEEP_NONBLOCKING  ? "non-blocking ping-pong"
+                        : s.pattern == LAT_SWEEP_HEAD_TO_HEAD ? "head-to-head"
+                                                              : "overlap";
+  const char *end = s.end == LAT_SWEEP_END_STABLE   ? "minima stable"
+                    : s.end == LAT_SWEEP_END_REPS   ? "all passes done"
+                    : s.end == LAT_SWEEP_END_BUDGET ? "TIME LIMIT REACHED (-max_run_time): partial"
+                                                    : "STOPPED: partial";
+  append(o, "# mpptest (mpilat {}): {}{}, ranks {} ({}) and {} ({}), {} sizes, {} samples in {} passes, {:.3f} s ({})\n",
+         MPILAT_VERSION_STRING, pattern,
+         s.bisect ? ", bisection of " + std::to_string(s.npairs) + " pairs" : std::string(), s.source, s.source_host,
+         s.dest, s.dest_host, s.nsizes, s.measurements, s.passes, s.wall_s, end);
+  append(o, "# time: minimum over samples of the average of n_avg operations (us); flags: r refined, "
+            "R rerun, A anomalous\n");
+  append(o, "#{:>11} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {}\n", s.pattern == LAT_SWEEP_OVERLAP ? "work" : "bytes",
+         "time(us)", "rate(MB/s)", "median(us)", "max(us)", "samples", "n_avg", "flags");
+  for (const lat_sweep_point &p : r.points)
+    append(o, "{:12} {:12.4f} {:12.3f} {:12.4f} {:12.4f} {:8} {:8} {}{}{}\n", p.bytes, p.min_us, p.rate_mbs,
+           p.median_us, p.max_us, p.samples + p.rerun_samples, p.n_avg, p.refined ? "r" : "", p.rerun ? "R" : "",
+           p.anomalous ? "A" : "");
+  for (const lat_sweep_threshold &t : r.thresholds)
+    append(o, "# step: between {} and {} bytes the time rises {:.4f} us beyond the slope ({:.4f} -> {:.4f} us)\n",
+           t.below_bytes, t.above_bytes, t.excess_us, t.time_below_us, t.time_above_us);
+  if (!r.lines.empty()) {
+    append(o, "# startup and rate: a least-squares line s + n / rate through the minima of each regime between "
+              "steps;\n# one line does not describe the whole curve (Gropp & Lusk), only its regime\n");
+    for (const lat_sweep_line &l : r.lines)
+      append(o, "# bytes {}..{} ({} sizes): startup = {:.4f} us, rate = {:.2f} MB/s (largest misfit {:.1f} %)\n",
+             l.first_bytes, l.last_bytes, l.npoints, l.startup_us, l.rate_mbs, 100.0 * l.max_rel_err);
+  }
+  return o;
 }
 
 std::string sweep_gpl_text(const SweepResult &r) {
@@ -130,7 +168,8 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
   j["dest"] = {{"rank", s.dest}, {"host", std::string(s.dest_host)}};
   j["timer"] = {{"name", timer_name(s.timer)}, {"res_timing_us", s.res_timing_us}, {"min_ov_us", s.min_ov_us}};
   j["options"] = {{"size_first", o.size_first}, {"size_last", o.size_last}, {"size_stride", o.size_stride},
-                  {"reps", o.reps}, {"n_stable", o.n_stable}, {"n_avg", o.n_avg}, {"res_factor", o.res_factor},
+                  {"reps", o.reps}, {"n_stable", o.n_stable}, {"n_avg", o.n_avg}, {"n_avg_min", o.n_avg_min},
+                  {"tgoal_s", o.tgoal_s}, {"res_factor", o.res_factor},
                   {"adaptive", o.adaptive != 0}, {"refine_after", o.refine_after}, {"autorel", o.autorel},
                   {"autodx", o.autodx}, {"max_sizes", o.max_sizes}, {"anomaly_rel", o.anomaly_rel},
                   {"rerun_reps", o.rerun_reps}, {"step_rel", o.step_rel}, {"budget_s", o.budget_s},
@@ -138,7 +177,8 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
   nlohmann::json points = nlohmann::json::array();
   for (size_t k = 0; k < r.points.size(); ++k) {
     const lat_sweep_point &p = r.points[k];
-    nlohmann::json q = {{"bytes", p.bytes},         {"samples", p.samples},   {"n_avg", p.n_avg},
+    nlohmann::json q = {{"bytes", p.bytes},         {"samples", p.samples},   {"rerun_samples", p.rerun_samples},
+                        {"n_avg", p.n_avg},
                         {"min_us", p.min_us},       {"median_us", p.median_us}, {"mean_us", p.mean_us},
                         {"max_us", p.max_us},       {"stddev_us", p.stddev_us}, {"rate_mbs", p.rate_mbs},
                         {"refined", p.refined != 0}, {"rerun", p.rerun != 0},   {"anomalous", p.anomalous != 0},
@@ -153,19 +193,34 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
                      {"time_below_us", t.time_below_us}, {"time_above_us", t.time_above_us},
                      {"excess_us", t.excess_us}});
   j["thresholds"] = steps;
+  nlohmann::json lines = nlohmann::json::array();
+  for (const lat_sweep_line &l : r.lines)
+    lines.push_back({{"first_bytes", l.first_bytes}, {"last_bytes", l.last_bytes}, {"npoints", l.npoints},
+                     {"startup_us", l.startup_us}, {"per_byte_us", l.per_byte_us}, {"rate_mbs", l.rate_mbs},
+                     {"max_rel_err", l.max_rel_err}});
+  j["startup_rate"] = {{"lines", lines},
+                       {"caveat", "a least-squares line s + n / rate per regime between the steps; one line does "
+                                  "not describe the whole curve, only its regime"}};
   return j.dump(2) + "\n";
 }
 
-void write_sweep_files(const std::string &outdir, const std::string &fname, const std::string &command_line,
-                       const SweepResult &r, bool render) {
-  require_file_name("fname", fname);
-  const std::string base = join_path(outdir, fname);
-  const MakeFromStaged plot = render ? render_plots({{base + ".png", 1}}, {{"datafile", 0}}) : nullptr;
-  write_files_whole({{base + ".gpl", sweep_gpl_text(r)},
-                     {base + ".gcm", sweep_gcm_text(r, fname)},
-                     {base + ".csv", sweep_csv_text(r)},
-                     {base + ".json", sweep_json_text(r, command_line)}},
-                    plot);
+void write_sweep_files(const std::string &outdir, const std::string &base_name, const std::string &command_line,
+                       const SweepResult &r, int flags, const std::string &table_path) {
+  require_file_name("base", base_name);
+  const std::string base = join_path(outdir, base_name);
+  std::vector<std::pair<std::string, std::string>> files = {{base + ".csv", sweep_csv_text(r)},
+                                                            {base + ".json", sweep_json_text(r, command_line)}};
+  if (!table_path.empty() && table_path != "-") files.emplace_back(table_path, sweep_table_text(r));
+  // The plot is drawn from the gnuplot data and command files; without LAT_SWEEP_FILES_GNUPLOT they are
+  // staged for it only and then removed.
+  const size_t published = (flags & LAT_SWEEP_FILES_GNUPLOT) ? files.size() + 2 : files.size();
+  const size_t gpl = files.size();
+  files.emplace_back(base + ".gpl", sweep_gpl_text(r));
+  files.emplace_back(base + ".gcm", sweep_gcm_text(r, base_name));
+  const MakeFromStaged plot = (flags & LAT_SWEEP_FILES_PNG) ? render_plots({{base + ".png", gpl + 1}}, {{"datafile", gpl}})
+                                                            : nullptr;
+  write_files_whole(files, plot, published);
+  if (table_path == "-") std::fputs(sweep_table_text(r).c_str(), stdout);
 }
 
 }  // namespace lat

@@ -8,14 +8,19 @@
 
 namespace lat {
 
+/// The results as a table: the mpptest driver's output (stdout, or the -fname file), with the steps and
+/// the startup and rate of each regime.
+std::string sweep_table_text(const SweepResult &r);
 std::string sweep_gpl_text(const SweepResult &r);
 std::string sweep_gcm_text(const SweepResult &r, const std::string &fname);
 std::string sweep_csv_text(const SweepResult &r);
 std::string sweep_json_text(const SweepResult &r, const std::string &command_line);
 
-/// <fname>.gpl, .gcm, .csv, .json and (render) .png in outdir, whole or not at all.
-void write_sweep_files(const std::string &outdir, const std::string &fname, const std::string &command_line,
-                       const SweepResult &r, bool render);
+/// <base>.csv and .json in outdir, with LAT_SWEEP_FILES_GNUPLOT <base>.gpl and .gcm, with
+/// LAT_SWEEP_FILES_PNG <base>.png, and the table at table_path ("": none; "-": printed on stdout once the
+/// files are in place), whole or not at all.
+void write_sweep_files(const std::string &outdir, const std::string &base, const std::string &command_line,
+                       const SweepResult &r, int flags, const std::string &table_path);
 
 /// Names for lat_sweep_pattern and lat_sweep_end values.
 const char *sweep_pattern_name(int pattern);

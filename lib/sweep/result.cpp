@@ -12,8 +12,51 @@ namespace lat {
 
 namespace {
 
+/// The least-squares line through (sizes[k], times[k]), k in [first, last], first < last.
+lat_sweep_line line_through(const std::vector<lat_sweep_point> &points, size_t first, size_t last) {
+  lat_sweep_line l{};
+  l.first_bytes = points[first].bytes;
+  l.last_bytes = points[last].bytes;
+  l.npoints = static_cast<int64_t>(last - first + 1);
+  double mx = 0.0, my = 0.0;
+  for (size_t k = first; k <= last; ++k) mx += static_cast<double>(points[k].bytes), my += points[k].min_us;
+  mx /= static_cast<double>(l.npoints);
+  my /= static_cast<double>(l.npoints);
+  double sxx = 0.0, sxy = 0.0;
+  for (size_t k = first; k <= last; ++k) {
+    const double dx = static_cast<double>(points[k].bytes) - mx;
+    sxx += dx * dx;
+    sxy += dx * (points[k].min_us - my);
+  }
+  l.per_byte_us = sxx > 0.0 ? sxy / sxx : 0.0;
+  l.startup_us = my - l.per_byte_us * mx;
+  l.rate_mbs = l.per_byte_us > 0.0 ? 1.0 / l.per_byte_us : 0.0;
+  for (size_t k = first; k <= last; ++k) {
+    const double t = points[k].min_us;
+    const double fit = l.startup_us + l.per_byte_us * static_cast<double>(points[k].bytes);
+    if (t > 0.0) l.max_rel_err = std::max(l.max_rel_err, std::fabs(fit - t) / t);
+  }
+  return l;
+}
 
 }  // namespace
+
+std::vector<lat_sweep_line> regime_lines(const std::vector<lat_sweep_point> &points,
+                                         const std::vector<lat_sweep_threshold> &steps) {
+  std::vector<lat_sweep_line> lines;
+  size_t first = 0;
+  for (size_t s = 0; s <= steps.size() && first < points.size(); ++s) {
+    // The regime ends at the last point below step s (the threshold lies in (below, above]).
+    size_t last = points.size() - 1;
+    if (s < steps.size()) {
+      last = first;
+      while (last + 1 < points.size() && points[last + 1].bytes <= steps[s].below_bytes) ++last;
+    }
+    if (last > first) lines.push_back(line_through(points, first, last));  // a line needs two sizes
+    first = last + 1;
+  }
+  return lines;
+}
 
 SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
                       const std::map<int64_t, SizeExtras> &extras, int64_t npairs) {
@@ -38,7 +81,8 @@ SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
   for (const SizePoint &p : out.points) {
     lat_sweep_point q{};
     q.bytes = p.size;
-    q.samples = static_cast<int64_t>(p.samples.size());
+    q.rerun_samples = p.rerun_samples;
+    q.samples = static_cast<int64_t>(p.samples.size()) - p.rerun_samples;
     const auto e = extras.find(p.size);
     q.n_avg = e == extras.end() ? 1 : e->second.n_avg;
     q.compute_us = e == extras.end() ? 0.0 : e->second.compute_us;
@@ -59,6 +103,9 @@ SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
   }
   for (const Step &st : out.steps)
     r.thresholds.push_back({st.below, st.above, st.time_below, st.time_above, st.excess});
+  // Startup and rate per regime; the overlap test's sizes are computations, not bytes: no line there.
+  if (opts.pattern != LAT_SWEEP_OVERLAP) r.lines = regime_lines(r.points, r.thresholds);
+  s.nlines = static_cast<int64_t>(r.lines.size());
   return r;
 }
 
@@ -68,6 +115,7 @@ std::vector<char> serialize(const SweepResult &r) {
   put_bytes(out, r.summary);
   for (const auto &p : r.points) put_bytes(out, p);
   for (const auto &t : r.thresholds) put_bytes(out, t);
+  for (const auto &l : r.lines) put_bytes(out, l);
   for (const auto &s : r.samples)
     for (double v : s) put_bytes(out, v);
   return out;
@@ -82,8 +130,10 @@ SweepResult deserialize(const std::vector<char> &in) {
   for (auto &p : r.points) take_bytes(in, at, p);
   r.thresholds.resize(static_cast<size_t>(r.summary.nthresholds));
   for (auto &t : r.thresholds) take_bytes(in, at, t);
+  r.lines.resize(static_cast<size_t>(r.summary.nlines));
+  for (auto &l : r.lines) take_bytes(in, at, l);
   for (const auto &p : r.points) {
-    std::vector<double> s(static_cast<size_t>(p.samples));
+    std::vector<double> s(static_cast<size_t>(p.samples + p.rerun_samples));
     for (double &v : s) take_bytes(in, at, v);
     r.samples.push_back(std::move(s));
   }

@@ -17,7 +17,8 @@ struct SweepResult {
   lat_sweep_summary summary{};
   std::vector<lat_sweep_point> points;
   std::vector<lat_sweep_threshold> thresholds;
-  std::vector<std::vector<double>> samples;  // per point, measurement order
+  std::vector<lat_sweep_line> lines;         // startup and rate per regime between thresholds
+  std::vector<std::vector<double>> samples;  // per point, measurement order (passes, then the rerun)
 };
 
 /// What the measuring side knows per size beyond the engine's samples.
@@ -29,6 +30,11 @@ struct SizeExtras {
 /// The engine's outcome in the C ABI's shapes; npairs scales the rate (bisect).
 SweepResult result_of(const SweepOutcome &outcome, const lat_sweep_options &opts,
                       const std::map<int64_t, SizeExtras> &extras, int64_t npairs);
+
+/// The least-squares line s + r n of each regime of two sizes or more: the points up to each threshold's
+/// below_bytes, then the rest (Gropp & Lusk's startup and rate, one regime at a time).
+std::vector<lat_sweep_line> regime_lines(const std::vector<lat_sweep_point> &points,
+                                         const std::vector<lat_sweep_threshold> &steps);
 
 std::vector<char> serialize(const SweepResult &r);
 SweepResult deserialize(const std::vector<char> &bytes);

@@ -338,7 +338,7 @@ static void sweep_run_finds_the_threshold(void **state) {
   o.size_last = 65536;
   o.size_stride = 8192;
   o.adaptive = 1;
-  o.reps = 3;
+  o.reps = 100; /* most passes: enough for every level of refinement (the minima are stable at once) */
   struct synthetic s = {0, 0, 0.0};
   lat_sweep h = NULL;
   assert_int_equal(lat_sweep_run(&o, 0, NULL, synthetic_curve, &s, &h), LAT_SUCCESS);
@@ -403,15 +403,32 @@ static void sweep_files_whole(void **state) {
   assert_int_equal(lat_sweep_run(&o, 0, NULL, synthetic_curve, &s, &h), LAT_SUCCESS);
   char dir[] = "/tmp/mpilat-sweep-XXXXXX";
   assert_non_null(mkdtemp(dir));
-  assert_int_equal(lat_write_sweep_files(dir, "a/b", "", h, 0), LAT_ERR_ARG);
-  assert_int_equal(lat_write_sweep_files(dir, "s", "", h, 2), LAT_ERR_ARG);
-  assert_int_equal(lat_write_sweep_files(dir, "s", "", NULL, 0), LAT_ERR_ARG);
-  char missing[600];
+  assert_int_equal(lat_write_sweep_files(dir, "a/b", "", h, 0, NULL), LAT_ERR_ARG);
+  assert_int_equal(lat_write_sweep_files(dir, "s", "", h, 4, NULL), LAT_ERR_ARG);
+  assert_int_equal(lat_write_sweep_files(dir, "s", "", NULL, 0, NULL), LAT_ERR_ARG);
+  char missing[600], path[700];
   snprintf(missing, sizeof missing, "%s/missing", dir);
-  assert_int_equal(lat_write_sweep_files(missing, "s", "", h, 0), LAT_ERR_IO);
-  assert_int_equal(lat_write_sweep_files(dir, "s", "cmd", h, 0), LAT_SUCCESS);
+  assert_int_equal(lat_write_sweep_files(missing, "s", "", h, 0, NULL), LAT_ERR_IO);
+  /* Without the gnuplot flag: the CSV and the JSON only (the plot's script and data are not left). */
+  assert_int_equal(lat_write_sweep_files(dir, "c", "cmd", h, 0, NULL), LAT_SUCCESS);
+  const char *plain[] = {"csv", "json"};
+  for (int k = 0; k < 2; ++k) {
+    snprintf(path, sizeof path, "%s/c.%s", dir, plain[k]);
+    assert_int_equal(unlink(path), 0);
+  }
+  assert_int_equal(rmdir(dir), 0);
+  strcpy(dir, "/tmp/mpilat-sweep-XXXXXX");
+  assert_non_null(mkdtemp(dir));
+  /* With it, mpptest's gnuplot files too; and the table where it is asked for. */
+  char table[700];
+  snprintf(table, sizeof table, "%s/table.txt", dir);
+  assert_int_equal(lat_write_sweep_files(dir, "s", "cmd", h, LAT_SWEEP_FILES_GNUPLOT, table), LAT_SUCCESS);
+  char *text = read_file(table);
+  assert_non_null(text);
+  assert_non_null(strstr(text, "# startup and rate"));
+  free(text);
+  unlink(table);
   const char *ext[] = {"gpl", "gcm", "csv", "json"};
-  char path[700];
   for (int k = 0; k < 4; ++k) {
     snprintf(path, sizeof path, "%s/s.%s", dir, ext[k]);
     char *text = read_file(path);

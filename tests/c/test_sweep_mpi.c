@@ -42,22 +42,24 @@ static void check_sweep(lat_sweep h, const int64_t *sizes, int64_t n, const lat_
     assert_int_equal(lat_sweep_get_point(h, i, &p), LAT_SUCCESS);
     assert_true(same_everywhere(&p, (int)sizeof p));
     assert_int_equal(p.bytes, sizes[i]);
-    assert_true(p.samples >= o->reps); /* reps, plus a rerun if it sat above its neighbours */
-    assert_true(p.samples == o->reps || p.rerun);
+    /* Every size in every pass (a fixed grid: the same count everywhere), plus a rerun of its own. */
+    assert_int_equal(p.samples, o->reps);
+    assert_true(p.rerun_samples == 0 || p.rerun);
     assert_true(p.n_avg >= 1);
     if (o->n_avg > 0) assert_int_equal(p.n_avg, o->n_avg);
     assert_true(p.min_us > 0.0);
     assert_true(p.min_us <= p.median_us && p.median_us <= p.max_us);
     assert_true(p.min_us <= p.mean_us && p.mean_us <= p.max_us);
-    double *v = malloc((size_t)p.samples * sizeof *v);
-    assert_int_equal(lat_sweep_get_samples(h, i, p.samples, v), LAT_SUCCESS);
+    const int64_t nsamples = p.samples + p.rerun_samples;
+    double *v = malloc((size_t)nsamples * sizeof *v);
+    assert_int_equal(lat_sweep_get_samples(h, i, nsamples, v), LAT_SUCCESS);
     double lo = v[0];
-    for (int64_t k = 1; k < p.samples; ++k) lo = v[k] < lo ? v[k] : lo;
+    for (int64_t k = 1; k < nsamples; ++k) lo = v[k] < lo ? v[k] : lo;
     assert_true(lo == p.min_us); /* the reported time is the minimum of the samples */
     free(v);
     const int64_t bytes = o->pattern == LAT_SWEEP_OVERLAP ? o->overlap_bytes : p.bytes;
     assert_true(fabs(p.rate_mbs - (double)(bytes * s.npairs) / p.min_us) <= 1e-9 * p.rate_mbs + 1e-12);
-    total += p.samples;
+    total += nsamples;
   }
   /* The n_avg probes are not samples; everything else is. */
   assert_int_equal(s.measurements, total);
@@ -128,6 +130,37 @@ static void grid_and_pair(void **state) {
   lat_sweep_free(&h);
 }
 
+/* The default loop length: the same for every size, at least 50 operations (the original's n_avg), so
+   that a sample's barrier and clock reads are averaged away; with a time goal, each size its own. */
+static void default_loop_length(void **state) {
+  (void)state;
+  lat_sweep_options o;
+  small_options(&o);
+  o.n_avg = 0;
+  const int64_t sizes[] = {0, 64, 512, 1024};
+  lat_sweep h = NULL;
+  assert_int_equal(lat_size_sweep(MPI_COMM_WORLD, &o, 4, sizes, NULL, &h), LAT_SUCCESS);
+  check_sweep(h, sizes, 4, &o);
+  lat_sweep_point first, p;
+  lat_sweep_get_point(h, 0, &first);
+  assert_true(first.n_avg >= 50);
+  for (int64_t i = 1; i < 4; ++i) {
+    lat_sweep_get_point(h, i, &p);
+    assert_int_equal(p.n_avg, first.n_avg);
+  }
+  lat_sweep_free(&h);
+  /* A goal of 2 ms a sample: 0 bytes and 64 KiB are not the same number of operations. */
+  o.tgoal_s = 0.002;
+  o.reps = 2;
+  const int64_t far[] = {0, 65536};
+  assert_int_equal(lat_size_sweep(MPI_COMM_WORLD, &o, 2, far, NULL, &h), LAT_SUCCESS);
+  lat_sweep_get_point(h, 0, &first);
+  lat_sweep_get_point(h, 1, &p);
+  assert_true(first.n_avg > p.n_avg);
+  assert_true(p.n_avg >= 1);
+  lat_sweep_free(&h);
+}
+
 /* Adaptive refinement on real messages: sizes are added only between the grid's, none closer than autodx. */
 static void adaptive_between_grid_points(void **state) {
   (void)state;
@@ -138,7 +171,7 @@ static void adaptive_between_grid_points(void **state) {
   o.size_stride = 1024;
   o.adaptive = 1;
   o.autodx = 64;
-  o.reps = 3;
+  o.reps = 12; /* passes enough for a midpoint to be judged */
   o.n_avg = 2;
   lat_sweep h = NULL;
   assert_int_equal(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_SUCCESS);
@@ -157,6 +190,7 @@ static void adaptive_between_grid_points(void **state) {
     grid += !p.refined;
     assert_true(p.refined == (p.bytes % 1024 != 0));
     assert_true(p.samples >= 1);
+    if (!p.refined) assert_int_equal(p.samples, s.passes); /* the grid's sizes were in every pass */
   }
   assert_int_equal(grid, 3);
   lat_sweep_free(&h);
@@ -232,6 +266,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(bisect_pingpong),   cmocka_unit_test(bisect_head),
       cmocka_unit_test(cache_cold),        cmocka_unit_test(verified_every_pattern),
       cmocka_unit_test(grid_and_pair),     cmocka_unit_test(adaptive_between_grid_points),
+      cmocka_unit_test(default_loop_length),
       cmocka_unit_test(caller_comm_untouched), cmocka_unit_test(collective_argument_errors),
       cmocka_unit_test(stop_request_keeps_points),
   };

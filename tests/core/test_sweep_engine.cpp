@@ -16,6 +16,8 @@ extern "C" {
 }
 
 #include "sweep/measurement.hpp"
+#include "sweep/options.hpp"
+#include "sweep/walk.hpp"
 #include "sweep/engine.hpp"
 #include "sweep/result.hpp"
 
@@ -39,7 +41,7 @@ struct Recorder {
 
 SweepOutcome sweep(const SweepPlan &plan, Recorder &rec, const std::function<double(int64_t, int)> &f) {
   std::map<int64_t, int> seen;
-  return lat::run_sweep(
+  SweepOutcome out = lat::run_sweep(
       plan,
       [&](int64_t n) {
         rec.calls.push_back(n);
@@ -47,6 +49,9 @@ SweepOutcome sweep(const SweepPlan &plan, Recorder &rec, const std::function<dou
         return f(n, seen[n]++);
       },
       [&] { return rec.clock_s; }, [] { return false; });
+  // Whatever ended it, every size reported was measured (a refinement after the last pass adds none).
+  for (const auto &pt : out.points) assert_true(!pt.samples.empty());
+  return out;
 }
 
 SweepPlan grid_plan() {
@@ -60,6 +65,8 @@ SweepPlan grid_plan() {
 /// The refinement brackets each step within autodx and leaves straight pieces alone.
 void refinement_finds_steps(void **) {
   SweepPlan p = grid_plan();
+  p.reps = 100;  // passes enough for every level of refinement; the sweep ends once they are stable
+  p.n_stable = 3;
   p.adaptive = true;
   p.autodx = 4;
   Recorder rec;
@@ -119,7 +126,7 @@ void noise_does_not_refine(void **) {
   assert_true(out.steps.empty());
 }
 
-/// n_stable: a size is settled once its minimum has not improved for n_stable samples.
+/// n_stable is global: the sweep ends after n_stable passes in which no size found a new minimum.
 void stops_when_minima_are_stable(void **) {
   SweepPlan p = grid_plan();
   p.reps = 100;
@@ -150,6 +157,58 @@ void reps_and_budget_end_the_sweep(void **) {
   assert_int_equal(static_cast<int>(out.end), static_cast<int>(lat::SweepEnd::kBudget));
   assert_int_equal(out.measurements, 12);
   assert_int_equal(out.passes, 2);  // the third pass was cut short
+  for (const auto &pt : out.points) assert_true(pt.samples.size() == 2 || pt.samples.size() == 3);
+}
+
+/// Section 3.3: every size is in every pass until the global stop, so one size whose minimum keeps
+/// improving keeps them all going, and on a fixed grid every size ends with the same number of samples.
+void every_size_in_every_pass(void **) {
+  SweepPlan p = grid_plan();
+  p.reps = 100;
+  p.n_stable = 3;
+  p.refine_after = 1;
+  Recorder rec;
+  // 512 improves in each of its first 13 samples (2.0, 1.92, ..., 1.12, then 1.0); the others never after
+  // their first sample.
+  const SweepOutcome out = sweep(p, rec, [](int64_t n, int k) {
+    return linear(n) * (n == 512 && k < 12 ? 2.0 - 0.08 * k : 1.0);
+  });
+  assert_int_equal(out.passes, 13 + 3);
+  for (const auto &pt : out.points) assert_int_equal(pt.samples.size(), 16);
+  assert_int_equal(static_cast<int>(out.end), static_cast<int>(lat::SweepEnd::kStable));
+  // The order of the calls: pass after pass over all five sizes, ascending.
+  for (size_t k = 0; k < rec.calls.size(); ++k) assert_int_equal(rec.calls[k], p.sizes[k % p.sizes.size()]);
+}
+
+/// A size the refinement adds joins the passes from then on, and is judged against its neighbours'
+/// minima over the same passes: a machine that turns slow after the grid's first passes (a phase of the
+/// host) must not look like curvature between an old size (fast minimum) and a new one (slow only).
+void refined_sizes_compare_over_the_same_passes(void **) {
+  SweepPlan p = grid_plan();
+  p.reps = 12;
+  p.n_stable = 0;
+  p.adaptive = true;
+  p.refine_after = 3;
+  Recorder rec;
+  // Passes 0-2 hold the five grid sizes only (15 calls): fast; from the fourth pass on, slow.
+  const SweepOutcome out = sweep(p, rec, [&](int64_t n, int) {
+    return linear(n) * (rec.calls.size() > 15 ? 2.0 : 1.0);
+  });
+  // The first midpoints joined at pass 3 and were judged on the slow passes only: a straight line, so no
+  // further refinement; judged against the neighbours' fast minima they would all have split again.
+  assert_int_equal(out.points.size(), 2 * p.sizes.size() - 1);
+  for (const auto &pt : out.points) {
+    if (!pt.refined) {
+      assert_int_equal(pt.joined, 0);
+      assert_int_equal(pt.samples.size() - pt.rerun_samples, 12);
+    } else {
+      assert_int_equal(pt.joined, 3);
+      assert_int_equal(pt.samples.size() - pt.rerun_samples, 12 - 3);
+      assert_true(pt.best_since(3) == pt.best);
+    }
+  }
+  const auto &grid_point = out.points[2];  // 256
+  assert_true(grid_point.best_since(3) > 1.9 * grid_point.best);
 }
 
 /// A size disturbed through the main loop is rerun and recovers; a real peak is rerun and stays.
@@ -167,6 +226,7 @@ void anomalies_are_rerun(void **) {
   const auto &a = out.points[1], &b = out.points[3], &c = out.points[2];
   assert_true(a.rerun && !a.anomalous);
   assert_int_equal(a.samples.size(), 7);
+  assert_int_equal(a.rerun_samples, 3);
   assert_true(std::fabs(a.best - 1.256) < 1e-12);
   assert_true(b.rerun && b.anomalous);
   assert_false(c.rerun);
@@ -222,6 +282,7 @@ void bad_plans_are_named(void **) {
 void refinement_cap(void **) {
   SweepPlan p = grid_plan();
   p.adaptive = true;
+  p.reps = 40;
   p.max_sizes = 8;
   Recorder rec;
   const SweepOutcome out = sweep(p, rec, [](int64_t n, int) { return stepped(n); });
@@ -229,8 +290,19 @@ void refinement_cap(void **) {
   assert_true(out.capped);
 }
 
-/// Verification mode: a corrupted byte, a stale message and a message from the wrong rank are caught.
+/// Verification mode: a corrupted byte, a stale message and a message from the wrong rank are caught,
+/// and the bit patterns change from message to message.
 void verification_catches_corruption(void **) {
+  std::vector<std::vector<unsigned char>> kinds;
+  for (int64_t op = 0; op < 5; ++op) {
+    std::vector<unsigned char> m(64);
+    lat::fill_pattern(m.data(), m.size(), lat::message_seed(3, op), 0);
+    kinds.push_back(std::vector<unsigned char>(m.begin() + 8, m.end()));
+  }
+  for (size_t a = 0; a < kinds.size(); ++a)
+    for (size_t b = a + 1; b < kinds.size(); ++b) assert_false(kinds[a] == kinds[b]);
+  assert_true(std::all_of(kinds[0].begin(), kinds[0].end(), [&](unsigned char c) { return c == kinds[0][0]; }) ||
+              std::all_of(kinds[1].begin(), kinds[1].end(), [&](unsigned char c) { return c == kinds[1][0]; }));
   std::vector<unsigned char> buf(1000);
   lat::fill_pattern(buf.data(), buf.size(), 7, 1);
   assert_int_equal(lat::first_mismatch(buf.data(), buf.size(), 7, 1), -1);
@@ -241,6 +313,76 @@ void verification_catches_corruption(void **) {
   assert_true(lat::first_mismatch(buf.data(), buf.size(), 7, 2) >= 0);  // another sender's data
   std::vector<unsigned char> zeros(64, 0);
   assert_true(lat::first_mismatch(zeros.data(), zeros.size(), 7, 1) >= 0);  // nothing arrived
+}
+
+/// The cache-cold walk: successive operations use successive slots, on and on across samples and passes,
+/// so each slot is used again only a whole buffer later.
+void cache_cold_walk(void **) {
+  assert_int_equal(lat::slot_bytes_for(0), 64);
+  assert_int_equal(lat::slot_bytes_for(1000), 1024);
+  assert_int_equal(lat::slots_for(0, 1024), 1);
+  assert_int_equal(lat::slots_for(5 * 1024, 1024), 5);
+  assert_int_equal(lat::slots_for(5 * 1024 + 1, 1024), 6);  // at least cachesize bytes
+  lat::SlotWalk walk(lat::slots_for(5 * 1024, 1024));
+  // Two passes over two sizes, samples of 3 operations: 0 1 2 | 3 4 0 || 1 2 3 | 4 0 1.
+  std::vector<int64_t> seen;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int size = 0; size < 2; ++size)
+      for (int op = 0; op < 3; ++op) seen.push_back(walk.next());
+  assert_true((seen == std::vector<int64_t>{0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1}));
+  lat::SlotWalk warm(1);
+  for (int k = 0; k < 4; ++k) assert_int_equal(warm.next(), 0);
+  // The options' check: at least two slots of the largest message.
+  lat_sweep_options o = lat::sweep_defaults();
+  o.size_last = 4096;
+  o.cachesize = 4096;
+  assert_true(lat::check_size_sweep_options(o, 0, nullptr, 2, 1, nullptr).find(
+                  "cachesize must hold at least two slots of the largest message (2 x 4096 bytes), got 4096") !=
+              std::string::npos);
+  o.cachesize = 8192;
+  assert_true(lat::check_size_sweep_options(o, 0, nullptr, 2, 1, nullptr).empty());
+}
+
+/// The default loop length and the time goal, as the options say them.
+void loop_length_options(void **) {
+  lat_sweep_options o = lat::sweep_defaults();
+  assert_int_equal(o.n_avg, 0);
+  assert_int_equal(o.n_avg_min, 50);  // mpptest's default -n_avg
+  assert_true(o.budget_s == 900.0);    // mpptest's -max_run_time
+  o.tgoal_s = -1.0;
+  assert_true(lat::check_sweep_options(o, 0, nullptr).find("tgoal_s must be") != std::string::npos);
+  o.tgoal_s = 0.001;
+  o.n_avg_min = 0;
+  assert_true(lat::check_sweep_options(o, 0, nullptr).find("n_avg_min must be in 1..") != std::string::npos);
+}
+
+/// Startup and rate: a least-squares line per regime between the steps, recovering the lines of a
+/// synthetic two-regime curve exactly.
+void startup_and_rate_per_regime(void **) {
+  std::vector<lat_sweep_point> points;
+  for (int64_t n = 0; n <= 1000; n += 100) {
+    lat_sweep_point q{};
+    q.bytes = n;
+    q.min_us = n <= 500 ? 2.0 + 0.004 * static_cast<double>(n) : 10.0 + 0.001 * static_cast<double>(n);
+    points.push_back(q);
+  }
+  const std::vector<lat_sweep_threshold> steps = {{500, 600, 4.0, 10.6, 6.0}};
+  const auto lines = lat::regime_lines(points, steps);
+  assert_int_equal(lines.size(), 2);
+  assert_int_equal(lines[0].first_bytes, 0);
+  assert_int_equal(lines[0].last_bytes, 500);
+  assert_int_equal(lines[0].npoints, 6);
+  assert_true(std::fabs(lines[0].startup_us - 2.0) < 1e-9);
+  assert_true(std::fabs(lines[0].rate_mbs - 250.0) < 1e-6);
+  assert_true(lines[0].max_rel_err < 1e-12);
+  assert_int_equal(lines[1].first_bytes, 600);
+  assert_int_equal(lines[1].last_bytes, 1000);
+  assert_true(std::fabs(lines[1].startup_us - 10.0) < 1e-9);
+  assert_true(std::fabs(lines[1].rate_mbs - 1000.0) < 1e-6);
+  // Without steps, one line over everything, and its misfit says it does not describe the curve.
+  const auto one = lat::regime_lines(points, {});
+  assert_int_equal(one.size(), 1);
+  assert_true(one[0].max_rel_err > 0.1);
 }
 
 /// The result travels between ranks as bytes: the round trip keeps every field and sample.
@@ -276,7 +418,9 @@ int main() {
       cmocka_unit_test(reps_and_budget_end_the_sweep), cmocka_unit_test(anomalies_are_rerun),
       cmocka_unit_test(steps_need_a_jump_not_a_slope), cmocka_unit_test(bad_plans_are_named),
       cmocka_unit_test(refinement_cap),               cmocka_unit_test(verification_catches_corruption),
-      cmocka_unit_test(result_round_trip),
+      cmocka_unit_test(result_round_trip),            cmocka_unit_test(every_size_in_every_pass),
+      cmocka_unit_test(refined_sizes_compare_over_the_same_passes), cmocka_unit_test(cache_cold_walk),
+      cmocka_unit_test(loop_length_options),          cmocka_unit_test(startup_and_rate_per_regime),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -1,18 +1,26 @@
 #!/bin/bash
 # test_mpptest_driver.sh MPPTEST "MPIEXEC [flags]"
-# The mpptest driver as a user runs it: the five files and their layout (mpptest's gnuplot columns, CSV
-# header, JSON fields, a real PNG), each pattern, mpptest's one-dash options, and bad input that gets a
-# message naming the value, exit status 2 and no file. Never a timing value.
+# The mpptest driver as a user runs it: the files and their layout (mpptest's gnuplot columns with
+# -gnuplot, the table in -fname, CSV header, JSON fields, a real PNG), every size in every pass, the loop
+# length, the time limit's partial result, each pattern, mpptest's one-dash options with the original's
+# meanings, and bad input that gets a message naming the value, exit status 2 and no file. Never a
+# timing value.
 set -u
 mpptest=$1 mpiexec=$2
 # shellcheck source=checks.sh
 . "$(dirname "$0")/checks.sh"
 
-$mpiexec -n 2 "$mpptest" -quick -auto -noprogress -fname quick > quick.out 2> quick.err || bad "quick run exited $? ($(cat quick.err))"
+$mpiexec -n 2 "$mpptest" -quick -auto -gnuplot -noprogress -outbase quick -fname quick.txt > quick.out 2> quick.err \
+  || bad "quick run exited $? ($(cat quick.err))"
 for ext in gpl gcm csv json png; do
   [ -s "quick.$ext" ] && ok || bad "quick.$ext missing"
 done
 ls -a | grep -q '^\.mpilat-' && bad "temporary files left behind" || ok
+# -fname: the table goes to that file (the original's), not to standard output.
+grep -Eq '^# +bytes +time\(us\) +rate\(MB/s\) +median\(us\)' quick.txt && ok || bad "-fname: table in the file"
+grep -q 'time(us)' quick.out && bad "-fname: the table went to stdout as well" || ok
+grep -q '^# startup and rate' quick.txt && grep -Eq '^# bytes [0-9]+\.\.[0-9]+ \([0-9]+ sizes\): startup = [0-9.]+ us, rate = ' quick.txt \
+  && ok || bad "startup and rate lines"
 # mpptest's data columns: length time rate min max, then median and mean; '#' comments above.
 awk '!/^#/ && NF != 7 { exit 1 }' quick.gpl && ok || bad "gpl rows must have 7 columns"
 awk '!/^#/ && ($2 != $4 || $2 > $5 || $6 < $4 || $6 > $5) { exit 1 }' quick.gpl && ok || bad "gpl: time is the min, min <= median <= max"
@@ -28,36 +36,66 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 assert j["format"] == "mpilat-sweep"
 assert j["pattern"]["name"] == "pingpong" and j["options"]["adaptive"] is True
-assert j["run"]["nprocs"] == 2 and j["run"]["end"] in ("stable", "reps", "budget")
+assert j["options"]["n_stable"] == 5 and j["options"]["n_avg_min"] == 5  # the original's -quick
+assert j["run"]["nprocs"] == 2 and j["run"]["end"] in ("stable", "reps")
 assert j["timer"]["name"] == "mpi_wtime" and j["timer"]["res_timing_us"] >= 0
-assert all(len(p["samples_us"]) == p["samples"] and min(p["samples_us"]) == p["min_us"] for p in j["points"])
+assert all(len(p["samples_us"]) == p["samples"] + p["rerun_samples"] and min(p["samples_us"]) == p["min_us"]
+           for p in j["points"])
 sizes = [p["bytes"] for p in j["points"]]
 assert sizes == sorted(sizes) and sizes[0] == 0 and sizes[-1] == 1024
 assert all(t["below_bytes"] < t["above_bytes"] for t in j["thresholds"])
+lines = j["startup_rate"]["lines"]
+assert 1 <= len(lines) <= len(j["thresholds"]) + 1
+assert all(0 <= l["first_bytes"] < l["last_bytes"] <= 1024 and l["npoints"] >= 2 for l in lines)
+assert "one line does not describe the whole curve" in j["startup_rate"]["caveat"]
 PY
-grep -Eq '^# +bytes +time\(us\) +rate\(MB/s\) +median\(us\)' quick.out && ok || bad "table on standard output"
 # (gnuplot can redraw the plot from the files alone)
 gnuplot quick.gcm 2> gp.err && [ -s quick.png ] && ok || bad "gnuplot quick.gcm: $(cat gp.err)"
+
+# The default run: the table on stdout, no gnuplot files without -gnuplot; on a fixed grid every size was
+# in every pass (the same number of samples), with at least 50 operations a sample (the original's n_avg).
+mkdir plain
+$mpiexec -n 2 "$mpptest" -size 0 1024 256 -noprogress -noplot -outdir plain > plain.out 2> plain.err || bad "plain run: $(cat plain.err)"
+grep -Eq '^# +bytes +time\(us\)' plain.out && ok || bad "table on standard output"
+[ "$(ls plain)" = "$(printf 'mppout.csv\nmppout.json')" ] && ok || bad "without -gnuplot: csv and json only, got $(ls plain)"
+python3 - plain/mppout.json <<'PY' && ok || bad "every size in every pass, n_avg >= 50"
+import json, sys
+j = json.load(open(sys.argv[1]))
+counts = {p["samples"] for p in j["points"]}
+assert len(counts) == 1 and counts.pop() == j["run"]["passes"], j["points"]
+assert all(p["n_avg"] >= 50 for p in j["points"]) and len({p["n_avg"] for p in j["points"]}) == 1
+PY
+
+# -max_run_time ends the sweep in a clean partial result: exit 3, the files written and marked.
+mkdir limited
+$mpiexec -n 2 "$mpptest" -size 0 1024 64 -sample_reps 1000000 -n_stable 0 -max_run_time 0.3 -noprogress -noplot \
+  -outdir limited > limited.out 2> limited.err
+[ $? = 3 ] && ok || bad "-max_run_time: exit status $? ($(cat limited.err))"
+grep -q 'time limit' limited.err && grep -q 'TIME LIMIT REACHED' limited.out && ok || bad "-max_run_time: said"
+grep -q '"end": "budget"' limited/mppout.json && grep -q '"partial": true' limited/mppout.json && ok || bad "-max_run_time: json"
 
 # Each pattern with mpptest's option names, a size list, verification.
 for pattern in -roundtrip -async -head "-overlap -overlapmsgsize 512" "-cachesize 1048576"; do
   # shellcheck disable=SC2086
-  if $mpiexec -n 2 "$mpptest" $pattern -sizelist 0,8,4096 -reps 3 -n_stable 0 -verify -nr 4096 -noplot -noprogress \
-      -fname p > p.out 2> p.err; then
+  if $mpiexec -n 2 "$mpptest" $pattern -sizelist 0,8,4096 -sample_reps 3 -n_stable 0 -reps 3 -verify -nr 4096 -noplot \
+      -noprogress -gnuplot -outbase p > p.out 2> p.err; then
     [ "$(grep -vc '^#' p.gpl)" = 3 ] && ok || bad "$pattern: 3 sizes"
+    grep -q '"n_avg": 3,' p.json && ok || bad "$pattern: -reps is the operations per sample (the original's)"
   else
     bad "$pattern exited $? ($(cat p.err))"
   fi
 done
 python3 -c "import json; j = json.load(open('p.json')); assert j['pattern']['cachesize'] == 1048576 and j['pattern']['verify']" \
   && ok || bad "cache-cold run's json"
-$mpiexec -n 2 "$mpptest" -overlap -sizelist 0,100000 -reps 2 -n_stable 0 -nr 4096 -noplot -noprogress -fname ov > /dev/null 2>&1 \
+$mpiexec -n 2 "$mpptest" -overlap -sizelist 0,100000 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress -outbase ov > /dev/null 2>&1 \
   && awk -F, 'NR == 3 && $10 > 0 { found = 1 } END { exit !found }' ov.csv && ok || bad "overlap: computation alone reported"
-$mpiexec -n 2 "$mpptest" -bisect -sizelist 0,64 -reps 2 -n_stable 0 -nr 4096 -noplot -noprogress -fname bi > /dev/null 2>&1 \
+$mpiexec -n 2 "$mpptest" -bisect -sizelist 0,64 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress -outbase bi > /dev/null 2>&1 \
   && grep -q '"bisect": true' bi.json && ok || bad "bisect run"
 $mpiexec -n 2 "$mpptest" -help > help.out 2>&1 && grep -q -- '--autodx' help.out && ok || bad "-help"
 # The defaults shown are the library's (lat_*_defaults), not copies typed into the help text.
-grep -Eq -- '--reps INT=50 ' help.out && grep -Eq -- '--autorel FLOAT=0.02 ' help.out && ok || bad "-help: the library's defaults"
+grep -Eq -- '--sample_reps INT=50 ' help.out && grep -Eq -- '--autorel FLOAT=0.02 ' help.out && \
+  grep -Eq -- '--n_avg_min INT:POSITIVE=50 ' help.out && grep -Eq -- '--max_run_time,--budget FLOAT=900( |$)' help.out && ok \
+  || bad "-help: the library's defaults"
 
 # Bad input: exit 2, a message naming the value, and no file (in a fresh directory).
 expect_bad() {
@@ -74,9 +112,15 @@ expect_bad "size_stride must be >= 1, got 0" -size 0 100 0
 expect_bad "size_last must be >= size_first (10), got 5" -size 10 5 1
 expect_bad "size_first must be >= 0, got -4" -size -4 100 4
 expect_bad "dest must be a rank in 0..1 (or -1: the last), got 5" -dest 5
-expect_bad "-fname 'a/b'" -fname a/b
+expect_bad "-outbase 'a/b'" -outbase a/b
 expect_bad "-timer nope" -timer nope
-expect_bad "reps must be >= 1, got 0" -reps 0
+expect_bad "reps must be >= 1, got 0" -sample_reps 0
+expect_bad "n_avg: Value 0" -n_avg 0
+expect_bad "n_avg: Value 0" -reps 0
+expect_bad "tgoal: Value 0" -tgoal 0
+expect_bad "tgoal: Value -1" -tgoal -1
+expect_bad "cachesize must hold at least two slots of the largest message (2 x 1024 bytes), got 100" -cachesize 100
+expect_bad "cachesize 68719476736 needs" -cachesize 68719476736
 expect_bad "autorel must be a finite number > 0" -autorel -1
 expect_bad "distinct and ascending" -sizelist 64,8
 expect_bad "bogus" -bogus

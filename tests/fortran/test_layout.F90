@@ -1,6 +1,6 @@
 !> test_layout: every struct of mpilat.h that module mpilat mirrors with bind(C) has, in Fortran, the
 !> size and field offsets C gives it (tests/fortran/layout_c.c). A drift would be silent memory corruption
-!> inside a science code; this test fails instead. No MPI.
+!> inside a science code; this test fails instead. No MPI. Written by scripts/gen-layout-test.py.
 !> FIELD(T, v, f) checks component f of variable v of type T; the preprocessor (traditional, as gfortran's)
 !> puts the macro's arguments into the quoted names (so the arguments are written without blanks).
 #define STRUCT(T, v) call check_size('T', c_sizeof(v))
@@ -31,6 +31,7 @@ program test_layout
   type(lat_sweep_options), target :: v_lat_sweep_options
   type(lat_sweep_point), target :: v_lat_sweep_point
   type(lat_sweep_threshold), target :: v_lat_sweep_threshold
+  type(lat_sweep_line), target :: v_lat_sweep_line
   type(lat_sweep_summary), target :: v_lat_sweep_summary
   type(lat_queue_options), target :: v_lat_queue_options
   type(lat_queue_point), target :: v_lat_queue_point
@@ -131,6 +132,7 @@ program test_layout
   FIELD(lat_sweep_options,v_lat_sweep_options,reps)
   FIELD(lat_sweep_options,v_lat_sweep_options,n_stable)
   FIELD(lat_sweep_options,v_lat_sweep_options,n_avg)
+  FIELD(lat_sweep_options,v_lat_sweep_options,n_avg_min)
   FIELD(lat_sweep_options,v_lat_sweep_options,res_factor)
   FIELD(lat_sweep_options,v_lat_sweep_options,refine_after)
   FIELD(lat_sweep_options,v_lat_sweep_options,autodx)
@@ -143,6 +145,7 @@ program test_layout
   FIELD(lat_sweep_options,v_lat_sweep_options,anomaly_rel)
   FIELD(lat_sweep_options,v_lat_sweep_options,step_rel)
   FIELD(lat_sweep_options,v_lat_sweep_options,budget_s)
+  FIELD(lat_sweep_options,v_lat_sweep_options,tgoal_s)
   FIELD(lat_sweep_options,v_lat_sweep_options,timeout_s)
   FIELD(lat_sweep_options,v_lat_sweep_options,adaptive)
   FIELD(lat_sweep_options,v_lat_sweep_options,pattern)
@@ -155,6 +158,7 @@ program test_layout
   STRUCT(lat_sweep_point,v_lat_sweep_point)
   FIELD(lat_sweep_point,v_lat_sweep_point,bytes)
   FIELD(lat_sweep_point,v_lat_sweep_point,samples)
+  FIELD(lat_sweep_point,v_lat_sweep_point,rerun_samples)
   FIELD(lat_sweep_point,v_lat_sweep_point,n_avg)
   FIELD(lat_sweep_point,v_lat_sweep_point,min_us)
   FIELD(lat_sweep_point,v_lat_sweep_point,median_us)
@@ -173,9 +177,18 @@ program test_layout
   FIELD(lat_sweep_threshold,v_lat_sweep_threshold,time_below_us)
   FIELD(lat_sweep_threshold,v_lat_sweep_threshold,time_above_us)
   FIELD(lat_sweep_threshold,v_lat_sweep_threshold,excess_us)
+  STRUCT(lat_sweep_line,v_lat_sweep_line)
+  FIELD(lat_sweep_line,v_lat_sweep_line,first_bytes)
+  FIELD(lat_sweep_line,v_lat_sweep_line,last_bytes)
+  FIELD(lat_sweep_line,v_lat_sweep_line,npoints)
+  FIELD(lat_sweep_line,v_lat_sweep_line,startup_us)
+  FIELD(lat_sweep_line,v_lat_sweep_line,per_byte_us)
+  FIELD(lat_sweep_line,v_lat_sweep_line,rate_mbs)
+  FIELD(lat_sweep_line,v_lat_sweep_line,max_rel_err)
   STRUCT(lat_sweep_summary,v_lat_sweep_summary)
   FIELD(lat_sweep_summary,v_lat_sweep_summary,nsizes)
   FIELD(lat_sweep_summary,v_lat_sweep_summary,nthresholds)
+  FIELD(lat_sweep_summary,v_lat_sweep_summary,nlines)
   FIELD(lat_sweep_summary,v_lat_sweep_summary,passes)
   FIELD(lat_sweep_summary,v_lat_sweep_summary,measurements)
   FIELD(lat_sweep_summary,v_lat_sweep_summary,nprocs)

@@ -30,6 +30,7 @@ program test_sweep
   type(lat_sweep_summary) :: summary
   type(lat_sweep_point), allocatable :: points(:)
   type(lat_sweep_threshold), allocatable :: steps(:)
+  type(lat_sweep_line), allocatable :: lines(:)
   real(c_double), allocatable :: samples(:)
   integer(c_int64_t), parameter :: sizes(3) = [0_c_int64_t, 64_c_int64_t, 1024_c_int64_t]
 
@@ -57,7 +58,8 @@ program test_sweep
     call check(points(i)%min_us <= points(i)%median_us .and. points(i)%median_us <= points(i)%max_us, &
                'min <= median <= max')
     call lat_sweep_get_samples(sweep, i, samples)
-    call check(size(samples) == points(i)%samples .and. minval(samples) == points(i)%min_us, &
+    call check(size(samples) == points(i)%samples + points(i)%rerun_samples .and. &
+               points(i)%samples == opts%reps .and. minval(samples) == points(i)%min_us, &
                'the reported time is the minimum of the samples')
   end do
   call lat_sweep_free(sweep)
@@ -81,7 +83,8 @@ program test_sweep
   opts%size_last = 1024
   opts%size_stride = 256
   opts%adaptive = 1
-  opts%reps = 3
+  opts%reps = 60  ! most passes: enough for the refinement's levels
+  opts%n_stable = 3
   call lat_sweep_run(opts, stepped, sweep, ierr=ierr)
   call check(ierr == LAT_SUCCESS, 'lat_sweep_run with a Fortran function')
   call lat_sweep_thresholds(sweep, steps)
@@ -90,6 +93,10 @@ program test_sweep
     call check(steps(1)%below_bytes <= 300 .and. steps(1)%above_bytes > 300 .and. &
                steps(1)%above_bytes - steps(1)%below_bytes < 2 * opts%autodx, 'the step is bracketed within autodx')
   end if
+  call lat_sweep_lines(sweep, lines)
+  call check(size(lines) == 2, 'a startup and rate line on each side of the step')
+  if (size(lines) == 2) call check(lines(1)%first_bytes == 0 .and. lines(2)%last_bytes == 1024 .and. &
+                                   lines(1)%npoints >= 2, 'the lines cover the regimes')
   call lat_sweep_free(sweep)
 
   ! A strided array section reaches C in its own order (the wrappers' dummies are contiguous): reversed,
