@@ -25,6 +25,22 @@ inline void show_defaults(CLI::App &app) { app.option_defaults()->always_capture
 /// names the option and its value ("reps must be >= 1, got 0").
 inline std::string check_complaint(int rc) { return rc == LAT_SUCCESS ? "" : lat_last_error_message(); }
 
+/// CLI11's check that an option's value is a number > 0, with a message that names the value
+/// ("--tgoal: must be a number > 0, got 0"); CLI::PositiveNumber's names the whole range of a double.
+inline CLI::Validator positive_number() {
+  return CLI::Validator(
+      [](std::string &text) -> std::string {
+        try {
+          size_t used = 0;
+          const double v = std::stod(text, &used);
+          if (used == text.size() && v > 0.0) return "";
+        } catch (const std::exception &) {
+        }
+        return "must be a number > 0, got " + text;
+      },
+      "> 0");
+}
+
 /// The command line as typed (arguments joined by spaces), for the files' provenance.
 inline std::string command_line_of(int argc, char **argv) {
   std::string s;

@@ -70,13 +70,13 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_option("--n_avg,--reps", o.n_avg,
                  "operations per sample, fixed (the original's -n_avg, earlier -reps); 0: at least -n_avg_min, "
                  "or by -tgoal")
-      ->check(CLI::PositiveNumber)
-      ->default_str("0");
+      ->check(positive_number())
+      ->default_str("auto");
   app.add_option("--n_avg_min", o.n_avg_min, "fewest operations per sample when they are chosen automatically")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   app.add_option("--tgoal", o.tgoal_s, "seconds each sample should last (sets the operations per sample per size)")
-      ->check(CLI::PositiveNumber)
-      ->default_str("0");
+      ->check(positive_number())
+      ->default_str("off");
   app.add_option("--sample_reps", o.reps, "most passes over the sizes, each a sample of every size");
   app.add_option("--n_stable", o.n_stable,
                  "the sweep ends after this many passes in which no size found a new minimum; 0: all passes");

@@ -94,7 +94,7 @@ $mpiexec -n 2 "$mpptest" -bisect -sizelist 0,64 -sample_reps 2 -n_stable 0 -nr 4
 $mpiexec -n 2 "$mpptest" -help > help.out 2>&1 && grep -q -- '--autodx' help.out && ok || bad "-help"
 # The defaults shown are the library's (lat_*_defaults), not copies typed into the help text.
 grep -Eq -- '--sample_reps INT=50 ' help.out && grep -Eq -- '--autorel FLOAT=0.02 ' help.out && \
-  grep -Eq -- '--n_avg_min INT:POSITIVE=50 ' help.out && grep -Eq -- '--max_run_time,--budget FLOAT=900( |$)' help.out && ok \
+  grep -Eq -- '--n_avg_min INT:> 0=50 ' help.out && grep -Eq -- '--max_run_time,--budget FLOAT=900( |$)' help.out && ok \
   || bad "-help: the library's defaults"
 
 # Bad input: exit 2, a message naming the value, and no file (in a fresh directory).
@@ -115,10 +115,10 @@ expect_bad "dest must be a rank in 0..1 (or -1: the last), got 5" -dest 5
 expect_bad "-outbase 'a/b'" -outbase a/b
 expect_bad "-timer nope" -timer nope
 expect_bad "reps must be >= 1, got 0" -sample_reps 0
-expect_bad "n_avg: Value 0" -n_avg 0
-expect_bad "n_avg: Value 0" -reps 0
-expect_bad "tgoal: Value 0" -tgoal 0
-expect_bad "tgoal: Value -1" -tgoal -1
+expect_bad "n_avg: must be a number > 0, got 0" -n_avg 0
+expect_bad "n_avg: must be a number > 0, got 0" -reps 0
+expect_bad "tgoal: must be a number > 0, got 0" -tgoal 0
+expect_bad "tgoal: must be a number > 0, got -1" -tgoal -1
 expect_bad "cachesize must hold at least two slots of the largest message (2 x 1024 bytes), got 100" -cachesize 100
 expect_bad "cachesize 68719476736 needs" -cachesize 68719476736
 expect_bad "autorel must be a finite number > 0" -autorel -1
