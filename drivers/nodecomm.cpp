@@ -113,13 +113,16 @@ int fit_table(Settings &s, const std::string &cmd) {
     return DRIVER_BAD_INPUT;
   }
   const double scale = s.time_unit == "s" ? 1e6 : 1.0;
-  int64_t n = 0;
-  if (lat_read_nodecomm_table(s.fit_file.c_str(), scale, 0, nullptr, &n) != LAT_SUCCESS) {
+  int64_t n = 0, missing = 0;
+  if (lat_read_nodecomm_table(s.fit_file.c_str(), scale, 0, nullptr, &n, &missing) != LAT_SUCCESS) {
     std::fprintf(stderr, "nodecomm: %s\n", lat_last_error_message());
     return DRIVER_BAD_INPUT;
   }
   std::vector<lat_maxrate_obs> obs(static_cast<size_t>(n));
-  lat_read_nodecomm_table(s.fit_file.c_str(), scale, n, obs.data(), &n);
+  lat_read_nodecomm_table(s.fit_file.c_str(), scale, n, obs.data(), &n, &missing);
+  if (missing > 0)
+    std::fprintf(stderr, "nodecomm: %s: %lld cell(s) '-' (not measured) skipped; %lld observations fitted\n",
+                 s.fit_file.c_str(), static_cast<long long>(missing), static_cast<long long>(n));
   return fit_and_write(s, cmd, nullptr, obs);
 }
 

@@ -735,13 +735,14 @@ module mpilat
       type(c_ptr), intent(inout) :: h
       integer(c_int) :: rc
     end function
-    function lat_read_nodecomm_table_c(path, us_per_unit, n, obs, nobs) bind(C, name="lat_read_nodecomm_table") result(rc)
+    function lat_read_nodecomm_table_c(path, us_per_unit, n, obs, nobs, nmissing) &
+        bind(C, name="lat_read_nodecomm_table") result(rc)
       import :: c_int, c_int64_t, c_ptr, c_char, c_double
       character(kind=c_char), intent(in) :: path(*)
       real(c_double), value :: us_per_unit
       integer(c_int64_t), value :: n
       type(c_ptr), value :: obs
-      integer(c_int64_t), intent(out) :: nobs
+      integer(c_int64_t), intent(out) :: nobs, nmissing
       integer(c_int) :: rc
     end function
     function lat_write_maxrate_files_c(outdir, command_line, nodecomm, nobs, obs, fit, render) &
@@ -1664,17 +1665,22 @@ contains
   end subroutine lat_nodecomm_free
 
   !> Reads a nodecomm table (len, then a time per k) into obs, allocated here; times times us_per_unit.
-  subroutine lat_read_nodecomm_table(path, us_per_unit, obs, ierr)
+  !> missing, when present, receives the count of cells "-" (points not measured) skipped.
+  subroutine lat_read_nodecomm_table(path, us_per_unit, obs, missing, ierr)
     character(len=*), intent(in) :: path
     real(c_double), intent(in) :: us_per_unit
     type(lat_maxrate_obs), allocatable, target, intent(out) :: obs(:)
+    integer(c_int64_t), optional, intent(out) :: missing
     integer, optional, intent(out) :: ierr
     integer(c_int) :: rc
-    integer(c_int64_t) :: n
+    integer(c_int64_t) :: n, skipped
     n = 0
-    rc = lat_read_nodecomm_table_c(trim(path)//c_null_char, us_per_unit, 0_c_int64_t, c_null_ptr, n)
+    skipped = 0
+    rc = lat_read_nodecomm_table_c(trim(path)//c_null_char, us_per_unit, 0_c_int64_t, c_null_ptr, n, skipped)
     allocate (obs(n))
-    if (rc == LAT_SUCCESS .and. n > 0) rc = lat_read_nodecomm_table_c(trim(path)//c_null_char, us_per_unit, n, c_loc(obs), n)
+    if (rc == LAT_SUCCESS .and. n > 0) &
+      rc = lat_read_nodecomm_table_c(trim(path)//c_null_char, us_per_unit, n, c_loc(obs), n, skipped)
+    if (present(missing)) missing = skipped
     call handle(rc, 'lat_read_nodecomm_table', ierr)
   end subroutine lat_read_nodecomm_table
 

@@ -800,11 +800,14 @@ int lat_maxrate_free(lat_maxrate_fit *fit);
  * Reads a nodecomm table: rows of a message length then one time per process count k = 1..K
  * (tab- or blank-separated, as the original nodecomm printed them, and as nodecomm.txt holds them); lines
  * starting with '#' and a header row starting with "len" are skipped. Times are multiplied by
- * us_per_unit (1 for microseconds, 1e6 for seconds). Two calls: with n = 0 and obs NULL, *nobs receives
- * the count; then with n >= that count. A malformed table is LAT_ERR_DATA naming the line and what was
- * expected; a missing file LAT_ERR_IO. Not collective.
+ * us_per_unit (1 for microseconds, 1e6 for seconds). A cell "-" (a point not measured, as a partial
+ * nodecomm.txt holds them) is skipped; *nmissing (when nmissing is not NULL) receives how many. Two calls:
+ * with n = 0 and obs NULL, *nobs receives the count; then with n >= that count. A malformed table is
+ * LAT_ERR_DATA naming the line and what was expected (a line that is not text is described, never
+ * echoed); a missing file LAT_ERR_IO. Not collective.
  */
-int lat_read_nodecomm_table(const char *path, double us_per_unit, int64_t n, lat_maxrate_obs *obs, int64_t *nobs);
+int lat_read_nodecomm_table(const char *path, double us_per_unit, int64_t n, lat_maxrate_obs *obs, int64_t *nobs,
+                            int64_t *nmissing);
 
 /**
  * Writes into outdir, whole or not at all: nodecomm.txt (the table: len, then the time of k = 1..K),

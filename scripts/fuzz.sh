@@ -1,5 +1,6 @@
 #!/bin/bash
-# fuzz.sh [SECONDS]: fuzzes each text reader for SECONDS (default 120) with libFuzzer, then merges the
+# fuzz.sh [SECONDS]: fuzzes each text reader (the latency options and namelist, the nodecomm table, the mmpi
+# log) for SECONDS (default 120) with libFuzzer, then merges the
 # inputs that found new coverage into tests/fuzz/corpus/<target>/ (commit them: ctest replays them).
 # Findings (crash-*, timeout-*, oom-*) are left in build-fuzz/findings/<target>/; exit 1 if any.
 set -euo pipefail
@@ -8,10 +9,10 @@ seconds=${1:-120}
 bash scripts/install-deps.sh --tests
 cmake -S . -B build-fuzz -DMPILAT_TESTS=ON -DMPI_C_COMPILER=mpicc.mpich -DMPI_Fortran_COMPILER=mpif90.mpich \
   > build-fuzz.log 2>&1 || { cat build-fuzz.log; exit 1; }
-cmake --build build-fuzz -j "$(nproc)" --target fuzz_latency_options fuzz_latency_namelist >> build-fuzz.log 2>&1 \
+cmake --build build-fuzz -j "$(nproc)" --target fuzz_latency_options fuzz_latency_namelist fuzz_nodecomm_table fuzz_mmpi_log >> build-fuzz.log 2>&1 \
   || { cat build-fuzz.log; exit 1; }
 found=0
-for target in latency_options latency_namelist; do
+for target in latency_options latency_namelist nodecomm_table mmpi_log; do
   corpus=tests/fuzz/corpus/$target
   scratch=build-fuzz/scratch/$target findings=build-fuzz/findings/$target
   rm -rf "$scratch" && mkdir -p "$scratch" "$findings"

@@ -6,6 +6,16 @@
 
 namespace lat {
 
+std::string quoted_line(const std::string &line) {
+  constexpr size_t kShown = 120;
+  size_t not_text = 0;
+  for (unsigned char ch : line)
+    if ((ch < 0x20 && ch != '\t') || ch == 0x7f) ++not_text;
+  if (not_text > 0) return "a line of " + std::to_string(line.size()) + " bytes that is not text";
+  if (line.size() <= kShown) return "'" + line + "'";
+  return "'" + line.substr(0, kShown) + "...' (" + std::to_string(line.size()) + " characters)";
+}
+
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};

@@ -16,6 +16,11 @@ void append(std::string &out, fmt::format_string<Args...> format, Args &&...args
   fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
 }
 
+/// A line of a file read, as a message may quote it: 'the line' when it is printable text of at most 120
+/// characters (longer lines cut there, with "..."), or a description when it holds bytes that are not text,
+/// so that a file of binary garbage never writes its raw bytes to the user's terminal.
+std::string quoted_line(const std::string &line);
+
 /// The current time as 2026-11-22T10:00:00Z.
 std::string utc_now();
 

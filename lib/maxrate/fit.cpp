@@ -190,6 +190,15 @@ RateModel fit_maxrate4(const std::vector<lat_maxrate_obs> &obs) {
   return model_of(best, best_rho);
 }
 
+double k_star_of(const RateModel &m, int kind) {
+  if (!std::isfinite(m.rn)) return kInf;  // postal models, and a network that never limits
+  if (kind == LAT_MODEL_MAXRATE) return m.rn / m.rc;
+  if (kind != LAT_MODEL_MAXRATE4) return kInf;
+  // RCb + (k - 1) RCi = RN: where the cores' aggregate rate reaches the network's.
+  if (m.rci > 0.0) return 1.0 + (m.rn - m.rc) / m.rci;
+  return m.rn <= m.rc ? 1.0 : kInf;  // an aggregate that does not grow: the network limits from the start, or never
+}
+
 double model_time(const RateModel &m, int kind, int64_t k, int64_t n) {
   const double kd = static_cast<double>(k), nd = static_cast<double>(n);
   switch (kind) {
@@ -304,7 +313,7 @@ MaxrateFit fit_maxrate(const lat_fit_options &o, const std::vector<lat_maxrate_o
       f.rc_mbs = fit.rc;
       f.rci_mbs = fit.rci;
       f.rn_mbs = fit.rn;
-      f.k_star = std::isfinite(fit.rn) ? fit.rn / fit.rc : kInf;
+      f.k_star = k_star_of(fit, m);
       for (size_t i = 0; i < obs.size(); ++i) {
         if (regime_of(obs[i].bytes) != g) continue;
         const double e = (model_time(fit, m, obs[i].k, obs[i].bytes) - obs[i].time_us) / obs[i].time_us;

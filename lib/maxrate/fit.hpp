@@ -38,6 +38,11 @@ RateModel fit_maxrate4(const std::vector<lat_maxrate_obs> &obs);
 /// The postal model T = alpha + n / RC on obs.
 RateModel fit_postal(const std::vector<lat_maxrate_obs> &obs);
 
+/// k*: from this many pairs on the network limits. RN / RC for the three-parameter model; for the
+/// four-parameter one the k where RCb + (k - 1) RCi reaches RN, 1 + (RN - RCb) / RCi (1 where the aggregate
+/// does not grow and RN <= RCb); infinity where RN is infinite and for the postal models.
+double k_star_of(const RateModel &m, int kind);
+
 /// The model's time for one observation.
 double model_time(const RateModel &m, int kind, int64_t k, int64_t n);
 

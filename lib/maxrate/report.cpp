@@ -62,7 +62,9 @@ std::string regime_name(int regime, int nregimes) {
   return regime == 0 ? "lower" : "upper";
 }
 
-std::vector<lat_maxrate_obs> parse_nodecomm_table(const std::string &text, const std::string &name, double us_per_unit) {
+std::vector<lat_maxrate_obs> parse_nodecomm_table(const std::string &text, const std::string &name, double us_per_unit,
+                                                  int64_t *missing) {
+  if (missing != nullptr) *missing = 0;
   if (!(us_per_unit > 0.0) || !std::isfinite(us_per_unit)) throw ArgError(got("us_per_unit must be > 0", us_per_unit));
   std::vector<lat_maxrate_obs> obs;
   std::istringstream in(text);
@@ -79,7 +81,7 @@ std::vector<lat_maxrate_obs> parse_nodecomm_table(const std::string &text, const
     if (f.empty() || f[0][0] == '#') continue;
     if (f[0] == "len" || f[0] == "Len" || f[0] == "LEN") continue;  // the header row
     auto fail = [&](const std::string &expected) {
-      throw DataError(name + ":" + std::to_string(line_no) + ": expected " + expected + ", got '" + line + "'");
+      throw DataError(name + ":" + std::to_string(line_no) + ": expected " + expected + ", got " + quoted_line(line));
     };
     if (f.size() < 2) fail("a message length and at least one time");
     if (columns == 0) columns = f.size();
@@ -93,10 +95,14 @@ std::vector<lat_maxrate_obs> parse_nodecomm_table(const std::string &text, const
     if (len <= last_len) fail("lengths that ascend (" + std::to_string(last_len) + " came before)");
     last_len = len;
     for (size_t c = 1; c < f.size(); ++c) {
+      if (f[c] == "-") {  // a cell not measured (a partial table): skipped
+        if (missing != nullptr) ++*missing;
+        continue;
+      }
       errno = 0;
       const double t = std::strtod(f[c].c_str(), &end);
       if (*end != '\0' || errno != 0 || !std::isfinite(t) || !(t > 0.0))
-        fail("times that are numbers > 0 (column " + std::to_string(c + 1) + " is '" + f[c] + "')");
+        fail("times that are numbers > 0 or '-' (column " + std::to_string(c + 1) + " is " + quoted_line(f[c]) + ")");
       obs.push_back({static_cast<int64_t>(c), static_cast<int64_t>(len), t * us_per_unit});
     }
   }
@@ -141,7 +147,7 @@ std::string maxrate_tables_text(const MaxrateFit &fit) {
       const lat_model_fit &m = fit.models[static_cast<size_t>(g * LAT_NMODELS + model)];
       append(o, "{:<11} {:12.4g} {:>12} {:>12} {:>12} {:>10}\n", regime_name(g, nreg), m.alpha_us, rate(m.rn_mbs),
               rate(m.rc_mbs), model == LAT_MODEL_MAXRATE4 ? rate(m.rci_mbs).c_str() : "",
-              std::isinf(m.k_star) ? "inf" : std::to_string(m.k_star).substr(0, 6).c_str());
+              std::isinf(m.k_star) ? "none" : fmt::format("{:.4g}", m.k_star));
     }
     o += "\n";
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -59,7 +60,7 @@ struct LogParser {
   std::string line;
 
   [[noreturn]] void fail(const std::string &expected) const {
-    throw DataError(name + ":" + std::to_string(line_no) + ": expected " + expected + ", got '" + line + "'");
+    throw DataError(name + ":" + std::to_string(line_no) + ": expected " + expected + ", got " + quoted_line(line));
   }
   [[noreturn]] void fail_plain(const std::string &what) const {
     throw DataError(name + ":" + std::to_string(line_no) + ": " + what);
@@ -171,8 +172,11 @@ PairResult parse_mmpi_log(const std::string &text, const std::string &name) {
     int64_t ranks[2];
     double mean = 0.0, sd = 0.0;
     if (!parse_rank(f[1], ranks[0]) || !parse_rank(f[3], ranks[1])) p.fail(std::string(kPairLine) + " with whole ranks");
-    if (!parse_time(f[4], mean) || !parse_time(f[5], sd))
+    // The 2009 program printed "nan" (or "-nan") as the StdDev of a pair measured once: not measured.
+    const bool sd_missing = f[5] == "nan" || f[5] == "-nan" || f[5] == "NaN" || f[5] == "-NaN";
+    if (!parse_time(f[4], mean) || !(sd_missing || parse_time(f[5], sd)))
       p.fail(std::string(kPairLine) + " with times that are numbers >= 0");
+    if (sd_missing) sd = std::numeric_limits<double>::quiet_NaN();
     const int64_t n = r.summary.nprocs;
     for (int k = 0; k < 2; ++k) {
       const int64_t rank = ranks[k];
@@ -191,7 +195,7 @@ PairResult parse_mmpi_log(const std::string &text, const std::string &name) {
       }
     }
     if (ranks[0] == ranks[1]) {
-      if (mean != 0.0 || sd != 0.0) p.fail(std::string("0.00 0.00 for rank ") + f[1] + " with itself (the diagonal)");
+      if (mean != 0.0 || (sd != 0.0 && !std::isnan(sd))) p.fail(std::string("0.00 0.00 for rank ") + f[1] + " with itself (the diagonal)");
       continue;
     }
     const int64_t i = std::min(ranks[0], ranks[1]), j = std::max(ranks[0], ranks[1]);

@@ -95,9 +95,28 @@ void blue_waters_table1_recovered(void **) {
   }
   lat_model_fit r;
   lat_maxrate_get_model(f, 2, LAT_MODEL_MAXRATE4, &r);
-  assert_true(near(r.k_star, 5500.0 / 3600.0, 1e-6));
+  // k* of the four-parameter model: where RCb + (k - 1) RCi reaches RN, not RN / RCb.
+  assert_true(near(r.k_star, 1.0 + (want[2].rn - want[2].rcb) / want[2].rci, 1e-5));
   lat_maxrate_free(&f);
   assert_null(f);
+}
+
+/// k* per model: the example (RN 12, RCb 4, RCi 2 GB/s: 5, where RN / RCb would say 3), the
+/// three-parameter model's RN / RC, an aggregate that never grows, and none where RN is infinite.
+void k_star_per_model(void **) {
+  lat::RateModel m;
+  m.rn = 12000.0;
+  m.rc = 4000.0;
+  m.rci = 2000.0;
+  assert_true(near(lat::k_star_of(m, LAT_MODEL_MAXRATE4), 5.0, 1e-12));
+  assert_true(near(lat::k_star_of(m, LAT_MODEL_MAXRATE), 3.0, 1e-12));
+  assert_true(std::isinf(lat::k_star_of(m, LAT_MODEL_POSTAL_ALL)));
+  m.rci = -100.0;
+  assert_true(std::isinf(lat::k_star_of(m, LAT_MODEL_MAXRATE4)));  // 12000 > 4000 and shrinking: never
+  m.rn = 3000.0;
+  assert_true(near(lat::k_star_of(m, LAT_MODEL_MAXRATE4), 1.0, 1e-12));
+  m.rn = std::numeric_limits<double>::infinity();
+  assert_true(std::isinf(lat::k_star_of(m, LAT_MODEL_MAXRATE4)) && std::isinf(lat::k_star_of(m, LAT_MODEL_MAXRATE)));
 }
 
 void three_parameter_sets_recovered(void **) {
@@ -230,6 +249,13 @@ void nodecomm_tables_read(void **) {
   std::vector<lat_maxrate_obs> b = lat::parse_nodecomm_table("8 1.5e-06 2.5e-06 4e-06\r\n16 2e-06 3e-06 5e-06\r\n", "b", 1e6);
   assert_int_equal(static_cast<int64_t>(b.size()), 6);
   assert_true(b[2].k == 3 && std::fabs(b[2].time_us - 4.0) < 1e-12);
+  // A partial table (cells '-', as nodecomm.txt writes for points not measured): the cells are skipped, counted.
+  int64_t missing = -1;
+  std::vector<lat_maxrate_obs> partial =
+      lat::parse_nodecomm_table("len\t1\t2\t3\n0\t1.5\t2.5\t-\n64\t-\t3.0\t4.0\n", "p", 1.0, &missing);
+  assert_int_equal(missing, 2);
+  assert_int_equal(static_cast<int64_t>(partial.size()), 4);
+  assert_true(partial[2].k == 2 && partial[2].bytes == 64 && partial[3].k == 3);
   // What was written is read back as it was (times to 4 decimals).
   const std::string text = lat::nodecomm_table_text(a, "round trip");
   const std::vector<lat_maxrate_obs> back = lat::parse_nodecomm_table(text, "back", 1.0);
@@ -238,8 +264,10 @@ void nodecomm_tables_read(void **) {
     assert_true(back[i].k == a[i].k && back[i].bytes == a[i].bytes && std::fabs(back[i].time_us - a[i].time_us) < 1e-4);
   const std::vector<std::pair<std::string, std::string>> broken = {
       {"len 1 2\n0 1.5 2.5\n64 1.75\n", "t:3: expected 3 columns (len and 2 times, as the first row), 2 here, got '64 1.75'"},
-      {"0 1.5 fast\n", "t:1: expected times that are numbers > 0 (column 3 is 'fast')"},
-      {"0 1.5 -2\n", "t:1: expected times that are numbers > 0 (column 3 is '-2')"},
+      {"0 1.5 fast\n", "t:1: expected times that are numbers > 0 or '-' (column 3 is 'fast')"},
+      {"0 1.5 -2\n", "t:1: expected times that are numbers > 0 or '-' (column 3 is '-2')"},
+      {std::string("0 1.5 \x01\x02\xff\n", 10), "t:1: expected times that are numbers > 0 or '-' (column 3 is a line of 3 bytes that is not text)"},
+      {std::string("\x7f\x01garbage\x00" "bytes\n", 16), "t:1: expected a message length and at least one time, got a line of 15 bytes that is not text"},
       {"64 1.5\n8 1.6\n", "t:2: expected lengths that ascend (64 came before)"},
       {"x8 1.5\n", "t:1: expected a message length (a whole number >= 0) first"},
       {"64\n", "t:1: expected a message length and at least one time"},
@@ -278,7 +306,7 @@ void nodecomm_sides_and_grid(void **) {
 
 int main() {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(blue_waters_table1_recovered), cmocka_unit_test(three_parameter_sets_recovered),
+      cmocka_unit_test(blue_waters_table1_recovered), cmocka_unit_test(three_parameter_sets_recovered), cmocka_unit_test(k_star_per_model),
       cmocka_unit_test(global_optimum_not_a_local_one), cmocka_unit_test(regime_thresholds_detected),
       cmocka_unit_test(bad_input_named),              cmocka_unit_test(nodecomm_tables_read),
       cmocka_unit_test(nodecomm_sides_and_grid),

@@ -188,6 +188,11 @@ void original_logs_are_read(void **) {
       "wide");
   assert_true(w.at(LAT_PAIR_MEAN, 1, 2) == 2.5);
   assert_int_equal(w.summary.nnodes, 1);
+  // A StdDev of "nan" or "-nan" (the 2009 program's for a pair it measured once) is read as missing.
+  const lat::PairResult m = lat::parse_mmpi_log(
+      "# Processors: 3 MsgLen 8 Repeats: 1\nh 0 h 1 1.5 nan\nh 1 h 2 2.5 -nan\nh 0 h 2 3.5 0.25\n", "nan");
+  assert_true(m.at(LAT_PAIR_MEAN, 0, 1) == 1.5 && std::isnan(m.at(LAT_PAIR_STDDEV, 0, 1)));
+  assert_true(std::isnan(m.at(LAT_PAIR_STDDEV, 2, 1)) && m.at(LAT_PAIR_STDDEV, 0, 2) == 0.25);
 }
 
 void broken_logs_name_the_line(void **) {
@@ -209,6 +214,8 @@ void broken_logs_name_the_line(void **) {
       {head + ok01 + ok02 + "c 001 b 002 3.00 0.30\n", "log:5: rank 1 is on host 'c' here but on 'a' on line 3"},
       {head + ok01 + ok02 + ok12 + "b 002 b 002 0.10 0.00\n", "log:6: expected 0.00 0.00 for rank 002 with itself (the diagonal)"},
       {head + "# Processors: 3 MsgLen 64 Repeats: 10\n", "log:3: a second '# Processors:' header"},
+      // Binary garbage is described, never echoed to the terminal.
+      {head + ok01 + "a 000 b 002 \x01\x1b[31m 0.20\n", "log:4: expected '<host> <rank> <host> <rank> <AvgCommTime> <StdDev>' with times that are numbers >= 0, got a line of 23 bytes that is not text"},
   };
   for (const auto &c : cases) {
     std::string message;

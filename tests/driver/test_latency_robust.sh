@@ -154,7 +154,7 @@ ls -a stop_dest | grep -q '^\.mpilat-' && bad "stopped dest: temporary files lef
 
 # ---- the size sweep (mpptest): SIGTERM keeps the sizes measured; a stopped rank ends the job -------------
 if [ -n "$mpptest" ]; then
-  long_sweep=(-size 0 65536 64 -max_sizes 2000 -reps 100000 -n_stable 0 -nr 1000 -noplot -progress)
+  long_sweep=(-size 0 65536 64 -max_sizes 2000 -sample_reps 100000 -n_stable 0 -nr 1000 -noplot -gnuplot -progress)
   start_job sweep_term 2 'size sweep' "$mpptest" "${long_sweep[@]}"
   for p in $(ranks_of $job mpptest); do kill -TERM "$p"; done
   finish 60

@@ -48,13 +48,19 @@ mkdir refit
   && ok || bad "refit: other regimes"
 grep -q '"measured": false' refit/nodecomm.json && ok || bad "refit json says measured"
 
+# A partial table (cells '-', points not measured) is read: the cells skipped and counted on stderr.
+mkdir partial
+sed '5s/\t[0-9.]*$/\t-/' four/nodecomm.txt > partial.txt
+"$nodecomm" --fit partial.txt --noplot --outdir partial > partial.out 2> partial.err \
+  && grep -q "partial.txt: 1 cell(s) '-' (not measured) skipped" partial.err && ok || bad "partial table: $(cat partial.err)"
+
 # The original nodecomm's rows (tab-separated, seconds), made from the paper's Table 1: Table 1 comes back.
 mkdir table1
 "$nodecomm" --fit "$data/nodecomm/bluewaters_table1.tsv" --time-unit s --thresholds 1024,32768 --noplot --outdir table1 \
   > table1.out 2> table1.err || bad "--fit Table 1: $(cat table1.err)"
-grep -Eq '^short +4 +inf +630 +-18 +inf$' table1.out && ok || bad "Table 1 short: $(grep '^short' table1.out | head -1)"
-grep -Eq '^eager +11 +inf +1700 +62 +inf$' table1.out && ok || bad "Table 1 eager"
-grep -Eq '^rendezvous +20 +5500 +3600 +610 +1\.527' table1.out && ok || bad "Table 1 rendezvous: $(grep '^rendezvous' table1.out | head -1)"
+grep -Eq '^short +4 +inf +630 +-18 +none$' table1.out && ok || bad "Table 1 short: $(grep '^short' table1.out | head -1)"
+grep -Eq '^eager +11 +inf +1700 +62 +none$' table1.out && ok || bad "Table 1 eager"
+grep -Eq '^rendezvous +20 +5500 +3600 +610 +4\.11' table1.out && ok || bad "Table 1 rendezvous: $(grep '^rendezvous' table1.out | head -1)"
 
 # Bad input: exit 2, a message naming the value or the line, no file.
 expect_bad() {
@@ -78,7 +84,12 @@ expect_bad "cannot open nothere.tsv" 0 --fit nothere.tsv
 printf 'len\t1\t2\n0\t1.5\t2.5\n64\t1.75\n' > missing.tsv
 expect_bad "missing.tsv:3: expected 3 columns" 0 --fit missing.tsv
 printf '0\t1.5\n64\tslow\n128\t2\n' > words.tsv
-expect_bad "words.tsv:2: expected times that are numbers > 0 (column 2 is 'slow')" 0 --fit words.tsv
+expect_bad "words.tsv:2: expected times that are numbers > 0 or '-' (column 2 is 'slow')" 0 --fit words.tsv
+# A table of binary garbage is refused without its raw bytes reaching the terminal.
+printf '\001\002\377\376 \033[31mred\033[0m 7\n' > garbage.tsv
+expect_bad "garbage.tsv:1: expected" 0 --fit garbage.tsv
+grep -q 'that is not text' bad.err && [ "$(LC_ALL=C tr -d '[:print:]\n\t' < bad.err | wc -c)" = 0 ] && ok \
+  || bad "garbage: raw bytes echoed"
 # MPICH only: two "nodes" (tests/tools/fakessh: hostnames of their own): the pairs cross between them.
 if $mpiexec --version 2>&1 | grep -q HYDRA; then
   mkdir nodes

@@ -23,7 +23,7 @@ done
 cd "$work"
 $mpiexec -n 2 "$work/prefix/bin/latency" --quick --no-progress --ntrial 200 > /dev/null
 grep -q '^ntrial = 200$' latency.summary.output
-$mpiexec -n 2 "$work/prefix/bin/mpptest" -sizelist 0,64 -reps 2 -n_stable 0 -nr 4096 -noplot -noprogress > /dev/null
+$mpiexec -n 2 "$work/prefix/bin/mpptest" -sizelist 0,64 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -gnuplot -noprogress > /dev/null
 [ -s mppout.json ] && [ -s mppout.gpl ]
 $mpiexec -n 2 "$work/prefix/bin/queuelat" --lengths 0,10 --iters 2 --reps 1 --nr 4096 --noplot --noprogress > /dev/null
 [ -s queuelat.json ] && [ -s queuelat.txt ]
