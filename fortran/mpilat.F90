@@ -208,7 +208,7 @@ module mpilat
   !> Options of lat_fit_maxrate (lat_fit_defaults fills them).
   type, bind(C), public :: lat_fit_options
     integer(c_int64_t) :: nthresholds, thresholds(2)
-    real(c_double) :: step_rel
+    real(c_double) :: noise_rel
   end type lat_fit_options
 
   !> One model fitted in one regime (rates in MB/s; RN = huge where infinite is IEEE infinity).
@@ -1521,7 +1521,7 @@ contains
 
   ! ---- the max-rate model and the nodecomm measurement --------------------------------------------------
 
-  !> Fills opts with the defaults of include/mpilat.h (regimes detected, step_rel 0.10).
+  !> Fills opts with the defaults of include/mpilat.h (regimes detected by segmented regression, noise_rel 0.002).
   subroutine lat_fit_defaults(opts)
     type(lat_fit_options), intent(out) :: opts
     integer(c_int) :: rc

@@ -735,7 +735,8 @@ enum lat_rate_model { LAT_RATE_MODELS(LAT_C_ENUMERATOR) };
 typedef struct lat_fit_options {
   int64_t nthresholds;     /**< -1 (default): detect from the k = 1 curve; 0..2: use thresholds[] */
   int64_t thresholds[2];   /**< regime boundaries, ascending: a size n <= thresholds[0] is in regime 0 */
-  double step_rel;         /**< detection: a step is a rise this far above the neighbouring trend; 0.10 */
+  double noise_rel;        /**< detection: the relative error below which a straight piece of the k = 1 curve
+                                counts as exact (the floor of the segmented regression's criterion); 0.002 */
 } lat_fit_options;
 
 /** One model fitted in one regime. */
@@ -778,8 +779,9 @@ int lat_fit_check(const lat_fit_options *opts);
 /**
  * Fits the postal, max-rate and four-parameter models to nobs observations, per regime, by least squares
  * of the relative error, to the global optimum (docs/method.md). Regimes are split at opts' thresholds or
- * at the largest steps of the k = 1 curve. Needs k >= 1, bytes >= 0, finite times > 0, at least 3 sizes.
- * A pure function: no MPI, callable on data measured anywhere. Not collective.
+ * found by segmented regression of the k = 1 curve (rises, drops, changes of slope). Needs k >= 1,
+ * bytes >= 0, finite times > 0, at least 3 sizes. A pure function: no MPI, callable on data measured
+ * anywhere. Not collective.
  */
 int lat_fit_maxrate(const lat_fit_options *opts, int64_t nobs, const lat_maxrate_obs *obs, lat_maxrate_fit *result);
 

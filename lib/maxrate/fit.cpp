@@ -1,6 +1,7 @@
 #include "maxrate/fit.hpp"
 
 #include "maxrate/options.hpp"
+#include "maxrate/regimes.hpp"
 
 #include <Eigen/Dense>
 
@@ -13,7 +14,6 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "sweep/engine.hpp"
 
 namespace lat {
 
@@ -208,7 +208,7 @@ double model_time(const RateModel &m, int kind, int64_t k, int64_t n) {
   }
 }
 
-std::vector<int64_t> detect_regime_thresholds(const std::vector<lat_maxrate_obs> &obs, double step_rel) {
+std::vector<int64_t> detect_regime_thresholds(const std::vector<lat_maxrate_obs> &obs, double noise_rel) {
   std::map<int64_t, double> one_pair;  // size -> smallest time of k = 1
   for (const lat_maxrate_obs &o : obs)
     if (o.k == 1) {
@@ -218,16 +218,7 @@ std::vector<int64_t> detect_regime_thresholds(const std::vector<lat_maxrate_obs>
   std::vector<int64_t> sizes;
   std::vector<double> times;
   for (const auto &[n, t] : one_pair) sizes.push_back(n), times.push_back(t);
-  if (sizes.size() < 5) return {};
-  std::vector<Step> steps = detect_steps(sizes, times, step_rel);
-  std::sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) { return a.excess > b.excess; });
-  std::vector<int64_t> cut;
-  for (const Step &s : steps) {
-    if (cut.size() == 2) break;
-    cut.push_back(s.below);
-  }
-  std::sort(cut.begin(), cut.end());
-  return cut;
+  return segment_thresholds(sizes, times, LAT_MAX_REGIMES - 1, noise_rel);
 }
 
 MaxrateFit fit_maxrate(const lat_fit_options &o, const std::vector<lat_maxrate_obs> &obs) {
@@ -248,7 +239,7 @@ MaxrateFit fit_maxrate(const lat_fit_options &o, const std::vector<lat_maxrate_o
   s.kmax = kmax_of(obs);
   std::vector<int64_t> cut;
   if (o.nthresholds < 0) {
-    cut = detect_regime_thresholds(obs, o.step_rel);
+    cut = detect_regime_thresholds(obs, o.noise_rel);
     s.thresholds_detected = 1;
   } else {
     cut.assign(o.thresholds, o.thresholds + o.nthresholds);

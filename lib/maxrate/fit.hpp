@@ -46,9 +46,10 @@ double k_star_of(const RateModel &m, int kind);
 /// The model's time for one observation.
 double model_time(const RateModel &m, int kind, int64_t k, int64_t n);
 
-/// Thresholds of the regimes from the one-pair curve (the size sweep's step detection): up to two, the
-/// largest steps, ascending; each is the last size of the lower regime.
-std::vector<int64_t> detect_regime_thresholds(const std::vector<lat_maxrate_obs> &obs, double step_rel);
+/// Thresholds of the regimes from the one-pair curve (the smallest time of k = 1 at each size), by
+/// segmented regression (maxrate/regimes.hpp): up to LAT_MAX_REGIMES - 1, ascending; each is the last size
+/// of the lower regime.
+std::vector<int64_t> detect_regime_thresholds(const std::vector<lat_maxrate_obs> &obs, double noise_rel);
 
 struct MaxrateFit {
   lat_fit_summary summary{};

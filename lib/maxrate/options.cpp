@@ -53,12 +53,12 @@ std::vector<Shared> nodecomm_shared_values(const lat_nodecomm_options &o, int64_
 lat_fit_options fit_defaults() {
   lat_fit_options o{};
   o.nthresholds = -1;
-  o.step_rel = 0.10;
+  o.noise_rel = 0.002;
   return o;
 }
 
 std::string check_fit_options(const lat_fit_options &o) {
-  if (!(o.step_rel > 0.0) || !std::isfinite(o.step_rel)) return got("step_rel must be > 0", o.step_rel);
+  if (!(o.noise_rel > 0.0) || !(o.noise_rel < 1.0)) return got("noise_rel must be in (0, 1)", o.noise_rel);
   if (o.nthresholds < -1 || o.nthresholds > 2) return got("nthresholds must be -1 (detect) or 0..2", o.nthresholds);
   return "";
 }

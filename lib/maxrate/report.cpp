@@ -133,7 +133,7 @@ std::string maxrate_tables_text(const MaxrateFit &fit) {
   const lat_fit_summary &s = fit.summary;
   const int nreg = static_cast<int>(s.nregimes);
   std::string o;
-  append(o, "Regimes ({}): ", s.thresholds_detected ? "thresholds from the steps of the 1-pair curve" : "thresholds given");
+  append(o, "Regimes ({}): ", s.thresholds_detected ? "thresholds by segmented regression of the 1-pair curve" : "thresholds given");
   for (int g = 0; g < nreg; ++g)
     append(o, "{}{} {}..{} bytes", g ? ", " : "", regime_name(g, nreg), s.regime_first[g],
             s.regime_last[g]);

@@ -1,7 +1,9 @@
 // test_maxrate_fit.cpp: lat_fit_maxrate on data generated from known parameters (the paper's Table 1 for
 // Blue Waters, and sets of our own), without and with noise; the global optimum on data that trap a local
 // optimiser; the regime thresholds found; bad input. No MPI.
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <cstdarg>
 #include <cstddef>
 #include <csetjmp>
@@ -18,6 +20,7 @@ extern "C" {
 #include "maxrate/fit.hpp"
 #include "maxrate/report.hpp"
 #include "maxrate/nodecomm.hpp"
+#include "maxrate/regimes.hpp"
 #include "mpilat.h"
 
 namespace {
@@ -99,6 +102,74 @@ void blue_waters_table1_recovered(void **) {
   assert_true(near(r.k_star, 1.0 + (want[2].rn - want[2].rcb) / want[2].rci, 1e-5));
   lat_maxrate_free(&f);
   assert_null(f);
+}
+
+/// Regimes by segmented regression: a rise, a drop and a pure change of slope are each found between the
+/// two measured sizes that bracket them, and a straight curve is not cut.
+void regimes_rise_drop_kink(void **) {
+  std::vector<int64_t> n;
+  for (int64_t s = 256; s <= 262144; s *= 2) {
+    n.push_back(s);
+    n.push_back(s + s / 2);
+  }
+  auto curve = [&](const std::function<double(double)> &f) {
+    std::vector<double> t;
+    for (int64_t s : n) t.push_back(f(static_cast<double>(s)));
+    return t;
+  };
+  auto cut_at = [&](const std::vector<double> &t, int breaks) { return lat::segment_thresholds(n, t, breaks, 0.002); };
+  auto brackets = [&](int64_t below, double at) {
+    const auto it = std::find(n.begin(), n.end(), below);
+    return it != n.end() && static_cast<double>(below) < at && it + 1 != n.end() && static_cast<double>(*(it + 1)) >= at;
+  };
+  // Straight: one piece.
+  assert_true(cut_at(curve([](double x) { return 2.0 + x / 3000.0; }), 3).empty());
+  // A rise at 8 KiB (eager limit): cut between 6144 and 8192... the last size <= 8000.
+  const auto rise = cut_at(curve([](double x) { return x <= 8000.0 ? 2.0 + x / 3000.0 : 6.0 + x / 3000.0; }), 3);
+  assert_int_equal(rise.size(), 1);
+  assert_true(brackets(rise[0], 8000.5));
+  // A drop at 64 KiB (rendezvous cheaper per byte and at once): the time falls.
+  const auto drop = cut_at(curve([](double x) { return x <= 65000.0 ? 3.0 + x / 2000.0 : 1.0 + x / 4000.0; }), 3);
+  assert_int_equal(drop.size(), 1);
+  assert_true(brackets(drop[0], 65000.5));
+  // A kink: continuous, only the slope changes at 20000 bytes.
+  const auto kink = cut_at(curve([](double x) { return x <= 20000.0 ? 2.0 + x / 1000.0 : 2.0 + 20.0 + (x - 20000.0) / 5000.0; }), 3);
+  assert_int_equal(kink.size(), 1);
+  assert_true(brackets(kink[0], 20000.5));
+  // All three at once: a rise, then a drop, then a kink.
+  const auto three = cut_at(curve([](double x) {
+                              if (x <= 2000.0) return 1.0 + x / 4000.0;
+                              if (x <= 30000.0) return 4.0 + x / 2000.0;
+                              if (x <= 100000.0) return 2.0 + x / 3000.0;
+                              return 2.0 + 100000.0 / 3000.0 + (x - 100000.0) / 8000.0;
+                            }),
+                            3);
+  assert_int_equal(three.size(), 3);
+  assert_true(brackets(three[0], 2000.5) && brackets(three[1], 30000.5) && brackets(three[2], 100000.5));
+  // At most max_breaks cuts.
+  assert_true(cut_at(curve([](double x) { return x <= 2000.0 ? 1.0 : x <= 30000.0 ? 5.0 : 2.0; }), 1).size() <= 1);
+}
+
+/// The fit of a three-regime table whose third regime starts with a drop: found without being told, and
+/// fitted exactly (the one-boundary split left an error sum of 14.5).
+void detected_drop_fits_exactly(void **) {
+  std::vector<lat_maxrate_obs> obs;
+  uint64_t state = 3;
+  add(obs, {2.0, 4000.0, 1000.0, 1000.0}, 4, range(64, 4096, 256), 0.0, state);     // short
+  add(obs, {8.0, 6000.0, 3000.0, 3000.0}, 4, range(4352, 60000, 4096), 0.0, state);  // eager: a rise
+  add(obs, {1.0, 12000.0, 9000.0, 9000.0}, 4, range(65536, 1048576, 65536), 0.0, state);  // rendezvous: a drop
+  lat_maxrate_fit f = fit_of(obs, -1, 0, 0);
+  lat_fit_summary s;
+  lat_maxrate_get_summary(f, &s);
+  assert_int_equal(s.nregimes, 3);
+  assert_true(s.thresholds[0] >= 4096 - 256 && s.thresholds[0] < 4352);
+  assert_true(s.thresholds[1] >= 60000 - 4096 && s.thresholds[1] < 65536);
+  for (int g = 0; g < 3; ++g) {
+    lat_model_fit m;
+    lat_maxrate_get_model(f, g, LAT_MODEL_MAXRATE, &m);
+    assert_true(m.rel_err_sum < 1e-6);
+  }
+  lat_maxrate_free(&f);
 }
 
 /// k* per model: the example (RN 12, RCb 4, RCi 2 GB/s: 5, where RN / RCb would say 3), the
@@ -307,6 +378,7 @@ void nodecomm_sides_and_grid(void **) {
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(blue_waters_table1_recovered), cmocka_unit_test(three_parameter_sets_recovered), cmocka_unit_test(k_star_per_model),
+      cmocka_unit_test(regimes_rise_drop_kink), cmocka_unit_test(detected_drop_fits_exactly),
       cmocka_unit_test(global_optimum_not_a_local_one), cmocka_unit_test(regime_thresholds_detected),
       cmocka_unit_test(bad_input_named),              cmocka_unit_test(nodecomm_tables_read),
       cmocka_unit_test(nodecomm_sides_and_grid),

@@ -62,6 +62,14 @@ grep -Eq '^short +4 +inf +630 +-18 +none$' table1.out && ok || bad "Table 1 shor
 grep -Eq '^eager +11 +inf +1700 +62 +none$' table1.out && ok || bad "Table 1 eager"
 grep -Eq '^rendezvous +20 +5500 +3600 +610 +4\.11' table1.out && ok || bad "Table 1 rendezvous: $(grep '^rendezvous' table1.out | head -1)"
 
+# The same table without --thresholds: the segmented regression finds Table 1's three regimes itself (the
+# switch to rendezvous is a drop in the 1-pair curve, which a search for rises missed).
+mkdir table1auto
+"$nodecomm" --fit "$data/nodecomm/bluewaters_table1.tsv" --time-unit s --noplot --outdir table1auto > table1auto.out 2>&1
+grep -q 'short 0..1024 bytes, eager 4096..32768 bytes, rendezvous 65536..4194304 bytes' table1auto.out && ok \
+  || bad "regimes found without being told: $(grep '^Regimes' table1auto.out)"
+grep -Eq '^rendezvous +20 +5500 +3600 +610 +4\.11' table1auto.out && ok || bad "Table 1 without thresholds"
+
 # Bad input: exit 2, a message naming the value or the line, no file.
 expect_bad() {
   local want=$1 np=$2

@@ -153,7 +153,7 @@ static const struct layout_entry entries[] = {
   LAYOUT_FIELD(lat_maxrate_obs, k) LAYOUT_FIELD(lat_maxrate_obs, bytes) LAYOUT_FIELD(lat_maxrate_obs, time_us)
   LAYOUT_SIZE(lat_fit_options)
   LAYOUT_FIELD(lat_fit_options, nthresholds) LAYOUT_FIELD(lat_fit_options, thresholds)
-  LAYOUT_FIELD(lat_fit_options, step_rel)
+  LAYOUT_FIELD(lat_fit_options, noise_rel)
   LAYOUT_SIZE(lat_model_fit)
   LAYOUT_FIELD(lat_model_fit, alpha_us) LAYOUT_FIELD(lat_model_fit, rc_mbs)
   LAYOUT_FIELD(lat_model_fit, rci_mbs) LAYOUT_FIELD(lat_model_fit, rn_mbs) LAYOUT_FIELD(lat_model_fit, k_star)

@@ -302,7 +302,7 @@ program test_layout
   STRUCT(lat_fit_options,v_lat_fit_options)
   FIELD(lat_fit_options,v_lat_fit_options,nthresholds)
   FIELD(lat_fit_options,v_lat_fit_options,thresholds)
-  FIELD(lat_fit_options,v_lat_fit_options,step_rel)
+  FIELD(lat_fit_options,v_lat_fit_options,noise_rel)
   STRUCT(lat_model_fit,v_lat_model_fit)
   FIELD(lat_model_fit,v_lat_model_fit,alpha_us)
   FIELD(lat_model_fit,v_lat_model_fit,rc_mbs)

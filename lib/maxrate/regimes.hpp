@@ -1,0 +1,19 @@
+// regimes.hpp: where a measured latency curve changes regime (short, eager, rendezvous), by segmented
+// regression: the curve is cut into up to max_breaks + 1 straight pieces, each fitted by least squares of
+// the relative error, and the number of pieces is the one the Bayesian information criterion prefers. A
+// rise, a drop and a change of slope are all found (docs/method.md, "Regimes").
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace lat {
+
+/// The breakpoints of the curve (sizes ascending and distinct, times > 0): for each boundary the last size
+/// of the lower piece, ascending; at most max_breaks, none when one line fits best. Each piece holds at
+/// least two sizes. noise_rel: the relative error below which a piece counts as exact (the criterion's
+/// floor), so that noise-free data are not cut further than they need.
+std::vector<int64_t> segment_thresholds(const std::vector<int64_t> &sizes, const std::vector<double> &times,
+                                        int max_breaks, double noise_rel);
+
+}  // namespace lat
