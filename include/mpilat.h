@@ -293,8 +293,9 @@ typedef struct lat_sweep_options {
   int source, dest;     /**< the pair when bisect == 0; default 0 and LAT_LAST_RANK */
   int timer;            /**< lat_timer_kind; default LAT_TIMER_MPI_WTIME */
   int verify;           /**< 1: every received message is checked against what was sent, with bit patterns
-                             that change from sample to sample (peril 8; the checks are inside the timed
-                             loop, so times are for correctness runs only); a difference is LAT_ERR_DATA
+                             that change from message to message (peril 8; the clock covers only the
+                             operations, but the partner's checks can delay them: times are for correctness
+                             runs only); a difference is LAT_ERR_DATA
                              naming the size, the sample and the byte; default 0 */
   int progress;         /**< 1: the leading rank prints progress on stderr; default 0 */
 } lat_sweep_options;

@@ -173,8 +173,11 @@ int run_operations(Participant &p, int count, int64_t work, int64_t n, double &a
 /// Verification mode (peril 8, the original's stress): every operation's message carries a pattern of its
 /// own (the sample, the operation and the sender decide it, and with them the kind of bit pattern), and
 /// every received message is checked right after its operation, inside the timed loop.
-template <int Pattern, bool Initiator>
-int verified_operations(Participant &p, int count, int64_t work, int64_t n, double &acc, int64_t sample) {
+/// Only the operations themselves are timed (into seconds): the filling and checking stay outside the
+/// clock reads, so a verified sample's time is its messages'.
+template <int Pattern, bool Initiator, class Clock>
+int verified_operations(const Clock &clock, Participant &p, int count, int64_t work, int64_t n, double &acc,
+                        int64_t sample, double &seconds) {
   constexpr bool echoed = Pattern == LAT_SWEEP_PINGPONG || Pattern == LAT_SWEEP_NONBLOCKING;
   constexpr bool sends_own = Initiator || !echoed;
   const int sender = echoed ? (Initiator ? p.lib_rank : p.peer_lib) : p.peer_lib;
@@ -184,7 +187,9 @@ int verified_operations(Participant &p, int count, int64_t work, int64_t n, doub
     unsigned char *s = p.send.data() + at, *r = p.recv.data() + at;
     const uint64_t seed = message_seed(sample, i);
     if (sends_own) fill_pattern(s, static_cast<size_t>(count), seed, p.lib_rank);
+    const double t1 = clock.now();
     failed |= one_operation<Pattern, Initiator>(s, r, count, p.peer_work, p.work, work, acc);
+    seconds += clock.now() - t1;
     const unsigned char *got = Pattern == LAT_SWEEP_PINGPONG ? s : r;
     const int64_t bad = first_mismatch(got, static_cast<size_t>(count), seed, sender);
     if (bad < 0) continue;
@@ -202,15 +207,17 @@ int verified_operations(Participant &p, int count, int64_t work, int64_t n, doub
   return failed;
 }
 
-template <bool Initiator>
-int run_verified(Participant &p, int count, int64_t work, int64_t n, double &acc, int64_t sample) {
+template <bool Initiator, class Clock>
+int run_verified(const Clock &clock, Participant &p, int count, int64_t work, int64_t n, double &acc, int64_t sample,
+                 double &seconds) {
   switch (p.pattern) {
-    case LAT_SWEEP_PINGPONG: return verified_operations<LAT_SWEEP_PINGPONG, Initiator>(p, count, work, n, acc, sample);
+    case LAT_SWEEP_PINGPONG:
+      return verified_operations<LAT_SWEEP_PINGPONG, Initiator>(clock, p, count, work, n, acc, sample, seconds);
     case LAT_SWEEP_NONBLOCKING:
-      return verified_operations<LAT_SWEEP_NONBLOCKING, Initiator>(p, count, work, n, acc, sample);
+      return verified_operations<LAT_SWEEP_NONBLOCKING, Initiator>(clock, p, count, work, n, acc, sample, seconds);
     case LAT_SWEEP_HEAD_TO_HEAD:
-      return verified_operations<LAT_SWEEP_HEAD_TO_HEAD, Initiator>(p, count, work, n, acc, sample);
-    default: return verified_operations<LAT_SWEEP_OVERLAP, Initiator>(p, count, work, n, acc, sample);
+      return verified_operations<LAT_SWEEP_HEAD_TO_HEAD, Initiator>(clock, p, count, work, n, acc, sample, seconds);
+    default: return verified_operations<LAT_SWEEP_OVERLAP, Initiator>(clock, p, count, work, n, acc, sample, seconds);
   }
 }
 
@@ -226,16 +233,18 @@ double sample(const Clock &clock, Participant &p, const Command &c, StallWatch &
   double acc = 1.0, per_op = 0.0;
   int failed;
   stall.enter(c.seed);
-  if (p.initiator) {
+  double seconds = 0.0;
+  if (p.verify) {
+    failed = p.initiator ? run_verified<true>(clock, p, count, work, c.n_avg, acc, c.seed, seconds)
+                         : run_verified<false>(clock, p, count, work, c.n_avg, acc, c.seed, seconds);
+  } else if (p.initiator) {
     const double t1 = clock.now();
-    failed = p.verify ? run_verified<true>(p, count, work, c.n_avg, acc, c.seed)
-                      : run_operations<true>(p, count, work, c.n_avg, acc);
-    const double t2 = clock.now();
-    per_op = (t2 - t1) * 1e6 / (static_cast<double>(c.n_avg) * messages_per_operation(p.pattern));
+    failed = run_operations<true>(p, count, work, c.n_avg, acc);
+    seconds = clock.now() - t1;
   } else {
-    failed = p.verify ? run_verified<false>(p, count, work, c.n_avg, acc, c.seed)
-                      : run_operations<false>(p, count, work, c.n_avg, acc);
+    failed = run_operations<false>(p, count, work, c.n_avg, acc);
   }
+  if (p.initiator) per_op = seconds * 1e6 / (static_cast<double>(c.n_avg) * messages_per_operation(p.pattern));
   stall.leave(c.seed);
   g_compute_sink = acc;
   if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "the operations of a sample (MPI_Send/MPI_Recv/MPI_Isend/MPI_Irecv/MPI_Wait)");

@@ -146,6 +146,10 @@ void regimes_rise_drop_kink(void **) {
                             3);
   assert_int_equal(three.size(), 3);
   assert_true(brackets(three[0], 2000.5) && brackets(three[1], 30000.5) && brackets(three[2], 100000.5));
+  // noise_rel is the floor of the criterion: a rise of 5 % is a regime at 0.2 %, and none at 20 %.
+  const auto small = curve([](double x) { return (2.0 + x / 3000.0) * (x <= 8000.0 ? 1.0 : 1.05); });
+  assert_int_equal(lat::segment_thresholds(n, small, 3, 0.002).size(), 1);
+  assert_true(lat::segment_thresholds(n, small, 3, 0.2).empty());
   // At most max_breaks cuts.
   assert_true(cut_at(curve([](double x) { return x <= 2000.0 ? 1.0 : x <= 30000.0 ? 5.0 : 2.0; }), 1).size() <= 1);
 }

@@ -66,6 +66,13 @@ assert len(counts) == 1 and counts.pop() == j["run"]["passes"], j["points"]
 assert all(p["n_avg"] >= 50 for p in j["points"]) and len({p["n_avg"] for p in j["points"]}) == 1
 PY
 
+# -n_avg_min sets the fewest operations of the automatic loop length (far above what the clock asks here).
+mkdir minavg
+$mpiexec -n 2 "$mpptest" -sizelist 0,64,1024 -sample_reps 2 -n_stable 0 -n_avg_min 120 -noprogress -noplot -outdir minavg \
+  > /dev/null 2> minavg.err || bad "-n_avg_min run: $(cat minavg.err)"
+python3 -c "import json; assert {p['n_avg'] for p in json.load(open('minavg/mppout.json'))['points']} == {120}" && ok \
+  || bad "-n_avg_min 120: not every sample was 120 operations"
+
 # -max_run_time ends the sweep in a clean partial result: exit 3, the files written and marked.
 mkdir limited
 $mpiexec -n 2 "$mpptest" -size 0 1024 64 -sample_reps 1000000 -n_stable 0 -max_run_time 0.3 -noprogress -noplot \
@@ -81,6 +88,8 @@ for pattern in -roundtrip -async -head "-overlap -overlapmsgsize 512" "-cachesiz
       -noprogress -gnuplot -outbase p > p.out 2> p.err; then
     [ "$(grep -vc '^#' p.gpl)" = 3 ] && ok || bad "$pattern: 3 sizes"
     grep -q '"n_avg": 3,' p.json && ok || bad "$pattern: -reps is the operations per sample (the original's)"
+    python3 -c "import json; assert all(p['samples'] == 3 for p in json.load(open('p.json'))['points'])" && ok \
+      || bad "$pattern: -sample_reps 3 is three passes, a sample of each size in each"
   else
     bad "$pattern exited $? ($(cat p.err))"
   fi
