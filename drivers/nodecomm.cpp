@@ -1,7 +1,8 @@
 // nodecomm: ping-pongs between two nodes with k = 1..K pairs at once (Gropp, Olson & Samfass 2016) and the
 // max-rate model fitted to them per regime, on lat_nodecomm_measure and lat_fit_maxrate; or, with --fit
 // FILE, the fit of a table measured earlier, without MPI. Writes nodecomm.txt, nodecomm_fit.txt, .csv,
-// .json, nodecomm_bw.gp/.png and nodecomm_err.gp/.png into --outdir; see docs/nodecomm.md.
+// .json and Figures 1 and 2 of every model (nodecomm_bw_<model>, nodecomm_err_<model>: .gp, .png, .svg)
+// into --outdir; see docs/nodecomm.md.
 // Exit status: 0 done, 1 failed, 2 bad input, 3 partial (stopped by a signal).
 #include <mpi.h>
 
@@ -34,7 +35,7 @@ void add_options(CLI::App &app, Settings &s) {
   app.add_option("--reps", s.opts.reps, "measurements per (k, n), interleaved");
   app.add_option("--max-pairs", s.opts.max_pairs, "most pairs K; 0: as many as the nodes allow");
   app.add_flag("--noadaptive", s.noadaptive, "the starting grid only, no refinement where the curve bends");
-  app.add_option("--thresholds", s.thresholds_text, "regime boundaries in bytes, a or a,b (detected from the data)");
+  app.add_option("--thresholds", s.thresholds_text, "regime boundaries in bytes, ascending: a, a,b or a,b,c (default: found by segmented regression)");
   app.add_option("--fit", s.fit_file, "fit a nodecomm table measured earlier (len, then a time per k); no MPI");
   app.add_option("--time-unit", s.time_unit, "unit of the times in --fit's table: us or s");
   app.add_option("--timer", s.timer, "mpi_wtime, monotonic_raw or tsc");
@@ -61,8 +62,8 @@ std::string check(Settings &s, const CLI::App &app) {
   if (bad.empty() && !s.thresholds_text.empty()) {
     std::vector<int64_t> t;
     bad = parse_list("--thresholds", s.thresholds_text, t);
-    if (bad.empty() && (t.size() > 2 || (t.size() == 2 && t[0] >= t[1]) || t.front() < 0))
-      bad = "--thresholds '" + s.thresholds_text + "': one or two sizes >= 0, ascending";
+    if (bad.empty() && t.size() > LAT_MAX_REGIMES - 1)
+      bad = "--thresholds '" + s.thresholds_text + "': at most " + std::to_string(LAT_MAX_REGIMES - 1) + " sizes";
     if (bad.empty()) {
       s.fit.nthresholds = static_cast<int64_t>(t.size());
       for (size_t i = 0; i < t.size(); ++i) s.fit.thresholds[i] = t[i];

@@ -34,6 +34,7 @@ module mpilat
   LAT_WAIT_MODES(LAT_F_PARAMETER)
   LAT_PAIR_STATS(LAT_F_PARAMETER)
   LAT_RATE_MODELS(LAT_F_PARAMETER)
+  LAT_FIT_BOUNDS(LAT_F_PARAMETER)
   integer, parameter, public :: lat_all_ranks = LAT_ALL_RANKS, lat_last_rank = LAT_LAST_RANK
   integer, parameter, public :: lat_nbins = LAT_NBINS, lat_hostname_len = LAT_HOSTNAME_LEN
   integer, parameter, public :: lat_npp_max = LAT_NPP_MAX, lat_pair_nstats = LAT_PAIR_NSTATS
@@ -207,20 +208,22 @@ module mpilat
 
   !> Options of lat_fit_maxrate (lat_fit_defaults fills them).
   type, bind(C), public :: lat_fit_options
-    integer(c_int64_t) :: nthresholds, thresholds(2)
+    integer(c_int64_t) :: nthresholds, thresholds(LAT_MAX_REGIMES - 1)
     real(c_double) :: noise_rel
   end type lat_fit_options
 
-  !> One model fitted in one regime (rates in MB/s; RN = huge where infinite is IEEE infinity).
+  !> One model fitted in one regime (rates in MB/s; an infinite RN or k* is IEEE infinity; bounded: bits
+  !> of LAT_BOUND_*, the fields that hold a bound, not a value; sse_gap and certified: the optimum's guarantee).
   type, bind(C), public :: lat_model_fit
-    real(c_double) :: alpha_us, rc_mbs, rci_mbs, rn_mbs, k_star, rel_err_sum, rel_err_sq, rel_err_max
+    real(c_double) :: alpha_us, rc_mbs, rci_mbs, rn_mbs, rn_min_mbs, k_star, rel_err_sum, rel_err_sq, rel_err_max
+    real(c_double) :: sse_gap
     integer(c_int64_t) :: npoints, nfit
-    integer(c_int) :: model, regime
+    integer(c_int) :: model, regime, bounded, certified
   end type lat_model_fit
 
   !> What a fit did.
   type, bind(C), public :: lat_fit_summary
-    integer(c_int64_t) :: nobs, kmax, nregimes, nthresholds, thresholds(2)
+    integer(c_int64_t) :: nobs, kmax, nregimes, nthresholds, thresholds(LAT_MAX_REGIMES - 1)
     integer(c_int64_t) :: regime_first(LAT_MAX_REGIMES), regime_last(LAT_MAX_REGIMES)
     integer(c_int) :: thresholds_detected, reserved
   end type lat_fit_summary

@@ -732,37 +732,48 @@ int lat_nodecomm_free(lat_nodecomm *nodecomm);
 /** The models fitted in every regime (lat_model_fit.model). Rates in MB/s = bytes/us. */
 enum lat_rate_model { LAT_RATE_MODELS(LAT_C_ENUMERATOR) };
 
+/** Bits of lat_model_fit.bounded: the parameters the data only bound. */
+enum lat_fit_bound { LAT_FIT_BOUNDS(LAT_C_ENUMERATOR) };
+
 /** Options of lat_fit_maxrate(); initialise with lat_fit_defaults(). */
 typedef struct lat_fit_options {
-  int64_t nthresholds;     /**< -1 (default): detect from the k = 1 curve; 0..2: use thresholds[] */
-  int64_t thresholds[2];   /**< regime boundaries, ascending: a size n <= thresholds[0] is in regime 0 */
+  int64_t nthresholds;     /**< -1 (default): detect from the k = 1 curve; 0..LAT_MAX_REGIMES-1: use thresholds[] */
+  int64_t thresholds[LAT_MAX_REGIMES - 1]; /**< regime boundaries, ascending: a size n <= thresholds[0] is in regime 0 */
   double noise_rel;        /**< detection: the relative error below which a straight piece of the k = 1 curve
                                 counts as exact (the floor of the segmented regression's criterion); 0.002 */
 } lat_fit_options;
 
 /** One model fitted in one regime. */
 typedef struct lat_model_fit {
-  double alpha_us;     /**< latency term */
-  double rc_mbs;       /**< RC (postal, max-rate) or RCb (four-parameter) */
+  double alpha_us;     /**< latency term (s of LAT_MODEL_MAXPOSTAL) */
+  double rc_mbs;       /**< RC (postal, max-rate) or RCb (four-parameter): the rate of one pair alone */
   double rci_mbs;      /**< RCi of the four-parameter model (may be negative); 0 for the others */
   double rn_mbs;       /**< RN; INFINITY where the network never limits (and for postal models) */
-  double k_star;       /**< RN / RC: from this many pairs on the network limits; INFINITY if never */
+  double rn_min_mbs;   /**< with LAT_BOUND_RN: the smallest RN the data allow (the aggregate rate the model
+                            reaches at the most pairs); NaN otherwise */
+  double k_star;       /**< from this many pairs on the network limits: RN / RC (max-rate), 1 + (RN - RCb) / RCi
+                            (four-parameter); INFINITY where it never does */
   double rel_err_sum;  /**< sum over the regime's points of |T_model - T| / T (the paper's Table 2) */
-  double rel_err_sq;   /**< sum of squared relative errors over the regime's points */
+  double rel_err_sq;   /**< sum of squared relative errors over the regime's points: the objective */
   double rel_err_max;  /**< largest |relative error| */
+  double sse_gap;      /**< the certificate: no parameters of this model give a rel_err_sq over the points
+                            fitted lower than the reported one minus sse_gap (0: exact); NaN: no certificate */
   int64_t npoints;     /**< the regime's points (the errors are over these) */
   int64_t nfit;        /**< the points the fit used (k = 1 or k = K only for the postal variants) */
   int model;           /**< lat_rate_model */
   int regime;          /**< 0-based */
+  int bounded;         /**< bits of lat_fit_bound: the fields that hold a bound, not a value */
+  int certified;       /**< 1: the global optimum, exactly or within sse_gap <= 1e-3 rel_err_sq (docs/method.md);
+                            0: the best found by a search without a certificate */
 } lat_model_fit;
 
 /** What a fit did. */
 typedef struct lat_fit_summary {
   int64_t nobs;              /**< observations */
   int64_t kmax;              /**< K: the most pairs observed */
-  int64_t nregimes;          /**< 1..3 */
+  int64_t nregimes;          /**< 1..LAT_MAX_REGIMES */
   int64_t nthresholds;       /**< nregimes - 1 */
-  int64_t thresholds[2];     /**< the boundaries used (bytes) */
+  int64_t thresholds[LAT_MAX_REGIMES - 1]; /**< the boundaries used (bytes) */
   int64_t regime_first[LAT_MAX_REGIMES], regime_last[LAT_MAX_REGIMES]; /**< smallest and largest size per regime */
   int thresholds_detected;   /**< 1: from the data; 0: given */
   int reserved;
@@ -778,9 +789,10 @@ int lat_fit_defaults(lat_fit_options *opts);
 int lat_fit_check(const lat_fit_options *opts);
 
 /**
- * Fits the postal, max-rate and four-parameter models to nobs observations, per regime, by least squares
- * of the relative error, to the global optimum (docs/method.md). Regimes are split at opts' thresholds or
- * found by segmented regression of the k = 1 curve (rises, drops, changes of slope). Needs k >= 1,
+ * Fits the postal, max-rate, four-parameter and modified (5) models to nobs observations, per regime, by
+ * least squares of the relative error (docs/method.md: the postal and max-rate fits are exact, the
+ * four-parameter one certified within lat_model_fit.sse_gap, the modified one the best of a search).
+ * Regimes are split at opts' thresholds or found by segmented regression of the k = 1 curve (rises, drops, changes of slope). Needs k >= 1,
  * bytes >= 0, finite times > 0, at least 3 sizes. A pure function: no MPI, callable on data measured
  * anywhere. Not collective.
  */
@@ -816,9 +828,11 @@ int lat_read_nodecomm_table(const char *path, double us_per_unit, int64_t n, lat
  * Writes into outdir, whole or not at all: nodecomm.txt (the table: len, then the time of k = 1..K),
  * nodecomm_fit.txt (the parameters per regime and model as the paper's Table 1, the relative-error sums
  * as its Table 2), nodecomm.csv (a row per observation with each model's relative error),
- * nodecomm.json (run, options, points, regimes, models), nodecomm_bw.gp and nodecomm_err.gp (gnuplot:
- * aggregate bandwidth k n / T against n for each k, measured beside the max-rate model, as Figure 1; the
- * max-rate model's relative error over (n, k), as Figure 2) and, when render is 1, their PNGs.
+ * nodecomm.json (run, options, points, regimes, models), and for every model nodecomm_bw_<model>.gp and
+ * nodecomm_err_<model>.gp (gnuplot: aggregate bandwidth k n / T against n for each k, measured beside the
+ * model, as Figure 1; the model's relative error over (n, k), as Figure 2; k* of each regime on both) and,
+ * when render is 1, their PNGs and SVGs. <model>: maxrate4, maxrate, maxpostal, postal_1pair,
+ * postal_kpairs, postal_all.
  * nodecomm: the measurement, or NULL for observations read from a table. Not collective.
  */
 int lat_write_maxrate_files(const char *outdir, const char *command_line, lat_nodecomm nodecomm, int64_t nobs,

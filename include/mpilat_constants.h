@@ -148,13 +148,28 @@
  *   LAT_MODEL_POSTAL_ALL     the same fitted on all points
  *   LAT_MODEL_MAXRATE        T = alpha + k n / min(RN, k RC), RN = infinity allowed
  *   LAT_MODEL_MAXRATE4       T = alpha + k n / min(RN, RCb + (k-1) RCi)
+ *   LAT_MODEL_MAXPOSTAL      the paper's modified model (5): T = k n / min(RN, k n / (alpha + n/RC)), that is
+ *                            max(alpha + n/RC, k n/RN): a pair is a postal link until the network limits
  */
 #define LAT_RATE_MODELS(LAT_X) \
   LAT_X(LAT_MODEL_POSTAL_1PAIR, 0) \
   LAT_X(LAT_MODEL_POSTAL_KPAIRS, 1) \
   LAT_X(LAT_MODEL_POSTAL_ALL, 2) \
   LAT_X(LAT_MODEL_MAXRATE, 3) \
-  LAT_X(LAT_MODEL_MAXRATE4, 4)
+  LAT_X(LAT_MODEL_MAXRATE4, 4) \
+  LAT_X(LAT_MODEL_MAXPOSTAL, 5)
+
+/* What the data leave open in a fitted model (bits of lat_model_fit.bounded): the field then holds a bound.
+ *   LAT_BOUND_RC     every point is network-bound: rc_mbs is only a lower bound (RC >= it)
+ *   LAT_BOUND_RCI    RCi is not determined (fewer than two core-bound pair counts): rci_mbs is NaN
+ *   LAT_BOUND_RN     no point is network-bound: rn_mbs is INFINITY and the data only say RN >= rn_min_mbs
+ *   LAT_BOUND_ALPHA  every point is network-bound (LAT_MODEL_MAXPOSTAL): alpha_us is only an upper bound
+ */
+#define LAT_FIT_BOUNDS(LAT_X) \
+  LAT_X(LAT_BOUND_RC, 1) \
+  LAT_X(LAT_BOUND_RCI, 2) \
+  LAT_X(LAT_BOUND_RN, 4) \
+  LAT_X(LAT_BOUND_ALPHA, 8)
 
 /* Single values: rank selectors, limits and sizes. */
 /** Every rank calibrates its own clock (a value of lat_timer_options.rank). */
@@ -172,11 +187,12 @@
 /** Number of lat_pair_stat values. */
 #define LAT_PAIR_NSTATS 7
 /** Number of lat_rate_model values. */
-#define LAT_NMODELS 5
-/** Most regimes of a max-rate fit: short, eager, rendezvous. */
-#define LAT_MAX_REGIMES 3
+#define LAT_NMODELS 6
+/** Most regimes of a max-rate fit (short, eager, rendezvous, and one more where a protocol switches twice);
+    thresholds: LAT_MAX_REGIMES - 1. */
+#define LAT_MAX_REGIMES 4
 /** Bumped whenever a struct layout or a signature of the C ABI changes.
     Compare with lat_get_api_version() at run time. */
-#define LAT_API_VERSION 5
+#define LAT_API_VERSION 6
 
 #endif /* MPILAT_CONSTANTS_H */

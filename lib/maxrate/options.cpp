@@ -59,7 +59,13 @@ lat_fit_options fit_defaults() {
 
 std::string check_fit_options(const lat_fit_options &o) {
   if (!(o.noise_rel > 0.0) || !(o.noise_rel < 1.0)) return got("noise_rel must be in (0, 1)", o.noise_rel);
-  if (o.nthresholds < -1 || o.nthresholds > 2) return got("nthresholds must be -1 (detect) or 0..2", o.nthresholds);
+  if (o.nthresholds < -1 || o.nthresholds > LAT_MAX_REGIMES - 1)
+    return got("nthresholds must be -1 (detect) or 0.." + std::to_string(LAT_MAX_REGIMES - 1), o.nthresholds);
+  for (int64_t i = 0; i < o.nthresholds; ++i) {
+    if (o.thresholds[i] < 0) return "thresholds[" + std::to_string(i) + "] must be >= 0, got " + std::to_string(o.thresholds[i]);
+    if (i > 0 && o.thresholds[i] <= o.thresholds[i - 1])
+      return "thresholds must ascend, got " + std::to_string(o.thresholds[i - 1]) + " and " + std::to_string(o.thresholds[i]);
+  }
   return "";
 }
 

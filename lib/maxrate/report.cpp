@@ -51,7 +51,41 @@ const char *rate_model_name(int model) {
     case LAT_MODEL_POSTAL_ALL: return "postal (all pairs)";
     case LAT_MODEL_MAXRATE: return "max-rate 3-parameter";
     case LAT_MODEL_MAXRATE4: return "max-rate 4-parameter";
+    case LAT_MODEL_MAXPOSTAL: return "modified (5)";
     default: return "unknown";
+  }
+}
+
+const char *rate_model_slug(int model) {
+  switch (model) {
+    case LAT_MODEL_POSTAL_1PAIR: return "postal_1pair";
+    case LAT_MODEL_POSTAL_KPAIRS: return "postal_kpairs";
+    case LAT_MODEL_POSTAL_ALL: return "postal_all";
+    case LAT_MODEL_MAXRATE: return "maxrate";
+    case LAT_MODEL_MAXRATE4: return "maxrate4";
+    case LAT_MODEL_MAXPOSTAL: return "maxpostal";
+    default: return "unknown";
+  }
+}
+
+const char *rate_model_formula(int model) {
+  switch (model) {
+    case LAT_MODEL_MAXRATE: return "T = alpha + k n / min(RN, k RC)";
+    case LAT_MODEL_MAXRATE4: return "T = alpha + k n / min(RN, RCb + (k-1) RCi)";
+    case LAT_MODEL_MAXPOSTAL: return "T = k n / min(RN, k n / (alpha + n / RC)) = max(alpha + n / RC, k n / RN)";
+    default: return "T = alpha + n / RC";
+  }
+}
+
+const char *rate_model_method(int model) {
+  switch (model) {
+    case LAT_MODEL_MAXRATE: return "exact: every linear piece solved (global optimum)";
+    case LAT_MODEL_MAXRATE4:
+      return "certified: branch and bound over RC(K)/RC(k0), each point exact; no parameters do better than "
+             "rel_err_sq - sse_gap (certified: sse_gap <= 1e-3 rel_err_sq)";
+    case LAT_MODEL_MAXPOSTAL:
+      return "searched: exact for each RC/RN (a sweep over the faces), RC/RN on a grid refined by golden section; no certificate";
+    default: return "exact: linear least squares with alpha >= 0 (global optimum)";
   }
 }
 
@@ -59,7 +93,8 @@ std::string regime_name(int regime, int nregimes) {
   static const char *const three[] = {"short", "eager", "rendezvous"};
   if (nregimes == 3) return three[regime];
   if (nregimes == 1) return "all";
-  return regime == 0 ? "lower" : "upper";
+  if (nregimes == 2) return regime == 0 ? "lower" : "upper";
+  return "regime " + std::to_string(regime + 1);
 }
 
 std::vector<lat_maxrate_obs> parse_nodecomm_table(const std::string &text, const std::string &name, double us_per_unit,
@@ -129,6 +164,19 @@ std::string nodecomm_table_text(const std::vector<lat_maxrate_obs> &obs, const s
   return o;
 }
 
+namespace {
+
+/// A parameter's cell: the value, or the bound the data allow ("≥ 1234", "≤ 3.2"), "n/d" not determined.
+std::string cell(double v, int bounded, int bit, const char *bound_sign) {
+  if (std::isnan(v)) return "n/d";
+  if ((bounded & bit) && bound_sign != nullptr) return std::string(bound_sign) + rate(v);
+  return rate(v);
+}
+
+std::string k_star_text(double k) { return std::isnan(k) ? "n/d" : std::isinf(k) ? "none" : fmt::format("{:.4g}", k); }
+
+}  // namespace
+
 std::string maxrate_tables_text(const MaxrateFit &fit) {
   const lat_fit_summary &s = fit.summary;
   const int nreg = static_cast<int>(s.nregimes);
@@ -138,26 +186,47 @@ std::string maxrate_tables_text(const MaxrateFit &fit) {
     append(o, "{}{} {}..{} bytes", g ? ", " : "", regime_name(g, nreg), s.regime_first[g],
             s.regime_last[g]);
   append(o, "; K = {} pairs, {} observations\n\n", s.kmax, s.nobs);
-  for (int model : {LAT_MODEL_MAXRATE4, LAT_MODEL_MAXRATE}) {
-    append(o, "Table 1: {} model parameters, T = alpha + k n / min({})\n", rate_model_name(model),
-            model == LAT_MODEL_MAXRATE4 ? "RN, RCb + (k-1) RCi" : "RN, k RC");
-    append(o, "{:<11} {:>12} {:>12} {:>12} {:>12} {:>10}\n", "phase", "alpha [us]", "RN [MB/s]",
-            model == LAT_MODEL_MAXRATE4 ? "RCb [MB/s]" : "RC [MB/s]", model == LAT_MODEL_MAXRATE4 ? "RCi [MB/s]" : "", "k*");
+  std::vector<std::string> notes;
+  for (int model : {LAT_MODEL_MAXRATE4, LAT_MODEL_MAXRATE, LAT_MODEL_MAXPOSTAL, LAT_MODEL_POSTAL_ALL,
+                    LAT_MODEL_POSTAL_1PAIR, LAT_MODEL_POSTAL_KPAIRS}) {
+    const bool four = model == LAT_MODEL_MAXRATE4;
+    append(o, "Table 1: {} model parameters, {}\n", rate_model_name(model), rate_model_formula(model));
+    append(o, "  fit: {}\n", rate_model_method(model));
+    append(o, "{:<11} {:>12} {:>20} {:>12} {:>12} {:>10} {:>12}\n", "phase", "alpha [us]", "RN [MB/s]",
+            four ? "RCb [MB/s]" : "RC [MB/s]", four ? "RCi [MB/s]" : "", "k*", "sse gap");
     for (int g = 0; g < nreg; ++g) {
       const lat_model_fit &m = fit.models[static_cast<size_t>(g * LAT_NMODELS + model)];
-      append(o, "{:<11} {:12.4g} {:>12} {:>12} {:>12} {:>10}\n", regime_name(g, nreg), m.alpha_us, rate(m.rn_mbs),
-              rate(m.rc_mbs), model == LAT_MODEL_MAXRATE4 ? rate(m.rci_mbs).c_str() : "",
-              std::isinf(m.k_star) ? "none" : fmt::format("{:.4g}", m.k_star));
+      std::string rn = rate(m.rn_mbs);
+      if (m.bounded & LAT_BOUND_RN) rn += " (>=" + rate(m.rn_min_mbs) + ")";
+      append(o, "{:<11} {:>12} {:>20} {:>12} {:>12} {:>10} {:>12}\n", regime_name(g, nreg),
+             std::isnan(m.alpha_us) ? std::string("n/d") : (m.bounded & LAT_BOUND_ALPHA ? "<=" : "") + fmt::format("{:.4g}", m.alpha_us),
+             rn, cell(m.rc_mbs, m.bounded, LAT_BOUND_RC, ">="), four ? cell(m.rci_mbs, m.bounded, LAT_BOUND_RCI, nullptr) : "",
+             k_star_text(m.k_star), std::isnan(m.sse_gap) ? std::string("none") : fmt::format("{:.3g}", m.sse_gap));
+      const std::string where = std::string(rate_model_name(model)) + ", " + regime_name(g, nreg) + ": ";
+      if (m.bounded & LAT_BOUND_RN)
+        notes.push_back(where + "no point is network-bound; the data only say RN >= " + rate(m.rn_min_mbs) + " MB/s");
+      if (m.bounded & LAT_BOUND_RC)
+        notes.push_back(where + "every point is network-bound; RC" + (four ? "b" : "") + " is only bounded below");
+      if ((m.bounded & LAT_BOUND_RCI) && !(m.bounded & LAT_BOUND_RC))
+        notes.push_back(where + "fewer than two pair counts are core-bound; RCi is not determined");
+      if (m.bounded & LAT_BOUND_ALPHA) notes.push_back(where + "alpha is only bounded above");
+      if (model == LAT_MODEL_MAXRATE4 && !m.certified && !std::isnan(m.sse_gap))
+        notes.push_back(where + "NOT certified within 1e-3: the optimum may be up to sse gap lower");
     }
     o += "\n";
   }
+  if (!notes.empty()) {
+    o += "What the data leave open:\n";
+    for (const std::string &n : notes) o += "  " + n + "\n";
+    o += "\n";
+  }
   append(o, "Table 2: relative error sums, sum over the regime's points of |T_model - T| / T\n");
-  append(o, "{:<11} {:>14} {:>14} {:>14} {:>14} {:>14}\n", "phase", "max-rate 4p", "max-rate 3p", "postal 1 pair", "postal K pairs",
-          "postal all");
+  append(o, "{:<11} {:>14} {:>14} {:>14} {:>14} {:>14} {:>14}\n", "phase", "max-rate 4p", "max-rate 3p", "modified (5)",
+         "postal 1 pair", "postal K pairs", "postal all");
   for (int g = 0; g < nreg; ++g) {
     append(o, "{:<11}", regime_name(g, nreg));
-    for (int model : {LAT_MODEL_MAXRATE4, LAT_MODEL_MAXRATE, LAT_MODEL_POSTAL_1PAIR, LAT_MODEL_POSTAL_KPAIRS,
-                      LAT_MODEL_POSTAL_ALL})
+    for (int model : {LAT_MODEL_MAXRATE4, LAT_MODEL_MAXRATE, LAT_MODEL_MAXPOSTAL, LAT_MODEL_POSTAL_1PAIR,
+                      LAT_MODEL_POSTAL_KPAIRS, LAT_MODEL_POSTAL_ALL})
       append(o, " {:14.4g}", fit.models[static_cast<size_t>(g * LAT_NMODELS + model)].rel_err_sum);
     o += "\n";
   }
@@ -210,19 +279,27 @@ std::string json_text(const std::string &command_line, const NodecommResult *m, 
     nlohmann::json models;
     for (int model = 0; model < LAT_NMODELS; ++model) {
       const lat_model_fit &f = fit.models[static_cast<size_t>(g * LAT_NMODELS + model)];
-      models[rate_model_name(model)] = {{"alpha_us", number_or_string(f.alpha_us)}, {"rc_mbs", number_or_string(f.rc_mbs)},
+      nlohmann::json bounds = nlohmann::json::array();
+      if (f.bounded & LAT_BOUND_RC) bounds.push_back("rc_mbs is a lower bound: every point is network-bound");
+      if (f.bounded & LAT_BOUND_RCI) bounds.push_back("rci_mbs is not determined");
+      if (f.bounded & LAT_BOUND_RN) bounds.push_back("rn_mbs: no point is network-bound; RN >= rn_min_mbs");
+      if (f.bounded & LAT_BOUND_ALPHA) bounds.push_back("alpha_us is an upper bound: every point is network-bound");
+      models[rate_model_name(model)] = {{"formula", rate_model_formula(model)}, {"method", rate_model_method(model)},
+                                        {"alpha_us", number_or_string(f.alpha_us)}, {"rc_mbs", number_or_string(f.rc_mbs)},
                                         {"rci_mbs", number_or_string(f.rci_mbs)}, {"rn_mbs", number_or_string(f.rn_mbs)},
+                                        {"rn_min_mbs", number_or_string(f.rn_min_mbs)}, {"bounds", bounds},
                                         {"k_star", number_or_string(f.k_star)}, {"rel_err_sum", number_or_string(f.rel_err_sum)},
                                         {"rel_err_sq", number_or_string(f.rel_err_sq)},
-                                        {"rel_err_max", number_or_string(f.rel_err_max)}, {"npoints", f.npoints},
-                                        {"nfit", f.nfit}};
+                                        {"rel_err_max", number_or_string(f.rel_err_max)}, {"sse_gap", number_or_string(f.sse_gap)},
+                                        {"certified", f.certified != 0}, {"npoints", f.npoints}, {"nfit", f.nfit}};
     }
     regimes.push_back({{"name", regime_name(g, static_cast<int>(s.nregimes))}, {"first_bytes", s.regime_first[g]},
                        {"last_bytes", s.regime_last[g]}, {"models", models}});
   }
   j["fit"] = {{"observations", s.nobs}, {"kmax", s.kmax}, {"thresholds_detected", s.thresholds_detected != 0},
               {"thresholds", std::vector<int64_t>(s.thresholds, s.thresholds + s.nthresholds)}, {"regimes", regimes},
-              {"objective", "least squares of the relative error (T_model - T) / T, global optimum"}};
+              {"objective", "least squares of the relative error (T_model - T) / T; each model's method says which "
+                            "guarantee holds: exact (global optimum), certified (within sse_gap of it) or searched (none)"}};
   nlohmann::json o = nlohmann::json::array();
   for (size_t i = 0; i < obs.size(); ++i) {
     nlohmann::json e = nlohmann::json::array();
@@ -234,7 +311,9 @@ std::string json_text(const std::string &command_line, const NodecommResult *m, 
 }
 
 std::string csv_text(const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit) {
-  std::string o = "k,bytes,time_us,regime,err_postal_1pair,err_postal_kpairs,err_postal_all,err_maxrate,err_maxrate4\n";
+  std::string o = "k,bytes,time_us,regime";
+  for (int model = 0; model < LAT_NMODELS; ++model) o += std::string(",err_") + rate_model_slug(model);
+  o += "\n";
   const lat_fit_summary &s = fit.summary;
   for (size_t i = 0; i < obs.size(); ++i) {
     int g = 0;
@@ -247,70 +326,122 @@ std::string csv_text(const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &
   return o;
 }
 
-/// Figure 1: aggregate bandwidth k n / T (MB/s) against n, a curve per k, points measured, lines the
-/// max-rate model of each size's regime.
-std::string bandwidth_gp_text(const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit, const std::string &what) {
+/// size -> (k -> (measured T, model T)) for one model: the model's time is T (1 + its relative error).
+std::map<int64_t, std::map<int64_t, std::pair<double, double>>> model_rows(const std::vector<lat_maxrate_obs> &obs,
+                                                                            const MaxrateFit &fit, int model) {
+  std::map<int64_t, std::map<int64_t, std::pair<double, double>>> rows;
+  for (size_t i = 0; i < obs.size(); ++i) {
+    auto &row = rows[obs[i].bytes];
+    auto it = row.find(obs[i].k);
+    if (it == row.end() || obs[i].time_us < it->second.first)
+      row[obs[i].k] = {obs[i].time_us, obs[i].time_us * (1.0 + fit.rel_err[static_cast<size_t>(model)][i])};
+  }
+  return rows;
+}
+
+/// The header every figure script shares: output file and format (png or svg) from -e, else the defaults.
+std::string figure_head(const std::string &file, int width, int height) {
+  std::string o;
+  append(o, "# gnuplot script: `gnuplot {}.gp` draws {}.png; `gnuplot -e \"format='svg'; outfile='{}.svg'\" {}.gp` the SVG "
+            "(data inline)\n", file, file, file, file);
+  append(o, "if (!exists(\"outfile\")) outfile = '{}.png'\n", file);
+  append(o, "if (!exists(\"format\")) format = 'png'\n");
+  append(o, "if (format eq 'svg') {{ set terminal svg size {},{} dynamic noenhanced font 'sans,11' }} "
+            "else {{ set terminal pngcairo size {},{} noenhanced font 'sans,11' }}\n", width, height, width, height);
+  append(o, "set output outfile\n");
+  return o;
+}
+
+/// A title of several lines: each quoted, joined by gnuplot's "\n" (single quotes take no escapes).
+std::string title_lines(const std::vector<std::string> &lines) {
+  std::string o;
+  for (size_t i = 0; i < lines.size(); ++i) o += (i ? ".\"\\n\"." : "") + gnuplot_quoted(lines[i]);
+  return o;
+}
+
+/// k* of each regime under the model, as a line of text.
+std::string k_star_line(const MaxrateFit &fit, int model) {
+  const int nreg = static_cast<int>(fit.summary.nregimes);
+  std::string o = "k* (the network limits from this many pairs): ";
+  for (int g = 0; g < nreg; ++g)
+    append(o, "{}{} {}", g ? ", " : "", regime_name(g, nreg), k_star_text(fit.models[static_cast<size_t>(g * LAT_NMODELS + model)].k_star));
+  return o;
+}
+
+/// Figure 1 for one model: aggregate bandwidth k n / T (MB/s) against n, a colour per k, points measured,
+/// lines the model of each size's regime; regime boundaries dashed; k* per regime under the title.
+std::string bandwidth_gp_text(const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit, int model,
+                              const std::string &file, const std::string &what) {
   const lat_fit_summary &s = fit.summary;
-  const auto rows = rows_of(obs);
-  std::string o = "# gnuplot script: `gnuplot nodecomm_bw.gp` draws nodecomm_bw.png (data inline)\n";
-  append(o, "if (!exists(\"outfile\")) outfile = 'nodecomm_bw.png'\n");
-  append(o, "set terminal pngcairo size 1000,700 noenhanced\nset output outfile\n");
-  append(o, "set title {}\n", gnuplot_quoted("aggregate bandwidth k n / T, measured (points) and max-rate model (lines): " + what).c_str());
+  const auto rows = model_rows(obs, fit, model);
+  std::string o = figure_head(file, 1100, 720);
+  append(o, "set title {}\n", title_lines({std::string("aggregate bandwidth k n / T: measured (points), ") + rate_model_name(model) +
+                                                " model (lines)", what, k_star_line(fit, model)}));
   append(o, "set xlabel 'message size (bytes)'\nset ylabel 'aggregate bandwidth (MB/s)'\nset logscale x 2\nset grid\n");
   append(o, "set format x '%.0b%B'\n");
-  append(o, "set key top left title 'k pairs'\n");
+  append(o, "set key outside right top title 'k pairs' maxrows 20\n");
   for (int64_t g = 0; g < s.nthresholds; ++g)
     append(o, "set arrow from {}, graph 0 to {}, graph 1 nohead dashtype 2 linecolor rgb 'gray50'\n",
-            s.thresholds[g], s.thresholds[g]);
+           s.thresholds[g], s.thresholds[g]);
   for (int64_t k = 1; k <= s.kmax; ++k) {
     append(o, "$k{} << EOD\n", k);
     for (const auto &[len, row] : rows) {
       auto it = row.find(k);
-      if (it == row.end() || len == 0) continue;
-      int g = 0;
-      while (g < s.nthresholds && len > s.thresholds[g]) ++g;
-      const lat_model_fit &m = fit.models[static_cast<size_t>(g * LAT_NMODELS + LAT_MODEL_MAXRATE)];
-      RateModel rm;
-      rm.alpha = m.alpha_us, rm.rc = m.rc_mbs, rm.rn = m.rn_mbs;
-      const double model = model_time(rm, LAT_MODEL_MAXRATE, k, len);
-      append(o, "{} {:.6g} {:.6g}\n", len, static_cast<double>(k * len) / it->second,
-              static_cast<double>(k * len) / model);
+      if (it == row.end() || len == 0 || !std::isfinite(it->second.second) || !(it->second.second > 0.0)) continue;
+      append(o, "{} {:.6g} {:.6g}\n", len, static_cast<double>(k * len) / it->second.first,
+             static_cast<double>(k * len) / it->second.second);
     }
     append(o, "EOD\n");
   }
   append(o, "plot ");
   for (int64_t k = 1; k <= s.kmax; ++k)
     append(o, "{}$k{} using 1:2 with points pointtype 7 pointsize 0.6 linecolor {} title '{}', "
-               "$k{} using 1:3 with lines linecolor {} notitle",
-            k > 1 ? ", \\\n     " : "", k, k, k, k, k);
+              "$k{} using 1:3 with lines linecolor {} notitle",
+           k > 1 ? ", \\\n     " : "", k, k, k, k, k);
   append(o, "\n");
   return o;
 }
 
-/// Figure 2: the max-rate model's relative error over (size, k).
-std::string error_gp_text(const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit, const std::string &what) {
+/// Figure 2 for one model: its relative error over (size, k); k* of each regime drawn as a line across
+/// the regime's columns (pairs above it are network-bound).
+std::string error_gp_text(const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit, int model,
+                          const std::string &file, const std::string &what) {
   std::map<int64_t, std::map<int64_t, double>> err;  // size -> k -> relative error (percent)
   for (size_t i = 0; i < obs.size(); ++i)
-    err[obs[i].bytes][obs[i].k] = 100.0 * fit.rel_err[LAT_MODEL_MAXRATE][i];
-  std::string o = "# gnuplot script: `gnuplot nodecomm_err.gp` draws nodecomm_err.png (data inline)\n";
-  append(o, "if (!exists(\"outfile\")) outfile = 'nodecomm_err.png'\n");
-  append(o, "set terminal pngcairo size 1000,600 noenhanced\nset output outfile\n");
-  append(o, "set title {}\n", gnuplot_quoted("relative error of the max-rate model: " + what).c_str());
+    err[obs[i].bytes][obs[i].k] = 100.0 * fit.rel_err[static_cast<size_t>(model)][i];
+  const lat_fit_summary &s = fit.summary;
+  std::string o = figure_head(file, 1100, 640);
+  append(o, "set title {}\n", title_lines({std::string("relative error of the ") + rate_model_name(model) + " model", what,
+                                                k_star_line(fit, model) + " (black lines)"}));
   append(o, "set xlabel 'message size (bytes), one column per size measured'\nset ylabel 'pairs k'\n");
   append(o, "set cblabel '(T_model - T) / T  (%)'\nset palette defined (-1 'blue', 0 'white', 1 'red')\n");
   double worst = 1e-9;
   for (const auto &r : err)
-    for (const auto &c : r.second) worst = std::max(worst, std::fabs(c.second));
-  append(o, "set cbrange [{:.6g}:{:.6g}]\nset yrange [0.5:{}.5]\nset ytics 1\n", -worst, worst, fit.summary.kmax);
+    for (const auto &c : r.second)
+      if (std::isfinite(c.second)) worst = std::max(worst, std::fabs(c.second));
+  append(o, "set cbrange [{:.6g}:{:.6g}]\nset yrange [0.5:{}.5]\nset ytics 1\n", -worst, worst, s.kmax);
   // Sizes are uneven: columns by index, labelled with a few sizes.
   append(o, "set xtics rotate by 45 right (");
   size_t col = 0;
   const size_t every = std::max<size_t>(1, err.size() / 12);
+  std::vector<size_t> first_col(static_cast<size_t>(s.nregimes), 0), last_col(static_cast<size_t>(s.nregimes), 0);
   for (const auto &r : err) {
     if (col % every == 0) append(o, "{}'{}' {}", col ? ", " : "", r.first, col);
+    int g = 0;
+    while (g < s.nthresholds && r.first > s.thresholds[g]) ++g;
+    if (r.first == s.regime_first[g]) first_col[static_cast<size_t>(g)] = col;
+    last_col[static_cast<size_t>(g)] = col;
     ++col;
   }
-  append(o, ")\n$err << EOD\n");
+  append(o, ")\n");
+  for (int g = 0; g < s.nregimes; ++g) {
+    const double ks = fit.models[static_cast<size_t>(g * LAT_NMODELS + model)].k_star;
+    if (std::isfinite(ks) && ks <= static_cast<double>(s.kmax) + 0.5)
+      append(o, "set arrow from {}, {:.4g} to {}, {:.4g} nohead front linewidth 2 linecolor rgb 'black'\n",
+             static_cast<double>(first_col[static_cast<size_t>(g)]) - 0.5, std::max(ks, 0.5),
+             static_cast<double>(last_col[static_cast<size_t>(g)]) + 0.5, std::max(ks, 0.5));
+  }
+  append(o, "$err << EOD\n");
   col = 0;
   for (const auto &r : err) {
     for (const auto &c : r.second) append(o, "{} {} {:.6g}\n", col, c.first, c.second);
@@ -327,14 +458,22 @@ void write_maxrate_files(const std::string &outdir, const std::string &command_l
                          const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit, bool render) {
   const std::string base = join_path(outdir, "nodecomm");
   const std::string what = what_of(measured);
-  const MakeFromStaged plots = render ? render_plots({{base + "_bw.png", 4}, {base + "_err.png", 5}}, {}) : nullptr;
-  write_files_whole({{base + ".txt", nodecomm_table_text(obs, what)},
-                     {base + "_fit.txt", "# " + what + "\n\n" + maxrate_tables_text(fit)},
-                     {base + ".csv", csv_text(obs, fit)},
-                     {base + ".json", json_text(command_line, measured, obs, fit)},
-                     {base + "_bw.gp", bandwidth_gp_text(obs, fit, plot_what(measured))},
-                     {base + "_err.gp", error_gp_text(obs, fit, plot_what(measured))}},
-                    plots);
+  std::vector<std::pair<std::string, std::string>> files = {{base + ".txt", nodecomm_table_text(obs, what)},
+                                   {base + "_fit.txt", "# " + what + "\n\n" + maxrate_tables_text(fit)},
+                                   {base + ".csv", csv_text(obs, fit)},
+                                   {base + ".json", json_text(command_line, measured, obs, fit)}};
+  // Figures 1 and 2 for every model, each a script drawn as PNG and SVG.
+  std::vector<Plot> plots;
+  for (int model = 0; model < LAT_NMODELS; ++model)
+    for (const char *figure : {"bw", "err"}) {
+      const std::string file = std::string("nodecomm_") + figure + "_" + rate_model_slug(model);
+      files.push_back({join_path(outdir, file + ".gp"),
+                       figure[0] == 'b' ? bandwidth_gp_text(obs, fit, model, file, plot_what(measured))
+                                        : error_gp_text(obs, fit, model, file, plot_what(measured))});
+      plots.push_back({join_path(outdir, file + ".png"), files.size() - 1});
+      plots.push_back({join_path(outdir, file + ".svg"), files.size() - 1});
+    }
+  write_files_whole(files, render ? render_plots(plots, {}) : nullptr);
 }
 
 }  // namespace lat

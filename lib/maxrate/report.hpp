@@ -24,8 +24,12 @@ std::string maxrate_tables_text(const MaxrateFit &fit);
 void write_maxrate_files(const std::string &outdir, const std::string &command_line, const NodecommResult *measured,
                          const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit, bool render);
 
-/// "postal (1 pair)", ..., "max-rate 4-parameter".
+/// "postal (1 pair)", ..., "max-rate 4-parameter", "modified (5)"; the slug for file names ("maxrate4"); the
+/// formula; how the fit is solved and what it guarantees.
 const char *rate_model_name(int model);
+const char *rate_model_slug(int model);
+const char *rate_model_formula(int model);
+const char *rate_model_method(int model);
 
 /// "short", "eager", "rendezvous" for three regimes; "all" for one; "lower"/"upper" for two.
 std::string regime_name(int regime, int nregimes);

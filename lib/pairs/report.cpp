@@ -345,13 +345,28 @@ std::string pair_heatmap_text(const PairResult &r, const std::string &default_ou
             "set arrow from -0.5, {}.5 to {}.5, {}.5 nohead front linewidth 1.5 linecolor rgb 'black'\n",
             starts[b] - 1, starts[b] - 1, n - 1, starts[b] - 1, n - 1, starts[b] - 1);
   if (starts.size() <= 32) {
+    // Fully qualified names would be clipped: a domain every node shares is cut off (and named under the
+    // plot), a label still longer than 20 characters keeps its ends; the top margin fits the longest.
+    std::vector<std::string> labels;
+    for (int64_t start : starts) labels.push_back(host_of(r, start));
+    const size_t dot = labels.front().find('.');
+    const std::string domain = dot == std::string::npos ? "" : labels.front().substr(dot);
+    const bool shared = !domain.empty() && std::all_of(labels.begin(), labels.end(), [&](const std::string &h) {
+      return h.size() > domain.size() && h.compare(h.size() - domain.size(), domain.size(), domain) == 0;
+    });
+    size_t longest = 0;
+    for (std::string &h : labels) {
+      if (shared) h.resize(h.size() - domain.size());
+      if (h.size() > 20) h = h.substr(0, 9) + ".." + h.substr(h.size() - 9);
+      longest = std::max(longest, h.size());
+    }
+    if (shared) append(o, "set label {} at screen 0.01, screen 0.02 left\n", gnuplot_quoted("node names without " + domain));
     append(o, "set x2range [-0.5:{}.5]\nset x2tics (", n - 1);
     for (size_t b = 0; b < starts.size(); ++b) {
       const int64_t end = b + 1 < starts.size() ? starts[b + 1] : n;
-      append(o, "{}{} {:.1f}", b ? ", " : "", gnuplot_quoted(host_of(r, starts[b])),
-              0.5 * static_cast<double>(starts[b] + end - 1));
+      append(o, "{}{} {:.1f}", b ? ", " : "", gnuplot_quoted(labels[b]), 0.5 * static_cast<double>(starts[b] + end - 1));
     }
-    append(o, ") rotate by 30 left\nset tmargin 6\n");
+    append(o, ") rotate by 30 left\nset tmargin {}\nset rmargin {}\n", 4 + (longest + 1) / 2, 8 + longest);
   }
   // The diagonal is not measured: it takes the smallest mean (so it does not stretch the colour range)
   // and is covered by white squares.

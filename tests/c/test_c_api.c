@@ -506,9 +506,9 @@ static void checks_without_mpi(void **state) {
   const int64_t down[] = {64, 8};
   assert_int_equal(lat_nodecomm_check(&no, 2, down), LAT_ERR_ARG);
   assert_string_equal(lat_last_error_message(), "sizes must ascend, got 64 then 8");
-  fo.nthresholds = 3;
+  fo.nthresholds = 4;
   assert_int_equal(lat_fit_check(&fo), LAT_ERR_ARG);
-  assert_string_equal(lat_last_error_message(), "nthresholds must be -1 (detect) or 0..2, got 3");
+  assert_string_equal(lat_last_error_message(), "nthresholds must be -1 (detect) or 0..3, got 4");
   assert_int_equal(lat_fit_check(NULL), LAT_ERR_ARG);
   assert_string_equal(lat_last_error_message(), "opts must not be NULL");
 }

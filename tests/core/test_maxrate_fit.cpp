@@ -377,6 +377,117 @@ void nodecomm_sides_and_grid(void **) {
   assert_int_equal(static_cast<int64_t>(lat::nodecomm_grid(16384).size()), 53);  // small octaves repeat sizes
 }
 
+
+/// The four-parameter fit's certificate holds: on noisy Table-1 data no point of a dense scan of the shape
+/// t = RC(K) / RC(1) (each point the exact inner fit) beats the reported objective by more than sse_gap,
+/// and the gap is within the stated 1e-3 of the objective.
+void four_parameter_certificate(void **) {
+  std::vector<lat_maxrate_obs> obs;
+  uint64_t state = 11;
+  add(obs, kRendezvous, 12, range(65536, 4194304, 262144), 0.02, state);
+  lat_maxrate_fit f = fit_of(obs, 0, 0, 0);
+  lat_model_fit m;
+  lat_maxrate_get_model(f, 0, LAT_MODEL_MAXRATE4, &m);
+  assert_int_equal(m.certified, 1);
+  assert_true(m.sse_gap >= 0.0 && m.sse_gap <= 1e-3 * m.rel_err_sq + 1e-9);
+  const std::vector<lat::PairGroup> g = lat::pair_groups(obs);
+  double scan = std::numeric_limits<double>::infinity();
+  for (int i = 0; i <= 6000; ++i) {
+    const double t = std::exp(-12.0 + 24.0 * i / 6000.0);
+    std::vector<double> h;
+    for (const lat::PairGroup &p : g) h.push_back(static_cast<double>(p.k) / (1.0 + (t - 1.0) * static_cast<double>(p.k - 1) / 11.0));
+    const lat::Sloped s = lat::fit_sloped(g, h, true);
+    if (s.ok) scan = std::min(scan, s.sse);
+  }
+  if (!(scan >= m.rel_err_sq - m.sse_gap - 1e-9)) fail_msg("scan %.12g below %.12g - gap %.3g", scan, m.rel_err_sq, m.sse_gap);
+  // The exact models say so: gap 0 and certified; the searched modified model has no certificate.
+  lat_model_fit three, five;
+  lat_maxrate_get_model(f, 0, LAT_MODEL_MAXRATE, &three);
+  lat_maxrate_get_model(f, 0, LAT_MODEL_MAXPOSTAL, &five);
+  assert_true(three.sse_gap == 0.0 && three.certified == 1);
+  assert_true(std::isnan(five.sse_gap) && five.certified == 0);
+  lat_maxrate_free(&f);
+}
+
+/// The paper's modified model (5), T = max(alpha + n / RC, k n / RN), recovered from its own data (noise
+/// free), with k* = RN / RC; and it is fitted beside the others in every regime.
+void modified_model_recovered(void **) {
+  const double alpha = 5.0, rc = 2000.0, rn = 6000.0;
+  std::vector<lat_maxrate_obs> obs;
+  for (int64_t k = 1; k <= 8; ++k)
+    for (int64_t n = 1024; n <= 1048576; n *= 2) {
+      const double kd = static_cast<double>(k), nd = static_cast<double>(n);
+      obs.push_back({k, n, std::max(alpha + nd / rc, kd * nd / rn)});
+    }
+  lat_maxrate_fit f = fit_of(obs, 0, 0, 0);
+  lat_model_fit m;
+  assert_int_equal(lat_maxrate_get_model(f, 0, LAT_MODEL_MAXPOSTAL, &m), LAT_SUCCESS);
+  if (!near(m.alpha_us, alpha, 1e-3) || !near(m.rc_mbs, rc, 1e-3) || !near(m.rn_mbs, rn, 1e-3))
+    fail_msg("alpha %g RC %g RN %g", m.alpha_us, m.rc_mbs, m.rn_mbs);
+  assert_true(m.rel_err_max < 1e-3);
+  assert_true(near(m.k_star, rn / rc, 1e-3));
+  assert_int_equal(m.bounded, 0);
+  // The max-rate model cannot follow it exactly: its error is larger.
+  lat_model_fit three;
+  lat_maxrate_get_model(f, 0, LAT_MODEL_MAXRATE, &three);
+  assert_true(three.rel_err_sq > m.rel_err_sq);
+  lat_maxrate_free(&f);
+}
+
+/// What the data do not determine is reported as a bound: every k network-bound leaves RC only bounded
+/// below (RC >= RN), no k network-bound leaves RN only bounded below (by the largest aggregate rate).
+void identifiability_bounds(void **) {
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<lat_maxrate_obs> net;
+  uint64_t state = 5;
+  add(net, {3.0, 1000.0, 5000.0, 5000.0}, 6, range(4096, 262144, 8192), 0.0, state);  // RN < RC: all k network-bound
+  lat_maxrate_fit f = fit_of(net, 0, 0, 0);
+  lat_model_fit m3, m4;
+  lat_maxrate_get_model(f, 0, LAT_MODEL_MAXRATE, &m3);
+  lat_maxrate_get_model(f, 0, LAT_MODEL_MAXRATE4, &m4);
+  assert_true(near(m3.rn_mbs, 1000.0, 1e-6) && near(m3.alpha_us, 3.0, 1e-6));
+  assert_true((m3.bounded & LAT_BOUND_RC) != 0);
+  assert_true(near(m3.rc_mbs, 1000.0, 1e-6));  // the bound RC >= RN / k0, k0 = 1
+  assert_true((m4.bounded & LAT_BOUND_RC) && (m4.bounded & LAT_BOUND_RCI) && std::isnan(m4.rci_mbs));
+  lat_maxrate_free(&f);
+  std::vector<lat_maxrate_obs> core;
+  add(core, kShort, 16, range(0, 1024, 64), 0.0, state);  // RN infinite, RCi < 0: the aggregate peaks at k = 1
+  f = fit_of(core, 0, 0, 0);
+  lat_maxrate_get_model(f, 0, LAT_MODEL_MAXRATE4, &m4);
+  assert_true(std::isinf(m4.rn_mbs) && std::isinf(m4.k_star));
+  assert_true((m4.bounded & LAT_BOUND_RN) && near(m4.rn_min_mbs, 630.0, 1e-5));
+  assert_true(!(m4.bounded & (LAT_BOUND_RC | LAT_BOUND_RCI)) && near(m4.rci_mbs, -18.0, 1e-4));
+  (void)inf;
+  lat_maxrate_free(&f);
+}
+
+/// Up to three thresholds (four regimes) are found by lat_fit_maxrate: a rise, a drop and a kink in the
+/// one-pair curve; and given, four thresholds are refused.
+void four_regimes_found(void **) {
+  std::vector<lat_maxrate_obs> obs;
+  for (int64_t s = 256; s <= 262144; s *= 2)
+    for (int64_t n : {s, s + s / 2}) {
+      const double x = static_cast<double>(n);
+      const double t = x <= 2000.0 ? 1.0 + x / 4000.0 : x <= 30000.0 ? 4.0 + x / 2000.0 : x <= 100000.0 ? 2.0 + x / 3000.0
+                                                                                         : 2.0 + 100000.0 / 3000.0 + (x - 100000.0) / 8000.0;
+      for (int64_t k = 1; k <= 2; ++k) obs.push_back({k, n, t * (k == 1 ? 1.0 : 1.5)});
+    }
+  lat_fit_options o;
+  lat_fit_defaults(&o);
+  lat_maxrate_fit f = nullptr;
+  assert_int_equal(lat_fit_maxrate(&o, static_cast<int64_t>(obs.size()), obs.data(), &f), LAT_SUCCESS);
+  lat_fit_summary s;
+  lat_maxrate_get_summary(f, &s);
+  assert_int_equal(s.nregimes, 4);
+  assert_true(s.thresholds[0] >= 1536 && s.thresholds[0] < 2048);
+  assert_true(s.thresholds[1] >= 24576 && s.thresholds[1] < 32768);
+  assert_true(s.thresholds[2] >= 98304 && s.thresholds[2] < 131072);
+  lat_maxrate_free(&f);
+  o.nthresholds = 4;
+  assert_int_equal(lat_fit_check(&o), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "nthresholds must be -1 (detect) or 0..3, got 4"));
+}
+
 }  // namespace
 
 int main() {
@@ -385,7 +496,9 @@ int main() {
       cmocka_unit_test(regimes_rise_drop_kink), cmocka_unit_test(detected_drop_fits_exactly),
       cmocka_unit_test(global_optimum_not_a_local_one), cmocka_unit_test(regime_thresholds_detected),
       cmocka_unit_test(bad_input_named),              cmocka_unit_test(nodecomm_tables_read),
-      cmocka_unit_test(nodecomm_sides_and_grid),
+      cmocka_unit_test(nodecomm_sides_and_grid),     cmocka_unit_test(four_parameter_certificate),
+      cmocka_unit_test(modified_model_recovered),    cmocka_unit_test(identifiability_bounds),
+      cmocka_unit_test(four_regimes_found),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -11,8 +11,14 @@ nodecomm=$1 data=$2 mpiexec=$3 fakessh=$4
 
 mkdir two
 $mpiexec -n 2 "$nodecomm" --quick --noprogress --outdir two > two.out 2> two.err || bad "2 ranks: exit $? ($(cat two.err))"
-for f in nodecomm.txt nodecomm_fit.txt nodecomm.csv nodecomm.json nodecomm_bw.gp nodecomm_err.gp nodecomm_bw.png \
-         nodecomm_err.png; do [ -s "two/$f" ] && ok || bad "2 ranks: $f missing"; done
+for f in nodecomm.txt nodecomm_fit.txt nodecomm.csv nodecomm.json; do [ -s "two/$f" ] && ok || bad "2 ranks: $f missing"; done
+# Figures 1 and 2 for every model, each a script, a PNG and an SVG.
+for m in maxrate4 maxrate maxpostal postal_1pair postal_kpairs postal_all; do
+  for f in bw err; do
+    for x in gp png svg; do [ -s "two/nodecomm_${f}_$m.$x" ] && ok || bad "2 ranks: nodecomm_${f}_$m.$x missing"; done
+  done
+  grep -q "k\* (the network limits from this many pairs)" "two/nodecomm_bw_$m.gp" && ok || bad "k* not on the $m figure"
+done
 ls -a two | grep -q '^\.mpilat-' && bad "temporary files left behind" || ok
 grep -q 'INTRA-NODE' two/nodecomm.txt && grep -q 'INTRA-NODE' two/nodecomm_fit.txt && grep -q 'INTRA-NODE' two.out \
   && ok || bad "intra-node not said"
@@ -29,9 +35,12 @@ assert j["measurement"]["kmax"] == 1 and j["measurement"]["reps"] == 3
 assert all(p["reps"] == 3 and p["min_us"] <= p["median_us"] <= p["max_us"] for p in j["points"])
 assert len(j["observations"]) == len(j["points"]) and len(j["fit"]["regimes"]) == j["fit"]["regimes"].__len__() >= 1
 for r in j["fit"]["regimes"]:
-    assert set(r["models"]) == {"postal (1 pair)", "postal (K pairs)", "postal (all pairs)", "max-rate 3-parameter", "max-rate 4-parameter"}
+    assert set(r["models"]) == {"postal (1 pair)", "postal (K pairs)", "postal (all pairs)", "max-rate 3-parameter",
+                                "max-rate 4-parameter", "modified (5)"}
+    assert r["models"]["max-rate 3-parameter"]["method"].startswith("exact")
+    assert r["models"]["modified (5)"]["certified"] is False
 PY
-[ "$(head -1 two/nodecomm.csv)" = "k,bytes,time_us,regime,err_postal_1pair,err_postal_kpairs,err_postal_all,err_maxrate,err_maxrate4" ] \
+[ "$(head -1 two/nodecomm.csv)" = "k,bytes,time_us,regime,err_postal_1pair,err_postal_kpairs,err_postal_all,err_maxrate,err_maxrate4,err_maxpostal" ] \
   && ok || bad "csv header"
 
 mkdir four
@@ -39,7 +48,7 @@ $mpiexec -n 4 "$nodecomm" --sizes 0,1024,8192,16384,32768,65536 --reps 2 --nopro
   > four.out 2> four.err || bad "4 ranks: exit $? ($(cat four.err))"
 [ "$(sed -n 2p four/nodecomm.txt)" = "$(printf 'len\t1\t2')" ] && ok || bad "4 ranks: a column per k = 1, 2"
 [ "$(tail -n +3 four/nodecomm.txt | wc -l)" = 6 ] && ok || bad "4 ranks: a row per size"
-[ ! -e four/nodecomm_bw.png ] && ok || bad "--noplot drew"
+[ ! -e four/nodecomm_bw_maxrate.png ] && [ -s four/nodecomm_bw_maxrate.gp ] && ok || bad "--noplot drew"
 
 # The fit of the table just written, read back without MPI: the same regimes.
 mkdir refit
@@ -58,9 +67,14 @@ sed '5s/\t[0-9.]*$/\t-/' four/nodecomm.txt > partial.txt
 mkdir table1
 "$nodecomm" --fit "$data/nodecomm/bluewaters_table1.tsv" --time-unit s --thresholds 1024,32768 --noplot --outdir table1 \
   > table1.out 2> table1.err || bad "--fit Table 1: $(cat table1.err)"
-grep -Eq '^short +4 +inf +630 +-18 +none$' table1.out && ok || bad "Table 1 short: $(grep '^short' table1.out | head -1)"
-grep -Eq '^eager +11 +inf +1700 +62 +none$' table1.out && ok || bad "Table 1 eager"
+# RN infinite is reported with the bound the data give (RN >= the largest aggregate rate), k* none; the
+# four-parameter fit is certified (a gap in the last column).
+grep -Eq '^short +4 +inf \(>=630\) +630 +-18 +none +[0-9.e+-]+$' table1.out && ok || bad "Table 1 short: $(grep '^short' table1.out | head -1)"
+grep -Eq '^eager +11 +inf \(>=2630\) +1700 +62 +none ' table1.out && ok || bad "Table 1 eager: $(grep '^eager' table1.out | head -1)"
 grep -Eq '^rendezvous +20 +5500 +3600 +610 +4\.11' table1.out && ok || bad "Table 1 rendezvous: $(grep '^rendezvous' table1.out | head -1)"
+grep -q 'max-rate 4-parameter, short: no point is network-bound; the data only say RN >= 630 MB/s' table1.out && ok \
+  || bad "RN not reported as a bound"
+grep -Eq '^Table 2.*' table1.out && grep -Eq '^phase +max-rate 4p +max-rate 3p +modified \(5\)' table1.out && ok || bad "Table 2 without model (5)"
 
 # The same table without --thresholds: the segmented regression finds Table 1's three regimes itself (the
 # switch to rendezvous is a drop in the 1-pair curve, which a search for rises missed).
@@ -84,7 +98,8 @@ expect_bad() {
 }
 expect_bad "reps must be >= 1, got 0" 2 --reps 0
 expect_bad "sizes must ascend, got 64 then 8" 2 --sizes 64,8
-expect_bad "--thresholds '5,2'" 2 --thresholds 5,2
+expect_bad "thresholds must ascend, got 5 and 2" 2 --thresholds 5,2
+expect_bad "--thresholds '1,2,3,4': at most 3 sizes" 0 --fit x --thresholds 1,2,3,4
 expect_bad "max_pairs must be >= 0 (0: as many as possible), got -1" 2 --max-pairs -1
 expect_bad "nodecomm needs two processes on a node" 1
 expect_bad "--time-unit 'ms'" 0 --fit "$data/nodecomm/bluewaters_table1.tsv" --time-unit ms
