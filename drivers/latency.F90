@@ -8,7 +8,7 @@
 !> marked partial, and the exit status is 3. See docs/latency.md.
 program latency_driver
   use, intrinsic :: iso_fortran_env, only: error_unit, output_unit, int64, real64
-  use, intrinsic :: iso_c_binding, only: c_int, c_double
+  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_int64_t
   use mpi_f08
   use mpilat
   use latency_parameters
@@ -137,11 +137,32 @@ contains
         ' of '//trim(total)//' trials measured, marked PARTIAL, in '//trim(outdir)
       return
     end if
+    call print_warnings()
     write (output_unit, '(a,f10.4,a,f10.4,a,i0,a)') 'latency: median ', pres%all%median_us, &
       ' us, minimum ', pres%all%min_us, ' us (ping-pong time / 2, npp = ', pres%npp_used, ')'
     write (output_unit, '(a)') 'latency: wrote latency.output, latency.summary.output and latency.json in '// &
       trim(outdir)
   end function write_files
+
+  !> The run's warnings on stderr (the files hold them with the times of each level).
+  subroutine print_warnings()
+    integer :: g
+    if (iand(pres%warnings, LAT_WARN_LEVELS) /= 0) then
+      write (error_unit, '(a,i0,a)', advance='no') &
+        'latency: WARNING: the machine changed state during the run: the chunk medians fall into ', &
+        pres%nlevels, ' levels:'
+      do g = 1, pres%nlevels
+        write (error_unit, '(a,f0.4,a,f0.1,a)', advance='no') ' ', pres%level_us(g), ' us (', &
+          100 * pres%level_share(g), ' % of the trials)'
+      end do
+      write (error_unit, '(a)') '; when each held: latency.output and latency.json'
+    end if
+    if (iand(pres%warnings, LAT_WARN_FILTERED) /= 0) &
+      write (error_unit, '(a,i0,a,i0,a,f0.1,a)') 'latency: WARNING: the filter removed ', pres%n_removed, ' of ', &
+        pres%all%count, ' trials (', &
+        100 * real(pres%n_removed, c_double) / real(max(pres%all%count, 1_c_int64_t), c_double), &
+        ' %): more than the rare outliers it assumes'
+  end subroutine print_warnings
 
   function partial_cause() result(text)
     character(len=:), allocatable :: text

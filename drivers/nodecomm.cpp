@@ -21,7 +21,7 @@ namespace {
 struct Settings {
   lat_nodecomm_options opts{};
   lat_fit_options fit{};
-  std::string sizes_text, thresholds_text, fit_file, time_unit = "us", timer = "mpi_wtime", outdir;
+  std::string sizes_text, thresholds_text, fit_file, time_unit = "us", timer = "mpi_wtime", outdir, sides = "node";
   std::vector<int64_t> sizes;
   bool quick = false, noplot = false, noadaptive = false;
   int progress = 1;
@@ -34,6 +34,8 @@ void add_options(CLI::App &app, Settings &s) {
   app.add_option("--size-last", s.opts.size_last, "largest size of the starting grid");
   app.add_option("--reps", s.opts.reps, "measurements per (k, n), interleaved");
   app.add_option("--max-pairs", s.opts.max_pairs, "most pairs K; 0: as many as the nodes allow");
+  app.add_option("--sides", s.sides, "between what the pairs run: node (rank 0's node and another) or socket "
+                                     "(two packages of rank 0's node; its halves where it has one)");
   app.add_flag("--noadaptive", s.noadaptive, "the starting grid only, no refinement where the curve bends");
   app.add_option("--thresholds", s.thresholds_text, "regime boundaries in bytes, ascending: a, a,b or a,b,c (default: found by segmented regression)");
   app.add_option("--fit", s.fit_file, "fit a nodecomm table measured earlier (len, then a time per k); no MPI");
@@ -70,6 +72,8 @@ std::string check(Settings &s, const CLI::App &app) {
     }
   }
   if (bad.empty()) bad = check_complaint(lat_fit_check(&s.fit));
+  if (bad.empty() && s.sides != "node" && s.sides != "socket") bad = "--sides '" + s.sides + "': must be node or socket";
+  s.opts.sides = s.sides == "socket" ? LAT_SIDES_SOCKET : LAT_SIDES_NODE;
   if (bad.empty() && s.time_unit != "us" && s.time_unit != "s") bad = "--time-unit '" + s.time_unit + "': must be us or s";
   if (bad.empty() && lat_timer_from_name(s.timer.c_str(), &s.opts.timer) != LAT_SUCCESS)
     bad = "--timer '" + s.timer + "': must be mpi_wtime, monotonic_raw or tsc";
@@ -174,9 +178,13 @@ int main(int argc, char **argv) {
     int64_t nobs = 0;
     lat_nodecomm_observations(measured, sum.npoints, obs.data(), &nobs);
     obs.resize(static_cast<size_t>(nobs));
+    const char *between = sum.sides == LAT_SIDES_SOCKET ? " (INTRA-NODE: two sockets of one node)"
+                          : sum.sides == LAT_SIDES_HALVES && s.opts.sides == LAT_SIDES_SOCKET
+                              ? " (INTRA-NODE: one socket, or sockets unknown: its two halves, not two sockets)"
+                          : sum.intra_node ? " (INTRA-NODE: one node, its two halves)" : "";
     std::printf("nodecomm (mpilat %s): %s - %s%s, K = %lld pairs, %lld sizes, %.1f s\n\n", MPILAT_VERSION_STRING,
-                sum.host_a, sum.host_b, sum.intra_node ? " (INTRA-NODE: one node, its two halves)" : "",
-                static_cast<long long>(sum.kmax), static_cast<long long>(sum.nsizes), sum.wall_s);
+                sum.host_a, sum.host_b, between, static_cast<long long>(sum.kmax), static_cast<long long>(sum.nsizes),
+                sum.wall_s);
     const int fitted = nobs > 0 ? fit_and_write(s, cmd, measured, obs) : DRIVER_FAILED;
     if (nobs == 0) std::fprintf(stderr, "nodecomm: stopped before anything was timed: no files\n");
     if (fitted != DRIVER_DONE) status = fitted == DRIVER_BAD_INPUT ? DRIVER_FAILED : fitted;

@@ -35,10 +35,12 @@ module mpilat
   LAT_PAIR_STATS(LAT_F_PARAMETER)
   LAT_RATE_MODELS(LAT_F_PARAMETER)
   LAT_FIT_BOUNDS(LAT_F_PARAMETER)
+  LAT_NODECOMM_SIDES(LAT_F_PARAMETER)
+  LAT_RUN_WARNINGS(LAT_F_PARAMETER)
   integer, parameter, public :: lat_all_ranks = LAT_ALL_RANKS, lat_last_rank = LAT_LAST_RANK
   integer, parameter, public :: lat_nbins = LAT_NBINS, lat_hostname_len = LAT_HOSTNAME_LEN
   integer, parameter, public :: lat_npp_max = LAT_NPP_MAX, lat_pair_nstats = LAT_PAIR_NSTATS
-  integer, parameter, public :: lat_nmodels = LAT_NMODELS, lat_max_regimes = LAT_MAX_REGIMES
+  integer, parameter, public :: lat_nmodels = LAT_NMODELS, lat_max_regimes = LAT_MAX_REGIMES, lat_max_levels = LAT_MAX_LEVELS
   ! An empty comment joins the macro's 0.2 to the kind suffix (gfortran's traditional preprocessor).
   real(c_double), parameter, public :: lat_bin_width_us = LAT_BIN_WIDTH_US/**/_c_double
   !> The API version these bindings were written for; compare with lat_get_api_version().
@@ -87,6 +89,10 @@ module mpilat
     type(lat_stats) :: all, filtered
     integer(c_int) :: source, dest, timer
     integer(c_int) :: partial     !< LAT_COMPLETE, LAT_PARTIAL_STOPPED or LAT_PARTIAL_TIMEOUT
+    integer(c_int) :: warnings    !< bits LAT_WARN_LEVELS, LAT_WARN_FILTERED: 0 for a run the statistics describe well
+    integer(c_int) :: nlevels     !< levels of the chunk medians (1: steady)
+    integer(c_int64_t) :: nchunks
+    real(c_double) :: level_us(LAT_MAX_LEVELS), level_share(LAT_MAX_LEVELS)
     character(kind=c_char) :: source_host(LAT_HOSTNAME_LEN)
     character(kind=c_char) :: dest_host(LAT_HOSTNAME_LEN)
   end type lat_pingpong_result
@@ -237,7 +243,7 @@ module mpilat
   type, bind(C), public :: lat_nodecomm_options
     integer(c_int64_t) :: size_last, reps, max_pairs, nr
     real(c_double) :: timeout_s
-    integer(c_int) :: adaptive, timer, progress, reserved
+    integer(c_int) :: adaptive, timer, progress, sides
   end type lat_nodecomm_options
 
   !> One (k, n) of a nodecomm measurement: the slowest pair's full ping-pong time, microseconds.
@@ -250,7 +256,7 @@ module mpilat
   type, bind(C), public :: lat_nodecomm_summary
     integer(c_int64_t) :: npoints, kmax, nsizes, ranks_a, ranks_b
     real(c_double) :: wall_s, res_timing_us, min_ov_us
-    integer(c_int) :: intra_node, partial, timer, reserved
+    integer(c_int) :: intra_node, partial, timer, sides
     character(kind=c_char) :: host_a(LAT_HOSTNAME_LEN), host_b(LAT_HOSTNAME_LEN)
   end type lat_nodecomm_summary
 

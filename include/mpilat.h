@@ -211,6 +211,11 @@ typedef struct lat_pingpong_result {
   lat_stats filtered;      /**< the same after filtering */
   int source, dest, timer;
   int partial;             /**< lat_partial_cause: why fewer than ntrial trials were measured, or 0 */
+  int warnings;            /**< bits of lat_run_warning: 0 for a run the statistics describe well */
+  int nlevels;             /**< levels of the chunk medians (1: steady; 0: no trials); see level_us */
+  int64_t nchunks;         /**< chunks of ~0.25 s the trials were timed in */
+  double level_us[LAT_MAX_LEVELS];    /**< each level's median one-way time, ascending (nlevels of them) */
+  double level_share[LAT_MAX_LEVELS]; /**< each level's share of the trials */
   char source_host[LAT_HOSTNAME_LEN]; /**< MPI_Get_processor_name() of source, NUL-terminated */
   char dest_host[LAT_HOSTNAME_LEN];   /**< the same for dest */
 } lat_pingpong_result;
@@ -655,6 +660,12 @@ typedef struct lat_maxrate_obs {
   double time_us;
 } lat_maxrate_obs;
 
+/** Bits of lat_pingpong_result.warnings. */
+enum lat_run_warning { LAT_RUN_WARNINGS(LAT_C_ENUMERATOR) };
+
+/** Between what nodecomm measures (lat_nodecomm_options.sides, lat_nodecomm_summary.sides). */
+enum lat_nodecomm_sides { LAT_NODECOMM_SIDES(LAT_C_ENUMERATOR) };
+
 /** Options of lat_nodecomm_measure(); initialise with lat_nodecomm_defaults(). Must be equal on all ranks
     (except progress). */
 typedef struct lat_nodecomm_options {
@@ -668,7 +679,7 @@ typedef struct lat_nodecomm_options {
                             so every regime holds points; 0: the starting grid only */
   int timer;           /**< lat_timer_kind; default LAT_TIMER_MPI_WTIME */
   int progress;        /**< 1: the leading rank prints progress on stderr; default 0 */
-  int reserved;        /**< 0 */
+  int sides;           /**< lat_nodecomm_sides: LAT_SIDES_NODE (default) or LAT_SIDES_SOCKET */
 } lat_nodecomm_options;
 
 /** One (k, n) of a nodecomm measurement: the full ping-pong time of the slowest of k pairs, us. */
@@ -689,9 +700,11 @@ typedef struct lat_nodecomm_summary {
   int64_t ranks_a, ranks_b; /**< ranks on each side */
   double wall_s;
   double res_timing_us, min_ov_us; /**< the leading rank's clock */
-  int intra_node;      /**< 1: one node only, measured between its two halves (not the network) */
+  int intra_node;      /**< 1: one node only (not the network): its two sockets, or its two halves */
   int partial;         /**< 1: stopped early by lat_request_stop() */
-  int timer, reserved;
+  int timer;
+  int sides;           /**< what was measured: LAT_SIDES_NODE, LAT_SIDES_SOCKET, or LAT_SIDES_HALVES (one node,
+                            or one socket where sockets were asked for) */
   char host_a[LAT_HOSTNAME_LEN], host_b[LAT_HOSTNAME_LEN]; /**< the two sides' hosts */
 } lat_nodecomm_summary;
 
@@ -708,7 +721,8 @@ int lat_nodecomm_check(const lat_nodecomm_options *opts, int64_t nsizes, const i
 /**
  * The nodecomm measurement (Gropp et al.): ping-pongs between two nodes with k = 1..K pairs at once,
  * each pair one rank on each node (rank 0's node and the node of the lowest rank elsewhere; on a single
- * node its two halves, reported as intra-node). Sizes: nsizes given (ascending), or the starting grid of
+ * node its two halves, reported as intra-node); with opts->sides LAT_SIDES_SOCKET between two packages of
+ * rank 0's node (its halves where it has one, said in summary.sides). Sizes: nsizes given (ascending), or the starting grid of
  * opts refined by the size-sweep engine on one pair. Every (k, n) is measured opts->reps times,
  * interleaved; each measurement starts with a barrier of the pairs, and its time is the slowest active
  * pair's. Collective over comm; *result on every rank (also on LAT_ERR_INTERRUPTED).

@@ -100,6 +100,28 @@
   LAT_X(LAT_QUEUE_POSTED, 0) \
   LAT_X(LAT_QUEUE_UNEXPECTED, 1)
 
+/* What makes a ping-pong run untrustworthy (bits of lat_pingpong_result.warnings; enum lat_run_warning).
+ *   LAT_WARN_LEVELS    the medians of the ~0.25 s chunks of trials fall into two or more separated levels:
+ *                      the machine changed state during the run (level_us, level_share)
+ *   LAT_WARN_FILTERED  the filter removed more than 5 % of the trials, not the rare outliers it assumes
+ */
+#define LAT_RUN_WARNINGS(LAT_X) \
+  LAT_X(LAT_WARN_LEVELS, 1) \
+  LAT_X(LAT_WARN_FILTERED, 2)
+
+/* Between what nodecomm measures its k pairs (lat_nodecomm_options.sides, lat_nodecomm_summary.sides;
+ * enum lat_nodecomm_sides). The paper measures "to another node or another chip".
+ *   LAT_SIDES_NODE    rank 0's node against the lowest-ranked other node (default)
+ *   LAT_SIDES_SOCKET  on rank 0's node, the ranks bound in its package (socket, hwloc) against those of
+ *                     the lowest-ranked other package; ranks on other nodes take no part
+ *   LAT_SIDES_HALVES  (summary only) one node, or one package, or packages unknown: the first half of
+ *                     its ranks against the second
+ */
+#define LAT_NODECOMM_SIDES(LAT_X) \
+  LAT_X(LAT_SIDES_NODE, 0) \
+  LAT_X(LAT_SIDES_SOCKET, 1) \
+  LAT_X(LAT_SIDES_HALVES, 2)
+
 /* The order in which a pair matrix visits the pairs (lat_pair_options.schedule; enum lat_pair_schedule).
  *   LAT_PAIRS_SEQUENTIAL  one pair at a time, in mmpi's order (0,1), (0,2), ..., (N-2,N-1): the network is
  *                         otherwise idle; N(N-1)/2 synchronised steps per repeat
@@ -188,6 +210,8 @@
 #define LAT_PAIR_NSTATS 7
 /** Number of lat_rate_model values. */
 #define LAT_NMODELS 6
+/** Most levels of a run's chunk medians reported (lat_pingpong_result.level_us). */
+#define LAT_MAX_LEVELS 4
 /** Most regimes of a max-rate fit (short, eager, rendezvous, and one more where a protocol switches twice);
     thresholds: LAT_MAX_REGIMES - 1. */
 #define LAT_MAX_REGIMES 4

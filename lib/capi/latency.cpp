@@ -37,7 +37,7 @@ int lat_pingpong_stats(MPI_Comm comm, const lat_pingpong_options *opts, const la
     if (hist != nullptr) *hist = nullptr;
     lat::PingPong pp = lat::pingpong_stats(comm, *opts, timer, hist != nullptr);
     *result = pp.result;
-    lat::hand_out(std::move(pp.dist), hist);
+    lat::hand_out(std::move(pp.dist), hist, std::move(pp.chunks));
     if (pp.failure) std::rethrow_exception(pp.failure);  // a timeout in the trials: what was measured is out
     return lat::interrupted_code(pp.result.partial != LAT_COMPLETE, "ping-pong", "results are partial");
   });
@@ -70,6 +70,7 @@ int lat_write_latency_files(const char *outdir, const char *command_line, double
     r.timer_dist = timer_hist ? &timer_hist->dist : nullptr;
     r.pp = pp;
     r.pp_dist = pp_hist ? &pp_hist->dist : nullptr;
+    r.chunks = pp_hist ? &pp_hist->chunks : nullptr;
     lat::write_latency_files(outdir ? outdir : "", r);
     return LAT_SUCCESS;
   });

@@ -10,6 +10,13 @@
 
 namespace lat {
 
+/// One chunk of a run's samples in time order: its count, minimum and median (us), its start and end in
+/// seconds since the run began (latency/run_levels.hpp tells the levels of a run from them).
+struct TrialChunk {
+  int64_t first_trial = 0, count = 0;
+  double start_s = 0.0, end_s = 0.0, min_us = 0.0, median_us = 0.0;
+};
+
 /// Distinct values in ascending order with their counts (the frequency table of the paper).
 struct Distribution {
   std::vector<double> values;

@@ -89,7 +89,7 @@ void share_bytes_from_root(std::vector<char> &bytes, int root, MPI_Comm comm, co
 }
 
 void share_from_root(void *result, size_t bytes, Distribution &dist, bool want_dist, int root, MPI_Comm comm,
-                     const Waiting &w, FailureListener *listener) {
+                     const Waiting &w, FailureListener *listener, std::vector<double> *extra) {
   int any_wants = want_dist ? 1 : 0;
   MPI_Request req;
   check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &any_wants, 1, MPI_INT, MPI_MAX, comm, &req), "MPI_Iallreduce");
@@ -106,6 +106,12 @@ void share_from_root(void *result, size_t bytes, Distribution &dist, bool want_d
       const int len = static_cast<int>(std::min(kPiece, n - at));
       bcast_yielding(dist.values.data() + at, len, MPI_DOUBLE, root, comm, w, listener);
       bcast_yielding(dist.counts.data() + at, len, MPI_INT64_T, root, comm, w, listener);
+    }
+    if (extra != nullptr) {  // small (a few thousand values): one piece
+      int64_t m = static_cast<int64_t>(extra->size());
+      bcast_yielding(&m, 1, MPI_INT64_T, root, comm, w, listener);
+      extra->resize(static_cast<size_t>(m));
+      bcast_yielding(extra->data(), static_cast<int>(m), MPI_DOUBLE, root, comm, w, listener);
     }
   }
   if (!want_dist) dist = Distribution{};

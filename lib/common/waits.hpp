@@ -51,7 +51,8 @@ void share_bytes_from_root(std::vector<char> &bytes, int root, MPI_Comm comm, co
 /// Sends root's result (a plain struct of `bytes` bytes) to every rank, and root's distribution to every
 /// rank if any rank wants it; dist is left empty where want_dist is false. Collective, yielding waits
 /// limited by w; listener (may be null) lets a waiting rank learn that a measuring rank failed.
+/// extra (may be null, the same on every rank): more of root's doubles, shared with the distribution.
 void share_from_root(void *result, size_t bytes, Distribution &dist, bool want_dist, int root, MPI_Comm comm,
-                     const Waiting &w, FailureListener *listener = nullptr);
+                     const Waiting &w, FailureListener *listener = nullptr, std::vector<double> *extra = nullptr);
 
 }  // namespace lat

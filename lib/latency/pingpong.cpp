@@ -29,7 +29,8 @@ enum Tag { kTagPing = 1, kTagHandshake = 2, kTagControl = 3, kTagName = 4, kTagR
 constexpr int kSourceInPair = 0, kDestInPair = 1;
 
 // A chunk of trials runs between two control messages from source to dest: the stop check, the
-// progress line and npp travel there, never inside a timed loop. Chunks aim at ~0.25 s.
+// progress line and npp travel there, never inside a timed loop. Chunks aim at ~0.25 s (longer in long
+// runs, see time_trials); each one's count, minimum and median are kept: the run over time.
 constexpr double kChunkSeconds = 0.25;
 constexpr int64_t kMaxChunk = int64_t{1} << 20;
 
@@ -64,11 +65,19 @@ void await_ready(Pair &p, double extra_s = 0.0) {
 /// Source: ntotal trials of npp ping-pongs, each after the pair barrier and the hand-shake; returns the
 /// trials done (fewer after a stop request, here or on dest). Adds t2 - t1 of every trial to tally, in
 /// seconds. On a timeout the TimeoutError leaves tally holding the trials done.
+/// A chunk as measured: loop times in seconds (converted to one-way us by the caller).
+struct RawChunk {
+  int64_t first_trial, count;
+  double start_s, end_s, min_s, median_s;
+};
+
 template <class Clock>
 void time_trials(const Clock &clock, Pair &p, int64_t npp, int64_t ntotal, Tally &tally, Progress &progress,
-                    StallWatch &stall, int64_t &done) {
+                    StallWatch &stall, int64_t &done, std::vector<RawChunk> *chunks = nullptr) {
   void *buf = p.buffer.data();
   done = 0;
+  std::vector<double> in_chunk;  // this chunk's loop times, for its median (only when chunks are kept)
+  const auto run_start = std::chrono::steady_clock::now();
   int64_t chunk = std::min<int64_t>(16, ntotal);
   const Waiting barrier_wait = p.waiting("phase 'trials': the pair barrier before a trial");
   const Waiting handshake_wait = p.waiting("phase 'trials': the hand-shake before a trial");
@@ -99,10 +108,25 @@ void time_trials(const Clock &clock, Pair &p, int64_t npp, int64_t ntotal, Tally
       stall.leave(done);
       if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "MPI_Send/MPI_Recv (ping-pong)");
       tally.add(t2 - t1);
+      if (chunks != nullptr) in_chunk.push_back(t2 - t1);
       ++done;
     }
-    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    chunk = took > 0.0 ? std::clamp<int64_t>(static_cast<int64_t>(static_cast<double>(next) * kChunkSeconds / took),
+    const auto end = std::chrono::steady_clock::now();
+    const double took = std::chrono::duration<double>(end - start).count();
+    if (chunks != nullptr && !in_chunk.empty()) {
+      const size_t mid = (in_chunk.size() - 1) / 2;  // the lower median: one of the times, as a tally's
+      std::nth_element(in_chunk.begin(), in_chunk.begin() + static_cast<std::ptrdiff_t>(mid), in_chunk.end());
+      const double median = in_chunk[mid];
+      const double least = *std::min_element(in_chunk.begin(), in_chunk.end());
+      chunks->push_back({done - static_cast<int64_t>(in_chunk.size()), static_cast<int64_t>(in_chunk.size()),
+                         std::chrono::duration<double>(start - run_start).count(),
+                         std::chrono::duration<double>(end - run_start).count(), least, median});
+      in_chunk.clear();
+    }
+    // Chunks of 0.25 s, and of a thousandth of the run so far once that is longer: a few thousand chunks
+    // even for an hour's run (~2,700), each with its exact median.
+    const double target = std::max(kChunkSeconds, std::chrono::duration<double>(end - run_start).count() / 1000.0);
+    chunk = took > 0.0 ? std::clamp<int64_t>(static_cast<int64_t>(static_cast<double>(next) * target / took),
                                              1, kMaxChunk)
                        : std::min(2 * next, kMaxChunk);
     progress.update(done, ntotal);
@@ -165,18 +189,22 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
   const double min_ov = cal.min_ov_us;
   // npp estimate (section 3.3): median of the npptrial loop times per ping-pong, round trip.
   if (opts.npp == 0) {
-    Tally tally;
-    Progress progress(opts.progress != 0, "npp estimate");
-    StallWatch stall(opts.timeout_s, p.my_rank, p.peer_rank, "phase 'npp estimate'");
-    int64_t done = 0;
-    time_trials(clock, p, opts.npp_init, opts.npptrial, tally, progress, stall, done);
-    const double per_pp = 1.0 / static_cast<double>(opts.npp_init);
-    const Distribution ppt = distribution_of(tally, [&](double s) { return (s * 1e6 - min_ov) * per_pp; });
-    r.median_ppt_us = median_of(ppt);
-    r.npp_calculated = npp_rule(opts.res_npp, cal.res_timing_us, r.median_ppt_us);
+    const NppEstimate e = guarded_npp_estimate(opts.npp_init, opts.res_npp, cal.res_timing_us, [&](int64_t loop, bool &stopped) {
+      Tally tally;
+      Progress progress(opts.progress != 0, "npp estimate");
+      StallWatch stall(opts.timeout_s, p.my_rank, p.peer_rank, "phase 'npp estimate'");
+      int64_t done = 0;
+      time_trials(clock, p, loop, opts.npptrial, tally, progress, stall, done);
+      stopped = done < opts.npptrial;
+      const double per_pp = 1.0 / static_cast<double>(loop);
+      return median_of(distribution_of(tally, [&](double s) { return (s * 1e6 - min_ov) * per_pp; }));
+    });
+    r.median_ppt_us = e.median_ppt_us;
+    r.npp_init = e.npp_init;
+    r.npp_calculated = e.npp;
     r.npp_used = r.npp_calculated;
-    if (done < opts.npptrial) {
-      r.partial = LAT_PARTIAL_STOPPED;
+    if (e.stopped || e.npp == 0) {  // npp 0: the clock never saw a loop (every rank throws, see below)
+      if (e.stopped) r.partial = LAT_PARTIAL_STOPPED;
       end_trials(p);
       return;
     }
@@ -187,8 +215,9 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
   Progress progress(opts.progress != 0, "ping-pong trials");
   StallWatch stall(opts.timeout_s, p.my_rank, p.peer_rank, "phase 'trials'");
   int64_t done = 0;
+  std::vector<RawChunk> raw;
   try {
-    time_trials(clock, p, r.npp_used, opts.ntrial, tally, progress, stall, done);
+    time_trials(clock, p, r.npp_used, opts.ntrial, tally, progress, stall, done, &raw);
     end_trials(p);
     if (done < opts.ntrial) r.partial = LAT_PARTIAL_STOPPED;
   } catch (const TimeoutError &) {
@@ -197,7 +226,19 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
   }
   r.ntrial_done = done;
   const double per_one_way = 1.0 / (2.0 * static_cast<double>(r.npp_used));
-  pp.dist = distribution_of(tally, [&](double s) { return (s * 1e6 - min_ov) * per_one_way; });
+  auto one_way_us = [&](double s) { return (s * 1e6 - min_ov) * per_one_way; };
+  pp.dist = distribution_of(tally, one_way_us);
+  for (const RawChunk &c : raw)
+    pp.chunks.push_back({c.first_trial, c.count, c.start_s, c.end_s, one_way_us(c.min_s), one_way_us(c.median_s)});
+}
+
+/// Every rank, on the shared result: a clock that never saw a loop of the estimate ends the measurement
+/// with the same error everywhere (never a silent npp of LAT_NPP_MAX).
+void throw_if_clock_blind(const lat_pingpong_result &r, const lat_pingpong_options &opts) {
+  if (opts.npp != 0 || r.partial != LAT_COMPLETE || r.npp_calculated != 0) return;
+  throw UnsupportedError(std::string("the timer ") + timer_name(opts.timer) + " read 0 for the median loop of the npp estimate even at " +
+                         std::to_string(r.npp_init) + " ping-pongs per loop (doubled from npp_init " +
+                         std::to_string(opts.npp_init) + "): it is too coarse here; choose another timer or give --npp");
 }
 
 void fill_statistics(PingPong &pp) {
@@ -208,6 +249,12 @@ void fill_statistics(PingPong &pp) {
   r.filtered = describe(kept, r.bytes);
   r.n_kept = r.filtered.count;
   r.n_removed = r.all.count - r.n_kept;
+  // The run over time: levels of the chunk medians, and the warnings.
+  const std::vector<RunLevel> levels = run_levels(pp.chunks);
+  r.nchunks = static_cast<int64_t>(pp.chunks.size());
+  r.nlevels = static_cast<int>(std::min<size_t>(levels.size(), LAT_MAX_LEVELS));
+  for (int g = 0; g < r.nlevels; ++g) r.level_us[g] = levels[static_cast<size_t>(g)].median_us, r.level_share[g] = levels[static_cast<size_t>(g)].share;
+  r.warnings = run_warnings(levels, r.n_removed, r.all.count, nullptr);
 }
 
 }  // namespace
@@ -241,7 +288,10 @@ PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, co
     // Only the result is waited for, without a time limit (the measurement may take hours); if a
     // measuring rank gives up, its failure note ends the wait.
     FailureListener listener(comm.get());
-    share_from_root(&r, sizeof r, pp.dist, want_dist, source, comm.get(), {rank, "", "", 0.0}, &listener);
+    std::vector<double> chunks;
+    share_from_root(&r, sizeof r, pp.dist, want_dist, source, comm.get(), {rank, "", "", 0.0}, &listener, &chunks);
+    pp.chunks = unpack_chunks(chunks);
+    throw_if_clock_blind(r, opts);
     return pp;
   }
   std::vector<int> idle_ranks;
@@ -305,13 +355,16 @@ PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, co
     return pp;
   }
   try {
+    std::vector<double> chunks = pack_chunks(pp.chunks);
     share_from_root(&r, sizeof r, pp.dist, want_dist, source, comm.get(),
-                    {rank, comm.all_ranks(), "phase 'result': sharing the result", opts.timeout_s});
+                    {rank, comm.all_ranks(), "phase 'result': sharing the result", opts.timeout_s}, nullptr, &chunks);
+    pp.chunks = want_dist ? unpack_chunks(chunks) : std::vector<TrialChunk>{};
   } catch (const TimeoutError &) {
     if (rank != source) throw;
     // The measurement is done; a rank that stopped listening must not cost the source its result.
     pp.failure = std::current_exception();
   }
+  throw_if_clock_blind(r, opts);
   return pp;
 }
 

@@ -5,15 +5,18 @@
 
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "mpilat.h"
 #include "common/stats.hpp"
+#include "latency/run_levels.hpp"
 
 namespace lat {
 
 struct PingPong {
   lat_pingpong_result result{};
   Distribution dist;  // ping-pong times divided by two, microseconds
+  std::vector<TrialChunk> chunks;  // the run over time (where dist is)
   // On the source rank, when the watchdog ended the trials: the TimeoutError, thrown by the C shim after
   // it has handed out what was measured.
   std::exception_ptr failure;

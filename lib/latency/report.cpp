@@ -1,5 +1,7 @@
 #include "latency/report.hpp"
 
+#include "latency/run_levels.hpp"
+
 #include <mpi.h>
 
 #include <cmath>
@@ -132,6 +134,46 @@ std::string fortran_e(double x, int digits) {
   return out;
 }
 
+namespace {
+
+/// The levels and warnings of a run, from the chunks when there are (else from the result's own fields).
+std::vector<std::string> warning_lines(const LatencyReport &r, std::vector<RunLevel> *levels_out) {
+  const lat_pingpong_result &p = *r.pp;
+  std::vector<RunLevel> levels;
+  if (r.chunks != nullptr && !r.chunks->empty()) {
+    levels = run_levels(*r.chunks);
+  } else {
+    for (int g = 0; g < p.nlevels && g < LAT_MAX_LEVELS; ++g) {
+      RunLevel l;
+      l.median_us = p.level_us[g];
+      l.share = p.level_share[g];
+      levels.push_back(l);
+    }
+  }
+  std::vector<std::string> lines;
+  run_warnings(levels, p.n_removed, p.all.count, &lines);
+  if (levels_out != nullptr) *levels_out = std::move(levels);
+  return lines;
+}
+
+/// The end of latency.output: the run over time (chunks, their levels) and any WARNING lines.
+void run_over_time(std::string &o, const LatencyReport &r) {
+  const lat_pingpong_result &p = *r.pp;
+  std::vector<RunLevel> levels;
+  const std::vector<std::string> lines = warning_lines(r, &levels);
+  append(o, "\nTHE RUN OVER TIME (CHUNKS OF ~0.25 S OF TRIALS; TIMES ONE WAY IN MICROSECONDS)\n\n");
+  append(o, "chunks = {}\nlevels of the chunk medians = {}\n", p.nchunks, levels.size());
+  for (const RunLevel &l : levels) append(o, "level: median = {:.4f}, share of the trials = {:.1f} %\n", l.median_us, 100.0 * l.share);
+  if (r.chunks != nullptr && !r.chunks->empty()) {
+    append(o, "\n{:>12} {:>10} {:>10} {:>12} {:>12}\n", "first trial", "trials", "start s", "min", "median");
+    for (const TrialChunk &c : *r.chunks)
+      append(o, "{:>12} {:>10} {:>10.2f} {:>12.4f} {:>12.4f}\n", c.first_trial, c.count, c.start_s, c.min_us, c.median_us);
+  }
+  for (const std::string &line : lines) append(o, "\n{}\n", line);
+}
+
+}  // namespace
+
 std::string summary_text(const LatencyReport &r) {
   const lat_pingpong_result &p = *r.pp;
   std::string o;
@@ -209,6 +251,7 @@ std::string full_text(const LatencyReport &r) {
   rates(o, "COMMUNICATION RATE RESULTS FOR FILTERED TIMINGS IN MBYTES/SECOND", p.filtered);
   program_time(o, r);
   timer_used(o, r.timer);
+  run_over_time(o, r);
   return o;
 }
 
@@ -291,6 +334,21 @@ std::string json_text(const LatencyReport &r) {
   j["pingpong"] = {{"units", "microseconds, ping-pong time divided by two; rates in MB/s (10^6 bytes/s)"},
                    {"all", stats_json(p.all)}};
   if (r.pp_dist != nullptr) j["pingpong"]["frequencies"] = table_json(*r.pp_dist);
+  std::vector<RunLevel> levels;
+  const std::vector<std::string> warnings = warning_lines(r, &levels);
+  nlohmann::json lv = nlohmann::json::array();
+  for (const RunLevel &l : levels) {
+    nlohmann::json spans = nlohmann::json::array();
+    for (const auto &[a, b] : l.spans) spans.push_back({a, b});
+    lv.push_back({{"median_us", l.median_us}, {"trials", l.trials}, {"share", l.share}, {"spans_s", spans}});
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  if (r.chunks != nullptr)
+    for (const TrialChunk &c : *r.chunks) rows.push_back({c.first_trial, c.count, c.start_s, c.end_s, c.min_us, c.median_us});
+  j["run_over_time"] = {{"chunks", {{"columns", {"first_trial", "trials", "start_s", "end_s", "min_us", "median_us"}}, {"rows", rows}}},
+                        {"nchunks", p.nchunks},
+                        {"levels", lv}};
+  j["warnings"] = warnings;
   j["filtered"] = {{"cut_coef", p.cut_coef},
                    {"cut_off_us", p.cut_off_us},
                    {"kept", p.n_kept},

@@ -16,6 +16,7 @@ struct LatencyReport {
   const Distribution *timer_dist = nullptr;  // may be null: tables omitted
   const lat_pingpong_result *pp = nullptr;
   const Distribution *pp_dist = nullptr;     // may be null: table omitted
+  const std::vector<TrialChunk> *chunks = nullptr;  // the run over time; may be null or empty
 };
 
 /// Fortran's Ew.d without the field padding: 0.1463E+00 (mantissa in [0.1, 1)).

@@ -99,21 +99,37 @@ std::vector<int64_t> nodecomm_grid(int64_t size_last) {
   return g;
 }
 
-void nodecomm_sides(const std::vector<int> &node_of_rank, std::vector<int> &a, std::vector<int> &b, bool &intra) {
+void nodecomm_sides(const std::vector<int> &group_of_rank, std::vector<int> &a, std::vector<int> &b, bool &halves) {
   a.clear();
   b.clear();
-  const int home = node_of_rank.front();
-  int other = -1;
-  for (size_t r = 0; r < node_of_rank.size(); ++r) {
-    if (node_of_rank[r] == home) a.push_back(static_cast<int>(r));
-    else if (other < 0 || node_of_rank[r] == other) other = node_of_rank[r], b.push_back(static_cast<int>(r));
+  const int home = group_of_rank.front();
+  int other = kNotASide;
+  for (size_t r = 0; r < group_of_rank.size(); ++r) {
+    const int g = group_of_rank[r];
+    if (g == kNotASide) continue;
+    if (g == home) a.push_back(static_cast<int>(r));
+    else if (other == kNotASide || g == other) other = g, b.push_back(static_cast<int>(r));
   }
-  intra = other < 0;
-  if (intra) {  // one node: its first half against its second half
+  halves = other == kNotASide;
+  if (halves) {  // one group: its first half against its second half
     const size_t half = a.size() / 2;
     b.assign(a.begin() + static_cast<std::ptrdiff_t>(half), a.end());
     a.resize(half);
   }
+}
+
+std::vector<int> side_groups(int sides, const std::vector<int> &node_of_rank, const std::vector<int> &socket_of_rank) {
+  if (sides != LAT_SIDES_SOCKET) return node_of_rank;
+  std::vector<int> g(node_of_rank.size(), kNotASide);
+  bool known = true;
+  for (size_t r = 0; r < g.size(); ++r)
+    if (node_of_rank[r] == node_of_rank.front()) {
+      g[r] = socket_of_rank[r];
+      known = known && socket_of_rank[r] >= 0;
+    }
+  if (!known)  // a package hwloc cannot tell: rank 0's node as one group, measured as its halves
+    for (size_t r = 0; r < g.size(); ++r) g[r] = node_of_rank[r] == node_of_rank.front() ? 0 : kNotASide;
+  return g;
 }
 
 NodecommResult nodecomm(MPI_Comm user_comm, const lat_nodecomm_options &o, int64_t nsizes, const int64_t *sizes) {
@@ -123,20 +139,25 @@ NodecommResult nodecomm(MPI_Comm user_comm, const lat_nodecomm_options &o, int64
   std::string complaint = check_nodecomm_options(o, nsizes, sizes);
   // Where every rank is: the node of each, on every rank (O(N) ints).
   LocalPlace here = place_of_this_rank(comm.get(), rank);
-  std::vector<int> node_of_rank(static_cast<size_t>(size));
+  // Where every rank is: the node and package of each, on every rank (O(N) ints).
+  const int mine[2] = {here.place.node, here.place.socket};
+  std::vector<int> places(2 * static_cast<size_t>(size)), node_of_rank(static_cast<size_t>(size)), socket_of_rank(node_of_rank.size());
   MPI_Request req;
-  check_mpi(MPI_Iallgather(&here.place.node, 1, MPI_INT, node_of_rank.data(), 1, MPI_INT, comm.get(), &req),
-            "MPI_Iallgather (nodes)");
+  check_mpi(MPI_Iallgather(mine, 2, MPI_INT, places.data(), 2, MPI_INT, comm.get(), &req), "MPI_Iallgather (places)");
   wait_yielding(req, {rank, comm.all_ranks(), "phase 'nodes'", o.timeout_s});
+  for (size_t r = 0; r < node_of_rank.size(); ++r) node_of_rank[r] = places[2 * r], socket_of_rank[r] = places[2 * r + 1];
+  // The sides follow the options only once every rank agrees on them (below); an invalid value measures nodes.
+  const int sides = o.sides == LAT_SIDES_SOCKET ? LAT_SIDES_SOCKET : LAT_SIDES_NODE;
   std::vector<int> a, b;
-  bool intra = false;
-  nodecomm_sides(node_of_rank, a, b, intra);
+  bool halves = false;
+  nodecomm_sides(side_groups(sides, node_of_rank, socket_of_rank), a, b, halves);
+  const bool intra = sides == LAT_SIDES_SOCKET || halves;
   int64_t kmax = static_cast<int64_t>(std::min(a.size(), b.size()));
   if (o.max_pairs > 0) kmax = std::min(kmax, o.max_pairs);
   if (complaint.empty() && kmax < 1)
-    complaint = intra ? "nodecomm needs two processes on a node to measure its two halves; rank 0's node has " +
-                            std::to_string(a.size() + b.size())
-                      : "nodecomm needs a process on each of two nodes";
+    complaint = halves ? "nodecomm needs two processes on a node to measure its two halves; rank 0's " +
+                             std::string(sides == LAT_SIDES_SOCKET ? "socket" : "node") + " has " + std::to_string(a.size() + b.size())
+                       : "nodecomm needs a process on each of two " + std::string(sides == LAT_SIDES_SOCKET ? "sockets" : "nodes");
   agree_arguments(comm, complaint, nodecomm_shared_values(o, nsizes, sizes));
   const int leader = a.front();
   int oversubscribed = here.processors > 0 && here.kernel_size > here.processors ? 1 : 0;
@@ -168,6 +189,7 @@ NodecommResult nodecomm(MPI_Comm user_comm, const lat_nodecomm_options &o, int64
   s.ranks_a = static_cast<int64_t>(a.size());
   s.ranks_b = static_cast<int64_t>(b.size());
   s.intra_node = intra ? 1 : 0;
+  s.sides = halves ? LAT_SIDES_HALVES : sides;
   s.timer = o.timer;
   s.res_timing_us = sweep.summary.res_timing_us;
   s.min_ov_us = sweep.summary.min_ov_us;

@@ -19,6 +19,7 @@ lat_nodecomm_options nodecomm_defaults() {
   o.adaptive = 1;
   o.timer = LAT_TIMER_MPI_WTIME;
   o.progress = 0;
+  o.sides = LAT_SIDES_NODE;
   return o;
 }
 
@@ -27,6 +28,8 @@ std::string check_nodecomm_options(const lat_nodecomm_options &o, int64_t nsizes
     return got("size_last must be in 1.." + std::to_string(kMaxSizeLast), o.size_last);
   if (o.reps < 1) return got("reps must be >= 1", o.reps);
   if (o.max_pairs < 0) return got("max_pairs must be >= 0 (0: as many as possible)", o.max_pairs);
+  if (o.sides != LAT_SIDES_NODE && o.sides != LAT_SIDES_SOCKET)
+    return got("sides must be LAT_SIDES_NODE (0) or LAT_SIDES_SOCKET (1)", o.sides);
   if (std::string bad = first_complaint({check_flag("adaptive", o.adaptive), check_flag("progress", o.progress),
                                          check_timer_kind(o.timer), check_timeout(o.timeout_s)});
       !bad.empty())
@@ -47,6 +50,7 @@ std::vector<Shared> nodecomm_shared_values(const lat_nodecomm_options &o, int64_
           Shared::integer("max_pairs", o.max_pairs), Shared::integer("nr", o.nr),
           Shared::real("timeout_s", o.timeout_s),    Shared::integer("adaptive", o.adaptive),
           Shared::integer("timer", o.timer),         Shared::integer("nsizes", nsizes),
+          Shared::integer("sides", o.sides),
           Shared::weighted_sum("sizes (weighted sum)", sizes, sizes != nullptr && nsizes > 0 ? static_cast<size_t>(nsizes) : 0)};
 }
 

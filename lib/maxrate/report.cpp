@@ -235,18 +235,27 @@ std::string maxrate_tables_text(const MaxrateFit &fit) {
 
 namespace {
 
+/// Between what the pairs ran, where it is not two nodes.
+std::string sides_text(const NodecommResult &m) {
+  const lat_nodecomm_summary &s = m.summary;
+  if (s.sides == LAT_SIDES_SOCKET) return " (INTRA-NODE: two sockets of one node)";
+  if (s.sides == LAT_SIDES_HALVES && m.options.sides == LAT_SIDES_SOCKET)
+    return " (INTRA-NODE: one socket, or sockets unknown: its two halves, not two sockets)";
+  if (s.intra_node) return " (INTRA-NODE: one node, its two halves)";
+  return "";
+}
+
 std::string what_of(const NodecommResult *m) {
   if (m == nullptr) return "nodecomm table read back; full ping-pong time (us) of the slowest of k pairs";
   const lat_nodecomm_summary &s = m->summary;
   return std::string("nodecomm (mpilat ") + MPILAT_VERSION_STRING + "): full ping-pong time (us) of the slowest of k pairs, " +
-         s.host_a + " - " + s.host_b + (s.intra_node ? " (INTRA-NODE: one node, its two halves)" : "") +
-         (s.partial ? " PARTIAL: stopped early" : "");
+         s.host_a + " - " + s.host_b + sides_text(*m) + (s.partial ? " PARTIAL: stopped early" : "");
 }
 
 /// The plots' short form: the hosts, and INTRA-NODE where it is one node.
 std::string plot_what(const NodecommResult *m) {
   if (m == nullptr) return "a nodecomm table";
-  return std::string(m->summary.host_a) + " - " + m->summary.host_b + (m->summary.intra_node ? ", INTRA-NODE" : "");
+  return std::string(m->summary.host_a) + " - " + m->summary.host_b + sides_text(*m);
 }
 
 std::string json_text(const std::string &command_line, const NodecommResult *m, const std::vector<lat_maxrate_obs> &obs,
@@ -261,7 +270,10 @@ std::string json_text(const std::string &command_line, const NodecommResult *m, 
     j["run"]["mpi_library_version"] = mpi_library_version();
     j["run"]["wall_s"] = s.wall_s;
     j["run"]["partial"] = s.partial != 0;
-    j["measurement"] = {{"intra_node", s.intra_node != 0}, {"host_a", std::string(s.host_a)},
+    j["measurement"] = {{"intra_node", s.intra_node != 0},
+                        {"sides", s.sides == LAT_SIDES_SOCKET ? "socket" : s.sides == LAT_SIDES_HALVES ? "halves" : "node"},
+                        {"sides_asked", m->options.sides == LAT_SIDES_SOCKET ? "socket" : "node"},
+                        {"host_a", std::string(s.host_a)},
                         {"host_b", std::string(s.host_b)}, {"ranks_a", s.ranks_a}, {"ranks_b", s.ranks_b},
                         {"kmax", s.kmax}, {"nsizes", s.nsizes}, {"reps", m->options.reps},
                         {"timer", timer_name(s.timer)}, {"res_timing_us", s.res_timing_us},

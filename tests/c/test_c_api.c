@@ -504,6 +504,10 @@ static void checks_without_mpi(void **state) {
   assert_int_equal(lat_pair_check(&pa, 2), LAT_ERR_ARG);
   assert_string_equal(lat_last_error_message(), "repeats must be >= 1, got 0");
   const int64_t down[] = {64, 8};
+  no.sides = 5;
+  assert_int_equal(lat_nodecomm_check(&no, 0, NULL), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "sides must be LAT_SIDES_NODE (0) or LAT_SIDES_SOCKET (1), got 5");
+  no.sides = LAT_SIDES_SOCKET;
   assert_int_equal(lat_nodecomm_check(&no, 2, down), LAT_ERR_ARG);
   assert_string_equal(lat_last_error_message(), "sizes must ascend, got 64 then 8");
   fo.nthresholds = 4;

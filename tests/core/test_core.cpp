@@ -4,12 +4,16 @@
 #include <cstddef>
 #include <csetjmp>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <vector>
 
 extern "C" {
 #include <cmocka.h>
 }
 
+#include "latency/npp_rule.hpp"
+#include "latency/run_levels.hpp"
 #include "latency/report.hpp"
 #include "common/stats.hpp"
 #include "common/tally.hpp"
@@ -86,13 +90,100 @@ void median_of_even_count_across_values(void **) {
   assert_true(lat::median_of(dist({}, {})) == 0.0);
 }
 
+/// The npp guard: a clock that reads 0 for short loops makes the estimate double its loop until the
+/// median is positive (then the rule on that median); a clock that never sees a loop gives npp 0, never
+/// LAT_NPP_MAX; a stop ends the doubling.
+void npp_guard_with_a_clock_that_reads_zero(void **) {
+  // Ticks of 1 us, a ping-pong of 0.3 us: loops under 4 ping-pongs read 0, so 1 -> 2 -> 4.
+  std::vector<int64_t> tried;
+  auto coarse = [&](int64_t loop, bool &) {
+    tried.push_back(loop);
+    const double read = std::floor(0.3 * static_cast<double>(loop));  // whole ticks
+    return read / static_cast<double>(loop);
+  };
+  lat::NppEstimate e = lat::guarded_npp_estimate(1, 100, 1.0, coarse);
+  assert_true(tried == std::vector<int64_t>({1, 2, 4}));
+  assert_int_equal(e.npp_init, 4);
+  assert_true(std::fabs(e.median_ppt_us - 0.25) < 1e-12);
+  assert_int_equal(e.npp, lat::npp_rule(100, 1.0, 0.25));  // 400
+  // A clock that never moves: doubling stops at its bound, npp 0 (the measurement then fails by name).
+  tried.clear();
+  e = lat::guarded_npp_estimate(10, 100, 1.0, [&](int64_t loop, bool &) { tried.push_back(loop); return 0.0; });
+  assert_int_equal(e.npp, 0);
+  assert_int_equal(static_cast<int64_t>(tried.size()), lat::kNppDoublings + 1);
+  assert_int_equal(e.npp_init, int64_t{10} << lat::kNppDoublings);
+  // A stop request during the estimate: no doubling, no npp.
+  tried.clear();
+  e = lat::guarded_npp_estimate(10, 100, 1.0, [&](int64_t loop, bool &stopped) { tried.push_back(loop); stopped = true; return 0.0; });
+  assert_true(e.stopped && e.npp == 0 && tried.size() == 1);
+  // A fine clock: one estimate, the rule as before.
+  e = lat::guarded_npp_estimate(10, 100, 0.001, [](int64_t, bool &) { return 0.5; });
+  assert_int_equal(e.npp_init, 10);
+  assert_int_equal(e.npp, 1);
+}
+
+/// Chunk series of a given median per chunk (1000 trials each, a chunk every 0.25 s).
+std::vector<lat::TrialChunk> series(const std::vector<double> &medians) {
+  std::vector<lat::TrialChunk> c;
+  for (size_t i = 0; i < medians.size(); ++i)
+    c.push_back({static_cast<int64_t>(1000 * i), 1000, 0.25 * static_cast<double>(i), 0.25 * static_cast<double>(i + 1),
+                 0.9 * medians[i], medians[i]});
+  return c;
+}
+
+/// The level detection: one level with noise, two levels (the host moving the processors: 0.2 and 0.6 us,
+/// the slow phase in the middle), a slow drift (not two levels), and the filter's 5 % warning.
+void run_levels_one_two_drift(void **) {
+  uint64_t state = 7;
+  auto jitter = [&](double x) {  // +-4 %, deterministic
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return x * (1.0 + 0.08 * (static_cast<double>(state >> 11) / 9007199254740992.0 - 0.5));
+  };
+  std::vector<double> one, two, drift;
+  for (int i = 0; i < 200; ++i) one.push_back(jitter(0.2));
+  for (int i = 0; i < 200; ++i) two.push_back(jitter(i >= 80 && i < 156 ? 0.6 : 0.2));
+  for (int i = 0; i < 200; ++i) drift.push_back(jitter(0.2 + 0.4 * i / 199.0));
+  std::vector<lat::RunLevel> l = lat::run_levels(series(one));
+  assert_int_equal(l.size(), 1);
+  assert_true(std::fabs(l[0].median_us - 0.2) < 0.01 && l[0].share == 1.0);
+  std::vector<std::string> lines;
+  assert_int_equal(lat::run_warnings(l, 10, 200000, &lines), 0);
+  assert_true(lines.empty());
+  l = lat::run_levels(series(two));
+  assert_int_equal(l.size(), 2);
+  assert_true(std::fabs(l[0].median_us - 0.2) < 0.01 && std::fabs(l[1].median_us - 0.6) < 0.03);
+  assert_true(std::fabs(l[1].share - 76.0 / 200.0) < 1e-12);
+  // When: the slow level held from chunk 80 to 155, i.e. 20 s to 39 s; the fast one before and after.
+  assert_int_equal(l[1].spans.size(), 1);
+  assert_true(l[1].spans[0].first == 20.0 && l[1].spans[0].second == 39.0);
+  assert_int_equal(l[0].spans.size(), 2);
+  assert_int_equal(lat::run_warnings(l, 0, 200000, &lines), LAT_WARN_LEVELS);
+  assert_int_equal(lines.size(), 1);
+  assert_non_null(strstr(lines[0].c_str(), "2 levels"));
+  assert_non_null(strstr(lines[0].c_str(), "20.0-39.0 s"));
+  l = lat::run_levels(series(drift));
+  assert_int_equal(l.size(), 1);  // a drift has no gap: one level
+  // The filter: 5 % is the paper's rare outliers, 38 % (this VM's default run) is not.
+  lines.clear();
+  assert_int_equal(lat::run_warnings(l, 5000, 100000, &lines), 0);
+  assert_int_equal(lat::run_warnings(l, 3224416, 8388608, &lines), LAT_WARN_FILTERED);
+  assert_non_null(strstr(lines[0].c_str(), "removed 3224416 of 8388608 trials (38.4 %)"));
+  // Chunks travel with the result as doubles and come back the same.
+  const std::vector<lat::TrialChunk> c = series(two);
+  const std::vector<lat::TrialChunk> back = lat::unpack_chunks(lat::pack_chunks(c));
+  assert_int_equal(back.size(), c.size());
+  assert_true(back[99].first_trial == 99000 && back[99].median_us == c[99].median_us && back[99].end_s == c[99].end_s);
+  assert_true(lat::run_levels({}).empty());
+}
+
 }  // namespace
 
 int main() {
   const CMUnitTest tests[] = {
       cmocka_unit_test(fortran_e_format),         cmocka_unit_test(tally_counts_distinct_values),
       cmocka_unit_test(bins_follow_printed_edges), cmocka_unit_test(filtering_keeps_at_most_the_cut),
-      cmocka_unit_test(median_of_even_count_across_values),
+      cmocka_unit_test(median_of_even_count_across_values), cmocka_unit_test(npp_guard_with_a_clock_that_reads_zero),
+      cmocka_unit_test(run_levels_one_two_drift),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -372,6 +372,19 @@ void nodecomm_sides_and_grid(void **) {
   assert_true(intra && a == std::vector<int>({0, 1}) && b == std::vector<int>({2, 3, 4}));
   lat::nodecomm_sides({0}, a, b, intra);  // one process: nothing to pair
   assert_true(intra && a.empty() && b.size() == 1);
+  // --sides socket: rank 0's node only, split by package; ranks of the other node take no part.
+  const std::vector<int> node = {0, 0, 0, 0, 1, 1}, two_sockets = {0, 1, 0, 1, 0, 1};
+  lat::nodecomm_sides(lat::side_groups(LAT_SIDES_SOCKET, node, two_sockets), a, b, intra);
+  assert_true(!intra && a == std::vector<int>({0, 2}) && b == std::vector<int>({1, 3}));
+  // One package on the node: its halves (said as LAT_SIDES_HALVES by the measurement).
+  lat::nodecomm_sides(lat::side_groups(LAT_SIDES_SOCKET, node, {0, 0, 0, 0, 1, 1}), a, b, intra);
+  assert_true(intra && a == std::vector<int>({0, 1}) && b == std::vector<int>({2, 3}));
+  // A package hwloc cannot tell (-1): the node's halves, never a guess.
+  lat::nodecomm_sides(lat::side_groups(LAT_SIDES_SOCKET, node, {0, 1, -1, 1, 0, 1}), a, b, intra);
+  assert_true(intra && a == std::vector<int>({0, 1}) && b == std::vector<int>({2, 3}));
+  // Nodes: the packages do not matter.
+  lat::nodecomm_sides(lat::side_groups(LAT_SIDES_NODE, node, two_sockets), a, b, intra);
+  assert_true(!intra && a == std::vector<int>({0, 1, 2, 3}) && b == std::vector<int>({4, 5}));
   const std::vector<int64_t> g = lat::nodecomm_grid(16);
   assert_true(g == std::vector<int64_t>({0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 13, 16}));
   assert_int_equal(static_cast<int64_t>(lat::nodecomm_grid(16384).size()), 53);  // small octaves repeat sizes

@@ -46,7 +46,20 @@ assert j["pingpong"]["all"]["count"] == 32768 == j["run"]["ntrial_done"]
 assert j["filtered"]["kept"] + j["filtered"]["removed"] == 32768
 assert sum(c for _, c in j["pingpong"]["frequencies"]) == 32768
 assert len(j["timer"]["bins"]) == 50 and j["timer"]["bins"][-1]["upper_us"] is None
+# The run over time: chunks covering every trial in order, their levels sharing all the trials, the warnings.
+t = j["run_over_time"]
+rows = t["chunks"]["rows"]
+assert t["chunks"]["columns"] == ["first_trial", "trials", "start_s", "end_s", "min_us", "median_us"]
+assert len(rows) == t["nchunks"] >= 1 and sum(r[1] for r in rows) == 32768
+assert all(rows[i][0] + rows[i][1] == rows[i + 1][0] for i in range(len(rows) - 1))
+assert all(r[4] <= r[5] for r in rows)
+assert 1 <= len(t["levels"]) <= 4 and abs(sum(l["share"] for l in t["levels"]) - 1) < 1e-9
+assert isinstance(j["warnings"], list) and all(w.startswith("WARNING: ") for w in j["warnings"])
+# The warnings follow the rules: levels when more than one, the filter above 5 %.
+assert (len(t["levels"]) > 1) == any("changed state" in w for w in j["warnings"])
+assert (20 * j["filtered"]["removed"] > 32768) == any("filter removed" in w for w in j["warnings"])
 PY
+grep -q '^THE RUN OVER TIME' latency.output && ok || bad "latency.output lacks the run over time"
 
 # A namelist file; the command line overrides it; --outdir.
 mkdir out

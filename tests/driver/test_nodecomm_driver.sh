@@ -50,6 +50,15 @@ $mpiexec -n 4 "$nodecomm" --sizes 0,1024,8192,16384,32768,65536 --reps 2 --nopro
 [ "$(tail -n +3 four/nodecomm.txt | wc -l)" = 6 ] && ok || bad "4 ranks: a row per size"
 [ ! -e four/nodecomm_bw_maxrate.png ] && [ -s four/nodecomm_bw_maxrate.gp ] && ok || bad "--noplot drew"
 
+# --sides socket on this one-package machine: its halves, and every file says so (not two sockets).
+mkdir socket
+$mpiexec -n 2 "$nodecomm" --quick --sides socket --noprogress --noplot --outdir socket > socket.out 2> socket.err \
+  || bad "--sides socket: exit $? ($(cat socket.err))"
+grep -q 'one socket, or sockets unknown: its two halves, not two sockets' socket.out \
+  && grep -q 'one socket, or sockets unknown' socket/nodecomm.txt && ok || bad "--sides socket: one socket not said"
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["measurement"]; assert m["sides"]=="halves" and m["sides_asked"]=="socket"' \
+  socket/nodecomm.json && ok || bad "--sides socket: json"
+
 # The fit of the table just written, read back without MPI: the same regimes.
 mkdir refit
 "$nodecomm" --fit four/nodecomm.txt --noplot --outdir refit > refit.out 2> refit.err || bad "--fit its own table: $(cat refit.err)"
@@ -101,6 +110,7 @@ expect_bad "sizes must ascend, got 64 then 8" 2 --sizes 64,8
 expect_bad "thresholds must ascend, got 5 and 2" 2 --thresholds 5,2
 expect_bad "--thresholds '1,2,3,4': at most 3 sizes" 0 --fit x --thresholds 1,2,3,4
 expect_bad "max_pairs must be >= 0 (0: as many as possible), got -1" 2 --max-pairs -1
+expect_bad "--sides 'chip': must be node or socket" 2 --sides chip
 expect_bad "nodecomm needs two processes on a node" 1
 expect_bad "--time-unit 'ms'" 0 --fit "$data/nodecomm/bluewaters_table1.tsv" --time-unit ms
 expect_bad "cannot open nothere.tsv" 0 --fit nothere.tsv
