@@ -44,7 +44,9 @@ program latency_driver
   type(lat_pingpong_options) :: popts
   type(lat_pingpong_result) :: pres
   type(lat_histogram) :: thist, phist
-  integer :: rank, nprocs, ierr, status, pp_ierr
+  type(latency_extras) :: extras
+  type(lat_npp_study_row), allocatable :: rows(:)
+  integer :: rank, nprocs, ierr, status, pp_ierr, nstudy
   real(real64) :: t_start
   character(len=max_path) :: outdir
   character(len=1024) :: message
@@ -60,7 +62,7 @@ program latency_driver
   message = ''
   if (rank == 0) then
     call parse_latency_arguments(command_line_arguments(), nprocs, stderr_is_terminal() /= 0, popts, outdir, status, &
-                                 message)
+                                 message, extras)
     if (status == params_help) call print_help()
     if (status == params_run) then
       call lat_check_output_dir(trim(outdir), ierr=ierr)
@@ -80,6 +82,13 @@ program latency_driver
   end if
   ! Every rank gets rank 0's options, as they are: a plain bind(C) struct.
   call MPI_Bcast(popts, int(storage_size(popts) / 8), MPI_BYTE, 0, MPI_COMM_WORLD)
+  ! And what the driver does besides: the study's values, and whether to draw.
+  if (rank == 0) nstudy = size(extras%study)
+  call MPI_Bcast(nstudy, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
+  if (rank /= 0) allocate (extras%study(nstudy))
+  if (nstudy > 0) call MPI_Bcast(extras%study, nstudy, MPI_INTEGER8, 0, MPI_COMM_WORLD)
+  call MPI_Bcast(extras%by_res_npp, 1, MPI_LOGICAL, 0, MPI_COMM_WORLD)
+  call MPI_Bcast(extras%noplot, 1, MPI_LOGICAL, 0, MPI_COMM_WORLD)
 
   ! ---- Part 1: the timer on the source rank; Parts 2-5: the ping-pongs ---------------------------------
   call lat_timer_defaults(topts)
@@ -87,12 +96,15 @@ program latency_driver
   topts%timer = popts%timer
   topts%rank = popts%source
   topts%timeout_s = popts%timeout_s
+  topts%progress = popts%progress
   if (rank == 0) then
     call lat_calibrate_timer(MPI_COMM_WORLD, topts, tres, thist, ierr=ierr)
   else
     call lat_calibrate_timer(MPI_COMM_WORLD, topts, tres, ierr=ierr)
   end if
   if (ierr /= LAT_SUCCESS .and. ierr /= LAT_ERR_INTERRUPTED) call fail('timer calibration', ierr)
+
+  if (nstudy > 0) call run_study()
 
   if (rank == 0 .or. rank == popts%source) then
     call lat_pingpong_stats(MPI_COMM_WORLD, popts, pres, timer=tres, hist=phist, ierr=pp_ierr)
@@ -124,6 +136,11 @@ contains
     call lat_write_latency_files(trim(outdir), line, real(MPI_Wtime() - t_start, c_double), &
                                  tres, thist, pres, phist, ierr=ierr)
     if (ierr /= LAT_SUCCESS) write (error_unit, '(a)') 'latency: error: '//lat_last_error_message()
+    if (ierr == LAT_SUCCESS .and. .not. extras%noplot .and. pres%ntrial_done > 0) then
+      call lat_write_latency_plots(trim(outdir), pres, phist, ierr=ierr)
+      if (ierr /= LAT_SUCCESS) write (error_unit, '(a)') 'latency: error: the picture (--noplot skips it): '// &
+        lat_last_error_message()
+    end if
     call lat_histogram_free(thist)
     call lat_histogram_free(phist)
     if (ierr /= LAT_SUCCESS) then
@@ -140,9 +157,47 @@ contains
     call print_warnings()
     write (output_unit, '(a,f10.4,a,f10.4,a,i0,a)') 'latency: median ', pres%all%median_us, &
       ' us, minimum ', pres%all%min_us, ' us (ping-pong time / 2, npp = ', pres%npp_used, ')'
-    write (output_unit, '(a)') 'latency: wrote latency.output, latency.summary.output and latency.json in '// &
-      trim(outdir)
+    if (extras%noplot) then
+      write (output_unit, '(a)') 'latency: wrote latency.output, latency.summary.output and latency.json in '// &
+        trim(outdir)
+    else
+      write (output_unit, '(a)') 'latency: wrote latency.output, latency.summary.output, latency.json and '// &
+        'latency.png/.svg in '//trim(outdir)
+    end if
   end function write_files
+
+  !> The paper's npp study instead of Parts 3-5: every value in one run, interleaved; the files on rank 0.
+  subroutine run_study()
+    character(len=:), allocatable :: line
+    integer :: length, i
+    call lat_npp_study(MPI_COMM_WORLD, popts, extras%study, extras%by_res_npp, pres, rows, timer=tres, ierr=pp_ierr)
+    if (pp_ierr == LAT_ERR_TIMEOUT) call MPI_Abort(MPI_COMM_WORLD, exit_partial)
+    if (pp_ierr /= LAT_SUCCESS .and. pp_ierr /= LAT_ERR_INTERRUPTED) call fail('npp study', pp_ierr)
+    status = 0
+    if (rank == 0) then
+      call get_command(length=length)
+      allocate (character(len=max(length, 1)) :: line)
+      call get_command(line)
+      call lat_write_npp_study_files(trim(outdir), line, pres, rows, .not. extras%noplot, ierr=ierr)
+      if (ierr /= LAT_SUCCESS) then
+        write (error_unit, '(a)') 'latency: error: '//lat_last_error_message()
+        status = 1
+      else
+        do i = 1, size(rows)
+          write (output_unit, '(a,i0,a,f10.4,a,f10.4,a)') 'latency: npp ', rows(i)%npp, ': median ', &
+            rows(i)%stats%median_us, ' us, p99 ', rows(i)%q%p_us(9), ' us'
+        end do
+        write (output_unit, '(a)') 'latency: wrote latency.npp.txt, .csv, .json'// &
+          trim(merge('              ', ' and .png/.svg', extras%noplot))//' in '//trim(outdir)
+      end if
+    end if
+    call lat_histogram_free(thist)
+    call MPI_Bcast(status, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
+    call MPI_Finalize()
+    if (status /= 0) stop exit_failed, quiet=.true.
+    if (pres%partial /= LAT_COMPLETE) stop exit_partial, quiet=.true.
+    stop 0, quiet=.true.
+  end subroutine run_study
 
   !> The run's warnings on stderr (the files hold them with the times of each level).
   subroutine print_warnings()

@@ -6,7 +6,7 @@
 module latency_parameters
   use, intrinsic :: iso_fortran_env, only: int64, real64, output_unit
   use mpilat, only: lat_pingpong_options, lat_pingpong_defaults, lat_pingpong_check, lat_timer_from_name, &
-                    lat_timer_name, lat_last_error_message, LAT_SUCCESS
+                    lat_timer_name, lat_last_error_message, LAT_SUCCESS, lat_npp_study_check, lat_study_max
   implicit none
   private
 
@@ -20,6 +20,13 @@ module latency_parameters
   type, public :: argument
     character(len=:), allocatable :: text
   end type argument
+
+  !> What the driver does besides the options of the library's ping-pong: an npp study, and the picture.
+  type, public :: latency_extras
+    integer(int64), allocatable :: study(:)   !< --npp-study or --res-npp-study values; none: no study
+    logical :: by_res_npp = .false.           !< the values are res_npp (--res-npp-study)
+    logical :: noplot = .false.               !< --noplot: no latency.png/.svg (or latency.npp.png/.svg)
+  end type latency_extras
 
   public :: parse_latency_arguments, command_line_arguments, print_help
 
@@ -40,7 +47,7 @@ contains
   !> The library's defaults (Appendix C's), --quick, the namelist file, the options, each overriding the one
   !> before; then the library's checks for a job of nprocs processes. status: params_run, params_help
   !> (--help: print_help and stop), or params_bad (message names the bad value).
-  subroutine parse_latency_arguments(args, nprocs, progress_default, opts, outdir, status, message)
+  subroutine parse_latency_arguments(args, nprocs, progress_default, opts, outdir, status, message, extras)
     type(argument), intent(in) :: args(:)
     integer, intent(in) :: nprocs
     logical, intent(in) :: progress_default
@@ -48,8 +55,10 @@ contains
     character(len=*), intent(out) :: outdir
     integer, intent(out) :: status
     character(len=*), intent(out) :: message
+    type(latency_extras), optional, intent(out) :: extras
+    type(latency_extras) :: ex
     integer :: i, nargs, ierr
-    logical :: quick, show_help
+    logical :: quick, show_help, minutes_given
     character(len=:), allocatable :: input
     character(len=32) :: timer
 
@@ -62,6 +71,8 @@ contains
     input = ''
     quick = .false.
     show_help = .false.
+    minutes_given = .false.
+    allocate (ex%study(0))
 
     ! First pass: the options that decide how the others are read.
     nargs = size(args)
@@ -106,6 +117,36 @@ contains
         opts%progress = 1
       case ('--no-progress')
         opts%progress = 0
+      case ('--no-estimate')
+        opts%estimate = 0
+      case ('--noplot')
+        ex%noplot = .true.
+      case ('--npp-study', '--res-npp-study')
+        if (i == nargs) then
+          call fail(args(i)%text//' needs a list of values, such as 1,9,18,36,72,144')
+          return
+        end if
+        if (size(ex%study) > 0) then
+          call fail('give one of --npp-study and --res-npp-study, once')
+          return
+        end if
+        call parse_list(args(i)%text, args(i + 1)%text, ex%study, status, message)
+        if (status /= params_run) return
+        ex%by_res_npp = args(i)%text == '--res-npp-study'
+        i = i + 1
+      case ('--minutes')
+        if (i == nargs) then
+          call fail('--minutes needs a value')
+          return
+        end if
+        call set_option(args(i)%text, args(i + 1)%text, opts, timer, outdir, status, message)
+        if (status /= params_run) return
+        minutes_given = .true.
+        if (.not. (opts%minutes > 0)) then
+          call fail('--minutes must be a number of minutes > 0, got "'//args(i + 1)%text//'"')
+          return
+        end if
+        i = i + 1
       case ('--input')
         i = i + 1
       case ('--source', '--dest', '--n', '--bytes', '--nr', '--npptrial', '--npp_init', '--res_npp', &
@@ -131,9 +172,26 @@ contains
       status = params_bad
       return
     end if
+    if (size(ex%study) > 0 .and. opts%npp /= 0) then
+      write (message, '(a,i0,a)') '--npp cannot be given with an npp study, which sets npp per value (got --npp ', &
+        opts%npp, ')'
+      status = params_bad
+      return
+    end if
+    if (size(ex%study) > 0 .and. minutes_given) then
+      call fail('--minutes cannot be given with an npp study (--ntrial is the trials of each value)')
+      return
+    end if
     call lat_timer_from_name(trim(timer), opts%timer, ierr=ierr)
-    if (ierr == LAT_SUCCESS) call lat_pingpong_check(opts, nprocs, ierr=ierr)
+    if (ierr == LAT_SUCCESS) then
+      if (size(ex%study) > 0) then
+        call lat_npp_study_check(opts, nprocs, ex%study, ex%by_res_npp, ierr=ierr)
+      else
+        call lat_pingpong_check(opts, nprocs, ierr=ierr)
+      end if
+    end if
     if (ierr /= LAT_SUCCESS) call fail(lat_last_error_message())
+    if (present(extras)) extras = ex
 
   contains
 
@@ -173,7 +231,7 @@ contains
         outdir = value
       end if
       return
-    case ('--cut_coef', '--timeout')
+    case ('--cut_coef', '--timeout', '--minutes')
       ios = 1
       if (len_trim(value) > 0 .and. verify(trim(value), '0123456789.eEdD+-') == 0) read (value, *, iostat=ios) x
       if (ios /= 0) then
@@ -181,6 +239,8 @@ contains
         message = name//' expects a number, got "'//trim(value)//'"'
       else if (name == '--cut_coef') then
         opts%cut_coef = x
+      else if (name == '--minutes') then
+        opts%minutes = x
       else
         opts%timeout_s = x
       end if
@@ -216,6 +276,45 @@ contains
       opts%ntrial = k
     end select
   end subroutine set_option
+
+  !> A comma-separated list of integers ("1,9,18") into values; the library checks their range and
+  !> duplicates. At most lat_study_max values.
+  subroutine parse_list(name, text, values, status, message)
+    character(len=*), intent(in) :: name, text
+    integer(int64), allocatable, intent(out) :: values(:)
+    integer, intent(out) :: status
+    character(len=*), intent(out) :: message
+    integer :: start, comma, ios, n
+    integer(int64) :: buffer(lat_study_max)
+    character(len=:), allocatable :: item
+    status = params_run
+    n = 0
+    start = 1
+    do
+      comma = index(text(start:), ',')
+      if (comma == 0) then
+        item = text(start:)
+      else
+        item = text(start:start + comma - 2)
+      end if
+      ios = 1
+      if (len_trim(item) > 0 .and. verify(trim(item), '0123456789+-') == 0 .and. n < lat_study_max) &
+        read (item, *, iostat=ios) buffer(n + 1)
+      if (ios /= 0) then
+        status = params_bad
+        if (n >= lat_study_max) then
+          write (message, '(a,a,i0,a)') name, ' takes at most ', lat_study_max, ' values'
+        else
+          message = name//' expects a list of integers such as 1,9,18, got "'//text//'" (item "'//item//'")'
+        end if
+        return
+      end if
+      n = n + 1
+      if (comma == 0) exit
+      start = start + comma
+    end do
+    values = buffer(1:n)
+  end subroutine parse_list
 
   !> A rank given as a 64-bit integer, clamped to the C int of the options (the check then names it).
   integer function to_int(k)
@@ -286,6 +385,13 @@ contains
     call line('--timeout S', 'give up after S s without an answer from a peer; 0: never', real_text(d%timeout_s))
     call line('--outdir DIR', 'where the files go', 'the working directory')
     write (output_unit, '(a)') &
+      '  --no-estimate   with --npp: skip Part 2 (by default it runs, to report the rule''s npp beside yours)', &
+      '  --minutes M     choose ntrial so that the trials take about M minutes (from Part 2''s time per trial)', &
+      '  --npp-study L   the paper''s npp study: each npp of the list L (1,9,18,36,72,144), --ntrial trials', &
+      '                  each, interleaved chunk by chunk; writes latency.npp.txt, .csv, .json and a plot', &
+      '  --res-npp-study L  the same for res_npp values (25,50,100,200,400), each turned into npp by the rule', &
+      '  --noplot        no latency.png/latency.svg (nor latency.npp.png/.svg)'
+    write (output_unit, '(a)') &
       '  --input FILE    a namelist file: &latency source=0, dest=7, n=1, ntrial=8388608 /', &
       '                  (options given on the command line override it)'
     write (output_unit, '(a,i0,a,i0,a,i0,a)') '  --quick         nr=', quick_nr, ', npptrial=', quick_npptrial, &
@@ -295,9 +401,10 @@ contains
       '  --no-progress   no progress lines', &
       '  --help          this text', &
       '', &
-      'Writes latency.output, latency.summary.output (the layout of the paper''s Appendix C) and', &
-      'latency.json; formats in docs/output-formats.md. SIGTERM or SIGINT stops the run at the next', &
-      'safe point and writes what was measured, marked partial.', &
+      'Writes latency.output, latency.summary.output (the layout of the paper''s Appendix C),', &
+      'latency.json and latency.png/.svg (gnuplot); formats in docs/output-formats.md.', &
+      'SIGTERM or SIGINT stops the run at the next safe point and writes what was measured, marked', &
+      'partial.', &
       'Exit status: 0 done, 1 failed, 2 bad input, 3 partial results written (signal or timeout).'
 
   contains

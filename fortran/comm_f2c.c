@@ -22,6 +22,11 @@ int lat_f_calibrate_timer(MPI_Fint comm, const lat_timer_options *opts, lat_time
   return lat_calibrate_timer(comm_from_fortran(comm), opts, result, hist);
 }
 
+int lat_f_npp_study(MPI_Fint comm, const lat_pingpong_options *opts, const lat_timer_result *timer, int nvalues,
+                    const int64_t *values, int by_res_npp, lat_pingpong_result *result, lat_npp_study_row *rows) {
+  return lat_npp_study(comm_from_fortran(comm), opts, timer, nvalues, values, by_res_npp, result, rows);
+}
+
 int lat_f_pingpong_stats(MPI_Fint comm, const lat_pingpong_options *opts, const lat_timer_result *timer,
                          lat_pingpong_result *result, lat_histogram *hist) {
   return lat_pingpong_stats(comm_from_fortran(comm), opts, timer, result, hist);

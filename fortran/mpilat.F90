@@ -37,10 +37,13 @@ module mpilat
   LAT_FIT_BOUNDS(LAT_F_PARAMETER)
   LAT_NODECOMM_SIDES(LAT_F_PARAMETER)
   LAT_RUN_WARNINGS(LAT_F_PARAMETER)
+  LAT_PLACE_SHARES(LAT_F_PARAMETER)
   integer, parameter, public :: lat_all_ranks = LAT_ALL_RANKS, lat_last_rank = LAT_LAST_RANK
   integer, parameter, public :: lat_nbins = LAT_NBINS, lat_hostname_len = LAT_HOSTNAME_LEN
   integer, parameter, public :: lat_npp_max = LAT_NPP_MAX, lat_pair_nstats = LAT_PAIR_NSTATS
   integer, parameter, public :: lat_nmodels = LAT_NMODELS, lat_max_regimes = LAT_MAX_REGIMES, lat_max_levels = LAT_MAX_LEVELS
+  integer, parameter, public :: lat_npercentiles = LAT_NPERCENTILES, lat_cpuset_len = LAT_CPUSET_LEN
+  integer, parameter, public :: lat_study_max = LAT_STUDY_MAX
   ! An empty comment joins the macro's 0.2 to the kind suffix (gfortran's traditional preprocessor).
   real(c_double), parameter, public :: lat_bin_width_us = LAT_BIN_WIDTH_US/**/_c_double
   !> The API version these bindings were written for; compare with lat_get_api_version().
@@ -53,6 +56,7 @@ module mpilat
     integer(c_int) :: timer       !< LAT_TIMER_*
     integer(c_int) :: rank        !< calibrating rank or LAT_ALL_RANKS
     real(c_double) :: timeout_s   !< watchdog seconds; 0: wait for ever
+    integer(c_int) :: progress    !< 1: progress lines on stderr from the calibrating rank
   end type lat_timer_options
 
   !> Result of lat_calibrate_timer; times in microseconds.
@@ -62,6 +66,7 @@ module mpilat
     real(c_double) :: res_timing_us, min_ov_us
     real(c_double) :: min_us, median_us, mean_us, max_us, stddev_us
     real(c_double) :: tick_us
+    real(c_double) :: unit_us     !< what every difference is a whole number of (ns, or a TSC cycle)
     integer(c_int) :: timer, rank
   end type lat_timer_result
 
@@ -71,6 +76,8 @@ module mpilat
     real(c_double) :: cut_coef
     integer(c_int) :: source, dest, timer, progress
     real(c_double) :: timeout_s   !< watchdog seconds; 0: wait for ever
+    integer(c_int) :: estimate    !< 1: Part 2 runs even when npp is given; 0: skipped then
+    real(c_double) :: minutes     !< > 0: ntrial chosen for about this many minutes of trials
   end type lat_pingpong_options
 
   !> Statistics of a set of ping-pong times (microseconds, divided by two; rates in MB/s).
@@ -80,6 +87,22 @@ module mpilat
     real(c_double) :: variance_us2, stddev_us, cv_percent, stderr_us, rse
     real(c_double) :: rate_min_mbs, rate_median_mbs, rate_mean_mbs, rate_max_mbs
   end type lat_stats
+
+  !> Percentiles (nearest rank) and 95 % order-statistic intervals of the median and p99; an end the
+  !> sample cannot give is -huge or +huge (IEEE infinity).
+  type, bind(C), public :: lat_quantiles
+    real(c_double) :: level(LAT_NPERCENTILES)   !< percent levels: 1 5 10 25 50 75 90 95 99 99.9 99.99
+    real(c_double) :: p_us(LAT_NPERCENTILES)
+    real(c_double) :: median_ci_us(2), p99_ci_us(2)
+  end type lat_quantiles
+
+  !> Where a rank ran; -1 where the platform does not tell.
+  type, bind(C), public :: lat_rank_place
+    real(c_double) :: res_timing_us, min_ov_us
+    integer(c_int) :: rank, node, node_rank, socket, core, cpu, numa
+    character(kind=c_char) :: host(LAT_HOSTNAME_LEN)
+    character(kind=c_char) :: cpus(LAT_CPUSET_LEN)   !< processors it may run on, "0-3,8"
+  end type lat_rank_place
 
   !> Result of lat_pingpong_stats, the same on every rank.
   type, bind(C), public :: lat_pingpong_result
@@ -95,7 +118,20 @@ module mpilat
     real(c_double) :: level_us(LAT_MAX_LEVELS), level_share(LAT_MAX_LEVELS)
     character(kind=c_char) :: source_host(LAT_HOSTNAME_LEN)
     character(kind=c_char) :: dest_host(LAT_HOSTNAME_LEN)
+    real(c_double) :: unit_us     !< the clock's counting unit, microseconds
+    real(c_double) :: minutes     !< minutes asked for (ntrial chosen from them), or 0
+    type(lat_quantiles) :: all_q, filtered_q
+    type(lat_rank_place) :: source_place, dest_place
+    integer(c_int) :: shared      !< bits LAT_SHARE_*: what source and dest share
+    integer(c_int) :: estimate    !< 1: Part 2 ran
   end type lat_pingpong_result
+
+  !> One value of an npp study: its npp (and the res_npp it came from, or 0), statistics and percentiles.
+  type, bind(C), public :: lat_npp_study_row
+    integer(c_int64_t) :: npp, res_npp
+    type(lat_stats) :: stats
+    type(lat_quantiles) :: q
+  end type lat_npp_study_row
 
   !> Options of lat_size_sweep and lat_sweep_run (lat_sweep_defaults fills them; meanings in mpilat.h).
   type, bind(C), public :: lat_sweep_options
@@ -186,13 +222,6 @@ module mpilat
     integer(c_int) :: schedule, root, timer, wait, progress, reserved
   end type lat_pair_options
 
-  !> Where a rank ran; -1 where the platform does not tell.
-  type, bind(C), public :: lat_rank_place
-    real(c_double) :: res_timing_us, min_ov_us
-    integer(c_int) :: rank, node, node_rank, socket, core, cpu
-    character(kind=c_char) :: host(LAT_HOSTNAME_LEN)
-  end type lat_rank_place
-
   !> What a pair matrix holds, as a whole.
   type, bind(C), public :: lat_pair_summary
     integer(c_int64_t) :: nprocs, nnodes, msg_bytes, repeats, npairs, nrounds, steps, round_trips
@@ -281,6 +310,7 @@ module mpilat
   public :: lat_histogram_get, lat_histogram_free
   public :: lat_stats_compute, lat_npp_rule
   public :: lat_write_latency_files, lat_check_output_dir
+  public :: lat_write_latency_plots, lat_npp_study, lat_npp_study_check, lat_write_npp_study_files, lat_quantiles_compute
   public :: lat_string
   public :: lat_sweep_defaults, lat_size_sweep, lat_sweep_run, lat_sweep_get_summary, lat_sweep_points
   public :: lat_sweep_thresholds, lat_sweep_lines, lat_sweep_get_samples, lat_sweep_free, lat_write_sweep_files
@@ -322,6 +352,11 @@ module mpilat
   interface lat_pingpong_stats
     module procedure pingpong_stats_f08, pingpong_stats_int
   end interface lat_pingpong_stats
+
+  !> The paper's npp study, for type(MPI_Comm) or an integer handle.
+  interface lat_npp_study
+    module procedure npp_study_f08, npp_study_int
+  end interface lat_npp_study
 
   ! ---- the C functions -----------------------------------------------------------------------------------
   interface
@@ -488,6 +523,52 @@ module mpilat
       type(c_ptr), value :: timer_hist
       type(lat_pingpong_result), intent(in) :: pp
       type(c_ptr), value :: pp_hist
+      integer(c_int) :: rc
+    end function
+    function lat_write_latency_plots_c(outdir, pp, pp_hist) bind(C, name="lat_write_latency_plots") result(rc)
+      import :: c_int, c_char, c_ptr, lat_pingpong_result
+      character(kind=c_char), intent(in) :: outdir(*)
+      type(lat_pingpong_result), intent(in) :: pp
+      type(c_ptr), value :: pp_hist
+      integer(c_int) :: rc
+    end function
+    function lat_npp_study_c(comm, opts, timer, nvalues, values, by_res_npp, result, rows) &
+        bind(C, name="lat_f_npp_study") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_pingpong_options, lat_pingpong_result, lat_npp_study_row
+      integer(c_int), value :: comm
+      type(lat_pingpong_options), intent(in) :: opts
+      type(c_ptr), value :: timer
+      integer(c_int), value :: nvalues
+      integer(c_int64_t), intent(in) :: values(*)
+      integer(c_int), value :: by_res_npp
+      type(lat_pingpong_result), intent(out) :: result
+      type(lat_npp_study_row), intent(out) :: rows(*)
+      integer(c_int) :: rc
+    end function
+    function lat_npp_study_check_c(opts, nprocs, nvalues, values, by_res_npp) &
+        bind(C, name="lat_npp_study_check") result(rc)
+      import :: c_int, c_int64_t, lat_pingpong_options
+      type(lat_pingpong_options), intent(in) :: opts
+      integer(c_int), value :: nprocs, nvalues
+      integer(c_int64_t), intent(in) :: values(*)
+      integer(c_int), value :: by_res_npp
+      integer(c_int) :: rc
+    end function
+    function lat_write_npp_study_files_c(outdir, command_line, pp, nrows, rows, render) &
+        bind(C, name="lat_write_npp_study_files") result(rc)
+      import :: c_int, c_char, lat_pingpong_result, lat_npp_study_row
+      character(kind=c_char), intent(in) :: outdir(*), command_line(*)
+      type(lat_pingpong_result), intent(in) :: pp
+      integer(c_int), value :: nrows
+      type(lat_npp_study_row), intent(in) :: rows(*)
+      integer(c_int), value :: render
+      integer(c_int) :: rc
+    end function
+    function lat_quantiles_compute_c(n, values, q) bind(C, name="lat_quantiles_compute") result(rc)
+      import :: c_int, c_int64_t, c_double, lat_quantiles
+      integer(c_int64_t), value :: n
+      real(c_double), intent(in) :: values(*)
+      type(lat_quantiles), intent(out) :: q
       integer(c_int) :: rc
     end function
     function lat_check_output_dir_c(outdir) bind(C, name="lat_check_output_dir") result(rc)
@@ -1162,6 +1243,92 @@ contains
                                    program_seconds, timer, timer_hist%handle, pp, pp_hist%handle)
     call handle(rc, 'lat_write_latency_files', ierr)
   end subroutine lat_write_latency_files
+
+  !> Draws latency.png and latency.svg (distribution and run over time) into outdir with gnuplot.
+  subroutine lat_write_latency_plots(outdir, pp, pp_hist, ierr)
+    character(len=*), intent(in) :: outdir
+    type(lat_pingpong_result), intent(in) :: pp
+    type(lat_histogram), intent(in) :: pp_hist
+    integer, optional, intent(out) :: ierr
+    call handle(lat_write_latency_plots_c(trim(outdir)//c_null_char, pp, pp_hist%handle), 'lat_write_latency_plots', ierr)
+  end subroutine lat_write_latency_plots
+
+  !> Collective over comm: the npp study (values: npp, or res_npp when by_res_npp), a row per value.
+  subroutine npp_study_f08(comm, opts, values, by_res_npp, result, rows, timer, ierr)
+    type(MPI_Comm), intent(in) :: comm
+    type(lat_pingpong_options), intent(in) :: opts
+    integer(c_int64_t), intent(in) :: values(:)
+    logical, intent(in) :: by_res_npp
+    type(lat_pingpong_result), intent(out) :: result
+    type(lat_npp_study_row), allocatable, intent(out) :: rows(:)
+    type(lat_timer_result), optional, intent(in), target :: timer
+    integer, optional, intent(out) :: ierr
+    call npp_study_int(comm%MPI_VAL, opts, values, by_res_npp, result, rows, timer, ierr)
+  end subroutine npp_study_f08
+
+  subroutine npp_study_int(comm, opts, values, by_res_npp, result, rows, timer, ierr)
+    integer, intent(in) :: comm
+    type(lat_pingpong_options), intent(in) :: opts
+    integer(c_int64_t), intent(in) :: values(:)
+    logical, intent(in) :: by_res_npp
+    type(lat_pingpong_result), intent(out) :: result
+    type(lat_npp_study_row), allocatable, intent(out) :: rows(:)
+    type(lat_timer_result), optional, intent(in), target :: timer
+    integer, optional, intent(out) :: ierr
+    integer(c_int64_t), allocatable :: copy(:)
+    type(lat_npp_study_row), allocatable :: room(:)
+    type(c_ptr) :: timer_p
+    timer_p = c_null_ptr
+    if (present(timer)) timer_p = c_loc(timer)
+    ! Contiguous copies, never empty for C (an empty list is refused there, with its count).
+    allocate (copy(max(size(values), 1)), room(max(size(values), 1)))
+    copy = 0
+    copy(1:size(values)) = values
+    call handle(lat_npp_study_c(int(comm, c_int), opts, timer_p, size(values, kind=c_int), copy, &
+                                merge(1_c_int, 0_c_int, by_res_npp), result, room), 'lat_npp_study', ierr)
+    rows = room(1:size(values))
+  end subroutine npp_study_int
+
+  !> Checks an npp study's options and values as lat_npp_study would. Not collective.
+  subroutine lat_npp_study_check(opts, nprocs, values, by_res_npp, ierr)
+    type(lat_pingpong_options), intent(in) :: opts
+    integer, intent(in) :: nprocs
+    integer(c_int64_t), intent(in) :: values(:)
+    logical, intent(in) :: by_res_npp
+    integer, optional, intent(out) :: ierr
+    integer(c_int64_t), allocatable :: copy(:)
+    allocate (copy(max(size(values), 1)))
+    copy = 0
+    copy(1:size(values)) = values
+    call handle(lat_npp_study_check_c(opts, int(nprocs, c_int), size(values, kind=c_int), copy, &
+                                      merge(1_c_int, 0_c_int, by_res_npp)), 'lat_npp_study_check', ierr)
+  end subroutine lat_npp_study_check
+
+  !> Writes latency.npp.txt, .csv, .json and (render) .png and .svg into outdir.
+  subroutine lat_write_npp_study_files(outdir, command_line, pp, rows, render, ierr)
+    character(len=*), intent(in) :: outdir, command_line
+    type(lat_pingpong_result), intent(in) :: pp
+    type(lat_npp_study_row), intent(in) :: rows(:)
+    logical, intent(in) :: render
+    integer, optional, intent(out) :: ierr
+    type(lat_npp_study_row), allocatable :: copy(:)
+    copy = rows
+    if (size(copy) == 0) allocate (copy(1))
+    call handle(lat_write_npp_study_files_c(trim(outdir)//c_null_char, trim(command_line)//c_null_char, pp, &
+                                            size(rows, kind=c_int), copy, merge(1_c_int, 0_c_int, render)), &
+                'lat_write_npp_study_files', ierr)
+  end subroutine lat_write_npp_study_files
+
+  !> Percentiles and their 95 % intervals of values_us, as the measurements compute them.
+  subroutine lat_quantiles_compute(values_us, q, ierr)
+    real(c_double), intent(in) :: values_us(:)
+    type(lat_quantiles), intent(out) :: q
+    integer, optional, intent(out) :: ierr
+    real(c_double), allocatable :: copy(:)
+    copy = values_us
+    if (size(copy) == 0) copy = [0.0_c_double]
+    call handle(lat_quantiles_compute_c(size(values_us, kind=c_int64_t), copy, q), 'lat_quantiles_compute', ierr)
+  end subroutine lat_quantiles_compute
 
   !> Checks that files can be created in outdir.
   subroutine lat_check_output_dir(outdir, ierr)

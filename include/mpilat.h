@@ -117,6 +117,8 @@ typedef struct lat_timer_options {
   int rank;     /**< the rank that calibrates, or LAT_ALL_RANKS (default): each rank its own clock */
   double timeout_s; /**< watchdog: seconds a rank waits for the others to call in before
                          LAT_ERR_TIMEOUT; 0 (default): wait for ever. Must be equal on all ranks */
+  int progress;     /**< 1: the calibrating rank (rank 0 of LAT_ALL_RANKS) prints percent and time left on
+                         stderr; default 0 */
 } lat_timer_options;
 
 /** Result of lat_calibrate_timer(). */
@@ -130,6 +132,8 @@ typedef struct lat_timer_result {
   double min_ov_us;         /**< minimum timing overhead: minimum non-negative difference */
   double min_us, median_us, mean_us, max_us, stddev_us; /**< over all nr differences */
   double tick_us;           /**< the clock's own claim: MPI_Wtick() or clock_getres(), for reference */
+  double unit_us;           /**< what every difference is a whole number of: 0.001 (a nanosecond) for
+                                 mpi_wtime and monotonic_raw, one cycle for tsc; the tables count in it */
   int timer;                /**< the lat_timer_kind measured */
   int rank;                 /**< the rank whose clock this is */
 } lat_timer_result;
@@ -175,7 +179,12 @@ typedef struct lat_pingpong_options {
   int timer;        /**< lat_timer_kind for the calibration done here; default LAT_TIMER_MPI_WTIME */
   int progress;     /**< 1: the source rank prints phase, percent and time left on stderr; default 0 */
   double timeout_s; /**< watchdog (docs/method.md): the longest a rank waits for a peer at any step
-                         before LAT_ERR_TIMEOUT; 0 (default): wait for ever */
+                         before LAT_ERR_TIMEOUT, and never less than 10 expected timing loops
+                         (npp x median_ppt); 0 (default): wait for ever */
+  int estimate;     /**< 1 (default): Part 2, the npp estimate, runs even when npp is given, so the rule's
+                         value is reported beside the one used; 0: skipped when npp is given */
+  double minutes;   /**< > 0: ntrial is chosen so that the trials take about this long, from the time
+                         per trial seen in Part 2 (which then must run); 0 (default): ntrial as given */
 } lat_pingpong_options;
 
 /** Statistics of one set of ping-pong times (all of them, or those kept by the filter). */
@@ -189,6 +198,33 @@ typedef struct lat_stats {
   double rse;              /**< relative standard error: stderr / mean (a fraction, not percent) */
   double rate_min_mbs, rate_median_mbs, rate_mean_mbs, rate_max_mbs; /**< bytes / time */
 } lat_stats;
+
+/** Percentiles of a set of times, by the nearest-rank rule (the ceil(p n / 100)-th smallest time), with
+    distribution-free 95 % confidence intervals of the median and of p99 from order statistics: the
+    interval [x_(l), x_(u)] whose binomial coverage is at least 95 % (docs/method.md, "Percentiles"). An
+    end the sample is too small to give is -INFINITY or INFINITY. */
+typedef struct lat_quantiles {
+  double level[LAT_NPERCENTILES]; /**< the percent levels: 1 5 10 25 50 75 90 95 99 99.9 99.99 */
+  double p_us[LAT_NPERCENTILES];  /**< the percentiles, microseconds */
+  double median_ci_us[2];         /**< 95 % confidence interval of the median (p50) */
+  double p99_ci_us[2];            /**< 95 % confidence interval of p99 */
+} lat_quantiles;
+
+/** Where a rank ran, as far as the platform tells; -1 where it does not. */
+typedef struct lat_rank_place {
+  double res_timing_us, min_ov_us; /**< its clock's resolution and minimum overhead (0 from a log) */
+  int rank;           /**< in the communicator */
+  int node;           /**< index of its node, nodes numbered by their lowest rank: a shared-memory domain
+                           of MPI_Comm_split_type (from a log: ranks grouped by hostname) */
+  int node_rank;      /**< its place among the ranks of its node */
+  int socket;         /**< hwloc logical index of the package its binding lies in; -1: unknown (the
+                           binding spans packages, or no hwloc information) */
+  int core;           /**< the same for the core; -1 when not bound inside one core */
+  int cpu;            /**< OS index of the processor it was running on when asked; -1 unknown */
+  int numa;           /**< hwloc logical index of the NUMA node its binding lies in; -1 unknown */
+  char host[LAT_HOSTNAME_LEN]; /**< MPI_Get_processor_name(), or the log's ProcName */
+  char cpus[LAT_CPUSET_LEN];   /**< the processors it may run on (OS indexes, "0-3,8"); "" unknown */
+} lat_rank_place;
 
 /** Values of lat_pingpong_result.partial. */
 enum lat_partial_cause { LAT_PARTIAL_CAUSES(LAT_C_ENUMERATOR) };
@@ -218,6 +254,15 @@ typedef struct lat_pingpong_result {
   double level_share[LAT_MAX_LEVELS]; /**< each level's share of the trials */
   char source_host[LAT_HOSTNAME_LEN]; /**< MPI_Get_processor_name() of source, NUL-terminated */
   char dest_host[LAT_HOSTNAME_LEN];   /**< the same for dest */
+  double unit_us;          /**< the clock's counting unit (lat_timer_result.unit_us): one-way times are
+                                whole multiples of unit_us / (2 npp_used), less min_ov / (2 npp_used) */
+  double minutes;          /**< the minutes asked for (ntrial was chosen from them), or 0 */
+  lat_quantiles all_q;     /**< percentiles and intervals of all trials */
+  lat_quantiles filtered_q; /**< the same after filtering */
+  lat_rank_place source_place, dest_place; /**< where source and dest ran */
+  int shared;              /**< bits of lat_place_share: what source and dest share (node, socket, core) */
+  int estimate;            /**< 1: Part 2 ran (npp_calculated is the rule's value); 0: skipped (npp given
+                                and opts.estimate = 0) */
 } lat_pingpong_result;
 
 /** Fills opts with the defaults above. */
@@ -553,19 +598,6 @@ typedef struct lat_pair_options {
   int reserved;       /**< 0 */
 } lat_pair_options;
 
-/** Where a rank ran, as far as the platform tells; -1 where it does not. */
-typedef struct lat_rank_place {
-  double res_timing_us, min_ov_us; /**< its clock's resolution and minimum overhead (0 from a log) */
-  int rank;           /**< in the communicator */
-  int node;           /**< index of its node, nodes numbered by their lowest rank: a shared-memory domain
-                           of MPI_Comm_split_type (from a log: ranks grouped by hostname) */
-  int node_rank;      /**< its place among the ranks of its node */
-  int socket;         /**< hwloc logical index of the package its binding lies in; -1: unknown (the
-                           binding spans packages, or no hwloc information) */
-  int core;           /**< the same for the core; -1 when not bound inside one core */
-  int cpu;            /**< OS index of the processor it was running on when asked; -1 unknown */
-  char host[LAT_HOSTNAME_LEN]; /**< MPI_Get_processor_name(), or the log's ProcName */
-} lat_rank_place;
 
 /** What a pair matrix holds, as a whole. */
 typedef struct lat_pair_summary {
@@ -662,6 +694,9 @@ typedef struct lat_maxrate_obs {
 
 /** Bits of lat_pingpong_result.warnings. */
 enum lat_run_warning { LAT_RUN_WARNINGS(LAT_C_ENUMERATOR) };
+
+/** Bits of lat_pingpong_result.shared. */
+enum lat_place_share { LAT_PLACE_SHARES(LAT_C_ENUMERATOR) };
 
 /** Between what nodecomm measures (lat_nodecomm_options.sides, lat_nodecomm_summary.sides). */
 enum lat_nodecomm_sides { LAT_NODECOMM_SIDES(LAT_C_ENUMERATOR) };
@@ -876,6 +911,51 @@ int lat_npp_rule(int64_t res_npp, double res_timing_us, double median_ppt_us, in
 int lat_write_latency_files(const char *outdir, const char *command_line, double program_seconds,
                             const lat_timer_result *timer, lat_histogram timer_hist,
                             const lat_pingpong_result *pp, lat_histogram pp_hist);
+
+/**
+ * Draws latency.png and latency.svg into outdir with gnuplot (whole or not at all): the distribution of
+ * pp_hist (a histogram on a log time axis, the median and the filter's cut marked) and the chunk medians
+ * of the run over time, each level shaded. pp_hist must hold the table and its chunks (as
+ * lat_pingpong_stats() hands it out). LAT_ERR_UNSUPPORTED when gnuplot cannot be run. Not collective.
+ */
+int lat_write_latency_plots(const char *outdir, const lat_pingpong_result *pp, lat_histogram pp_hist);
+
+/** One value of an npp study: the npp measured (and the res_npp it came from, or 0), its trials and
+    their statistics, one way in microseconds. */
+typedef struct lat_npp_study_row {
+  int64_t npp;             /**< ping-pongs per timing loop */
+  int64_t res_npp;         /**< the res_npp that gave npp by the rule (a --res-npp-study), or 0 */
+  lat_stats stats;         /**< min, median, mean, max, stddev of its trials */
+  lat_quantiles q;         /**< its percentiles (p99 among them) */
+} lat_npp_study_row;
+
+/**
+ * The paper's npp study (Tables 4.1-4.3): the ping-pong of opts timed with each of nvalues values of npp
+ * (values: npp; or, when by_res_npp is 1, res_npp, each turned into npp by the rule with the median of
+ * Part 2), opts->ntrial trials each, interleaved chunk by chunk (a chunk of ~0.25 s of each value in
+ * turn) so that the machine's phases fall on every value alike. opts->npp must be 0. rows: nvalues rows,
+ * on every rank. 1 <= nvalues <= LAT_STUDY_MAX; values positive and distinct. timer as in
+ * lat_pingpong_stats(). result: the run's Part 2 fields (median_ppt_us, npp_calculated, ...) and
+ * calibration. Collective over comm.
+ */
+int lat_npp_study(MPI_Comm comm, const lat_pingpong_options *opts, const lat_timer_result *timer, int nvalues,
+                  const int64_t *values, int by_res_npp, lat_pingpong_result *result, lat_npp_study_row *rows);
+
+/** Checks an npp study's options and values as lat_npp_study() would (seen from the source rank):
+    LAT_SUCCESS, or LAT_ERR_ARG naming the value (a duplicate, a value < 1, npp given). Not collective. */
+int lat_npp_study_check(const lat_pingpong_options *opts, int nprocs, int nvalues, const int64_t *values, int by_res_npp);
+
+/**
+ * Writes latency.npp.txt (a table of npp, res_npp, trials, min, median, mean, max, SD and p99 per value),
+ * latency.npp.csv, latency.npp.json and, when render is 1, latency.npp.png and .svg (median and p99 with
+ * min..p99 bars against npp), whole or not at all. Not collective.
+ */
+int lat_write_npp_study_files(const char *outdir, const char *command_line, const lat_pingpong_result *pp,
+                              int nrows, const lat_npp_study_row *rows, int render);
+
+/** Percentiles and their intervals (lat_quantiles) of n values (microseconds), as the measurements
+    compute them. Not collective. */
+int lat_quantiles_compute(int64_t n, const double *values_us, lat_quantiles *q);
 
 /** Checks that files can be created in outdir (creates and removes a probe file). Not collective. */
 int lat_check_output_dir(const char *outdir);

@@ -109,6 +109,22 @@
   LAT_X(LAT_WARN_LEVELS, 1) \
   LAT_X(LAT_WARN_FILTERED, 2)
 
+/* What two ranks share (bits of lat_pingpong_result.shared; enum lat_place_share): a bit is set when the
+ * platform tells that they share it, and LAT_SHARE_KNOWN_* when it can tell at all (hwloc knew both
+ * bindings).
+ *   LAT_SHARE_NODE          one shared-memory node (MPI_Comm_split_type)
+ *   LAT_SHARE_SOCKET        one package (socket) of that node
+ *   LAT_SHARE_CORE          one core: the two ranks take turns on it
+ *   LAT_SHARE_KNOWN_SOCKET  both packages are known, so LAT_SHARE_SOCKET is an answer, not a blank
+ *   LAT_SHARE_KNOWN_CORE    both cores are known
+ */
+#define LAT_PLACE_SHARES(LAT_X) \
+  LAT_X(LAT_SHARE_NODE, 1) \
+  LAT_X(LAT_SHARE_SOCKET, 2) \
+  LAT_X(LAT_SHARE_CORE, 4) \
+  LAT_X(LAT_SHARE_KNOWN_SOCKET, 8) \
+  LAT_X(LAT_SHARE_KNOWN_CORE, 16)
+
 /* Between what nodecomm measures its k pairs (lat_nodecomm_options.sides, lat_nodecomm_summary.sides;
  * enum lat_nodecomm_sides). The paper measures "to another node or another chip".
  *   LAT_SIDES_NODE    rank 0's node against the lowest-ranked other node (default)
@@ -212,11 +228,17 @@
 #define LAT_NMODELS 6
 /** Most levels of a run's chunk medians reported (lat_pingpong_result.level_us). */
 #define LAT_MAX_LEVELS 4
+/** Percentiles of lat_quantiles (their levels in percent: lat_quantiles.level). */
+#define LAT_NPERCENTILES 11
+/** Room for a processor set in list form ("0-3,8"), terminating NUL included. */
+#define LAT_CPUSET_LEN 64
+/** Most values of an npp study (lat_npp_study). */
+#define LAT_STUDY_MAX 64
 /** Most regimes of a max-rate fit (short, eager, rendezvous, and one more where a protocol switches twice);
     thresholds: LAT_MAX_REGIMES - 1. */
 #define LAT_MAX_REGIMES 4
 /** Bumped whenever a struct layout or a signature of the C ABI changes.
     Compare with lat_get_api_version() at run time. */
-#define LAT_API_VERSION 6
+#define LAT_API_VERSION 7
 
 #endif /* MPILAT_CONSTANTS_H */

@@ -5,6 +5,19 @@
 #include "common/stats.hpp"
 #include "guard.hpp"
 
+namespace {
+
+/// The caller's n values, each checked to be finite.
+std::vector<double> finite_values(int64_t n, const double *values_us) {
+  std::vector<double> v(values_us, values_us + n);
+  for (int64_t i = 0; i < n; ++i)
+    if (!std::isfinite(v[static_cast<size_t>(i)]))
+      throw lat::ArgError("values_us[" + std::to_string(i) + "] must be finite, got " + std::to_string(v[static_cast<size_t>(i)]));
+  return v;
+}
+
+}  // namespace
+
 extern "C" {
 
 int lat_histogram_size(lat_histogram hist, int64_t *nvalues) {
@@ -46,13 +59,17 @@ int lat_stats_compute(int64_t n, const double *values_us, int64_t bytes, lat_sta
     if (n < 0) throw lat::ArgError(lat::got("n must be >= 0", n));
     if (bytes < 0) throw lat::ArgError(lat::got("bytes must be >= 0", bytes));
     if (n > 0) lat::require_nonnull(values_us, "values_us");
-    lat::Tally tally;
-    for (int64_t i = 0; i < n; ++i) {
-      if (!std::isfinite(values_us[i]))
-        throw lat::ArgError("values_us[" + std::to_string(i) + "] must be finite, got " + std::to_string(values_us[i]));
-      tally.add(values_us[i]);
-    }
-    *stats = lat::describe(lat::distribution_of(tally, [](double v) { return v; }), bytes);
+    *stats = lat::describe(lat::distribution_of_values(finite_values(n, values_us)), bytes);
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_quantiles_compute(int64_t n, const double *values_us, lat_quantiles *q) {
+  return lat::guard([&] {
+    lat::require_nonnull(q, "q");
+    if (n < 0) throw lat::ArgError(lat::got("n must be >= 0", n));
+    if (n > 0) lat::require_nonnull(values_us, "values_us");
+    *q = lat::quantiles_of(lat::distribution_of_values(finite_values(n, values_us)));
     return LAT_SUCCESS;
   });
 }

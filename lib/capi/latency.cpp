@@ -76,6 +76,52 @@ int lat_write_latency_files(const char *outdir, const char *command_line, double
   });
 }
 
+int lat_write_latency_plots(const char *outdir, const lat_pingpong_result *pp, lat_histogram pp_hist) {
+  return lat::guard([&] {
+    lat::require_nonnull(pp, "pp");
+    lat::require_nonnull(pp_hist, "pp_hist");
+    lat::write_latency_plots(outdir ? outdir : "", *pp, pp_hist->dist, pp_hist->chunks);
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_npp_study(MPI_Comm comm, const lat_pingpong_options *opts, const lat_timer_result *timer, int nvalues,
+                  const int64_t *values, int by_res_npp, lat_pingpong_result *result, lat_npp_study_row *rows) {
+  return lat::guard([&] {
+    lat::require_nonnull(opts, "opts");
+    lat::require_nonnull(result, "result");
+    *result = lat_pingpong_result{};
+    if (rows == nullptr) throw lat::ArgError("rows must not be NULL");
+    lat::NppStudy study = lat::npp_study(comm, *opts, timer, values, nvalues, by_res_npp != 0);
+    *result = study.result;
+    for (size_t i = 0; i < study.rows.size(); ++i) rows[i] = study.rows[i];
+    return lat::interrupted_code(study.result.partial != LAT_COMPLETE, "npp study", "results are partial");
+  });
+}
+
+int lat_npp_study_check(const lat_pingpong_options *opts, int nprocs, int nvalues, const int64_t *values, int by_res_npp) {
+  return lat::guard([&] {
+    lat::require_nonnull(opts, "opts");
+    lat::require_no_complaint(lat::check_pingpong_options(*opts, nprocs, opts->source, nullptr));
+    lat::require_no_complaint(lat::check_study_values(values, nvalues, by_res_npp != 0, *opts));
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_write_npp_study_files(const char *outdir, const char *command_line, const lat_pingpong_result *pp,
+                              int nrows, const lat_npp_study_row *rows, int render) {
+  return lat::guard([&] {
+    lat::require_nonnull(pp, "pp");
+    if (nrows < 1 || nrows > LAT_STUDY_MAX)
+      throw lat::ArgError(lat::got("nrows must be in 1.." + std::to_string(LAT_STUDY_MAX), nrows));
+    lat::require_nonnull(rows, "rows");
+    if (render != 0 && render != 1) throw lat::ArgError(lat::got("render must be 0 or 1", render));
+    lat::write_npp_study_files(outdir ? outdir : "", command_line ? command_line : "", *pp,
+                               std::vector<lat_npp_study_row>(rows, rows + nrows), render == 1);
+    return LAT_SUCCESS;
+  });
+}
+
 int lat_check_output_dir(const char *outdir) {
   return lat::guard([&] {
     lat::check_writable_dir(outdir ? outdir : "");

@@ -1,5 +1,7 @@
 // clock.hpp: the clocks mpilat times with. Each is a small class with an inline now() in seconds, so the
-// timing loops are templates over the clock and no indirect call sits between two reads.
+// timing loops are templates over the clock and no indirect call sits between two reads. unit() is what a
+// difference of two readings is a whole number of: the nanosecond of clock_gettime (under MPI_Wtime too,
+// in MPICH and Open MPI), the cycle of the TSC; the tallies count differences in that unit.
 #pragma once
 
 #include <mpi.h>
@@ -24,6 +26,7 @@ struct MpiWtimeClock {
   static constexpr int kind = LAT_TIMER_MPI_WTIME;
   double now() const { return MPI_Wtime(); }
   double tick() const { return MPI_Wtick(); }
+  double unit() const { return 1e-9; }
 };
 
 struct MonotonicRawClock {
@@ -34,6 +37,7 @@ struct MonotonicRawClock {
     return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
   }
   double tick() const;
+  double unit() const { return 1e-9; }
 };
 
 /// The invariant TSC. now() is ticks * seconds_per_tick, the rate measured against MONOTONIC_RAW when
@@ -52,6 +56,7 @@ struct TscClock {
 #endif
   }
   double tick() const { return seconds_per_tick; }
+  double unit() const { return seconds_per_tick; }
   double seconds_per_tick = 0.0;
 };
 

@@ -20,9 +20,11 @@ int containing_index(hwloc_topology_t topo, hwloc_const_cpuset_t set, hwloc_obj_
   return obj != nullptr ? static_cast<int>(obj->logical_index) : -1;
 }
 
-/// socket, core (of the process's binding) and cpu (where it last ran); -1 where hwloc cannot tell.
+/// socket, core and NUMA node (of the process's binding), its processors, and cpu (where it last ran); -1
+/// where hwloc cannot tell.
 void hwloc_place(lat_rank_place &place, int &processors) {
-  place.socket = place.core = place.cpu = -1;
+  place.socket = place.core = place.cpu = place.numa = -1;
+  place.cpus[0] = '\0';
   processors = 0;
   hwloc_topology_t topo;
   if (hwloc_topology_init(&topo) != 0) return;
@@ -32,6 +34,17 @@ void hwloc_place(lat_rank_place &place, int &processors) {
     if (hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0 && !hwloc_bitmap_iszero(set)) {
       place.socket = containing_index(topo, set, HWLOC_OBJ_PACKAGE);
       place.core = containing_index(topo, set, HWLOC_OBJ_CORE);
+      hwloc_bitmap_list_snprintf(place.cpus, sizeof place.cpus, set);
+      // NUMA nodes are memory children in hwloc 2: the binding's nodeset names them.
+      hwloc_bitmap_t nodes = hwloc_bitmap_alloc();
+      if (nodes != nullptr) {
+        hwloc_cpuset_to_nodeset(topo, set, nodes);
+        if (hwloc_bitmap_weight(nodes) == 1) {
+          hwloc_obj_t numa = hwloc_get_numanode_obj_by_os_index(topo, static_cast<unsigned>(hwloc_bitmap_first(nodes)));
+          if (numa != nullptr) place.numa = static_cast<int>(numa->logical_index);
+        }
+        hwloc_bitmap_free(nodes);
+      }
     }
     if (hwloc_get_last_cpu_location(topo, set, HWLOC_CPUBIND_THREAD) == 0 && !hwloc_bitmap_iszero(set))
       place.cpu = hwloc_bitmap_first(set);

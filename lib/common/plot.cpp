@@ -1,5 +1,7 @@
 #include "common/plot.hpp"
 
+#include "common/report_text.hpp"
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -74,6 +76,18 @@ void run_gnuplot(const std::string &script, const std::vector<std::pair<std::str
   struct stat st;
   if (stat(output.c_str(), &st) != 0 || st.st_size == 0)
     throw IoError("gnuplot wrote no plot into " + output);
+}
+
+std::string gnuplot_figure_head(const std::string &file, int width, int height) {
+  std::string o;
+  append(o, "# gnuplot script: `gnuplot {}.gp` draws {}.png; `gnuplot -e \"format='svg'; outfile='{}.svg'\" {}.gp` the SVG "
+            "(data inline)\n", file, file, file, file);
+  append(o, "if (!exists(\"outfile\")) outfile = '{}.png'\n", file);
+  append(o, "if (!exists(\"format\")) format = 'png'\n");
+  append(o, "if (format eq 'svg') {{ set terminal svg size {},{} dynamic noenhanced font 'sans,11' }} "
+            "else {{ set terminal pngcairo size {},{} noenhanced font 'sans,11' }}\n", width, height, width, height);
+  append(o, "set output outfile\n");
+  return o;
 }
 
 MakeFromStaged render_plots(const std::vector<Plot> &plots, const std::vector<std::pair<std::string, size_t>> &data) {

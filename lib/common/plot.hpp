@@ -25,6 +25,10 @@ struct Plot {
 /// number) of `data` to that staged file's path; the plots are renamed with the set.
 MakeFromStaged render_plots(const std::vector<Plot> &plots, const std::vector<std::pair<std::string, size_t>> &data);
 
+/// The head of a figure's script: output file and format (png or svg) from -e (render_plots sets them),
+/// else file.png; the terminal at width x height.
+std::string gnuplot_figure_head(const std::string &file, int width, int height);
+
 /// value quoted as a gnuplot single-quoted string ('it''s').
 std::string gnuplot_quoted(const std::string &value);
 

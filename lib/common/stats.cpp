@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace lat {
@@ -80,6 +81,65 @@ lat_stats describe(const Distribution &d, int64_t bytes) {
   s.rate_mean_mbs = rate_mbs(bytes, s.mean_us);
   s.rate_max_mbs = rate_mbs(bytes, s.max_us);
   return s;
+}
+
+const double kPercentLevels[LAT_NPERCENTILES] = {1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9, 99.99};
+
+std::pair<int64_t, int64_t> order_statistic_interval(int64_t n, double q, double alpha) {
+  const double half = alpha / 2.0;
+  if (n <= 100000) {
+    // P(B <= k) summed from the log pmf; l - 1 is the largest k with P(B <= k) <= alpha/2 and u - 1 the
+    // smallest k with P(B <= k) >= 1 - alpha/2.
+    const double lq = std::log(q), lp = std::log1p(-q), lgn = std::lgamma(static_cast<double>(n) + 1.0);
+    double cdf = 0.0;
+    int64_t l = 0, u = n + 1;
+    for (int64_t k = 0; k <= n; ++k) {
+      const double kk = static_cast<double>(k);
+      cdf += std::exp(lgn - std::lgamma(kk + 1.0) - std::lgamma(static_cast<double>(n - k) + 1.0) + kk * lq +
+                      static_cast<double>(n - k) * lp);
+      if (cdf <= half) l = k + 1;
+      if (cdf >= 1.0 - half) {
+        u = k + 1;
+        break;
+      }
+    }
+    return {l, u};
+  }
+  const double nd = static_cast<double>(n), sd = std::sqrt(nd * q * (1.0 - q));
+  const double z = 1.959963984540054;  // the normal 97.5 % point (alpha = 0.05); other alphas are not asked for
+  const int64_t l = static_cast<int64_t>(std::floor(nd * q - z * sd - 0.5)) + 1;
+  const int64_t u = static_cast<int64_t>(std::ceil(nd * q + z * sd - 0.5)) + 1;
+  return {std::max<int64_t>(l, 0), std::min<int64_t>(u, n + 1)};
+}
+
+lat_quantiles quantiles_of(const Distribution &d) {
+  lat_quantiles q{};
+  for (int i = 0; i < LAT_NPERCENTILES; ++i) q.level[i] = kPercentLevels[i];
+  const int64_t n = d.total();
+  if (n == 0) return q;
+  // Every rank asked for (1-based), in one ascending walk of the table.
+  auto nearest_rank = [n](double pct) {
+    return std::clamp<int64_t>(static_cast<int64_t>(std::ceil(pct / 100.0 * static_cast<double>(n) - 1e-9)), 1, n);
+  };
+  const auto [ml, mu] = order_statistic_interval(n, 0.5);
+  const auto [pl, pu] = order_statistic_interval(n, 0.99);
+  std::vector<std::pair<int64_t, double *>> asks;
+  for (int i = 0; i < LAT_NPERCENTILES; ++i) asks.push_back({nearest_rank(kPercentLevels[i]), &q.p_us[i]});
+  const double inf = std::numeric_limits<double>::infinity();
+  q.median_ci_us[0] = q.p99_ci_us[0] = -inf;
+  q.median_ci_us[1] = q.p99_ci_us[1] = inf;
+  if (ml >= 1) asks.push_back({ml, &q.median_ci_us[0]});
+  if (mu <= n) asks.push_back({mu, &q.median_ci_us[1]});
+  if (pl >= 1) asks.push_back({pl, &q.p99_ci_us[0]});
+  if (pu <= n) asks.push_back({pu, &q.p99_ci_us[1]});
+  std::sort(asks.begin(), asks.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+  int64_t seen = 0;
+  size_t i = 0;
+  for (size_t a = 0; a < asks.size(); ++a) {
+    while (seen + d.counts[i] < asks[a].first) seen += d.counts[i++];
+    *asks[a].second = d.values[i];
+  }
+  return q;
 }
 
 void fill_bins(const Distribution &d, int64_t bins[LAT_NBINS]) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "mpilat.h"
@@ -10,11 +11,11 @@
 
 namespace lat {
 
-/// One chunk of a run's samples in time order: its count, minimum and median (us), its start and end in
-/// seconds since the run began (latency/run_levels.hpp tells the levels of a run from them).
+/// One chunk of a run's samples in time order: its count, minimum, median and first trial (us), its start
+/// and end in seconds since the run began (latency/run_levels.hpp tells the levels of a run from them).
 struct TrialChunk {
   int64_t first_trial = 0, count = 0;
-  double start_s = 0.0, end_s = 0.0, min_us = 0.0, median_us = 0.0;
+  double start_s = 0.0, end_s = 0.0, min_us = 0.0, median_us = 0.0, first_us = 0.0;
 };
 
 /// Distinct values in ascending order with their counts (the frequency table of the paper).
@@ -25,21 +26,22 @@ struct Distribution {
   bool empty() const { return values.empty(); }
 };
 
-/// The tally's values mapped by an increasing function (raw seconds -> microseconds), merging values
-/// that the mapping makes equal.
+/// The tally's tick values mapped by an increasing function (ticks -> microseconds), merging values that
+/// the mapping makes equal.
 template <class Map>
 Distribution distribution_of(const Tally &tally, Map map) {
-  Distribution raw, d;
-  tally.sorted(raw.values, raw.counts);
-  d.values.reserve(raw.values.size());
-  d.counts.reserve(raw.values.size());
-  for (size_t k = 0; k < raw.values.size(); ++k) {
-    const double v = map(raw.values[k]);
+  std::vector<int64_t> ticks, counts;
+  tally.sorted(ticks, counts);
+  Distribution d;
+  d.values.reserve(ticks.size());
+  d.counts.reserve(ticks.size());
+  for (size_t k = 0; k < ticks.size(); ++k) {
+    const double v = map(ticks[k]);
     if (!d.values.empty() && d.values.back() == v) {
-      d.counts.back() += raw.counts[k];
+      d.counts.back() += counts[k];
     } else {
       d.values.push_back(v);
-      d.counts.push_back(raw.counts[k]);
+      d.counts.push_back(counts[k]);
     }
   }
   return d;
@@ -59,6 +61,18 @@ Distribution at_most(const Distribution &d, double cut);
 
 /// All statistics of lat_stats (zeroed for an empty distribution); rates for a message of bytes bytes.
 lat_stats describe(const Distribution &d, int64_t bytes);
+
+/// The percent levels of lat_quantiles.level.
+extern const double kPercentLevels[LAT_NPERCENTILES];
+
+/// The 1-based ranks (l, u) of the order statistics that bound a distribution-free confidence interval of
+/// the q-quantile (0 < q < 1) of n samples with coverage >= 1 - alpha: l the largest with P(B < l) <= alpha/2,
+/// u the smallest with P(B >= u) <= alpha/2, B ~ Binomial(n, q). l = 0 or u = n + 1: that end is unbounded.
+/// Exact binomial sums up to n = 10^5, the normal approximation with continuity correction above.
+std::pair<int64_t, int64_t> order_statistic_interval(int64_t n, double q, double alpha = 0.05);
+
+/// Percentiles (nearest rank) and the 95 % intervals of the median and p99 (zeroed for no values).
+lat_quantiles quantiles_of(const Distribution &d);
 
 /// Counts in the Appendix A bins of LAT_BIN_WIDTH_US; negative values are not counted.
 void fill_bins(const Distribution &d, int64_t bins[LAT_NBINS]);

@@ -17,15 +17,11 @@ void Tally::rehash(size_t capacity) {
   }
 }
 
-void Tally::sorted(std::vector<double> &values, std::vector<int64_t> &counts) const {
-  std::vector<std::pair<double, int64_t>> pairs;
+void Tally::sorted(std::vector<int64_t> &values, std::vector<int64_t> &counts) const {
+  std::vector<std::pair<int64_t, int64_t>> pairs;
   pairs.reserve(distinct_);
-  for (const Slot &s : slots_) {
-    if (s.count == 0) continue;
-    double x;
-    std::memcpy(&x, &s.key, sizeof x);
-    pairs.emplace_back(x, s.count);
-  }
+  for (const Slot &s : slots_)
+    if (s.count != 0) pairs.emplace_back(static_cast<int64_t>(s.key), s.count);
   std::sort(pairs.begin(), pairs.end());
   values.resize(pairs.size());
   counts.resize(pairs.size());

@@ -1,25 +1,30 @@
-// tally.hpp: the exact, compact record of a run's samples. Timer differences are quantised (a clock
-// tick, a double's last bit), so a run of 2^25 trials has a few hundred or thousand distinct values:
-// a count per distinct value is the whole information in 16 bytes per distinct value, not 8 per trial.
+// tally.hpp: the exact, compact record of a run's samples. A timer difference is a whole number of the
+// clock's counting unit (a nanosecond for mpi_wtime and monotonic_raw, a cycle for tsc): the tally keys on
+// that integer, so equal times share one key (keying on the double difference of two absolute readings
+// split one time into several keys by rounding noise). A run of 2^25 trials has a few hundred or thousand
+// distinct counts: a count per distinct value is the whole information in 16 bytes, not 8 per trial.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
-#include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace lat {
 
-/// Counts occurrences of exact double values in an open-addressing hash table.
+/// A difference of two clock readings (seconds) as a whole number of the clock's unit (seconds).
+inline int64_t to_ticks(double seconds, double unit_s) { return std::llround(seconds / unit_s); }
+
+/// Counts occurrences of integer tick values in an open-addressing hash table.
 class Tally {
  public:
   Tally() { rehash(64); }
 
-  void add(double x) { add(x, 1); }
-
-  void add(double x, int64_t times) {
-    if (x == 0.0) x = 0.0;  // -0.0 and +0.0 are one value
-    uint64_t key;
-    std::memcpy(&key, &x, sizeof key);
+  // A time in seconds is turned into ticks first (to_ticks), never truncated here.
+  template <class T, class = std::enable_if_t<std::is_floating_point_v<T>>>
+  void add(T, int64_t = 1) = delete;
+  void add(int64_t ticks, int64_t times = 1) {
+    const uint64_t key = static_cast<uint64_t>(ticks);
     size_t i = slot_of(key);
     while (slots_[i].count != 0 && slots_[i].key != key) i = (i + 1) & mask_;
     if (slots_[i].count == 0) {
@@ -39,8 +44,8 @@ class Tally {
   size_t distinct() const { return distinct_; }
   size_t bytes_used() const { return slots_.size() * sizeof(Slot); }
 
-  /// The distinct values in ascending order with their counts.
-  void sorted(std::vector<double> &values, std::vector<int64_t> &counts) const;
+  /// The distinct tick values in ascending order with their counts.
+  void sorted(std::vector<int64_t> &ticks, std::vector<int64_t> &counts) const;
 
  private:
   struct Slot {
@@ -48,7 +53,7 @@ class Tally {
     int64_t count;  // 0: empty
   };
   size_t slot_of(uint64_t key) const {
-    key ^= key >> 33;  // murmur3's finaliser: neighbouring doubles land far apart
+    key ^= key >> 33;  // murmur3's finaliser: neighbouring ticks land far apart
     key *= 0xff51afd7ed558ccdULL;
     key ^= key >> 33;
     return static_cast<size_t>(key) & mask_;

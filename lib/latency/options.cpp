@@ -25,6 +25,8 @@ lat_pingpong_options pingpong_defaults() {
   o.timer = LAT_TIMER_MPI_WTIME;
   o.progress = 0;
   o.timeout_s = 0.0;
+  o.estimate = 1;
+  o.minutes = 0.0;
   return o;
 }
 
@@ -36,10 +38,15 @@ std::string check_pingpong_options(const lat_pingpong_options &o, int nprocs, in
   if (o.bytes == -1 && o.n > INT_MAX) return got("n must be <= " + std::to_string(INT_MAX), o.n);
   if (o.npp < 0) return got("npp must be >= 0 (0: calculate)", o.npp);
   if (o.npp > LAT_NPP_MAX) return got("npp must be <= " + std::to_string(LAT_NPP_MAX), o.npp);
-  if (o.npp == 0 && o.npptrial < 1) return got("npptrial must be >= 1", o.npptrial);
-  if (o.npp == 0 && o.npp_init < 1) return got("npp_init must be >= 1", o.npp_init);
-  if (o.npp == 0 && o.npp_init > LAT_NPP_MAX) return got("npp_init must be <= " + std::to_string(LAT_NPP_MAX), o.npp_init);
-  if (o.npp == 0 && o.res_npp < 1) return got("res_npp must be >= 1", o.res_npp);
+  if (std::string bad = check_flag("estimate", o.estimate); !bad.empty()) return bad;
+  if (!(o.minutes >= 0.0) || !std::isfinite(o.minutes)) return got("minutes must be a finite number > 0 (0: use ntrial)", o.minutes);
+  if (o.minutes > 0.0 && o.npp != 0 && o.estimate == 0)
+    return "minutes needs Part 2 (the npp estimate) to time a trial: it cannot be given with npp and estimate = 0";
+  const bool estimating = o.npp == 0 || o.estimate != 0;
+  if (estimating && o.npptrial < 1) return got("npptrial must be >= 1", o.npptrial);
+  if (estimating && o.npp_init < 1) return got("npp_init must be >= 1", o.npp_init);
+  if (estimating && o.npp_init > LAT_NPP_MAX) return got("npp_init must be <= " + std::to_string(LAT_NPP_MAX), o.npp_init);
+  if (estimating && o.res_npp < 1) return got("res_npp must be >= 1", o.res_npp);
   if (o.ntrial < 1) return got("ntrial must be >= 1", o.ntrial);
   if (!(o.cut_coef > 0.0) || !std::isfinite(o.cut_coef)) return got("cut_coef must be a finite number > 0", o.cut_coef);
   if (std::string bad = first_complaint({check_timer_kind(o.timer), check_flag("progress", o.progress),
@@ -55,7 +62,8 @@ std::vector<Shared> pingpong_shared_values(const lat_pingpong_options &o) {
           Shared::integer("npp", o.npp),           Shared::integer("npptrial", o.npptrial),
           Shared::integer("npp_init", o.npp_init), Shared::integer("res_npp", o.res_npp),
           Shared::integer("ntrial", o.ntrial),     Shared::integer("timer", o.timer),
-          Shared::real("cut_coef", o.cut_coef),    Shared::real("timeout_s", o.timeout_s)};
+          Shared::real("cut_coef", o.cut_coef),    Shared::real("timeout_s", o.timeout_s),
+          Shared::integer("estimate", o.estimate), Shared::real("minutes", o.minutes)};
 }
 
 }  // namespace lat

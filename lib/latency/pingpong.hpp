@@ -27,4 +27,17 @@ struct PingPong {
 PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, const lat_timer_result *calibration,
                         bool want_dist);
 
+/// lat_npp_study(): the result's Part 2 and calibration fields, and a row per value.
+struct NppStudy {
+  lat_pingpong_result result{};
+  std::vector<lat_npp_study_row> rows;
+};
+
+/// "" or what is wrong with an npp study's values (count, range, duplicates) and options.
+std::string check_study_values(const int64_t *values, int nvalues, bool by_res_npp, const lat_pingpong_options &opts);
+
+/// lat_npp_study(): collective over user_comm.
+NppStudy npp_study(MPI_Comm user_comm, const lat_pingpong_options &opts, const lat_timer_result *calibration,
+                   const int64_t *values, int nvalues, bool by_res_npp);
+
 }  // namespace lat

@@ -8,12 +8,15 @@
 #include <cstdarg>
 #include <cstdio>
 #include <ctime>
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <fmt/format.h>
 
 #include "common/clock.hpp"
 #include "common/report_text.hpp"
 #include "common/error.hpp"
 #include "common/staged_files.hpp"
+#include "common/plot.hpp"
 
 namespace lat {
 
@@ -47,20 +50,14 @@ void parameters(std::string &o, const LatencyReport &r) {
   append(o, "  source = {}\n  dest = {}\n\n", p.source, p.dest);
   append(o, "Number of timing trials used for parts 1, 2 & 3 are:\n\n");
   append(o, "nr = {}\n", r.timer ? r.timer->nr : 0);
-  if (p.npp_calculated > 0)
-    append(o, "npptrial = {}\n", p.npptrial);
-  else
-    append(o, "npptrial = 0 (npp was given, part 2 not run)\n");
+  append(o, "npptrial = {}\n", p.npptrial);  // 0: Part 2 skipped (estimate = 0); why: latency.output, JSON
   append(o, "ntrial = {}\n\n", p.ntrial_done);
   if (p.n >= 0)
     append(o, "Message size(# of 8-bytes els) = {}\n\n", p.n);
   else
     append(o, "Message size(# of bytes) = {}\n\n", p.bytes);
   append(o, "Number of ping pongs in a timing loop (npp):\n\n");
-  if (p.npp_calculated > 0)
-    append(o, "calculated value of npp = {}\n", p.npp_calculated);
-  else
-    append(o, "calculated value of npp = not calculated (npp was given)\n");
+  append(o, "calculated value of npp = {}\n", p.npp_calculated);  // 0: not calculated
   append(o, "value of npp used = {}\n\n", p.npp_used);
 }
 
@@ -107,9 +104,59 @@ void timer_used(std::string &o, const lat_timer_result *t) {
   append(o, "minimum timing overhead (min_ov) in microseconds = {:.4f}\n", t->min_ov_us);
 }
 
-void frequency_table(std::string &o, const Distribution &d) {
+/// Decimals that print values step apart as different numbers (at least 3, Appendix A's): every value of
+/// a table keyed on clock ticks then stands once, with its whole count.
+int decimals_for(double step_us) {
+  if (!(step_us > 0.0)) return 3;
+  return std::clamp(static_cast<int>(std::ceil(-std::log10(step_us) - 1e-9)), 3, 12);
+}
+
+void frequency_table(std::string &o, const Distribution &d, double step_us) {
+  const int decimals = decimals_for(step_us);
   for (size_t i = 0; i < d.values.size(); ++i)
-    append(o, "time = {:.3f} with frequency = {}\n", d.values[i], d.counts[i]);
+    append(o, "time = {:.{}f} with frequency = {}\n", d.values[i], decimals, d.counts[i]);
+}
+
+/// The step between two neighbouring one-way times of the run: one clock unit over 2 npp.
+double one_way_step_us(const lat_pingpong_result &p) {
+  return p.npp_used > 0 ? p.unit_us / (2.0 * static_cast<double>(p.npp_used)) : 0.0;
+}
+
+std::string interval_end(double x) {
+  if (std::isinf(x)) return x > 0 ? "unbounded above (too few trials)" : "unbounded below (too few trials)";
+  return fmt::format("{:.4f}", x);
+}
+
+/// Percentiles and the 95 % intervals of the median and p99 (not in the paper; after Part 3 and Part 5).
+void percentiles(std::string &o, const char *title, const lat_quantiles &q, int64_t count) {
+  append(o, "{}\n\n", title);
+  if (count == 0) {
+    append(o, "no trials\n\n");
+    return;
+  }
+  for (int i = 0; i < LAT_NPERCENTILES; ++i) append(o, "p{} = {:.4f}\n", q.level[i], q.p_us[i]);
+  append(o, "95 % confidence interval of the median = {} to {}\n", interval_end(q.median_ci_us[0]), interval_end(q.median_ci_us[1]));
+  append(o, "95 % confidence interval of p99 = {} to {}\n\n", interval_end(q.p99_ci_us[0]), interval_end(q.p99_ci_us[1]));
+}
+
+std::string known_text(int v) { return v >= 0 ? std::to_string(v) : std::string("unknown"); }
+
+std::string share_text(int bits, int known_bit, int share_bit) {
+  if (!(bits & known_bit)) return "unknown";
+  return (bits & share_bit) ? "yes" : "no";
+}
+
+/// Where source and dest ran (hwloc, as mmpi reports it), and what they share.
+void where_ranks_ran(std::string &o, const lat_pingpong_result &p) {
+  append(o, "\nWHERE THE RANKS RAN\n\n");
+  for (const auto &[role, pl] : {std::pair<const char *, const lat_rank_place *>{"source", &p.source_place}, {"dest", &p.dest_place}})
+    append(o, "{} = rank {}, host {}, processors {}, core {}, socket {}, numa node {}, node {}\n", role, pl->rank, pl->host,
+           pl->cpus[0] ? pl->cpus : "unknown", known_text(pl->core), known_text(pl->socket), known_text(pl->numa), pl->node);
+  append(o, "share a node = {}\n", (p.shared & LAT_SHARE_NODE) ? "yes" : "no");
+  append(o, "share a socket = {}\n", share_text(p.shared, LAT_SHARE_KNOWN_SOCKET, LAT_SHARE_SOCKET));
+  append(o, "share a core = {}\n", share_text(p.shared, LAT_SHARE_KNOWN_CORE, LAT_SHARE_CORE));
+  if (!(p.shared & LAT_SHARE_KNOWN_CORE) && (p.shared & LAT_SHARE_NODE))
+    append(o, "(a rank not bound to one core may share one with its partner at times: bind them, e.g. mpiexec -bind-to core)\n");
 }
 
 }  // namespace
@@ -165,9 +212,11 @@ void run_over_time(std::string &o, const LatencyReport &r) {
   append(o, "chunks = {}\nlevels of the chunk medians = {}\n", p.nchunks, levels.size());
   for (const RunLevel &l : levels) append(o, "level: median = {:.4f}, share of the trials = {:.1f} %\n", l.median_us, 100.0 * l.share);
   if (r.chunks != nullptr && !r.chunks->empty()) {
-    append(o, "\n{:>12} {:>10} {:>10} {:>12} {:>12}\n", "first trial", "trials", "start s", "min", "median");
+    append(o, "first trial of a chunk over the chunk's median (median over chunks) = {:.4f}\n", first_trial_ratio(*r.chunks));
+    append(o, "\n{:>12} {:>10} {:>10} {:>12} {:>12} {:>12}\n", "first trial", "trials", "start s", "min", "median", "first");
     for (const TrialChunk &c : *r.chunks)
-      append(o, "{:>12} {:>10} {:>10.2f} {:>12.4f} {:>12.4f}\n", c.first_trial, c.count, c.start_s, c.min_us, c.median_us);
+      append(o, "{:>12} {:>10} {:>10.2f} {:>12.4f} {:>12.4f} {:>12.4f}\n", c.first_trial, c.count, c.start_s, c.min_us,
+             c.median_us, c.first_us);
   }
   for (const std::string &line : lines) append(o, "\n{}\n", line);
 }
@@ -217,29 +266,34 @@ std::string full_text(const LatencyReport &r) {
             t.bin_count[LAT_NBINS - 1]);
     if (r.timer_dist != nullptr) {
       append(o, "FREQUENCY OF TIMES FROM THE TIMER OVERHEAD MEASUREMENTS IN PART 1:\n\n");
-      frequency_table(o, *r.timer_dist);
+      frequency_table(o, *r.timer_dist, t.unit_us);
       append(o, "\n");
     }
   }
 
   append(o, "PART 2: ESTIMATING THE NUMBER OF PING PONGS IN A TIMING LOOP (npp)\n\n");
-  if (p.npp_calculated > 0) {
+  if (p.estimate) {
     append(o, "npp_init = {}\nnpptrial = {}\nres_npp = {}\n", p.npp_init, p.npptrial, p.res_npp);
     append(o, "median time of one ping pong (median_ppt) in microseconds = {:.4f}\n", p.median_ppt_us);
-    append(o, "npp = nint(max(1, res_npp * res_timing / median_ppt)) = {}\n\n", p.npp_calculated);
+    append(o, "npp = nint(max(1, res_npp * res_timing / median_ppt)) = {}\n", p.npp_calculated);
+    if (p.npp_used != p.npp_calculated) append(o, "npp was given as {}: the rule's value is reported beside it\n", p.npp_used);
+    append(o, "\n");
   } else {
-    append(o, "not run: npp was given as {}\n\n", p.npp_used);
+    append(o, "not run: npp was given as {} and the estimate was switched off (--no-estimate)\n\n", p.npp_used);
   }
+  if (p.minutes > 0.0)
+    append(o, "ntrial = {} chosen for about {} minutes of trials from the time per trial in part 2\n\n", p.ntrial, p.minutes);
 
   append(o, "PART 3: PING PONG TIMES WITH {} PING PONGS IN A TIMING LOOP\n\n", p.npp_used);
   times(o, "TIMING RESULTS FOR PING PONG TIMES DIVIDED BY TWO IN MICROSECONDS", p.all);
   statistics(o, "STATISTICS FOR PING PONG TIMES", p.all);
   rates(o, "COMMUNICATION RATE RESULTS IN MBYTES/SECOND", p.all);
+  percentiles(o, "PERCENTILES OF PING PONG TIMES DIVIDED BY TWO IN MICROSECONDS (NEAREST RANK)", p.all_q, p.all.count);
 
   if (r.pp_dist != nullptr) {
     append(o, "PART 4: DISTRIBUTION OF PING PONG TIMES\n\n");
     append(o, "MEASURED TIMINGS AND THEIR FREQUENCY IN MICROSECONDS\n\n");
-    frequency_table(o, *r.pp_dist);
+    frequency_table(o, *r.pp_dist, one_way_step_us(p));
     append(o, "\n");
   }
 
@@ -249,9 +303,11 @@ std::string full_text(const LatencyReport &r) {
   times(o, "FILTERED TIMING RESULTS FOR PING PONG TIMES DIVIDED BY TWO IN MICROSECONDS", p.filtered);
   statistics(o, "STATISTICS FOR FILTERED TIMINGS", p.filtered);
   rates(o, "COMMUNICATION RATE RESULTS FOR FILTERED TIMINGS IN MBYTES/SECOND", p.filtered);
+  percentiles(o, "PERCENTILES OF FILTERED TIMINGS IN MICROSECONDS (NEAREST RANK)", p.filtered_q, p.filtered.count);
   program_time(o, r);
   timer_used(o, r.timer);
   run_over_time(o, r);
+  where_ranks_ran(o, p);
   return o;
 }
 
@@ -272,6 +328,29 @@ nlohmann::json stats_json(const lat_stats &s) {
           {"rate_median_mbs", s.rate_median_mbs},
           {"rate_mean_mbs", s.rate_mean_mbs},
           {"rate_max_mbs", s.rate_max_mbs}};
+}
+
+nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
+
+nlohmann::json quantiles_json(const lat_quantiles &q, int64_t count) {
+  nlohmann::json pct = nlohmann::json::object();
+  if (count > 0)
+    for (int i = 0; i < LAT_NPERCENTILES; ++i) pct[fmt::format("p{}", q.level[i])] = q.p_us[i];
+  return {{"rule", "nearest rank: the ceil(p n / 100)-th smallest time"},
+          {"percentiles_us", pct},
+          {"median_ci95_us", {number_or_null(q.median_ci_us[0]), number_or_null(q.median_ci_us[1])}},
+          {"p99_ci95_us", {number_or_null(q.p99_ci_us[0]), number_or_null(q.p99_ci_us[1])}},
+          {"ci_method", "distribution-free, order statistics with binomial coverage >= 95 %; null: unbounded (too few trials)"}};
+}
+
+nlohmann::json place_json(const lat_rank_place &p) {
+  auto known = [](int v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(); };
+  return {{"rank", p.rank}, {"host", std::string(p.host)}, {"node", p.node}, {"processors", p.cpus[0] ? nlohmann::json(p.cpus) : nlohmann::json()},
+          {"core", known(p.core)}, {"socket", known(p.socket)}, {"numa", known(p.numa)}, {"cpu_when_asked", known(p.cpu)}};
+}
+
+nlohmann::json share_json(int bits, int known_bit, int share_bit) {
+  return (bits & known_bit) ? nlohmann::json((bits & share_bit) != 0) : nlohmann::json();
 }
 
 nlohmann::json table_json(const Distribution &d) {
@@ -298,8 +377,16 @@ std::string json_text(const LatencyReport &r) {
               {"partial_cause", partial_cause(p)},
               {"ntrial_requested", p.ntrial},
               {"ntrial_done", p.ntrial_done}};
-  j["source"] = {{"rank", p.source}, {"host", std::string(p.source_host)}};
-  j["dest"] = {{"rank", p.dest}, {"host", std::string(p.dest_host)}};
+  j["source"] = place_json(p.source_place);
+  j["dest"] = place_json(p.dest_place);
+  j["source"]["rank"] = p.source;
+  j["dest"]["rank"] = p.dest;
+  j["source"]["host"] = std::string(p.source_host);
+  j["dest"]["host"] = std::string(p.dest_host);
+  j["shared"] = {{"node", (p.shared & LAT_SHARE_NODE) != 0},
+                 {"socket", share_json(p.shared, LAT_SHARE_KNOWN_SOCKET, LAT_SHARE_SOCKET)},
+                 {"core", share_json(p.shared, LAT_SHARE_KNOWN_CORE, LAT_SHARE_CORE)},
+                 {"unknown_is", "null: hwloc could not tell (a rank not bound inside one socket or core)"}};
   j["message"] = {{"bytes", p.bytes}, {"elements_8byte", p.n >= 0 ? nlohmann::json(p.n) : nlohmann::json()}};
   if (r.timer != nullptr) {
     const lat_timer_result &t = *r.timer;
@@ -315,6 +402,7 @@ std::string json_text(const LatencyReport &r) {
                   {"res_timing_us", t.res_timing_us},
                   {"min_ov_us", t.min_ov_us},
                   {"tick_us", t.tick_us},
+                  {"unit_us", t.unit_us},
                   {"min_us", t.min_us},
                   {"median_us", t.median_us},
                   {"mean_us", t.mean_us},
@@ -325,14 +413,21 @@ std::string json_text(const LatencyReport &r) {
                   {"bins", bins}};
     if (r.timer_dist != nullptr) j["timer"]["frequencies"] = table_json(*r.timer_dist);
   }
-  j["npp"] = {{"calculated", p.npp_calculated > 0 ? nlohmann::json(p.npp_calculated) : nlohmann::json()},
+  j["npp"] = {{"calculated", p.estimate ? nlohmann::json(p.npp_calculated) : nlohmann::json(0)},
+              {"estimate_ran", p.estimate != 0},
+              {"estimate_skipped_because",
+               p.estimate ? nlohmann::json() : nlohmann::json("npp was given and the estimate was switched off (--no-estimate)")},
               {"used", p.npp_used},
               {"npp_init", p.npp_init},
               {"npptrial", p.npptrial},
               {"res_npp", p.res_npp},
               {"median_ppt_us", p.median_ppt_us}};
   j["pingpong"] = {{"units", "microseconds, ping-pong time divided by two; rates in MB/s (10^6 bytes/s)"},
-                   {"all", stats_json(p.all)}};
+                   {"clock_unit_us", p.unit_us},
+                   {"one_way_step_us", one_way_step_us(p)},
+                   {"all", stats_json(p.all)},
+                   {"quantiles", quantiles_json(p.all_q, p.all.count)}};
+  j["run"]["minutes_requested"] = p.minutes > 0.0 ? nlohmann::json(p.minutes) : nlohmann::json();
   if (r.pp_dist != nullptr) j["pingpong"]["frequencies"] = table_json(*r.pp_dist);
   std::vector<RunLevel> levels;
   const std::vector<std::string> warnings = warning_lines(r, &levels);
@@ -344,8 +439,11 @@ std::string json_text(const LatencyReport &r) {
   }
   nlohmann::json rows = nlohmann::json::array();
   if (r.chunks != nullptr)
-    for (const TrialChunk &c : *r.chunks) rows.push_back({c.first_trial, c.count, c.start_s, c.end_s, c.min_us, c.median_us});
-  j["run_over_time"] = {{"chunks", {{"columns", {"first_trial", "trials", "start_s", "end_s", "min_us", "median_us"}}, {"rows", rows}}},
+    for (const TrialChunk &c : *r.chunks)
+      rows.push_back({c.first_trial, c.count, c.start_s, c.end_s, c.min_us, c.median_us, c.first_us});
+  j["run_over_time"] = {{"chunks", {{"columns", {"first_trial", "trials", "start_s", "end_s", "min_us", "median_us", "first_us"}},
+                                    {"rows", rows}}},
+                        {"first_trial_over_median", r.chunks != nullptr ? first_trial_ratio(*r.chunks) : 0.0},
                         {"nchunks", p.nchunks},
                         {"levels", lv}};
   j["warnings"] = warnings;
@@ -353,8 +451,155 @@ std::string json_text(const LatencyReport &r) {
                    {"cut_off_us", p.cut_off_us},
                    {"kept", p.n_kept},
                    {"removed", p.n_removed},
-                   {"stats", stats_json(p.filtered)}};
+                   {"stats", stats_json(p.filtered)},
+                   {"quantiles", quantiles_json(p.filtered_q, p.filtered.count)}};
   return j.dump(2) + "\n";
+}
+
+std::string latency_plot_text(const lat_pingpong_result &p, const Distribution &d, const std::vector<TrialChunk> &chunks) {
+  std::string o = gnuplot_figure_head("latency", 1000, 900);
+  // The histogram on a log time axis: 40 bins a decade between the smallest and largest positive time.
+  std::vector<std::pair<double, int64_t>> positive;
+  int64_t not_positive = 0;
+  for (size_t i = 0; i < d.values.size(); ++i)
+    if (d.values[i] > 0.0) positive.push_back({d.values[i], d.counts[i]});
+    else not_positive += d.counts[i];
+  append(o, "set multiplot layout 2,1 title {}\n",
+         gnuplot_quoted(fmt::format("mpilat latency: {} B between rank {} ({}) and rank {} ({}), npp = {}, {} trials",
+                                    p.bytes, p.source, p.source_host, p.dest, p.dest_host, p.npp_used, p.all.count)));
+  append(o, "$hist << EOD\n");
+  if (!positive.empty()) {
+    constexpr double kBinsPerDecade = 40.0;
+    const double lo = std::log10(positive.front().first);
+    std::vector<std::pair<int64_t, int64_t>> bins;  // (bin, count)
+    for (const auto &[v, c] : positive) {
+      const int64_t b = static_cast<int64_t>(std::floor((std::log10(v) - lo) * kBinsPerDecade));
+      if (!bins.empty() && bins.back().first == b) bins.back().second += c;
+      else bins.push_back({b, c});
+    }
+    for (const auto &[b, c] : bins)
+      append(o, "{:.9g} {:.9g} {}\n", std::pow(10.0, lo + (static_cast<double>(b) + 0.5) / kBinsPerDecade),
+             std::pow(10.0, lo + static_cast<double>(b + 1) / kBinsPerDecade) - std::pow(10.0, lo + static_cast<double>(b) / kBinsPerDecade), c);
+  } else {
+    append(o, "1 0 0\n");
+  }
+  append(o, "EOD\n");
+  append(o, "set logscale x\nset logscale y\nset grid\nset xlabel 'one-way time (us), log scale'\nset ylabel 'trials per bin (40 a decade)'\n");
+  append(o, "set title {}\n", gnuplot_quoted(fmt::format("distribution: median {:.4f} us, filter cut {:.4f} us ({} removed){}", p.all.median_us,
+                                                           p.cut_off_us, p.n_removed,
+                                                           not_positive ? fmt::format("; {} times <= 0 not drawn", not_positive) : "")));
+  if (p.all.median_us > 0.0) append(o, "set arrow 1 from {:.9g}, graph 0 to {:.9g}, graph 1 nohead front lw 2 lc rgb '#1a7f37'\n", p.all.median_us, p.all.median_us);
+  if (p.cut_off_us > 0.0) append(o, "set arrow 2 from {:.9g}, graph 0 to {:.9g}, graph 1 nohead front lw 2 dt 2 lc rgb '#cf222e'\n", p.cut_off_us, p.cut_off_us);
+  append(o, "plot $hist using 1:3:2 with boxes fill solid 0.5 lc rgb '#0969da' title 'trials', "
+            "NaN with lines lw 2 lc rgb '#1a7f37' title 'median', NaN with lines lw 2 dt 2 lc rgb '#cf222e' title 'filter cut (cut_coef x median)'\n");
+  append(o, "unset arrow\nunset logscale\nset logscale y\n");
+  append(o, "$chunks << EOD\n");
+  for (const TrialChunk &c : chunks)
+    if (c.median_us > 0.0 && c.min_us > 0.0) append(o, "{:.6f} {:.9g} {:.9g}\n", 0.5 * (c.start_s + c.end_s), c.median_us, c.min_us);
+  if (chunks.empty()) append(o, "0 1 1\n");
+  append(o, "EOD\n");
+  append(o, "set xrange [0:*]\nset xlabel 'seconds since the trials began'\nset ylabel 'one-way time (us), log scale'\n");
+  std::string levels;
+  for (int g = 0; g < p.nlevels; ++g) levels += fmt::format("{}{:.4f} us ({:.0f} %)", g ? ", " : "", p.level_us[g], 100.0 * p.level_share[g]);
+  append(o, "set title {}\n", gnuplot_quoted(fmt::format("the run over time: chunks of ~0.25 s; {} level(s) of the chunk medians: {}{}", p.nlevels,
+                                                           levels, (p.warnings & LAT_WARN_LEVELS) ? " - WARNING: the machine changed state" : "")));
+  std::string level_lines;
+  for (int g = 0; g < p.nlevels; ++g)
+    level_lines += fmt::format(", {:.9g} with lines dt 3 lc rgb '#6e7781' title {}", p.level_us[g], gnuplot_quoted(fmt::format("level {}", g + 1)));
+  append(o, "plot $chunks using 1:2 with points pt 7 ps 0.5 lc rgb '#0969da' title 'chunk median', "
+            "$chunks using 1:3 with points pt 1 ps 0.5 lc rgb '#8c959f' title 'chunk minimum'{}\n", level_lines);
+  append(o, "unset multiplot\n");
+  return o;
+}
+
+void write_latency_plots(const std::string &outdir, const lat_pingpong_result &p, const Distribution &d,
+                         const std::vector<TrialChunk> &chunks) {
+  const std::string base = join_path(outdir, "latency");
+  write_files_whole({{base + ".gp", latency_plot_text(p, d, chunks)}},
+                    render_plots({{base + ".png", 0}, {base + ".svg", 0}}, {}), 0);
+}
+
+namespace {
+
+std::string study_csv(const std::vector<lat_npp_study_row> &rows) {
+  std::string o = "npp,res_npp,trials,min_us,median_us,mean_us,max_us,stddev_us,p99_us\n";
+  for (const lat_npp_study_row &r : rows)
+    append(o, "{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f}\n", r.npp, r.res_npp, r.stats.count, r.stats.min_us,
+           r.stats.median_us, r.stats.mean_us, r.stats.max_us, r.stats.stddev_us, r.q.p_us[8]);
+  return o;
+}
+
+std::string study_table(const std::string &command_line, const lat_pingpong_result &p, const std::vector<lat_npp_study_row> &rows) {
+  std::string o;
+  append(o, "NPP STUDY (Luecke et al. 2009, Tables 4.1-4.3): ONE-WAY PING PONG TIMES IN MICROSECONDS\n\n");
+  append(o, "command = {}\n", command_line);
+  append(o, "source = {} ({})\ndest = {} ({})\nmessage size in bytes = {}\n", p.source, p.source_host, p.dest, p.dest_host, p.bytes);
+  append(o, "timer = {}, res_timing = {:.4f} us, min_ov = {:.4f} us\n", timer_name(p.timer), p.res_timing_us, p.min_ov_us);
+  if (p.estimate)
+    append(o, "part 2: median_ppt = {:.4f} us with npp_init = {}; the rule's npp (res_npp = {}) = {}\n", p.median_ppt_us, p.npp_init,
+           p.res_npp, p.npp_calculated);
+  append(o, "values interleaved chunk by chunk (~0.25 s of each in turn), so the machine's phases fall on every value alike\n\n");
+  append(o, "{:>10} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "npp", "res_npp", "trials", "min", "median", "mean",
+         "max", "SD", "p99");
+  for (const lat_npp_study_row &r : rows)
+    append(o, "{:>10} {:>8} {:>10} {:>10.4f} {:>10.4f} {:>10.4f} {:>10.4f} {:>10.4f} {:>10.4f}\n", r.npp,
+           r.res_npp ? std::to_string(r.res_npp) : std::string("-"), r.stats.count, r.stats.min_us, r.stats.median_us, r.stats.mean_us,
+           r.stats.max_us, r.stats.stddev_us, r.q.p_us[8]);
+  if (p.partial) append(o, "\n*** PARTIAL RESULTS: the study was stopped ({}) ***\n", partial_cause(p));
+  return o;
+}
+
+std::string study_json(const std::string &command_line, const lat_pingpong_result &p, const std::vector<lat_npp_study_row> &rows) {
+  nlohmann::json j;
+  j["format"] = "mpilat-npp-study";
+  j["format_version"] = 1;
+  j["run"] = {{"date_utc", utc_now()}, {"command_line", command_line}, {"mpilat_version", MPILAT_VERSION_STRING},
+              {"mpi_library_version", mpi_library_version()}, {"partial", p.partial != 0}, {"partial_cause", partial_cause(p)}};
+  j["source"] = place_json(p.source_place);
+  j["dest"] = place_json(p.dest_place);
+  j["message"] = {{"bytes", p.bytes}};
+  j["timer"] = {{"name", timer_name(p.timer)}, {"res_timing_us", p.res_timing_us}, {"min_ov_us", p.min_ov_us}, {"unit_us", p.unit_us}};
+  j["part2"] = p.estimate ? nlohmann::json{{"median_ppt_us", p.median_ppt_us}, {"npp_init", p.npp_init}, {"npptrial", p.npptrial},
+                                           {"res_npp", p.res_npp}, {"npp_calculated", p.npp_calculated}}
+                          : nlohmann::json();
+  j["interleaving"] = "chunk by chunk: ~0.25 s of each value in turn";
+  nlohmann::json out = nlohmann::json::array();
+  for (const lat_npp_study_row &r : rows)
+    out.push_back({{"npp", r.npp}, {"res_npp", r.res_npp ? nlohmann::json(r.res_npp) : nlohmann::json()}, {"stats", stats_json(r.stats)},
+                   {"quantiles", quantiles_json(r.q, r.stats.count)}});
+  j["values"] = out;
+  return j.dump(2) + "\n";
+}
+
+std::string study_plot(const lat_pingpong_result &p, const std::vector<lat_npp_study_row> &rows) {
+  std::string o = gnuplot_figure_head("latency.npp", 900, 600);
+  append(o, "set title {}\n", gnuplot_quoted(fmt::format("mpilat npp study: {} B, rank {} ({}) to rank {} ({})", p.bytes, p.source,
+                                                           p.source_host, p.dest, p.dest_host)));
+  append(o, "set logscale x\nset grid\nset key top right\nset xlabel 'npp (ping-pongs per timing loop), log scale'\n"
+            "set ylabel 'one-way time (us)'\n");
+  append(o, "$rows << EOD\n");
+  for (const lat_npp_study_row &r : rows)
+    append(o, "{} {:.9g} {:.9g} {:.9g}\n", r.npp, r.stats.median_us, r.stats.min_us, r.q.p_us[8]);
+  append(o, "EOD\n");
+  append(o, "plot $rows using 1:2:3:4 with yerrorbars lc rgb '#6e7781' title 'min .. p99', "
+            "$rows using 1:2 with linespoints pt 7 lc rgb '#0969da' title 'median', "
+            "$rows using 1:4 with linespoints pt 1 lc rgb '#cf222e' title 'p99'\n");
+  return o;
+}
+
+}  // namespace
+
+void write_npp_study_files(const std::string &outdir, const std::string &command_line, const lat_pingpong_result &p,
+                           const std::vector<lat_npp_study_row> &rows, bool render) {
+  const std::string base = join_path(outdir, "latency.npp");
+  std::vector<std::pair<std::string, std::string>> files = {{base + ".txt", study_table(command_line, p, rows)},
+                                                            {base + ".csv", study_csv(rows)},
+                                                            {base + ".json", study_json(command_line, p, rows)},
+                                                            {base + ".gp", study_plot(p, rows)}};
+  if (render)
+    write_files_whole(files, render_plots({{base + ".png", 3}, {base + ".svg", 3}}, {}));
+  else
+    write_files_whole(files);
 }
 
 void write_latency_files(const std::string &outdir, const LatencyReport &r) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "mpilat.h"
 #include "common/stats.hpp"
@@ -28,5 +29,14 @@ std::string json_text(const LatencyReport &r);     // latency.json
 
 /// Writes the three files into outdir, whole or not at all.
 void write_latency_files(const std::string &outdir, const LatencyReport &r);
+
+/// latency.gp (the script), drawn as latency.png and latency.svg.
+std::string latency_plot_text(const lat_pingpong_result &p, const Distribution &d, const std::vector<TrialChunk> &chunks);
+void write_latency_plots(const std::string &outdir, const lat_pingpong_result &p, const Distribution &d,
+                         const std::vector<TrialChunk> &chunks);
+
+/// latency.npp.txt, .csv, .json, .gp and (render) .png, .svg: the npp study.
+void write_npp_study_files(const std::string &outdir, const std::string &command_line, const lat_pingpong_result &p,
+                           const std::vector<lat_npp_study_row> &rows, bool render);
 
 }  // namespace lat

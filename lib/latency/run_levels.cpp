@@ -103,18 +103,29 @@ int run_warnings(const std::vector<RunLevel> &levels, int64_t removed, int64_t t
 
 std::vector<double> pack_chunks(const std::vector<TrialChunk> &chunks) {
   std::vector<double> p;
-  p.reserve(6 * chunks.size());
+  p.reserve(kChunkDoubles * chunks.size());
   for (const TrialChunk &c : chunks)
     p.insert(p.end(), {static_cast<double>(c.first_trial), static_cast<double>(c.count), c.start_s, c.end_s, c.min_us,
-                       c.median_us});
+                       c.median_us, c.first_us});
   return p;
 }
 
 std::vector<TrialChunk> unpack_chunks(const std::vector<double> &p) {
   std::vector<TrialChunk> chunks;
-  for (size_t i = 0; i + 6 <= p.size(); i += 6)
-    chunks.push_back({static_cast<int64_t>(p[i]), static_cast<int64_t>(p[i + 1]), p[i + 2], p[i + 3], p[i + 4], p[i + 5]});
+  for (size_t i = 0; i + kChunkDoubles <= p.size(); i += kChunkDoubles)
+    chunks.push_back({static_cast<int64_t>(p[i]), static_cast<int64_t>(p[i + 1]), p[i + 2], p[i + 3], p[i + 4], p[i + 5],
+                      p[i + 6]});
   return chunks;
+}
+
+double first_trial_ratio(const std::vector<TrialChunk> &chunks) {
+  std::vector<double> ratios;
+  for (const TrialChunk &c : chunks)
+    if (c.count >= 2 && c.median_us > 0.0) ratios.push_back(c.first_us / c.median_us);
+  if (ratios.empty()) return 0.0;
+  const size_t mid = ratios.size() / 2;
+  std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(mid), ratios.end());
+  return ratios[mid];
 }
 
 }  // namespace lat

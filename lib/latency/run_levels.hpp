@@ -33,7 +33,12 @@ std::vector<RunLevel> run_levels(const std::vector<TrialChunk> &chunks);
 /// removed/total the filter's counts. LAT_WARN_FILTERED: more than 5 % removed.
 int run_warnings(const std::vector<RunLevel> &levels, int64_t removed, int64_t total, std::vector<std::string> *lines);
 
-/// Chunks as doubles (6 a chunk) and back, to share them with the result.
+/// The median over chunks (of two trials or more) of the first trial's time over the chunk's median: how
+/// the first trial after a pause between chunks compares with the rest; 0 without such chunks.
+double first_trial_ratio(const std::vector<TrialChunk> &chunks);
+
+/// Chunks as doubles (kChunkDoubles a chunk) and back, to share them with the result.
+constexpr size_t kChunkDoubles = 7;
 std::vector<double> pack_chunks(const std::vector<TrialChunk> &chunks);
 std::vector<TrialChunk> unpack_chunks(const std::vector<double> &packed);
 

@@ -351,19 +351,6 @@ std::map<int64_t, std::map<int64_t, std::pair<double, double>>> model_rows(const
   return rows;
 }
 
-/// The header every figure script shares: output file and format (png or svg) from -e, else the defaults.
-std::string figure_head(const std::string &file, int width, int height) {
-  std::string o;
-  append(o, "# gnuplot script: `gnuplot {}.gp` draws {}.png; `gnuplot -e \"format='svg'; outfile='{}.svg'\" {}.gp` the SVG "
-            "(data inline)\n", file, file, file, file);
-  append(o, "if (!exists(\"outfile\")) outfile = '{}.png'\n", file);
-  append(o, "if (!exists(\"format\")) format = 'png'\n");
-  append(o, "if (format eq 'svg') {{ set terminal svg size {},{} dynamic noenhanced font 'sans,11' }} "
-            "else {{ set terminal pngcairo size {},{} noenhanced font 'sans,11' }}\n", width, height, width, height);
-  append(o, "set output outfile\n");
-  return o;
-}
-
 /// A title of several lines: each quoted, joined by gnuplot's "\n" (single quotes take no escapes).
 std::string title_lines(const std::vector<std::string> &lines) {
   std::string o;
@@ -386,7 +373,7 @@ std::string bandwidth_gp_text(const std::vector<lat_maxrate_obs> &obs, const Max
                               const std::string &file, const std::string &what) {
   const lat_fit_summary &s = fit.summary;
   const auto rows = model_rows(obs, fit, model);
-  std::string o = figure_head(file, 1100, 720);
+  std::string o = gnuplot_figure_head(file, 1100, 720);
   append(o, "set title {}\n", title_lines({std::string("aggregate bandwidth k n / T: measured (points), ") + rate_model_name(model) +
                                                 " model (lines)", what, k_star_line(fit, model)}));
   append(o, "set xlabel 'message size (bytes)'\nset ylabel 'aggregate bandwidth (MB/s)'\nset logscale x 2\nset grid\n");
@@ -422,7 +409,7 @@ std::string error_gp_text(const std::vector<lat_maxrate_obs> &obs, const Maxrate
   for (size_t i = 0; i < obs.size(); ++i)
     err[obs[i].bytes][obs[i].k] = 100.0 * fit.rel_err[static_cast<size_t>(model)][i];
   const lat_fit_summary &s = fit.summary;
-  std::string o = figure_head(file, 1100, 640);
+  std::string o = gnuplot_figure_head(file, 1100, 640);
   append(o, "set title {}\n", title_lines({std::string("relative error of the ") + rate_model_name(model) + " model", what,
                                                 k_star_line(fit, model) + " (black lines)"}));
   append(o, "set xlabel 'message size (bytes), one column per size measured'\nset ylabel 'pairs k'\n");

@@ -226,7 +226,7 @@ PairResult parse_mmpi_log(const std::string &text, const std::string &name) {
     place.rank = static_cast<int>(k);
     place.node = it->second.first;
     place.node_rank = it->second.second++;
-    place.socket = place.core = place.cpu = -1;
+    place.socket = place.core = place.cpu = place.numa = -1;
   }
   lat_pair_summary &s = r.summary;
   s.nnodes = static_cast<int64_t>(node_of_host.size());

@@ -28,7 +28,7 @@ int64_t read_pairs(const Clock &clock, int64_t nr, Tally &tally, Progress &progr
     for (int64_t i = 0; i < chunk; ++i) {
       const double t1 = clock.now();
       const double t2 = clock.now();
-      tally.add(t2 - t1);
+      tally.add(to_ticks(t2 - t1, clock.unit()));
     }
     done += chunk;
     progress.update(done, nr);
@@ -43,12 +43,14 @@ Calibration calibrate_here(int timer, int64_t nr, int rank, bool progress_on) {
   Calibration c;
   Tally tally;
   Progress progress(progress_on, "timer calibration");
-  double tick_s = 0.0;
+  double tick_s = 0.0, unit_s = 0.0;
   const int64_t done = with_clock(timer, [&](const auto &clock) {
     tick_s = clock.tick();
+    unit_s = clock.unit();
     return read_pairs(clock, nr, tally, progress);
   });
-  c.dist = distribution_of(tally, [](double s) { return s * 1e6; });
+  const double unit_us = unit_s * 1e6;
+  c.dist = distribution_of(tally, [unit_us](int64_t ticks) { return static_cast<double>(ticks) * unit_us; });
   c.interrupted = done < nr;
 
   lat_timer_result &r = c.result;
@@ -57,6 +59,7 @@ Calibration calibrate_here(int timer, int64_t nr, int rank, bool progress_on) {
   r.timer = timer;
   r.rank = rank;
   r.tick_us = tick_s * 1e6;
+  r.unit_us = unit_us;
   const lat_stats s = describe(c.dist, 0);
   r.min_us = s.min_us;
   r.median_us = s.median_us;
@@ -88,13 +91,13 @@ Calibration calibrate_timer(MPI_Comm user_comm, const lat_timer_options &opts, b
                   opts.timeout_s > 0.0 ? opts.timeout_s + calibration_allowance_s(opts.nr) : 0.0};
 
   if (opts.rank == LAT_ALL_RANKS) {
-    Calibration c = calibrate_here(opts.timer, opts.nr, comm.rank(), false);
+    Calibration c = calibrate_here(opts.timer, opts.nr, comm.rank(), opts.progress != 0 && comm.rank() == 0);
     if (!want_dist) c.dist = Distribution{};
     barrier_yielding(comm.get(), w);  // returns together, like every other collective call
     return c;
   }
   Calibration c;
-  if (comm.rank() == opts.rank) c = calibrate_here(opts.timer, opts.nr, comm.rank(), false);
+  if (comm.rank() == opts.rank) c = calibrate_here(opts.timer, opts.nr, comm.rank(), opts.progress != 0);
   share_from_root(&c.result, sizeof c.result, c.dist, want_dist, opts.rank, comm.get(), w);
   c.interrupted = c.result.nr < c.result.nr_requested;
   return c;

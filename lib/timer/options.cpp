@@ -14,6 +14,7 @@ lat_timer_options timer_defaults() {
   o.timer = LAT_TIMER_MPI_WTIME;
   o.rank = LAT_ALL_RANKS;
   o.timeout_s = 0.0;
+  o.progress = 0;
   return o;
 }
 
@@ -24,6 +25,7 @@ std::string check_timer_options(const lat_timer_options &o, int nprocs, int rank
     return got("rank must be -1 (all ranks) or in 0.." + std::to_string(nprocs - 1), o.rank);
   if ((o.rank == LAT_ALL_RANKS || o.rank == rank) && !timer_available(o.timer))
     return std::string("timer ") + timer_name(o.timer) + " is not available on this machine";
+  if (std::string bad = check_flag("progress", o.progress); !bad.empty()) return bad;
   return check_timeout(o.timeout_s);
 }
 

@@ -228,6 +228,40 @@ static void write_files_whole_or_not_at_all(void **state) {
   assert_int_equal(lat_write_latency_files("/tmp", "", -1.0, NULL, NULL, &p, NULL), LAT_ERR_ARG);
 }
 
+/* The npp study's files from given rows: the table, the CSV row per value, whole (no plot: render 0). */
+static void npp_study_files(void **state) {
+  (void)state;
+  lat_pingpong_result p;
+  memset(&p, 0, sizeof p);
+  p.bytes = 8;
+  p.estimate = 1;
+  p.npp_calculated = 18;
+  lat_npp_study_row rows[2];
+  memset(rows, 0, sizeof rows);
+  const double v[4] = {1.0, 2.0, 3.0, 10.0};
+  for (int i = 0; i < 2; ++i) {
+    rows[i].npp = i == 0 ? 1 : 36;
+    assert_int_equal(lat_stats_compute(4, v, 8, &rows[i].stats), LAT_SUCCESS);
+    assert_int_equal(lat_quantiles_compute(4, v, &rows[i].q), LAT_SUCCESS);
+  }
+  char dir[] = "/tmp/mpilat-study-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  assert_int_equal(lat_write_npp_study_files(dir, "latency --npp-study 1,36", &p, 2, rows, 0), LAT_SUCCESS);
+  char path[600];
+  snprintf(path, sizeof path, "%s/latency.npp.csv", dir);
+  char *csv = read_file(path);
+  assert_string_equal(csv, "npp,res_npp,trials,min_us,median_us,mean_us,max_us,stddev_us,p99_us\n"
+                           "1,0,4,1.000000,2.500000,4.000000,10.000000,4.082483,10.000000\n"
+                           "36,0,4,1.000000,2.500000,4.000000,10.000000,4.082483,10.000000\n");
+  free(csv);
+  const char *names[] = {"latency.npp.csv", "latency.npp.txt", "latency.npp.json", "latency.npp.gp"};
+  for (int i = 0; i < 4; ++i) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    assert_int_equal(unlink(path), 0);
+  }
+  assert_int_equal(rmdir(dir), 0); /* nothing else: no temporary files, no plot */
+}
+
 static void errors_and_versions(void **state) {
   (void)state;
   for (int code = LAT_SUCCESS; code <= LAT_ERR_INTERRUPTED; ++code) {
@@ -256,6 +290,30 @@ static void null_and_range_errors(void **state) {
   assert_non_null(strstr(lat_last_error_message(), "values_us[1]"));
   assert_int_equal(lat_stats_compute(1, bad, -8, &s), LAT_ERR_ARG);
   assert_int_equal(lat_stats_compute(1, bad, 8, NULL), LAT_ERR_ARG);
+  lat_quantiles q;
+  assert_int_equal(lat_quantiles_compute(-1, NULL, &q), LAT_ERR_ARG);
+  assert_int_equal(lat_quantiles_compute(2, bad, &q), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "values_us[1]"));
+  assert_int_equal(lat_quantiles_compute(1, bad, NULL), LAT_ERR_ARG);
+  lat_pingpong_result pr;
+  memset(&pr, 0, sizeof pr);
+  lat_npp_study_row row;
+  memset(&row, 0, sizeof row);
+  assert_int_equal(lat_write_npp_study_files("/tmp", "", &pr, 0, &row, 0), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "nrows must be in 1..64, got 0"));
+  assert_int_equal(lat_write_npp_study_files("/tmp", "", &pr, 1, NULL, 0), LAT_ERR_ARG);
+  assert_int_equal(lat_write_npp_study_files("/tmp", "", &pr, 1, &row, 2), LAT_ERR_ARG);
+  assert_int_equal(lat_write_latency_plots("/tmp", &pr, NULL), LAT_ERR_ARG);
+  lat_pingpong_options po;
+  lat_pingpong_defaults(&po);
+  const int64_t dup[3] = {1, 9, 9};
+  assert_int_equal(lat_npp_study_check(&po, 2, 3, dup, 0), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "the npp study has the value 9 twice");
+  assert_int_equal(lat_npp_study_check(&po, 2, 65, dup, 0), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "the npp study must have 1 to 64 values, got 65");
+  po.minutes = -1.0;
+  assert_int_equal(lat_pingpong_check(&po, 2, NULL), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "minutes must be"));
   int64_t n;
   assert_int_equal(lat_histogram_size(NULL, &n), LAT_ERR_ARG);
   assert_int_equal(lat_histogram_get(NULL, 1, NULL, NULL), LAT_ERR_ARG);
@@ -306,6 +364,8 @@ static void defaults_are_appendix_c(void **state) {
   assert_int_equal(po.source, 0);
   assert_int_equal(po.dest, LAT_LAST_RANK);
   assert_true(po.cut_coef == 2.0);
+  assert_int_equal(po.estimate, 1);
+  assert_true(po.minutes == 0.0);
   lat_timer_options to;
   assert_int_equal(lat_timer_defaults(&to), LAT_SUCCESS);
   assert_int_equal(to.nr, 16777216);
@@ -521,7 +581,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(stats_hand_computed_even),   cmocka_unit_test(stats_hand_computed_odd_and_single),
       cmocka_unit_test(stats_exact_against_direct), cmocka_unit_test(npp_rule_cases),
-      cmocka_unit_test(appendix_c_summary),         cmocka_unit_test(write_files_whole_or_not_at_all),
+      cmocka_unit_test(appendix_c_summary), cmocka_unit_test(npp_study_files),         cmocka_unit_test(write_files_whole_or_not_at_all),
       cmocka_unit_test(errors_and_versions),        cmocka_unit_test(null_and_range_errors),
       cmocka_unit_test(measuring_before_mpi_init),  cmocka_unit_test(defaults_are_appendix_c),
       cmocka_unit_test(sweep_run_finds_the_threshold), cmocka_unit_test(sweep_run_errors),

@@ -89,6 +89,7 @@ static void pingpong_fixed_npp(void **state) {
   lat_pingpong_options o;
   lat_pingpong_defaults(&o);
   o.npp = 3;
+  o.estimate = 0; /* Part 2 not wanted here */
   o.ntrial = 500;
   lat_timer_options to;
   lat_timer_defaults(&to);
@@ -101,13 +102,129 @@ static void pingpong_fixed_npp(void **state) {
   assert_int_equal(lat_pingpong_stats(MPI_COMM_WORLD, &o, &t, &r, &h), LAT_SUCCESS);
   assert_true(same_everywhere(&r, sizeof r));
   assert_int_equal(r.npp_used, 3);
-  assert_int_equal(r.npp_calculated, 0);
+  assert_int_equal(r.npp_calculated, 0); /* estimate = 0: Part 2 skipped, the field 0 (a number, no words) */
+  assert_int_equal(r.estimate, 0);
+  assert_int_equal(r.npptrial, 0);
   assert_int_equal(r.source, 0);
   assert_int_equal(r.dest, size - 1);
   assert_int_equal(r.bytes, 8);
   assert_true(r.min_ov_us == t.min_ov_us && r.res_timing_us == t.res_timing_us);
   check_pingpong_counts(&r, h);
   lat_histogram_free(&h);
+}
+
+/* npp given, Part 2 still run (the default): the rule's value stands beside the one used. */
+static void pingpong_given_npp_still_estimates(void **state) {
+  (void)state;
+  lat_pingpong_options o;
+  lat_pingpong_defaults(&o);
+  assert_int_equal(o.estimate, 1);
+  o.nr = 1 << 16;
+  o.npp = 7;
+  o.npptrial = 300;
+  o.npp_init = 4;
+  o.ntrial = 400;
+  lat_pingpong_result r;
+  lat_histogram h = NULL;
+  assert_int_equal(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, &h), LAT_SUCCESS);
+  assert_true(same_everywhere(&r, sizeof r));
+  assert_int_equal(r.estimate, 1);
+  assert_int_equal(r.npp_used, 7);
+  assert_int_equal(r.npptrial, 300);
+  int64_t expected = 0;
+  assert_int_equal(lat_npp_rule(50, r.res_timing_us, r.median_ppt_us, &expected), LAT_SUCCESS);
+  assert_int_equal(r.npp_calculated, expected);
+  /* Times are whole clock units over 2 npp, less min_ov / (2 npp): the table's values sit on that grid. */
+  assert_true(r.unit_us > 0.0);
+  int64_t n = 0;
+  assert_int_equal(lat_histogram_size(h, &n), LAT_SUCCESS);
+  double *v = malloc((size_t)n * sizeof *v);
+  int64_t *c = malloc((size_t)n * sizeof *c);
+  assert_int_equal(lat_histogram_get(h, n, v, c), LAT_SUCCESS);
+  const double step = r.unit_us / 14.0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double k = (v[i] + r.min_ov_us / 14.0) / step;
+    assert_true(fabs(k - round(k)) < 1e-6);
+  }
+  /* Percentiles ascending, inside [min, max], p50 one of the times; the median's interval holds it. */
+  for (int i = 0; i < LAT_NPERCENTILES; ++i) {
+    assert_true(r.all_q.p_us[i] >= r.all.min_us && r.all_q.p_us[i] <= r.all.max_us);
+    if (i > 0) assert_true(r.all_q.p_us[i - 1] <= r.all_q.p_us[i] && r.all_q.level[i - 1] < r.all_q.level[i]);
+  }
+  assert_true(r.all_q.median_ci_us[0] <= r.all_q.p_us[4] && r.all_q.p_us[4] <= r.all_q.median_ci_us[1]);
+  assert_true(r.filtered_q.p_us[10] <= r.cut_off_us);
+  /* Where the ranks ran: hosts, nodes (one machine here), the node bit. */
+  assert_int_equal(r.source_place.rank, r.source);
+  assert_int_equal(r.dest_place.rank, r.dest);
+  assert_string_equal(r.source_place.host, r.source_host);
+  assert_true((r.shared & LAT_SHARE_NODE) != 0);
+  free(v);
+  free(c);
+  lat_histogram_free(&h);
+}
+
+/* minutes: ntrial chosen from Part 2's time per trial (a tenth of a second here: the number is not
+   tested, only that it was chosen and measured). */
+static void pingpong_minutes_chooses_ntrial(void **state) {
+  (void)state;
+  lat_pingpong_options o;
+  lat_pingpong_defaults(&o);
+  o.nr = 1 << 14;
+  o.npptrial = 200;
+  o.ntrial = 1; /* replaced */
+  o.minutes = 0.1 / 60.0;
+  lat_pingpong_result r;
+  assert_int_equal(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_SUCCESS);
+  assert_true(same_everywhere(&r, sizeof r));
+  assert_true(r.ntrial > 1 && r.ntrial_done == r.ntrial);
+  assert_true(r.minutes == o.minutes);
+  /* minutes with a given npp and no Part 2 cannot time a trial: refused on every rank. */
+  o.npp = 2;
+  o.estimate = 0;
+  assert_int_equal(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "minutes needs Part 2"));
+}
+
+/* The npp study: every value measured, ntrial each, in the order given; res_npp values turned into npp by
+   the rule with Part 2's median; bad lists refused on every rank. */
+static void npp_study_rows(void **state) {
+  (void)state;
+  lat_pingpong_options o;
+  lat_pingpong_defaults(&o);
+  o.nr = 1 << 14;
+  o.npptrial = 200;
+  o.ntrial = 300;
+  const int64_t npps[3] = {1, 9, 4};
+  lat_npp_study_row rows[3];
+  lat_pingpong_result r;
+  assert_int_equal(lat_npp_study(MPI_COMM_WORLD, &o, NULL, 3, npps, 0, &r, rows), LAT_SUCCESS);
+  assert_true(same_everywhere(rows, sizeof rows));
+  for (int i = 0; i < 3; ++i) {
+    assert_int_equal(rows[i].npp, npps[i]);
+    assert_int_equal(rows[i].res_npp, 0);
+    assert_int_equal(rows[i].stats.count, 300);
+    assert_true(rows[i].stats.min_us <= rows[i].q.p_us[8] && rows[i].q.p_us[8] <= rows[i].stats.max_us);
+  }
+  assert_int_equal(r.ntrial_done, 900);
+  const int64_t res[2] = {25, 400};
+  assert_int_equal(lat_npp_study(MPI_COMM_WORLD, &o, NULL, 2, res, 1, &r, rows), LAT_SUCCESS);
+  for (int i = 0; i < 2; ++i) {
+    int64_t expected = 0;
+    assert_int_equal(lat_npp_rule(res[i], r.res_timing_us, r.median_ppt_us, &expected), LAT_SUCCESS);
+    assert_int_equal(rows[i].npp, expected);
+    assert_int_equal(rows[i].res_npp, res[i]);
+  }
+  /* One rank with a duplicate: an error everywhere, naming it. */
+  const int64_t dup[2] = {5, rank == size - 1 ? 5 : 6};
+  assert_int_equal(lat_npp_study(MPI_COMM_WORLD, &o, NULL, 2, dup, 0, &r, rows), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "the value 5 twice"));
+  assert_int_equal(lat_npp_study(MPI_COMM_WORLD, &o, NULL, 0, npps, 0, &r, rows), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "1 to 64 values, got 0"));
+  o.npp = 3;
+  assert_int_equal(lat_npp_study(MPI_COMM_WORLD, &o, NULL, 3, npps, 0, &r, rows), LAT_ERR_ARG);
+  assert_int_equal(lat_npp_study_check(&o, size, 3, npps, 0), LAT_ERR_ARG);
+  o.npp = 0;
+  assert_int_equal(lat_npp_study_check(&o, size, 3, npps, 0), LAT_SUCCESS);
 }
 
 static void pingpong_calculated_npp(void **state) {
@@ -143,6 +260,7 @@ static void pingpong_other_ranks_and_bytes(void **state) {
   o.dest = 1;
   o.bytes = 0;
   o.npp = 2;
+  o.estimate = 0; /* Part 2 not wanted here */
   o.nr = 1 << 14;
   o.ntrial = 200;
   lat_pingpong_result r;
@@ -168,6 +286,7 @@ static void caller_comm_untouched(void **state) {
   lat_pingpong_options o;
   lat_pingpong_defaults(&o);
   o.npp = 1;
+  o.estimate = 0; /* Part 2 not wanted here */
   o.nr = 1 << 12;
   o.ntrial = 100;
   lat_pingpong_result r;
@@ -186,6 +305,7 @@ static void collective_argument_errors(void **state) {
   lat_pingpong_result r;
   lat_pingpong_defaults(&o);
   o.npp = 1;
+  o.estimate = 0; /* Part 2 not wanted here */
   o.nr = 1 << 12;
   o.ntrial = rank == 1 ? 0 : 10; /* bad on one rank only */
   expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG,
@@ -206,6 +326,7 @@ static void collective_argument_errors(void **state) {
   o.npp = -1;
   expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG, "npp must be >= 0");
   o.npp = 1;
+  o.estimate = 0; /* Part 2 not wanted here */
   o.bytes = -5;
   expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG, "bytes must be >= 0");
   o.bytes = -1;
@@ -262,6 +383,7 @@ static void stop_request_gives_partial_results(void **state) {
   lat_pingpong_options o;
   lat_pingpong_defaults(&o);
   o.npp = 1;
+  o.estimate = 0; /* Part 2 not wanted here */
   o.nr = 1 << 12;
   o.ntrial = 1000;
   lat_pingpong_result r;
@@ -283,6 +405,7 @@ static void stop_request_on_dest_only(void **state) {
   lat_pingpong_options o;
   lat_pingpong_defaults(&o);
   o.npp = 1;
+  o.estimate = 0; /* Part 2 not wanted here */
   o.nr = 1 << 12;
   o.ntrial = 100000;
   lat_pingpong_result r;
@@ -319,6 +442,8 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(calibrate_on_one_rank),       cmocka_unit_test(calibrate_on_every_rank),
       cmocka_unit_test(pingpong_fixed_npp),          cmocka_unit_test(pingpong_calculated_npp),
+      cmocka_unit_test(pingpong_given_npp_still_estimates), cmocka_unit_test(pingpong_minutes_chooses_ntrial),
+      cmocka_unit_test(npp_study_rows),
       cmocka_unit_test(pingpong_other_ranks_and_bytes), cmocka_unit_test(caller_comm_untouched),
       cmocka_unit_test(collective_argument_errors),  cmocka_unit_test(stop_request_gives_partial_results),
       cmocka_unit_test(stop_request_on_dest_only),   cmocka_unit_test(late_rank_is_a_timeout),

@@ -5,6 +5,7 @@
 #include <csetjmp>
 #include <cstdint>
 #include <cstring>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -34,21 +35,93 @@ void fortran_e_format(void **) {
 
 void tally_counts_distinct_values(void **) {
   lat::Tally t;
-  for (int i = 0; i < 100000; ++i) t.add((i % 7) * 0.1);
-  t.add(-0.0);  // the same value as +0.0
+  for (int i = 0; i < 100000; ++i) t.add(int64_t{i % 7});
+  t.add(int64_t{0});
   assert_int_equal(t.total(), 100001);
   assert_int_equal(t.distinct(), 7);
-  std::vector<double> v;
-  std::vector<int64_t> c;
+  std::vector<int64_t> v, c;
   t.sorted(v, c);
   assert_int_equal(v.size(), 7);
-  assert_true(v[0] == 0.0 && c[0] == 14286 + 1);
+  assert_true(v[0] == 0 && c[0] == 14286 + 1);
   for (size_t k = 1; k < v.size(); ++k) assert_true(v[k - 1] < v[k]);
-  // Growth past the initial table keeps every count.
+  // Growth past the initial table keeps every count; negative ticks (a clock stepping back) sort first.
   lat::Tally big;
-  for (int i = 0; i < 50000; ++i) big.add(i * 1e-9, 2);
+  for (int i = 0; i < 50000; ++i) big.add(int64_t{i} - 3, 2);
   assert_int_equal(big.distinct(), 50000);
   assert_int_equal(big.total(), 100000);
+  big.sorted(v, c);
+  assert_true(v.front() == -3 && v.back() == 49996);
+}
+
+/// The reason for ticks: the difference of two absolute readings of a 1 ns clock carries rounding noise, so
+/// the same time gave several doubles (Part 4 printed one time on several lines). In ticks it is one key.
+void ticks_merge_equal_times(void **) {
+  lat::Tally seconds_keyed, ticks;
+  std::vector<double> as_doubles;
+  for (int i = 0; i < 1000; ++i) {
+    // Readings as clock_gettime gives them to MPI_Wtime or CLOCK_MONOTONIC_RAW: seconds plus nanoseconds
+    // of an uptime, as one double each; the second 190 ns after the first.
+    const int64_t ns = 123456789012345 + 1000003 * i;
+    const double t1 = static_cast<double>(ns / 1000000000) + 1e-9 * static_cast<double>(ns % 1000000000);
+    const double t2 = static_cast<double>((ns + 190) / 1000000000) + 1e-9 * static_cast<double>((ns + 190) % 1000000000);
+    as_doubles.push_back(t2 - t1);
+    ticks.add(lat::to_ticks(t2 - t1, 1e-9));
+  }
+  const lat::Distribution noisy = lat::distribution_of_values(as_doubles);
+  assert_true(noisy.values.size() > 1);  // the doubles differ
+  assert_int_equal(ticks.distinct(), 1);
+  const lat::Distribution d = lat::distribution_of(ticks, [](int64_t k) { return static_cast<double>(k) * 1e-3; });
+  assert_int_equal(d.values.size(), 1);
+  assert_true(std::fabs(d.values[0] - 0.19) < 1e-12 && d.counts[0] == 1000);
+  // A TSC cycle of 1/2.9 GHz: 551 cycles stay 551.
+  assert_int_equal(lat::to_ticks(551.0 / 2.9e9, 1.0 / 2.9e9), 551);
+}
+
+/// Percentiles by the nearest rank and the distribution-free intervals, on tables whose answers are known.
+void percentiles_and_order_statistic_intervals(void **) {
+  // 1..100 once each: p_k is k (the ceil(k n / 100)-th value), p99.9 and p99.99 are 100.
+  std::vector<double> v;
+  for (int i = 1; i <= 100; ++i) v.push_back(i);
+  lat_quantiles q = lat::quantiles_of(lat::distribution_of_values(v));
+  const double want[LAT_NPERCENTILES] = {1, 5, 10, 25, 50, 75, 90, 95, 99, 100, 100};
+  for (int i = 0; i < LAT_NPERCENTILES; ++i) assert_true(q.p_us[i] == want[i]);
+  // The 95 % interval of the median of 100 is [x_(40), x_(61)] (binomial coverage 0.9648), the textbook
+  // table's; p99's upper end needs more than 100 samples: unbounded.
+  assert_true(q.median_ci_us[0] == 40.0 && q.median_ci_us[1] == 61.0);
+  assert_true(std::isinf(q.p99_ci_us[1]) && q.p99_ci_us[1] > 0);
+  auto [l, u] = lat::order_statistic_interval(100, 0.5);
+  assert_int_equal(l, 40);
+  assert_int_equal(u, 61);
+  // n = 10: [x_(2), x_(9)] (coverage 0.9785); n = 5: no interval at 95 % (0.9375 at best): both ends open.
+  std::tie(l, u) = lat::order_statistic_interval(10, 0.5);
+  assert_int_equal(l, 2);
+  assert_int_equal(u, 9);
+  std::tie(l, u) = lat::order_statistic_interval(5, 0.5);
+  assert_int_equal(l, 0);
+  assert_int_equal(u, 6);
+  // Above 10^5 the normal approximation: for n = 10^6 the median's ranks are n/2 -+ 1.96 sqrt(n)/2 (980 each side).
+  std::tie(l, u) = lat::order_statistic_interval(1000000, 0.5);
+  assert_true(l >= 499019 && l <= 499021 && u >= 500980 && u <= 500982);
+  // And the exact sum agrees with it at the switch: n = 10^5, p99.
+  const auto exact = lat::order_statistic_interval(100000, 0.99);
+  const auto approx = lat::order_statistic_interval(100001, 0.99);
+  assert_true(std::llabs(exact.first - approx.first) <= 2 && std::llabs(exact.second - approx.second) <= 2);
+  // A tally of ticks: 2^20 trials, 90 % at 190 ticks, 9 % at 200, 1 % at 5000: percentiles land on the
+  // right tick and the intervals of the median collapse onto it.
+  lat::Tally t;
+  t.add(190, 943718);
+  t.add(200, 94372);
+  t.add(5000, 10486);
+  const lat::Distribution d = lat::distribution_of(t, [](int64_t k) { return static_cast<double>(k) / 2000.0; });
+  q = lat::quantiles_of(d);
+  assert_true(q.p_us[4] == 190 / 2000.0 && q.p_us[7] == 200 / 2000.0 && q.p_us[8] == 5000 / 2000.0 && q.p_us[9] == 5000 / 2000.0);
+  assert_true(q.median_ci_us[0] == 190 / 2000.0 && q.median_ci_us[1] == 190 / 2000.0);
+  // p99 is the 1038091-th of 1048576 (ceil(0.99 n)); 200 runs up to the 1038090-th: p99 is the first 5000,
+  // and its interval reaches down into the 200s.
+  assert_true(q.p99_ci_us[0] == 200 / 2000.0 && q.p99_ci_us[1] == 5000 / 2000.0);
+  // No values: zeros.
+  q = lat::quantiles_of(lat::Distribution{});
+  assert_true(q.p_us[4] == 0.0 && q.level[10] == 99.99);
 }
 
 lat::Distribution dist(std::vector<double> v, std::vector<int64_t> c) {
@@ -183,7 +256,8 @@ int main() {
       cmocka_unit_test(fortran_e_format),         cmocka_unit_test(tally_counts_distinct_values),
       cmocka_unit_test(bins_follow_printed_edges), cmocka_unit_test(filtering_keeps_at_most_the_cut),
       cmocka_unit_test(median_of_even_count_across_values), cmocka_unit_test(npp_guard_with_a_clock_that_reads_zero),
-      cmocka_unit_test(run_levels_one_two_drift),
+      cmocka_unit_test(run_levels_one_two_drift), cmocka_unit_test(ticks_merge_equal_times),
+      cmocka_unit_test(percentiles_and_order_statistic_intervals),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

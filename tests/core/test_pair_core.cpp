@@ -68,7 +68,7 @@ void memory_is_checked_before_measuring(void **) {
   assert_string_equal(lat::matrix_memory_complaint(64, int64_t{1} << 30).c_str(), "");
   assert_string_equal(lat::matrix_memory_complaint(16384, -1).c_str(), "");  // unknown: try
   const std::string big = lat::matrix_memory_complaint(16384, int64_t{1} << 30);
-  assert_non_null(strstr(big.c_str(), "16384 ranks need 7520.6 MB on the root rank"));
+  assert_non_null(strstr(big.c_str(), "16384 ranks need 7521.8 MB on the root rank"));
   assert_non_null(strstr(big.c_str(), "only 1073.7 MB"));
   // Memory that cannot be had is an exception the caller turns into LAT_ERR_NOMEM, not a crash.
   lat::PairResult r;

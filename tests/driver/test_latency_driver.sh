@@ -9,7 +9,7 @@ latency=$1 data=$2 mpiexec=$3
 . "$(dirname "$0")/checks.sh"
 
 $mpiexec -n 2 "$latency" --quick --no-progress > run.out 2> run.err || bad "quick run exited $? ($(cat run.err))"
-for f in latency.output latency.summary.output latency.json; do
+for f in latency.output latency.summary.output latency.json latency.png latency.svg; do
   [ -s "$f" ] && ok || bad "$f missing"
 done
 ls -a | grep -q '^\.mpilat-' && bad "temporary files left behind" || ok
@@ -33,6 +33,21 @@ done
 [ "$(grep -Ec '^[0-9]+\.[0-9]{2} <= times < [0-9]+\.[0-9]{2} with count = [0-9]+$' latency.output)" = 49 ] && ok || bad "49 closed bins"
 grep -Eq '^9\.80 <= times with count = [0-9]+$' latency.output && ok || bad "open last bin"
 grep -Eq '^time = [0-9]+\.[0-9]{3} with frequency = [0-9]+$' latency.output && ok || bad "frequency rows"
+# Tables keyed on clock ticks: every printed time once, in each table (Part 1's and Part 4's).
+for part in "FREQUENCY OF TIMES FROM THE TIMER" "MEASURED TIMINGS AND THEIR FREQUENCY"; do
+  sed -n "/^$part/,/^PART/p" latency.output | grep '^time = ' | awk '{print $3}' | sort | uniq -d > dups
+  [ ! -s dups ] && ok || bad "'$part' prints $(wc -l < dups) times more than once"
+done
+# Percentiles of all and of the filtered trials, with the intervals; where the ranks ran.
+[ "$(grep -Ec '^p(1|5|10|25|50|75|90|95|99|99\.9|99\.99) = [0-9]+\.[0-9]{4}$' latency.output)" = 22 ] && ok || bad "22 percentile lines"
+[ "$(grep -c '^95 % confidence interval of the median = ' latency.output)" = 2 ] && ok || bad "median intervals"
+grep -q '^WHERE THE RANKS RAN$' latency.output && ok || bad "latency.output lacks where the ranks ran"
+grep -Eq '^source = rank 0, host .+, processors .+, core .+, socket .+, numa node .+, node 0$' latency.output && ok || bad "source's place"
+grep -q '^share a node = yes$' latency.output && ok || bad "share a node"
+grep -q '^first trial of a chunk over the chunk' latency.output && ok || bad "first-trial ratio"
+# The picture is a PNG and an SVG.
+head -c 8 latency.png | od -An -c | grep -q 'P   N   G' && ok || bad "latency.png is not a PNG"
+grep -q '<svg' latency.svg && ok || bad "latency.svg is not an SVG"
 
 # JSON: parses, and holds what the issue names.
 python3 - <<'PY' && ok || bad "latency.json content"
@@ -49,7 +64,8 @@ assert len(j["timer"]["bins"]) == 50 and j["timer"]["bins"][-1]["upper_us"] is N
 # The run over time: chunks covering every trial in order, their levels sharing all the trials, the warnings.
 t = j["run_over_time"]
 rows = t["chunks"]["rows"]
-assert t["chunks"]["columns"] == ["first_trial", "trials", "start_s", "end_s", "min_us", "median_us"]
+assert t["chunks"]["columns"] == ["first_trial", "trials", "start_s", "end_s", "min_us", "median_us", "first_us"]
+assert t["first_trial_over_median"] > 0
 assert len(rows) == t["nchunks"] >= 1 and sum(r[1] for r in rows) == 32768
 assert all(rows[i][0] + rows[i][1] == rows[i + 1][0] for i in range(len(rows) - 1))
 assert all(r[4] <= r[5] for r in rows)
@@ -58,6 +74,18 @@ assert isinstance(j["warnings"], list) and all(w.startswith("WARNING: ") for w i
 # The warnings follow the rules: levels when more than one, the filter above 5 %.
 assert (len(t["levels"]) > 1) == any("changed state" in w for w in j["warnings"])
 assert (20 * j["filtered"]["removed"] > 32768) == any("filter removed" in w for w in j["warnings"])
+# Percentiles and intervals, before and after the filter; the clock's unit; Part 2; the places.
+for q in (j["pingpong"]["quantiles"], j["filtered"]["quantiles"]):
+    p = q["percentiles_us"]
+    keys = ["p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", "p99.9", "p99.99"]
+    assert sorted(p) == sorted(keys) and all(p[a] <= p[b] for a, b in zip(keys, keys[1:])), p
+    lo, hi = q["median_ci95_us"]
+    assert lo <= p["p50"] <= hi
+assert j["pingpong"]["clock_unit_us"] == 0.001 and j["timer"]["unit_us"] == 0.001
+assert j["npp"]["estimate_ran"] is True and j["npp"]["calculated"] == j["npp"]["used"] >= 1
+assert j["source"]["rank"] == 0 and j["dest"]["rank"] == 1 and j["shared"]["node"] is True
+for side in ("source", "dest"):
+    assert set(j[side]) >= {"host", "node", "processors", "core", "socket", "numa"}, j[side]
 PY
 grep -q '^THE RUN OVER TIME' latency.output && ok || bad "latency.output lacks the run over time"
 
@@ -68,6 +96,43 @@ $mpiexec -n 2 "$latency" --quick --input params.nml --n 2 --outdir out > /dev/nu
 grep -q '^ntrial = 300$' out/latency.summary.output && ok || bad "namelist ntrial not used"
 grep -q '^value of npp used = 2$' out/latency.summary.output && ok || bad "namelist npp not used"
 grep -q '^Message size(# of 8-bytes els) = 2$' out/latency.summary.output && ok || bad "--n does not override the namelist"
+
+# --npp with Part 2 still run (the paper's advice checked against the rule); --no-estimate skips it, and
+# the summary's number fields stay numbers.
+mkdir given skipped
+$mpiexec -n 2 "$latency" --quick --npp 5 --noplot --outdir given > /dev/null 2>&1 || bad "--npp run failed"
+grep -Eq '^calculated value of npp = [1-9][0-9]*$' given/latency.summary.output && ok || bad "--npp: the rule's npp not reported"
+grep -q '^value of npp used = 5$' given/latency.summary.output && ok || bad "--npp: npp used"
+[ ! -e given/latency.png ] && ok || bad "--noplot drew latency.png"
+$mpiexec -n 2 "$latency" --quick --npp 5 --no-estimate --noplot --outdir skipped > /dev/null 2>&1 || bad "--no-estimate run failed"
+grep -q '^calculated value of npp = 0$' skipped/latency.summary.output && ok || bad "--no-estimate: calculated npp is not 0"
+grep -q '^npptrial = 0$' skipped/latency.summary.output && ok || bad "--no-estimate: npptrial is not 0"
+python3 -c "import json; n = json.load(open('skipped/latency.json'))['npp']; assert not n['estimate_ran'] and 'no-estimate' in n['estimate_skipped_because']" \
+  && ok || bad "--no-estimate: the JSON does not say why"
+# --minutes: ntrial chosen from Part 2 (the number itself is a timing: only that it was chosen).
+mkdir minutes
+$mpiexec -n 2 "$latency" --quick --minutes 0.002 --noplot --outdir minutes > /dev/null 2>&1 || bad "--minutes run failed"
+grep -q 'chosen for about 0.002 minutes' minutes/latency.output && ok || bad "--minutes: ntrial not chosen"
+# The npp study: every value, --ntrial trials each, the files and the plot.
+mkdir study
+$mpiexec -n 2 "$latency" --quick --ntrial 300 --npp-study 1,9,18 --outdir study > study.out 2>&1 || bad "--npp-study failed ($(cat study.out))"
+for f in latency.npp.txt latency.npp.csv latency.npp.json latency.npp.png latency.npp.svg; do
+  [ -s "study/$f" ] && ok || bad "study: $f missing"
+done
+[ ! -e study/latency.output ] && ok || bad "a study wrote latency.output"
+python3 - <<'PY' && ok || bad "latency.npp.json content"
+import csv, json
+j = json.load(open("study/latency.npp.json"))
+assert j["format"] == "mpilat-npp-study" and [v["npp"] for v in j["values"]] == [1, 9, 18]
+assert all(v["stats"]["count"] == 300 and "p99" in v["quantiles"]["percentiles_us"] for v in j["values"])
+rows = list(csv.DictReader(open("study/latency.npp.csv")))
+assert [r["npp"] for r in rows] == ["1", "9", "18"] and all(r["trials"] == "300" for r in rows)
+PY
+grep -Eq '^ +18 +- +300 ' study/latency.npp.txt && ok || bad "latency.npp.txt row"
+mkdir rstudy
+$mpiexec -n 2 "$latency" --quick --ntrial 100 --res-npp-study 25,400 --noplot --outdir rstudy > /dev/null 2>&1 || bad "--res-npp-study failed"
+python3 -c "import json; j = json.load(open('rstudy/latency.npp.json')); assert [v['res_npp'] for v in j['values']] == [25, 400] and j['part2']" \
+  && ok || bad "res_npp study values"
 
 # Bad input: a message naming the value, exit status 2, no files, no hang.
 expect_error() {  # expected-text nprocs args...
@@ -95,6 +160,14 @@ expect_error "has no valid &latency group" 2 --input broken.nml
 expect_error 'unknown option "--bogus"' 2 --bogus
 expect_error "timer must be mpi_wtime, monotonic_raw or tsc, got 'sundial'" 2 --timer sundial
 expect_error "cannot use output directory" 2 --outdir /nonexistent/dir
+expect_error "the npp study has the value 9 twice" 2 --npp-study 1,9,9
+expect_error "the npp study values must be in 1..1000000000, got 0" 2 --npp-study 0,4
+expect_error "the res_npp study values must be in 1..1000000000, got -5" 2 --res-npp-study 25,-5
+expect_error '--npp-study expects a list of integers such as 1,9,18, got "1,,2"' 2 --npp-study 1,,2
+expect_error "--npp cannot be given with an npp study, which sets npp per value (got --npp 4)" 2 --npp 4 --npp-study 1,2
+expect_error '--minutes must be a number of minutes > 0, got "0"' 2 --minutes 0
+expect_error '--minutes must be a number of minutes > 0, got "-1"' 2 --minutes -1
+expect_error "minutes needs Part 2" 2 --minutes 1 --npp 3 --no-estimate
 
 # Help.
 $mpiexec -n 1 "$latency" --help > help.out

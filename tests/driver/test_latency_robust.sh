@@ -57,7 +57,7 @@ start_job() {  # name np phase program args...
 start_long_run() {  # outdir np extra-args...
   local out=$1 np=$2
   shift 2
-  start_job "$out" "$np" 'ping-pong trials' "$latency" --nr 1000 --npp 1 --ntrial 200000000 --progress "$@"
+  start_job "$out" "$np" 'ping-pong trials' "$latency" --nr 1000 --npp 1 --no-estimate --ntrial 200000000 --progress "$@"
 }
 
 # The PID of MPI rank R of the job's PROGRAM processes, from the rank the launcher put in its environment
@@ -132,7 +132,7 @@ fi
 # ---- a rank that stops answering (SIGSTOP), --timeout 2: an error naming ranks and phase, no hang -----------
 # Idle rank 1 of 3 stops: the measurement ends, then the result cannot be shared. Rank 0 keeps it. (3M trials:
 # some seconds in either phase of the host, so the stop lands inside the trials.)
-start_job stop_idle 3 'ping-pong trials' "$latency" --nr 1000 --npp 1 --ntrial 3000000 --progress --timeout 2
+start_job stop_idle 3 'ping-pong trials' "$latency" --nr 1000 --npp 1 --no-estimate --ntrial 3000000 --progress --timeout 2
 stop_rank_until_end latency 1 120
 [ "$rc" -ne 0 ] && ok || bad "stopped idle rank: exit status 0"
 grep -Eq "rank 0: timeout: no answer from ranks 0\.\.2 within 2(\.[0-9]+)? s \(phase 'result'" stop_idle.stderr && ok ||
@@ -151,6 +151,15 @@ if [ -e stop_dest/latency.summary.output ]; then
     bad "stopped dest: files not marked partial by timeout"
 fi
 ls -a stop_dest | grep -q '^\.mpilat-' && bad "stopped dest: temporary files left" || ok
+
+# ---- a healthy long timing loop is not a stall: the watchdog allows 10 loops of npp x median_ppt ------------
+# 2,000,000 ping-pongs a loop take ~0.5-1.5 s here, longer than --timeout 0.2; the run must finish.
+mkdir long_loop
+timeout 120 $mpiexec -n 2 "$latency" --nr 1000 --npptrial 50 --npp 2000000 --ntrial 3 --timeout 0.2 --noplot \
+  --no-progress --outdir long_loop > long_loop.stdout 2> long_loop.stderr
+rc=$?
+[ "$rc" -eq 0 ] && ok || bad "long loop with --timeout 0.2: exit status $rc ($(cat long_loop.stderr))"
+grep -q '^ntrial = 3$' long_loop/latency.summary.output && ok || bad "long loop: the three trials were not all measured"
 
 # ---- the size sweep (mpptest): SIGTERM keeps the sizes measured; a stopped rank ends the job -------------
 if [ -n "$mpptest" ]; then

@@ -12,6 +12,9 @@ program test_f08
   type(lat_pingpong_result) :: pres
   type(lat_histogram) :: hist
   type(lat_stats) :: stats
+  type(lat_quantiles) :: q
+  type(lat_npp_study_row), allocatable :: rows(:)
+  integer :: i
   real(c_double), allocatable :: values(:)
   integer(c_int64_t), allocatable :: counts(:)
   integer(c_int64_t) :: npp
@@ -50,6 +53,23 @@ program test_f08
   call lat_histogram_get(hist, values, counts)
   call check(sum(counts) == 400, 'frequency table of the ping-pongs on every rank')
   call lat_histogram_free(hist)
+  ! What issue 16 added to the result: percentiles with intervals, the clock unit, where the ranks ran.
+  call check(pres%all_q%level(9) == 99.0_c_double .and. all(pres%all_q%p_us(2:) >= pres%all_q%p_us(:10)), &
+             'percentiles ascending, p99 the ninth')
+  call check(pres%all_q%median_ci_us(1) <= pres%all_q%p_us(5) .and. pres%all_q%p_us(5) <= pres%all_q%median_ci_us(2), &
+             'the median''s interval holds p50')
+  call check(pres%unit_us > 0 .and. pres%estimate == 1, 'clock unit and Part 2 reported')
+  call check(pres%source_place%rank == 0 .and. pres%dest_place%rank == nprocs - 1 .and. &
+             iand(pres%shared, LAT_SHARE_NODE) /= 0, 'where source and dest ran')
+
+  ! The npp study from Fortran: a row per value, in order.
+  popts%ntrial = 200
+  call lat_npp_study(MPI_COMM_WORLD, popts, [1_c_int64_t, 6_c_int64_t], .false., pres, rows, timer=tres, ierr=ierr)
+  call check(ierr == LAT_SUCCESS .and. size(rows) == 2, 'lat_npp_study with type(MPI_Comm)')
+  call check(rows(1)%npp == 1 .and. rows(2)%npp == 6 .and. all([(rows(i)%stats%count == 200, i = 1, 2)]), &
+             'study rows: npp and trials')
+  call lat_npp_study(MPI_COMM_WORLD, popts, [3_c_int64_t, 3_c_int64_t], .false., pres, rows, ierr=ierr)
+  call check(ierr == LAT_ERR_ARG .and. index(lat_last_error_message(), 'the value 3 twice') > 0, 'study duplicates refused')
 
   ! errors come back through ierr on every rank
   popts%ntrial = 0
@@ -70,6 +90,9 @@ program test_f08
   call lat_stats_compute([4.0_c_double, 1.0_c_double, 3.0_c_double, 2.0_c_double], 8_c_int64_t, stats)
   call check(stats%median_us == 2.5_c_double .and. abs(stats%variance_us2 - 5.0_c_double/3) < 1e-14_c_double, &
              'lat_stats_compute from Fortran')
+  call lat_quantiles_compute([(real(i, c_double), i = 1, 100)], q)
+  call check(q%p_us(5) == 50 .and. q%median_ci_us(1) == 40 .and. q%median_ci_us(2) == 61, &
+             'lat_quantiles_compute from Fortran: p50 and the interval of the median of 1..100')
 
   total = finish_checks('test_f08')
   call MPI_Finalize()

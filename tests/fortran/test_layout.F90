@@ -27,7 +27,10 @@ program test_layout
   type(lat_timer_result), target :: v_lat_timer_result
   type(lat_pingpong_options), target :: v_lat_pingpong_options
   type(lat_stats), target :: v_lat_stats
+  type(lat_quantiles), target :: v_lat_quantiles
+  type(lat_rank_place), target :: v_lat_rank_place
   type(lat_pingpong_result), target :: v_lat_pingpong_result
+  type(lat_npp_study_row), target :: v_lat_npp_study_row
   type(lat_sweep_options), target :: v_lat_sweep_options
   type(lat_sweep_point), target :: v_lat_sweep_point
   type(lat_sweep_threshold), target :: v_lat_sweep_threshold
@@ -37,7 +40,6 @@ program test_layout
   type(lat_queue_point), target :: v_lat_queue_point
   type(lat_queue_summary), target :: v_lat_queue_summary
   type(lat_pair_options), target :: v_lat_pair_options
-  type(lat_rank_place), target :: v_lat_rank_place
   type(lat_pair_summary), target :: v_lat_pair_summary
   type(lat_maxrate_obs), target :: v_lat_maxrate_obs
   type(lat_fit_options), target :: v_lat_fit_options
@@ -53,6 +55,7 @@ program test_layout
   FIELD(lat_timer_options,v_lat_timer_options,timer)
   FIELD(lat_timer_options,v_lat_timer_options,rank)
   FIELD(lat_timer_options,v_lat_timer_options,timeout_s)
+  FIELD(lat_timer_options,v_lat_timer_options,progress)
   STRUCT(lat_timer_result,v_lat_timer_result)
   FIELD(lat_timer_result,v_lat_timer_result,nr_requested)
   FIELD(lat_timer_result,v_lat_timer_result,nr)
@@ -67,6 +70,7 @@ program test_layout
   FIELD(lat_timer_result,v_lat_timer_result,max_us)
   FIELD(lat_timer_result,v_lat_timer_result,stddev_us)
   FIELD(lat_timer_result,v_lat_timer_result,tick_us)
+  FIELD(lat_timer_result,v_lat_timer_result,unit_us)
   FIELD(lat_timer_result,v_lat_timer_result,timer)
   FIELD(lat_timer_result,v_lat_timer_result,rank)
   STRUCT(lat_pingpong_options,v_lat_pingpong_options)
@@ -84,6 +88,8 @@ program test_layout
   FIELD(lat_pingpong_options,v_lat_pingpong_options,timer)
   FIELD(lat_pingpong_options,v_lat_pingpong_options,progress)
   FIELD(lat_pingpong_options,v_lat_pingpong_options,timeout_s)
+  FIELD(lat_pingpong_options,v_lat_pingpong_options,estimate)
+  FIELD(lat_pingpong_options,v_lat_pingpong_options,minutes)
   STRUCT(lat_stats,v_lat_stats)
   FIELD(lat_stats,v_lat_stats,count)
   FIELD(lat_stats,v_lat_stats,min_us)
@@ -99,6 +105,23 @@ program test_layout
   FIELD(lat_stats,v_lat_stats,rate_median_mbs)
   FIELD(lat_stats,v_lat_stats,rate_mean_mbs)
   FIELD(lat_stats,v_lat_stats,rate_max_mbs)
+  STRUCT(lat_quantiles,v_lat_quantiles)
+  FIELD(lat_quantiles,v_lat_quantiles,level)
+  FIELD(lat_quantiles,v_lat_quantiles,p_us)
+  FIELD(lat_quantiles,v_lat_quantiles,median_ci_us)
+  FIELD(lat_quantiles,v_lat_quantiles,p99_ci_us)
+  STRUCT(lat_rank_place,v_lat_rank_place)
+  FIELD(lat_rank_place,v_lat_rank_place,res_timing_us)
+  FIELD(lat_rank_place,v_lat_rank_place,min_ov_us)
+  FIELD(lat_rank_place,v_lat_rank_place,rank)
+  FIELD(lat_rank_place,v_lat_rank_place,node)
+  FIELD(lat_rank_place,v_lat_rank_place,node_rank)
+  FIELD(lat_rank_place,v_lat_rank_place,socket)
+  FIELD(lat_rank_place,v_lat_rank_place,core)
+  FIELD(lat_rank_place,v_lat_rank_place,cpu)
+  FIELD(lat_rank_place,v_lat_rank_place,numa)
+  FIELD(lat_rank_place,v_lat_rank_place,host)
+  FIELD(lat_rank_place,v_lat_rank_place,cpus)
   STRUCT(lat_pingpong_result,v_lat_pingpong_result)
   FIELD(lat_pingpong_result,v_lat_pingpong_result,bytes)
   FIELD(lat_pingpong_result,v_lat_pingpong_result,n)
@@ -130,6 +153,19 @@ program test_layout
   FIELD(lat_pingpong_result,v_lat_pingpong_result,level_share)
   FIELD(lat_pingpong_result,v_lat_pingpong_result,source_host)
   FIELD(lat_pingpong_result,v_lat_pingpong_result,dest_host)
+  FIELD(lat_pingpong_result,v_lat_pingpong_result,unit_us)
+  FIELD(lat_pingpong_result,v_lat_pingpong_result,minutes)
+  FIELD(lat_pingpong_result,v_lat_pingpong_result,all_q)
+  FIELD(lat_pingpong_result,v_lat_pingpong_result,filtered_q)
+  FIELD(lat_pingpong_result,v_lat_pingpong_result,source_place)
+  FIELD(lat_pingpong_result,v_lat_pingpong_result,dest_place)
+  FIELD(lat_pingpong_result,v_lat_pingpong_result,shared)
+  FIELD(lat_pingpong_result,v_lat_pingpong_result,estimate)
+  STRUCT(lat_npp_study_row,v_lat_npp_study_row)
+  FIELD(lat_npp_study_row,v_lat_npp_study_row,npp)
+  FIELD(lat_npp_study_row,v_lat_npp_study_row,res_npp)
+  FIELD(lat_npp_study_row,v_lat_npp_study_row,stats)
+  FIELD(lat_npp_study_row,v_lat_npp_study_row,q)
   STRUCT(lat_sweep_options,v_lat_sweep_options)
   FIELD(lat_sweep_options,v_lat_sweep_options,size_first)
   FIELD(lat_sweep_options,v_lat_sweep_options,size_last)
@@ -269,16 +305,6 @@ program test_layout
   FIELD(lat_pair_options,v_lat_pair_options,wait)
   FIELD(lat_pair_options,v_lat_pair_options,progress)
   FIELD(lat_pair_options,v_lat_pair_options,reserved)
-  STRUCT(lat_rank_place,v_lat_rank_place)
-  FIELD(lat_rank_place,v_lat_rank_place,res_timing_us)
-  FIELD(lat_rank_place,v_lat_rank_place,min_ov_us)
-  FIELD(lat_rank_place,v_lat_rank_place,rank)
-  FIELD(lat_rank_place,v_lat_rank_place,node)
-  FIELD(lat_rank_place,v_lat_rank_place,node_rank)
-  FIELD(lat_rank_place,v_lat_rank_place,socket)
-  FIELD(lat_rank_place,v_lat_rank_place,core)
-  FIELD(lat_rank_place,v_lat_rank_place,cpu)
-  FIELD(lat_rank_place,v_lat_rank_place,host)
   STRUCT(lat_pair_summary,v_lat_pair_summary)
   FIELD(lat_pair_summary,v_lat_pair_summary,nprocs)
   FIELD(lat_pair_summary,v_lat_pair_summary,nnodes)

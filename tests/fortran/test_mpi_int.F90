@@ -22,6 +22,7 @@ program test_mpi_int
 
   call lat_pingpong_defaults(popts)
   popts%npp = 2
+  popts%estimate = 0
   popts%nr = 2**14
   popts%ntrial = 300
   call lat_pingpong_stats(MPI_COMM_WORLD, popts, pres, ierr=ierr)

@@ -3,7 +3,7 @@
 subroutine fuzz_parse_latency(bytes, n) bind(C, name='fuzz_parse_latency')
   use, intrinsic :: iso_c_binding, only: c_char, c_size_t
   use mpilat, only: lat_pingpong_options
-  use latency_parameters, only: argument, max_path, parse_latency_arguments
+  use latency_parameters, only: argument, max_path, parse_latency_arguments, latency_extras
   implicit none
   integer(c_size_t), value :: n
   character(kind=c_char), intent(in) :: bytes(n)
@@ -12,6 +12,7 @@ subroutine fuzz_parse_latency(bytes, n) bind(C, name='fuzz_parse_latency')
   character(len=max_path) :: outdir
   integer :: status, count, i, start
   character(len=1024) :: message
+  type(latency_extras) :: extras
 
   count = 1
   do i = 1, int(n)
@@ -28,7 +29,7 @@ subroutine fuzz_parse_latency(bytes, n) bind(C, name='fuzz_parse_latency')
     args(count)%text = chars(start, i - 1)
     start = i + 1
   end do
-  call parse_latency_arguments(args, 4, .false., opts, outdir, status, message)
+  call parse_latency_arguments(args, 4, .false., opts, outdir, status, message, extras)
 
 contains
 

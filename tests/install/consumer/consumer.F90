@@ -11,6 +11,7 @@ program consumer_f
   call lat_pingpong_defaults(opts)
   opts%nr = 4096
   opts%npp = 1
+  opts%estimate = 0
   opts%ntrial = 100
   call lat_pingpong_stats(MPI_COMM_WORLD, opts, res, ierr=ierr)
   if (rank == 0) print '(a,i0,a)', 'consumer_f: '//lat_strerror(ierr)//', ', res%ntrial_done, ' trials'
