@@ -38,6 +38,8 @@ module mpilat
   LAT_NODECOMM_SIDES(LAT_F_PARAMETER)
   LAT_RUN_WARNINGS(LAT_F_PARAMETER)
   LAT_PLACE_SHARES(LAT_F_PARAMETER)
+  LAT_COMPARE_METHODS(LAT_F_PARAMETER)
+  LAT_COMPARE_VERDICTS(LAT_F_PARAMETER)
   integer, parameter, public :: lat_all_ranks = LAT_ALL_RANKS, lat_last_rank = LAT_LAST_RANK
   integer, parameter, public :: lat_nbins = LAT_NBINS, lat_hostname_len = LAT_HOSTNAME_LEN
   integer, parameter, public :: lat_npp_max = LAT_NPP_MAX, lat_pair_nstats = LAT_PAIR_NSTATS
@@ -125,6 +127,21 @@ module mpilat
     integer(c_int) :: shared      !< bits LAT_SHARE_*: what source and dest share
     integer(c_int) :: estimate    !< 1: Part 2 ran
   end type lat_pingpong_result
+
+  !> Options of the comparisons (lat_compare_defaults fills them).
+  type, bind(C), public :: lat_compare_options
+    real(c_double) :: confidence        !< of the interval of B/A; 0.95
+    integer(c_int64_t) :: resamples     !< bootstrap resamples over launches; 10000
+    integer(c_int64_t) :: seed          !< of the bootstrap's generator; 1
+  end type lat_compare_options
+
+  !> A comparison of B against A: values, ratio B/A with its interval, method and verdict.
+  type, bind(C), public :: lat_compare_result
+    real(c_double) :: a_value, b_value, ratio, ratio_low, ratio_high, confidence
+    integer(c_int64_t) :: a_count, b_count
+    integer(c_int) :: method      !< LAT_METHOD_NONE, LAT_METHOD_LAUNCHES or LAT_METHOD_TRIALS
+    integer(c_int) :: verdict     !< LAT_VERDICT_UNRESOLVED, LAT_VERDICT_B_HIGHER or LAT_VERDICT_B_LOWER
+  end type lat_compare_result
 
   !> One value of an npp study: its npp (and the res_npp it came from, or 0), statistics and percentiles.
   type, bind(C), public :: lat_npp_study_row
@@ -310,6 +327,7 @@ module mpilat
   public :: lat_histogram_get, lat_histogram_free
   public :: lat_stats_compute, lat_npp_rule
   public :: lat_write_latency_files, lat_check_output_dir
+  public :: lat_compare_defaults, lat_compare_distributions, lat_compare_launches
   public :: lat_write_latency_plots, lat_npp_study, lat_npp_study_check, lat_write_npp_study_files, lat_quantiles_compute
   public :: lat_string
   public :: lat_sweep_defaults, lat_size_sweep, lat_sweep_run, lat_sweep_get_summary, lat_sweep_points
@@ -534,12 +552,12 @@ module mpilat
     end function
     function lat_npp_study_c(comm, opts, timer, nvalues, values, by_res_npp, result, rows) &
         bind(C, name="lat_f_npp_study") result(rc)
-      import :: c_int, c_int64_t, c_ptr, lat_pingpong_options, lat_pingpong_result, lat_npp_study_row
+      import :: c_int, c_ptr, lat_pingpong_options, lat_pingpong_result, lat_npp_study_row
       integer(c_int), value :: comm
       type(lat_pingpong_options), intent(in) :: opts
       type(c_ptr), value :: timer
       integer(c_int), value :: nvalues
-      integer(c_int64_t), intent(in) :: values(*)
+      type(c_ptr), value :: values
       integer(c_int), value :: by_res_npp
       type(lat_pingpong_result), intent(out) :: result
       type(lat_npp_study_row), intent(out) :: rows(*)
@@ -547,10 +565,10 @@ module mpilat
     end function
     function lat_npp_study_check_c(opts, nprocs, nvalues, values, by_res_npp) &
         bind(C, name="lat_npp_study_check") result(rc)
-      import :: c_int, c_int64_t, lat_pingpong_options
+      import :: c_int, c_ptr, lat_pingpong_options
       type(lat_pingpong_options), intent(in) :: opts
       integer(c_int), value :: nprocs, nvalues
-      integer(c_int64_t), intent(in) :: values(*)
+      type(c_ptr), value :: values
       integer(c_int), value :: by_res_npp
       integer(c_int) :: rc
     end function
@@ -564,10 +582,33 @@ module mpilat
       integer(c_int), value :: render
       integer(c_int) :: rc
     end function
+    function lat_compare_defaults_c(opts) bind(C, name="lat_compare_defaults") result(rc)
+      import :: c_int, lat_compare_options
+      type(lat_compare_options), intent(out) :: opts
+      integer(c_int) :: rc
+    end function
+    function lat_compare_distributions_c(na, a_values, a_counts, nb, b_values, b_counts, q, opts, result) &
+        bind(C, name="lat_compare_distributions") result(rc)
+      import :: c_int, c_int64_t, c_double, c_ptr, lat_compare_options, lat_compare_result
+      integer(c_int64_t), value :: na, nb
+      type(c_ptr), value :: a_values, b_values, a_counts, b_counts
+      real(c_double), value :: q
+      type(lat_compare_options), intent(in) :: opts
+      type(lat_compare_result), intent(out) :: result
+      integer(c_int) :: rc
+    end function
+    function lat_compare_launches_c(na, a, nb, b, opts, result) bind(C, name="lat_compare_launches") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_compare_options, lat_compare_result
+      integer(c_int64_t), value :: na, nb
+      type(c_ptr), value :: a, b
+      type(lat_compare_options), intent(in) :: opts
+      type(lat_compare_result), intent(out) :: result
+      integer(c_int) :: rc
+    end function
     function lat_quantiles_compute_c(n, values, q) bind(C, name="lat_quantiles_compute") result(rc)
-      import :: c_int, c_int64_t, c_double, lat_quantiles
+      import :: c_int, c_int64_t, c_ptr, lat_quantiles
       integer(c_int64_t), value :: n
-      real(c_double), intent(in) :: values(*)
+      type(c_ptr), value :: values
       type(lat_quantiles), intent(out) :: q
       integer(c_int) :: rc
     end function
@@ -1275,18 +1316,17 @@ contains
     type(lat_npp_study_row), allocatable, intent(out) :: rows(:)
     type(lat_timer_result), optional, intent(in), target :: timer
     integer, optional, intent(out) :: ierr
-    integer(c_int64_t), allocatable :: copy(:)
+    integer(c_int64_t), allocatable, target :: copy(:)
     type(lat_npp_study_row), allocatable :: room(:)
-    type(c_ptr) :: timer_p
+    type(c_ptr) :: timer_p, values_p
+    integer(c_int64_t) :: n
     timer_p = c_null_ptr
     if (present(timer)) timer_p = c_loc(timer)
-    ! Contiguous copies, never empty for C (an empty list is refused there, with its count).
-    allocate (copy(max(size(values), 1)), room(max(size(values), 1)))
-    copy = 0
-    copy(1:size(values)) = values
-    call handle(lat_npp_study_c(int(comm, c_int), opts, timer_p, size(values, kind=c_int), copy, &
+    call int64_arg(values, copy, values_p, n)
+    allocate (room(max(n, 1_c_int64_t)))  ! never empty for C (an empty list is refused there, with its count)
+    call handle(lat_npp_study_c(int(comm, c_int), opts, timer_p, int(n, c_int), values_p, &
                                 merge(1_c_int, 0_c_int, by_res_npp), result, room), 'lat_npp_study', ierr)
-    rows = room(1:size(values))
+    rows = room(1:n)
   end subroutine npp_study_int
 
   !> Checks an npp study's options and values as lat_npp_study would. Not collective.
@@ -1296,11 +1336,11 @@ contains
     integer(c_int64_t), intent(in) :: values(:)
     logical, intent(in) :: by_res_npp
     integer, optional, intent(out) :: ierr
-    integer(c_int64_t), allocatable :: copy(:)
-    allocate (copy(max(size(values), 1)))
-    copy = 0
-    copy(1:size(values)) = values
-    call handle(lat_npp_study_check_c(opts, int(nprocs, c_int), size(values, kind=c_int), copy, &
+    integer(c_int64_t), allocatable, target :: copy(:)
+    type(c_ptr) :: values_p
+    integer(c_int64_t) :: n
+    call int64_arg(values, copy, values_p, n)
+    call handle(lat_npp_study_check_c(opts, int(nprocs, c_int), int(n, c_int), values_p, &
                                       merge(1_c_int, 0_c_int, by_res_npp)), 'lat_npp_study_check', ierr)
   end subroutine lat_npp_study_check
 
@@ -1319,15 +1359,67 @@ contains
                 'lat_write_npp_study_files', ierr)
   end subroutine lat_write_npp_study_files
 
+  !> Fills opts with the comparisons' defaults (95 %, 10,000 resamples, seed 1).
+  subroutine lat_compare_defaults(opts)
+    type(lat_compare_options), intent(out) :: opts
+    integer(c_int) :: rc
+    rc = lat_compare_defaults_c(opts)
+  end subroutine lat_compare_defaults
+
+  !> Compares the q-quantile (0.5: the median) of two sample sets, or frequency tables with counts: the
+  !> ratio B/A with a distribution-free interval over the trials and the verdict (include/mpilat.h).
+  subroutine lat_compare_distributions(a_values, b_values, q, result, a_counts, b_counts, opts, ierr)
+    real(c_double), intent(in) :: a_values(:), b_values(:)
+    real(c_double), intent(in) :: q
+    type(lat_compare_result), intent(out) :: result
+    integer(c_int64_t), optional, intent(in) :: a_counts(:), b_counts(:)
+    type(lat_compare_options), optional, intent(in) :: opts
+    integer, optional, intent(out) :: ierr
+    type(lat_compare_options) :: o
+    real(c_double), allocatable, target :: av(:), bv(:)
+    integer(c_int64_t), allocatable, target :: ac(:), bc(:)
+    type(c_ptr) :: avp, bvp, acp, bcp
+    integer(c_int64_t) :: na, nb, nac, nbc
+    call lat_compare_defaults(o)
+    if (present(opts)) o = opts
+    call double_arg(a_values, av, avp, na)
+    call double_arg(b_values, bv, bvp, nb)
+    call int64_arg(a_counts, ac, acp, nac)
+    call int64_arg(b_counts, bc, bcp, nbc)
+    if ((present(a_counts) .and. nac /= na) .or. (present(b_counts) .and. nbc /= nb)) then
+      call handle(LAT_ERR_ARG, 'lat_compare_distributions: a_counts and b_counts must have the sizes of their values', ierr)
+      return
+    end if
+    call handle(lat_compare_distributions_c(na, avp, acp, nb, bvp, bcp, q, o, result), 'lat_compare_distributions', ierr)
+  end subroutine lat_compare_distributions
+
+  !> Compares two groups of launch values (at least 3 each): bootstrap over launches.
+  subroutine lat_compare_launches(a, b, result, opts, ierr)
+    real(c_double), intent(in) :: a(:), b(:)
+    type(lat_compare_result), intent(out) :: result
+    type(lat_compare_options), optional, intent(in) :: opts
+    integer, optional, intent(out) :: ierr
+    type(lat_compare_options) :: o
+    real(c_double), allocatable, target :: av(:), bv(:)
+    type(c_ptr) :: ap, bp
+    integer(c_int64_t) :: na, nb
+    call lat_compare_defaults(o)
+    if (present(opts)) o = opts
+    call double_arg(a, av, ap, na)
+    call double_arg(b, bv, bp, nb)
+    call handle(lat_compare_launches_c(na, ap, nb, bp, o, result), 'lat_compare_launches', ierr)
+  end subroutine lat_compare_launches
+
   !> Percentiles and their 95 % intervals of values_us, as the measurements compute them.
   subroutine lat_quantiles_compute(values_us, q, ierr)
     real(c_double), intent(in) :: values_us(:)
     type(lat_quantiles), intent(out) :: q
     integer, optional, intent(out) :: ierr
-    real(c_double), allocatable :: copy(:)
-    copy = values_us
-    if (size(copy) == 0) copy = [0.0_c_double]
-    call handle(lat_quantiles_compute_c(size(values_us, kind=c_int64_t), copy, q), 'lat_quantiles_compute', ierr)
+    real(c_double), allocatable, target :: copy(:)
+    type(c_ptr) :: p
+    integer(c_int64_t) :: n
+    call double_arg(values_us, copy, p, n)
+    call handle(lat_quantiles_compute_c(n, p, q), 'lat_quantiles_compute', ierr)
   end subroutine lat_quantiles_compute
 
   !> Checks that files can be created in outdir.

@@ -957,6 +957,66 @@ int lat_write_npp_study_files(const char *outdir, const char *command_line, cons
     compute them. Not collective. */
 int lat_quantiles_compute(int64_t n, const double *values_us, lat_quantiles *q);
 
+/* ---------------------------------------------------------------------------------------------------
+ * Comparisons: is a difference real? (docs/method.md, "Comparing results"; not collective, no MPI)
+ * ------------------------------------------------------------------------------------------------- */
+
+/** Methods and verdicts of lat_compare_result. */
+enum lat_compare_method { LAT_COMPARE_METHODS(LAT_C_ENUMERATOR) };
+enum lat_compare_verdict { LAT_COMPARE_VERDICTS(LAT_C_ENUMERATOR) };
+
+/** Options of the comparisons; initialise with lat_compare_defaults(). */
+typedef struct lat_compare_options {
+  double confidence;   /**< of the interval of B/A; default 0.95 */
+  int64_t resamples;   /**< bootstrap resamples over launches; default 10000 */
+  int64_t seed;        /**< of the bootstrap's generator, so a comparison is repeatable; default 1 */
+} lat_compare_options;
+
+/** A comparison of B against A: the value of each, their ratio B/A with its interval, the verdict. */
+typedef struct lat_compare_result {
+  double a_value, b_value;       /**< each group's value (median of its launches, or the quantile of its trials) */
+  double ratio;                  /**< b_value / a_value */
+  double ratio_low, ratio_high;  /**< the interval of the ratio; NaN where there is none, +-INFINITY where
+                                      the samples are too few to bound an end */
+  double confidence;             /**< its confidence */
+  int64_t a_count, b_count;      /**< launches (LAT_METHOD_LAUNCHES) or trials (LAT_METHOD_TRIALS) */
+  int method;                    /**< lat_compare_method */
+  int verdict;                   /**< lat_compare_verdict */
+} lat_compare_result;
+
+/** Fills opts with the defaults above. */
+int lat_compare_defaults(lat_compare_options *opts);
+
+/**
+ * Compares the q-quantile (0 < q < 1; 0.5: the median) of two frequency tables or sample sets: values (us,
+ * any order) with counts (NULL: each value once). The interval of B/A is [B_low / A_high, B_high / A_low]
+ * from the distribution-free order-statistic intervals of each quantile at 1 - (1 - confidence)/2
+ * (Bonferroni: together at least `confidence`); method LAT_METHOD_TRIALS. The trials are the unit: one
+ * launch cannot show the spread between launches, which on shared machines is far larger. Values must be
+ * finite and > 0, counts >= 0 with a positive total.
+ */
+int lat_compare_distributions(int64_t na, const double *a_values, const int64_t *a_counts, int64_t nb,
+                              const double *b_values, const int64_t *b_counts, double q,
+                              const lat_compare_options *opts, lat_compare_result *result);
+
+/**
+ * Compares two groups of launches, one value each (a launch's median, say): each group's value is the
+ * median of its launches, the interval of B/A the percentile bootstrap over launches (opts->resamples
+ * resamples of each group with replacement). At least 3 launches a group, values finite and > 0;
+ * method LAT_METHOD_LAUNCHES.
+ */
+int lat_compare_launches(int64_t na, const double *a, int64_t nb, const double *b, const lat_compare_options *opts,
+                         lat_compare_result *result);
+
+/**
+ * Writes text files into outdir, whole or not at all (each to a temporary file, renamed when all are
+ * complete): names[i] (a plain file name) with contents[i]. With render = 1 every name ending in ".gp"
+ * (a gnuplot script that draws into outfile in format png or svg) is also drawn as <name>.png and .svg,
+ * renamed with the set. Not collective. For tools that report as the drivers do (mpilat-compare).
+ */
+int lat_write_report_files(const char *outdir, int nfiles, const char *const *names, const char *const *contents,
+                           int render);
+
 /** Checks that files can be created in outdir (creates and removes a probe file). Not collective. */
 int lat_check_output_dir(const char *outdir);
 

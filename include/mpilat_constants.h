@@ -125,6 +125,27 @@
   LAT_X(LAT_SHARE_KNOWN_SOCKET, 8) \
   LAT_X(LAT_SHARE_KNOWN_CORE, 16)
 
+/* How a comparison found its interval (lat_compare_result.method; enum lat_compare_method).
+ *   LAT_METHOD_NONE      no interval: fewer than 3 launches a group and no samples, or a value <= 0
+ *   LAT_METHOD_LAUNCHES  bootstrap over launches (>= 3 a group): the launch is the unit
+ *   LAT_METHOD_TRIALS    order-statistic intervals of the two quantiles over the trials (pooled): one
+ *                         launch cannot show the variation between launches
+ */
+#define LAT_COMPARE_METHODS(LAT_X) \
+  LAT_X(LAT_METHOD_NONE, 0) \
+  LAT_X(LAT_METHOD_LAUNCHES, 1) \
+  LAT_X(LAT_METHOD_TRIALS, 2)
+
+/* What a comparison concluded (lat_compare_result.verdict; enum lat_compare_verdict).
+ *   LAT_VERDICT_UNRESOLVED  the interval of B/A holds 1 (or there is none): no difference resolvable
+ *   LAT_VERDICT_B_HIGHER    the whole interval is above 1: B's value is higher (slower, for a time)
+ *   LAT_VERDICT_B_LOWER     the whole interval is below 1: B's value is lower (faster, for a time)
+ */
+#define LAT_COMPARE_VERDICTS(LAT_X) \
+  LAT_X(LAT_VERDICT_UNRESOLVED, 0) \
+  LAT_X(LAT_VERDICT_B_HIGHER, 1) \
+  LAT_X(LAT_VERDICT_B_LOWER, 2)
+
 /* Between what nodecomm measures its k pairs (lat_nodecomm_options.sides, lat_nodecomm_summary.sides;
  * enum lat_nodecomm_sides). The paper measures "to another node or another chip".
  *   LAT_SIDES_NODE    rank 0's node against the lowest-ranked other node (default)

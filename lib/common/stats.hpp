@@ -65,6 +65,9 @@ lat_stats describe(const Distribution &d, int64_t bytes);
 /// The percent levels of lat_quantiles.level.
 extern const double kPercentLevels[LAT_NPERCENTILES];
 
+/// The standard normal quantile: x with P(Z <= x) = p.
+double normal_quantile(double p);
+
 /// The 1-based ranks (l, u) of the order statistics that bound a distribution-free confidence interval of
 /// the q-quantile (0 < q < 1) of n samples with coverage >= 1 - alpha: l the largest with P(B < l) <= alpha/2,
 /// u the smallest with P(B >= u) <= alpha/2, B ~ Binomial(n, q). l = 0 or u = n + 1: that end is unbounded.

@@ -262,6 +262,75 @@ static void npp_study_files(void **state) {
   assert_int_equal(rmdir(dir), 0); /* nothing else: no temporary files, no plot */
 }
 
+/* lat_compare_*: the same samples give no difference; the same shifted by 5 % give "higher" with an interval
+   covering 1.05; launches need 3 a group; bad values are named. */
+static void comparisons(void **state) {
+  (void)state;
+  enum { n = 20000 };
+  static double a[n], b[n];
+  uint64_t x = 88172645463325252ULL;
+  for (int i = 0; i < n; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift: a deterministic spread of 0..10 % */
+    a[i] = 1.0 + 0.1 * (double)(x >> 11) / 9007199254740992.0;
+    b[i] = 1.05 * a[i];
+  }
+  lat_compare_options o;
+  assert_int_equal(lat_compare_defaults(&o), LAT_SUCCESS);
+  assert_true(o.confidence == 0.95 && o.resamples == 10000 && o.seed == 1);
+  lat_compare_result r;
+  assert_int_equal(lat_compare_distributions(n, a, NULL, n, a, NULL, 0.5, &o, &r), LAT_SUCCESS);
+  assert_int_equal(r.verdict, LAT_VERDICT_UNRESOLVED);
+  assert_int_equal(r.method, LAT_METHOD_TRIALS);
+  assert_true(r.ratio == 1.0 && r.ratio_low < 1.0 && r.ratio_high > 1.0 && r.a_count == n);
+  assert_int_equal(lat_compare_distributions(n, a, NULL, n, b, NULL, 0.5, NULL, &r), LAT_SUCCESS);
+  assert_int_equal(r.verdict, LAT_VERDICT_B_HIGHER);
+  assert_true(r.ratio_low > 1.0 && r.ratio_low <= 1.05 && 1.05 <= r.ratio_high);
+  assert_int_equal(lat_compare_distributions(n, b, NULL, n, a, NULL, 0.99, NULL, &r), LAT_SUCCESS);
+  assert_int_equal(r.verdict, LAT_VERDICT_B_LOWER);
+  /* A frequency table and the samples it counts are the same thing. */
+  const double tv[3] = {3.0, 1.0, 2.0};
+  const int64_t tc[3] = {1, 5, 2};
+  const double raw[8] = {1, 1, 1, 1, 1, 2, 2, 3};
+  lat_compare_result t1, t2;
+  assert_int_equal(lat_compare_distributions(3, tv, tc, 8, raw, NULL, 0.5, NULL, &t1), LAT_SUCCESS);
+  assert_int_equal(lat_compare_distributions(8, raw, NULL, 3, tv, tc, 0.5, NULL, &t2), LAT_SUCCESS);
+  assert_true(t1.a_value == 1.0 && t1.b_value == 1.0 && t2.a_count == 8 && t1.a_count == 8);
+  /* Launches: five a group, 5 % apart with 1 % spread. */
+  const double la[5] = {1.00, 1.01, 0.99, 1.005, 0.995}, lb[5] = {1.05, 1.06, 1.04, 1.055, 1.045};
+  assert_int_equal(lat_compare_launches(5, la, 5, lb, &o, &r), LAT_SUCCESS);
+  assert_int_equal(r.method, LAT_METHOD_LAUNCHES);
+  assert_int_equal(r.verdict, LAT_VERDICT_B_HIGHER);
+  assert_true(fabs(r.ratio - 1.05) < 1e-12 && r.ratio_low <= 1.05 && 1.05 <= r.ratio_high);
+  assert_int_equal(lat_compare_launches(5, la, 5, la, &o, &r), LAT_SUCCESS);
+  assert_int_equal(r.verdict, LAT_VERDICT_UNRESOLVED);
+  /* Errors. */
+  assert_int_equal(lat_compare_launches(2, la, 5, lb, &o, &r), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "at least 3 launches a group, got 2"));
+  const double neg[3] = {1.0, -1.0, 2.0};
+  assert_int_equal(lat_compare_launches(3, neg, 3, la, &o, &r), LAT_ERR_ARG);
+  assert_int_equal(lat_compare_distributions(3, neg, NULL, 3, la, NULL, 0.5, NULL, &r), LAT_ERR_ARG);
+  assert_int_equal(lat_compare_distributions(3, la, NULL, 3, la, NULL, 1.0, NULL, &r), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "q must be in (0, 1), got 1"));
+  assert_int_equal(lat_compare_distributions(0, la, NULL, 3, la, NULL, 0.5, NULL, &r), LAT_ERR_ARG);
+  o.confidence = 1.5;
+  assert_int_equal(lat_compare_launches(5, la, 5, lb, &o, &r), LAT_ERR_ARG);
+  assert_int_equal(lat_compare_launches(5, la, 5, lb, &o, NULL), LAT_ERR_ARG);
+  /* The report writer: plain file names only, whole or not at all. */
+  const char *names[2] = {"r.txt", "../escape.txt"}, *contents[2] = {"x\n", "y\n"};
+  assert_int_equal(lat_write_report_files("/tmp", 2, names, contents, 0), LAT_ERR_ARG);
+  assert_int_equal(lat_write_report_files("/tmp", 0, names, contents, 0), LAT_ERR_ARG);
+  char dir[] = "/tmp/mpilat-report-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  assert_int_equal(lat_write_report_files(dir, 1, names, contents, 0), LAT_SUCCESS);
+  char path[600];
+  snprintf(path, sizeof path, "%s/r.txt", dir);
+  char *got = read_file(path);
+  assert_string_equal(got, "x\n");
+  free(got);
+  unlink(path);
+  assert_int_equal(rmdir(dir), 0);
+}
+
 static void errors_and_versions(void **state) {
   (void)state;
   for (int code = LAT_SUCCESS; code <= LAT_ERR_INTERRUPTED; ++code) {
@@ -581,7 +650,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(stats_hand_computed_even),   cmocka_unit_test(stats_hand_computed_odd_and_single),
       cmocka_unit_test(stats_exact_against_direct), cmocka_unit_test(npp_rule_cases),
-      cmocka_unit_test(appendix_c_summary), cmocka_unit_test(npp_study_files),         cmocka_unit_test(write_files_whole_or_not_at_all),
+      cmocka_unit_test(appendix_c_summary), cmocka_unit_test(npp_study_files), cmocka_unit_test(comparisons),         cmocka_unit_test(write_files_whole_or_not_at_all),
       cmocka_unit_test(errors_and_versions),        cmocka_unit_test(null_and_range_errors),
       cmocka_unit_test(measuring_before_mpi_init),  cmocka_unit_test(defaults_are_appendix_c),
       cmocka_unit_test(sweep_run_finds_the_threshold), cmocka_unit_test(sweep_run_errors),

@@ -30,6 +30,8 @@ program test_layout
   type(lat_quantiles), target :: v_lat_quantiles
   type(lat_rank_place), target :: v_lat_rank_place
   type(lat_pingpong_result), target :: v_lat_pingpong_result
+  type(lat_compare_options), target :: v_lat_compare_options
+  type(lat_compare_result), target :: v_lat_compare_result
   type(lat_npp_study_row), target :: v_lat_npp_study_row
   type(lat_sweep_options), target :: v_lat_sweep_options
   type(lat_sweep_point), target :: v_lat_sweep_point
@@ -161,6 +163,21 @@ program test_layout
   FIELD(lat_pingpong_result,v_lat_pingpong_result,dest_place)
   FIELD(lat_pingpong_result,v_lat_pingpong_result,shared)
   FIELD(lat_pingpong_result,v_lat_pingpong_result,estimate)
+  STRUCT(lat_compare_options,v_lat_compare_options)
+  FIELD(lat_compare_options,v_lat_compare_options,confidence)
+  FIELD(lat_compare_options,v_lat_compare_options,resamples)
+  FIELD(lat_compare_options,v_lat_compare_options,seed)
+  STRUCT(lat_compare_result,v_lat_compare_result)
+  FIELD(lat_compare_result,v_lat_compare_result,a_value)
+  FIELD(lat_compare_result,v_lat_compare_result,b_value)
+  FIELD(lat_compare_result,v_lat_compare_result,ratio)
+  FIELD(lat_compare_result,v_lat_compare_result,ratio_low)
+  FIELD(lat_compare_result,v_lat_compare_result,ratio_high)
+  FIELD(lat_compare_result,v_lat_compare_result,confidence)
+  FIELD(lat_compare_result,v_lat_compare_result,a_count)
+  FIELD(lat_compare_result,v_lat_compare_result,b_count)
+  FIELD(lat_compare_result,v_lat_compare_result,method)
+  FIELD(lat_compare_result,v_lat_compare_result,verdict)
   STRUCT(lat_npp_study_row,v_lat_npp_study_row)
   FIELD(lat_npp_study_row,v_lat_npp_study_row,npp)
   FIELD(lat_npp_study_row,v_lat_npp_study_row,res_npp)

@@ -17,7 +17,7 @@ done
 PATH="$work/bin" make -s -C "$src" -f Makefile.legacy BUILD="$work/build" -j2
 PATH="$work/bin" PREFIX="$work/prefix" make -s -C "$src" -f Makefile.legacy BUILD="$work/build" install
 for f in lib/libmpilat.a lib/libmpilat_fortran.a include/mpilat.h include/mpilat_version.h \
-         include/mpilat/legacy/mpilat.mod bin/latency bin/mpptest bin/queuelat; do
+         include/mpilat/legacy/mpilat.mod bin/latency bin/mpptest bin/queuelat bin/mpilat-compare; do
   [ -e "$work/prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 cd "$work"
@@ -27,4 +27,6 @@ $mpiexec -n 2 "$work/prefix/bin/mpptest" -sizelist 0,64 -sample_reps 2 -n_stable
 [ -s mppout.json ] && [ -s mppout.gpl ]
 $mpiexec -n 2 "$work/prefix/bin/queuelat" --lengths 0,10 --iters 2 --reps 1 --nr 4096 --noplot --noprogress > /dev/null
 [ -s queuelat.json ] && [ -s queuelat.txt ]
+"$work/prefix/bin/mpilat-compare" latency.json -- latency.json --noplot > /dev/null 2>&1
+[ -s compare.json ] && [ -s compare.csv ]
 echo "legacy_makefile: 1 passed, 0 failed"

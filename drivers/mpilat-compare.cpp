@@ -1,0 +1,555 @@
+// mpilat-compare: is the difference real? Two groups of mpilat results (the JSON of any driver), compared
+// with the launch as the unit: `mpilat-compare A1.json A2.json ... -- B1.json B2.json ...`. One group alone:
+// its spread within launches against its spread between launches. No MPI job (docs/compare.md).
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "driver_options.hpp"
+#include "mpilat.h"
+
+namespace {
+
+using nlohmann::json;
+
+/// A bad input: exit 2 with the message, which names the file.
+struct BadInput : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// One launch's value of a quantity, and its trials where the file holds them (a frequency table or the
+/// samples of a size), for the comparison over trials.
+struct LaunchValue {
+  double value = NAN;
+  std::vector<double> values;   // the table's distinct values (or samples)
+  std::vector<int64_t> counts;  // their counts (1 for samples)
+};
+
+/// A quantity compared: its name, whether a higher value is slower (a time) or faster (a rate), the
+/// quantile its trials give it (0: none: a minimum, a fitted parameter), and each launch's value.
+struct Quantity {
+  std::string name;
+  bool higher_is_slower = true;
+  double q = 0.0;
+  double x = NAN;  // for the picture: a size, or the index
+  std::vector<LaunchValue> launches;
+};
+
+/// A launch: its file, kind, what must match between launches (refused if not), what is worth a note.
+struct Launch {
+  std::string path, kind;
+  std::map<std::string, std::string> must_match, noted;
+  std::map<std::string, Quantity> quantities;
+  std::vector<std::string> order;  // quantity names in the file's order
+};
+
+const std::set<std::string> kKinds = {"mpilat-latency", "mpilat-sweep", "mpilat-queue", "mpilat-pairs", "mpilat-nodecomm"};
+
+std::string text_of(const json &v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+double number_or_nan(const json &v) {
+  if (v.is_number()) return v.get<double>();
+  return NAN;  // "inf", "n/a", null: not a value to compare
+}
+
+void add(Launch &l, const std::string &name, bool higher_is_slower, double value, double x = NAN, double q = 0.0,
+         std::vector<double> values = {}, std::vector<int64_t> counts = {}) {
+  Quantity &qt = l.quantities[name];
+  if (qt.name.empty()) l.order.push_back(name);
+  qt.name = name;
+  qt.higher_is_slower = higher_is_slower;
+  qt.x = x;
+  qt.q = values.empty() ? 0.0 : q;
+  LaunchValue lv;
+  lv.value = value;
+  lv.values = std::move(values);
+  lv.counts = std::move(counts);
+  qt.launches = {lv};
+}
+
+/// The nearest-rank q-quantile of a table (values ascending).
+double table_quantile(const std::vector<double> &v, const std::vector<int64_t> &c, double q) {
+  int64_t n = 0;
+  for (int64_t k : c) n += k;
+  const int64_t rank = std::clamp<int64_t>(static_cast<int64_t>(std::ceil(q * static_cast<double>(n) - 1e-9)), 1, n);
+  int64_t seen = 0;
+  for (size_t i = 0; i < v.size(); ++i)
+    if ((seen += c[i]) >= rank) return v[i];
+  return v.empty() ? NAN : v.back();
+}
+
+void read_latency(Launch &l, const json &j) {
+  l.must_match["message bytes"] = text_of(j.at("message").at("bytes"));
+  l.noted["timer"] = text_of(j.at("timer").at("name"));
+  l.noted["npp used"] = text_of(j.at("npp").at("used"));
+  l.noted["MPI library"] = text_of(j.at("run").at("mpi_library_version")).substr(0, 40);
+  const json &pp = j.at("pingpong");
+  std::vector<double> v;
+  std::vector<int64_t> c;
+  if (pp.contains("frequencies"))
+    for (const json &row : pp.at("frequencies")) {
+      v.push_back(row.at(0).get<double>());
+      c.push_back(row.at(1).get<int64_t>());
+    }
+  if (v.empty()) {
+    add(l, "latency median (us)", true, pp.at("all").at("median_us").get<double>());
+    if (pp.contains("quantiles")) add(l, "latency p99 (us)", true, number_or_nan(pp.at("quantiles").at("percentiles_us").at("p99")));
+    return;
+  }
+  add(l, "latency median (us)", true, table_quantile(v, c, 0.5), 1, 0.5, v, c);
+  add(l, "latency p99 (us)", true, table_quantile(v, c, 0.99), 2, 0.99, v, c);
+}
+
+void read_sweep(Launch &l, const json &j) {
+  l.must_match["pattern"] = text_of(j.at("pattern").at("name"));
+  l.noted["timer"] = text_of(j.at("timer").at("name"));
+  for (const json &p : j.at("points")) {
+    const int64_t bytes = p.at("bytes").get<int64_t>();
+    std::vector<double> samples = p.value("samples_us", std::vector<double>{});
+    std::sort(samples.begin(), samples.end());
+    add(l, "minimum (us) at " + std::to_string(bytes) + " B", true, p.at("min_us").get<double>(), static_cast<double>(bytes));
+    std::vector<int64_t> ones(samples.size(), 1);
+    add(l, "median (us) at " + std::to_string(bytes) + " B", true, p.at("median_us").get<double>(), static_cast<double>(bytes),
+        0.5, samples, ones);
+  }
+}
+
+void read_queue(Launch &l, const json &j) {
+  l.must_match["mode"] = text_of(j.at("mode"));
+  for (const json &p : j.at("points")) {
+    const std::string name = "queue length " + text_of(p.at("length")) + ", traversed " + text_of(p.at("traversed")) +
+                             ", " + text_of(p.at("bytes")) + " B (us)";
+    if (p.at("measurements").get<int64_t>() > 0) add(l, name, true, p.at("paper_us").get<double>());
+  }
+}
+
+void read_pairs(Launch &l, const json &j) {
+  l.must_match["ranks"] = text_of(j.at("run").at("nprocs"));
+  l.must_match["message bytes"] = text_of(j.at("method").at("msg_bytes"));
+  if (!j.contains("matrices")) throw BadInput(l.path + ": holds no matrices (too many ranks for the JSON): compare the mmpi logs' JSON of a smaller job");
+  const json &m = j.at("matrices").at("median_us");
+  std::vector<double> all;
+  for (size_t a = 0; a < m.size(); ++a)
+    for (size_t b = a + 1; b < m.at(a).size(); ++b) {
+      const double v = number_or_nan(m.at(a).at(b));
+      all.push_back(v);
+      add(l, "pair " + std::to_string(a) + "-" + std::to_string(b) + " median round trip (us)", true, v);
+    }
+  std::vector<double> finite;
+  for (double v : all)
+    if (std::isfinite(v)) finite.push_back(v);
+  if (!finite.empty()) {
+    std::sort(finite.begin(), finite.end());
+    const size_t n = finite.size();
+    add(l, "matrix median of the pair medians (us)", true, n % 2 ? finite[n / 2] : 0.5 * (finite[n / 2 - 1] + finite[n / 2]));
+  }
+}
+
+void read_nodecomm(Launch &l, const json &j) {
+  const json &regimes = j.at("fit").at("regimes");
+  l.noted["regimes"] = std::to_string(regimes.size());
+  for (size_t r = 0; r < regimes.size(); ++r) {
+    const std::string where = "regime " + std::to_string(r + 1);
+    for (const auto &[model, fit] : regimes.at(r).at("models").items())
+      for (const char *param : {"alpha_us", "rc_mbs", "rn_mbs", "rci_mbs"}) {
+        if (!fit.contains(param)) continue;
+        const double v = number_or_nan(fit.at(param));
+        // A parameter the data leave open ("inf", "n/a") is not a value to compare. Times are slower when
+        // higher; rates faster.
+        if (std::isfinite(v)) add(l, where + " " + model + ": " + param, std::string(param) == "alpha_us", v);
+      }
+  }
+}
+
+/// Reads one file: refuses what is not an mpilat result of a known kind and version, naming the file and
+/// never echoing its bytes.
+Launch read_launch(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw BadInput(path + ": cannot be read (" + std::string(std::strerror(errno)) + ")");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  json j = json::parse(buffer.str(), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) throw BadInput(path + ": not an mpilat JSON result (not a JSON object)");
+  if (!j.contains("format") || !j["format"].is_string() || kKinds.count(j["format"].get<std::string>()) == 0)
+    throw BadInput(path + ": not an mpilat result this program reads (\"format\" must be one of mpilat-latency, "
+                          "mpilat-sweep, mpilat-queue, mpilat-pairs, mpilat-nodecomm)");
+  Launch l;
+  l.path = path;
+  l.kind = j["format"].get<std::string>();
+  if (!j.contains("format_version") || j["format_version"] != 1)
+    throw BadInput(path + ": " + l.kind + " format_version " + (j.contains("format_version") ? j["format_version"].dump() : "missing") +
+                   ", this mpilat-compare reads version 1");
+  try {
+    if (l.kind == "mpilat-latency") read_latency(l, j);
+    else if (l.kind == "mpilat-sweep") read_sweep(l, j);
+    else if (l.kind == "mpilat-queue") read_queue(l, j);
+    else if (l.kind == "mpilat-pairs") read_pairs(l, j);
+    else read_nodecomm(l, j);
+  } catch (const json::exception &e) {
+    throw BadInput(path + ": " + l.kind + " lacks what it should hold (" + e.what() + ")");
+  }
+  if (j.contains("run") && j["run"].value("partial", false)) l.noted["partial"] = "yes";
+  return l;
+}
+
+/// The quantities of a group: each one's launches gathered, in the first file's order; only those every
+/// launch has. Notes go to `notes`.
+std::vector<Quantity> gather(const std::vector<Launch> &launches, std::vector<std::string> &notes) {
+  std::vector<Quantity> out;
+  for (const std::string &name : launches.front().order) {
+    Quantity q = launches.front().quantities.at(name);
+    q.launches.clear();
+    bool everywhere = true;
+    for (const Launch &l : launches) {
+      auto it = l.quantities.find(name);
+      if (it == l.quantities.end() || !std::isfinite(it->second.launches.front().value)) {
+        everywhere = false;
+        break;
+      }
+      q.launches.push_back(it->second.launches.front());
+      if (it->second.q == 0.0) q.q = 0.0;  // trials only where every launch has them
+    }
+    if (everywhere) out.push_back(std::move(q));
+    else notes.push_back("NOTE: '" + name + "' is not in every file (or not a number there): left out");
+  }
+  return out;
+}
+
+/// All launches of both groups must be of one kind and match where a difference would make the comparison
+/// meaningless; where it only may matter, a loud note.
+void check_alike(const std::vector<const Launch *> &all, std::vector<std::string> &notes) {
+  const Launch &first = *all.front();
+  for (const Launch *l : all) {
+    if (l->kind != first.kind)
+      throw BadInput("refusing to compare unlike results: " + first.path + " is " + first.kind + ", " + l->path + " is " + l->kind);
+    for (const auto &[key, value] : first.must_match) {
+      auto it = l->must_match.find(key);
+      if (it == l->must_match.end() || it->second != value)
+        throw BadInput("refusing to compare unlike results: " + key + " is " + value + " in " + first.path + " but " +
+                       (it == l->must_match.end() ? std::string("missing") : it->second) + " in " + l->path);
+    }
+  }
+  std::set<std::string> said;
+  for (const Launch *l : all)
+    for (const auto &[key, value] : l->noted) {
+      if (key == "partial") {
+        notes.push_back("NOTE: " + l->path + " holds a partial run (stopped early)");
+        continue;
+      }
+      auto it = first.noted.find(key);
+      if (key != "MPI library" && (it == first.noted.end() || it->second != value) && said.insert(key).second)
+        notes.push_back("NOTE: LOUDLY: the " + key + " differs between the files (" + (it == first.noted.end() ? "?" : it->second) +
+                        " in " + first.path + ", " + value + " in " + l->path + "): the comparison may show that difference");
+    }
+}
+
+std::string number(double x) {
+  if (std::isnan(x)) return "-";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+json json_number(double x) { return std::isfinite(x) ? json(x) : json(); }
+
+/// One quantity of two groups compared: over launches with >= 3 a group, over trials with fewer where the
+/// files hold them, else no interval.
+struct Row {
+  const Quantity *qa = nullptr;
+  lat_compare_result r{};
+  std::string verdict, method, why;
+};
+
+Row compare(const Quantity &a, const Quantity &b, const lat_compare_options &opts) {
+  Row row;
+  row.qa = &a;
+  std::vector<double> av, bv;
+  for (const LaunchValue &l : a.launches) av.push_back(l.value);
+  for (const LaunchValue &l : b.launches) bv.push_back(l.value);
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  };
+  row.r.a_value = median(av);
+  row.r.b_value = median(bv);
+  row.r.ratio = row.r.b_value / row.r.a_value;
+  row.r.ratio_low = row.r.ratio_high = NAN;
+  row.r.a_count = static_cast<int64_t>(av.size());
+  row.r.b_count = static_cast<int64_t>(bv.size());
+  const bool positive = std::all_of(av.begin(), av.end(), [](double v) { return v > 0; }) &&
+                        std::all_of(bv.begin(), bv.end(), [](double v) { return v > 0; });
+  int rc = LAT_SUCCESS;
+  if (!positive) {
+    row.why = "a value <= 0: no ratio";
+  } else if (av.size() >= 3 && bv.size() >= 3) {
+    rc = lat_compare_launches(static_cast<int64_t>(av.size()), av.data(), static_cast<int64_t>(bv.size()), bv.data(), &opts, &row.r);
+  } else if (a.q > 0.0 && b.q > 0.0) {
+    // Fewer than 3 launches: the trials of each group pooled, compared by order statistics.
+    std::vector<double> pa, pb;
+    std::vector<int64_t> ca, cb;
+    for (const LaunchValue &l : a.launches) pa.insert(pa.end(), l.values.begin(), l.values.end()), ca.insert(ca.end(), l.counts.begin(), l.counts.end());
+    for (const LaunchValue &l : b.launches) pb.insert(pb.end(), l.values.begin(), l.values.end()), cb.insert(cb.end(), l.counts.begin(), l.counts.end());
+    rc = lat_compare_distributions(static_cast<int64_t>(pa.size()), pa.data(), ca.data(), static_cast<int64_t>(pb.size()), pb.data(),
+                                   cb.data(), a.q, &opts, &row.r);
+  } else {
+    row.why = "fewer than 3 launches a group and no trials in the files for this quantity";
+  }
+  if (rc != LAT_SUCCESS) row.why = lat_last_error_message();
+  const bool slower_if_higher = a.higher_is_slower;
+  switch (row.r.method) {
+    case LAT_METHOD_LAUNCHES: row.method = "bootstrap over launches"; break;
+    case LAT_METHOD_TRIALS: row.method = "order statistics over trials"; break;
+    default: row.method = "none: " + row.why;
+  }
+  if (row.r.verdict == LAT_VERDICT_B_HIGHER) row.verdict = slower_if_higher ? "B slower" : "B faster";
+  else if (row.r.verdict == LAT_VERDICT_B_LOWER) row.verdict = slower_if_higher ? "B faster" : "B slower";
+  else row.verdict = "no difference resolvable at this noise";
+  return row;
+}
+
+/// One group's spread: between launches (relative range of the launch values) against within (each launch's
+/// 95 % interval of its quantity, relative, the median over launches).
+struct Spread {
+  const Quantity *q = nullptr;
+  double median = NAN, between = NAN, within = NAN;
+  std::string dominates;
+};
+
+Spread spread_of(const Quantity &q) {
+  Spread s;
+  s.q = &q;
+  std::vector<double> v, widths;
+  for (const LaunchValue &l : q.launches) {
+    v.push_back(l.value);
+    if (q.q > 0.0 && !l.values.empty()) {
+      // The launch's own interval of its quantity, from the library: the launch against itself gives
+      // [low/high, high/low] of its order-statistic interval (97.5 % each side); half its width is about the
+      // interval's width relative to the value.
+      lat_compare_result self{};
+      lat_compare_options o;
+      lat_compare_defaults(&o);
+      if (lat_compare_distributions(static_cast<int64_t>(l.values.size()), l.values.data(), l.counts.data(),
+                                    static_cast<int64_t>(l.values.size()), l.values.data(), l.counts.data(), q.q, &o, &self) ==
+              LAT_SUCCESS &&
+          std::isfinite(self.ratio_high))
+        widths.push_back((self.ratio_high - self.ratio_low) / 2.0);
+    }
+  }
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  s.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  if (n >= 2 && s.median > 0) s.between = (v.back() - v.front()) / s.median;
+  if (!widths.empty()) {
+    std::sort(widths.begin(), widths.end());
+    s.within = widths[widths.size() / 2];
+  }
+  if (std::isnan(s.between)) s.dominates = "unknown (one launch)";
+  else if (std::isnan(s.within)) s.dominates = "unknown (no trials in the files)";
+  else s.dominates = s.between > s.within ? "between launches" : "within launches";
+  return s;
+}
+
+std::string csv_quoted(const std::string &s) {
+  std::string o = "\"";
+  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return o + "\"";
+}
+
+std::string gp_quoted(const std::string &s) {
+  std::string o = "'";
+  for (char c : s) o += c == '\'' ? std::string("''") : std::string(1, c);
+  return o + "'";
+}
+
+/// The picture: each quantity's A and B values (above) and B/A with its interval (below).
+std::string compare_plot(const std::vector<Row> &rows) {
+  std::string o = "# gnuplot script: `gnuplot compare.gp` draws compare.png (data inline)\n"
+                  "if (!exists(\"outfile\")) outfile = 'compare.png'\nif (!exists(\"format\")) format = 'png'\n"
+                  "if (format eq 'svg') { set terminal svg size 1100,800 dynamic noenhanced font 'sans,10' } "
+                  "else { set terminal pngcairo size 1100,800 noenhanced font 'sans,10' }\nset output outfile\n";
+  o += "$d << EOD\n";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const lat_compare_result &r = rows[i].r;
+    char line[256];
+    std::snprintf(line, sizeof line, "%zu %.9g %.9g %.9g %.9g %.9g\n", i, r.a_value, r.b_value, r.ratio,
+                  std::isfinite(r.ratio_low) ? r.ratio_low : r.ratio, std::isfinite(r.ratio_high) ? r.ratio_high : r.ratio);
+    o += line;
+  }
+  o += "EOD\n";
+  std::string tics;
+  const size_t every = std::max<size_t>(1, rows.size() / 40);
+  for (size_t i = 0; i < rows.size(); i += every) tics += (tics.empty() ? "" : ", ") + gp_quoted(rows[i].qa->name) + " " + std::to_string(i);
+  o += "set multiplot layout 2,1 title 'mpilat-compare: B against A'\nset grid\nset key outside top right\n";
+  o += "set xtics (" + tics + ") rotate by 30 right font ',8'\nset xrange [-0.5:" + std::to_string(rows.size()) + "-0.5]\n";
+  o += "set ylabel 'value (each group: median of its launches)'\nset logscale y\n";
+  o += "plot $d using 1:2 with points pt 7 lc rgb '#0969da' title 'A', $d using 1:3 with points pt 5 lc rgb '#cf222e' title 'B'\n";
+  o += "unset logscale y\nset ylabel 'B / A with its interval'\n";
+  o += "plot $d using 1:4:5:6 with yerrorbars pt 7 lc rgb '#1a7f37' title 'B/A', 1 with lines dt 2 lc rgb '#6e7781' title 'no difference'\n";
+  o += "unset multiplot\n";
+  return o;
+}
+
+int run(const std::vector<std::string> &a_files, const std::vector<std::string> &b_files, const std::string &outdir,
+        const lat_compare_options &opts, bool plot, const std::string &command_line) {
+  std::vector<Launch> a, b;
+  for (const std::string &f : a_files) a.push_back(read_launch(f));
+  for (const std::string &f : b_files) b.push_back(read_launch(f));
+  std::vector<std::string> notes;
+  std::vector<const Launch *> all;
+  for (const Launch &l : a) all.push_back(&l);
+  for (const Launch &l : b) all.push_back(&l);
+  check_alike(all, notes);
+  if (lat_check_output_dir(outdir.c_str()) != LAT_SUCCESS) throw BadInput(std::string("--outdir: ") + lat_last_error_message());
+  const std::vector<Quantity> qa = gather(a, notes);
+  json j;
+  j["format"] = "mpilat-compare";
+  j["format_version"] = 1;
+  j["kind"] = a.front().kind;
+  j["command_line"] = command_line;
+  j["group_a"] = a_files;
+  j["options"] = {{"confidence", opts.confidence}, {"resamples", opts.resamples}, {"seed", opts.seed}};
+  std::string table, csv;
+  std::vector<std::pair<std::string, std::string>> files;
+  if (b.empty()) {
+    // One group: which spread dominates.
+    if (a.size() < 2) notes.push_back("NOTE: one launch: the spread between launches needs two or more");
+    char line[512];
+    std::snprintf(line, sizeof line, "%-52s %12s %14s %14s  %s\n", "quantity", "median", "between (rel)", "within (rel)", "dominates");
+    table += line;
+    csv = "quantity,median,between_launches_rel,within_launch_rel,dominates\n";
+    json rows = json::array();
+    for (const Quantity &q : qa) {
+      const Spread s = spread_of(q);
+      std::snprintf(line, sizeof line, "%-52s %12s %14s %14s  %s\n", q.name.c_str(), number(s.median).c_str(),
+                    number(s.between).c_str(), number(s.within).c_str(), s.dominates.c_str());
+      table += line;
+      csv += csv_quoted(q.name) + "," + number(s.median) + "," + number(s.between) + "," + number(s.within) + "," + s.dominates + "\n";
+      std::vector<double> values;
+      for (const LaunchValue &l : q.launches) values.push_back(l.value);
+      rows.push_back({{"quantity", q.name}, {"launch_values", values}, {"median", json_number(s.median)},
+                      {"between_launches_rel", json_number(s.between)}, {"within_launch_rel", json_number(s.within)},
+                      {"dominates", s.dominates}});
+    }
+    j["mode"] = "spread of one group";
+    j["definitions"] = "between: (max - min) / median of the launch values; within: the median over launches of half the "
+                       "width of the interval of the launch's quantity against itself (order statistics, 97.5 % each side), "
+                       "about the relative width of its interval; the larger dominates";
+    j["spread"] = rows;
+  } else {
+    j["group_b"] = b_files;
+    j["mode"] = "B against A";
+    const std::vector<Quantity> qb = gather(b, notes);
+    if (a.size() < 3 || b.size() < 3)
+      notes.push_back("WARNING: fewer than 3 launches in a group: intervals are over trials (where the files hold them) and "
+                      "cannot show the variation between launches, which on shared machines is far larger; take 3 or more");
+    std::map<std::string, const Quantity *> by_name;
+    for (const Quantity &q : qb) by_name[q.name] = &q;
+    std::vector<Row> rows;
+    for (const Quantity &q : qa) {
+      auto it = by_name.find(q.name);
+      if (it == by_name.end()) {
+        notes.push_back("NOTE: '" + q.name + "' is only in group A: left out");
+        continue;
+      }
+      rows.push_back(compare(q, *it->second, opts));
+    }
+    char line[640];
+    std::snprintf(line, sizeof line, "%-52s %12s %12s %9s %21s  %s\n", "quantity", "A", "B", "B/A", "interval", "verdict");
+    table += line;
+    csv = "quantity,a,b,ratio,ratio_low,ratio_high,confidence,verdict,method,a_count,b_count\n";
+    json out = json::array();
+    for (const Row &r : rows) {
+      const std::string interval = "[" + number(r.r.ratio_low) + ", " + number(r.r.ratio_high) + "]";
+      std::snprintf(line, sizeof line, "%-52s %12s %12s %9s %21s  %s (%s)\n", r.qa->name.c_str(), number(r.r.a_value).c_str(),
+                    number(r.r.b_value).c_str(), number(r.r.ratio).c_str(), interval.c_str(), r.verdict.c_str(), r.method.c_str());
+      table += line;
+      csv += csv_quoted(r.qa->name) + "," + number(r.r.a_value) + "," + number(r.r.b_value) + "," + number(r.r.ratio) + "," +
+             number(r.r.ratio_low) + "," + number(r.r.ratio_high) + "," + number(opts.confidence) + "," + csv_quoted(r.verdict) + "," +
+             csv_quoted(r.method) + "," + std::to_string(r.r.a_count) + "," + std::to_string(r.r.b_count) + "\n";
+      out.push_back({{"quantity", r.qa->name}, {"a", json_number(r.r.a_value)}, {"b", json_number(r.r.b_value)},
+                     {"ratio", json_number(r.r.ratio)}, {"ratio_interval", {json_number(r.r.ratio_low), json_number(r.r.ratio_high)}},
+                     {"verdict", r.verdict}, {"method", r.method}, {"a_count", r.r.a_count}, {"b_count", r.r.b_count},
+                     {"higher_is_slower", r.qa->higher_is_slower}});
+    }
+    j["comparisons"] = out;
+    if (plot && !rows.empty()) files.push_back({"compare.gp", compare_plot(rows)});
+  }
+  j["notes"] = notes;
+  files.insert(files.begin(), {{"compare.json", j.dump(2) + "\n"}, {"compare.csv", csv}});
+  for (const std::string &n : notes) std::fprintf(stderr, "mpilat-compare: %s\n", n.c_str());
+  std::fputs(table.c_str(), stdout);
+  std::vector<const char *> names, contents;
+  for (const auto &[n, c] : files) names.push_back(n.c_str()), contents.push_back(c.c_str());
+  if (lat_write_report_files(outdir.c_str(), static_cast<int>(files.size()), names.data(), contents.data(), plot ? 1 : 0) != LAT_SUCCESS) {
+    std::fprintf(stderr, "mpilat-compare: error: %s\n", lat_last_error_message());
+    return 1;
+  }
+  std::fflush(stdout);
+  std::fprintf(stdout, "mpilat-compare: wrote compare.json, compare.csv%s in %s\n",
+               files.size() > 2 ? " and compare.png/.svg" : "", outdir.empty() ? "." : outdir.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  // Group B follows "--". CLI11 ends its options at "--", so the first "--" becomes --vs, an option that takes
+  // group B's files (options may still follow them).
+  std::vector<std::string> args;
+  bool split = false;
+  for (int k = argc - 1; k >= 1; --k) args.emplace_back(argv[k]);  // CLI11 parses a reversed vector
+  for (auto it = args.rbegin(); it != args.rend(); ++it)
+    if (*it == "--") {
+      *it = "--vs";
+      split = true;
+      break;
+    }
+  std::vector<std::string> b_files;
+  CLI::App app{"mpilat-compare: two groups of mpilat results (JSON of latency, mpptest, queuelat, mmpi, nodecomm), compared\n"
+               "with the launch as the unit. usage: mpilat-compare [options] A1.json A2.json ... [-- B1.json B2.json ...]"};
+  lat_compare_options opts;
+  lat_compare_defaults(&opts);
+  show_defaults(app);
+  std::vector<std::string> a_files;
+  std::string outdir = ".";
+  bool noplot = false;
+  app.add_option("files", a_files, "group A's files (and alone: the spread of that group)")->required();
+  app.add_option("--outdir", outdir, "where compare.json, compare.csv and the picture go");
+  app.add_option("--confidence", opts.confidence, "of the interval of B/A");
+  app.add_option("--resamples", opts.resamples, "bootstrap resamples over launches");
+  app.add_option("--seed", opts.seed, "of the bootstrap (a comparison is repeatable)");
+  app.add_flag("--noplot", noplot, "no compare.png/.svg");
+  app.add_option("--vs", b_files, "(written --) group B's files")->expected(0, -1);
+  const int status = parse_options(app, [&] { app.parse(args); }, 0, "mpilat-compare");
+  if (status >= 0) return status;
+  if (split && b_files.empty()) {
+    std::fprintf(stderr, "mpilat-compare: error: no files after \"--\" (group B)\n");
+    return 2;
+  }
+  lat_compare_result probe;
+  const double one[3] = {1.0, 1.0, 1.0};
+  if (lat_compare_launches(3, one, 3, one, &opts, &probe) != LAT_SUCCESS) {  // the library's checks of the options
+    std::fprintf(stderr, "mpilat-compare: error: %s\n", lat_last_error_message());
+    return 2;
+  }
+  try {
+    return run(a_files, b_files, outdir, opts, !noplot, command_line_of(argc, argv));
+  } catch (const BadInput &e) {
+    std::fprintf(stderr, "mpilat-compare: error: %s\n", e.what());
+    return 2;
+  }
+}

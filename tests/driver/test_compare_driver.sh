@@ -1,0 +1,123 @@
+#!/bin/bash
+# test_compare_driver.sh MPILAT_COMPARE LATENCY "MPIEXEC [flags]"
+# mpilat-compare on synthetic groups whose answer is known (latency.json files made here: launch medians
+# drawn with 1 % spread between launches, 10,000 trials each on a 1 ns / 2 npp grid), on real files of every
+# kind, and bad inputs that exit 2 naming the file and write nothing. Never a timing value of this machine.
+set -u
+compare=$1 latency=$2 mpiexec=$3
+# shellcheck source=checks.sh
+. "$(dirname "$0")/checks.sh"
+
+# make_group PREFIX COUNT SCALE SEED [MEDIANS...]: COUNT latency.json files PREFIX1.json ... whose trials are
+# lognormal (sd 5 %) around a launch median of 0.2 us x SCALE x (1 + 1 % noise), or the given medians.
+make_group() {
+  python3 - "$@" <<'PY'
+import json, math, random, sys
+prefix, count, scale, seed = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+given = [float(x) for x in sys.argv[5:]]
+rng = random.Random(seed)
+step = 0.001 / 6  # one ns over 2 npp (npp = 3)
+for i in range(count):
+    m = given[i] if given else 0.2 * scale * (1 + rng.gauss(0, 0.01))
+    table = {}
+    for _ in range(10000):
+        t = round(m * math.exp(rng.gauss(0, 0.05)) / step) * step
+        table[t] = table.get(t, 0) + 1
+    rows = sorted(table.items())
+    j = {"format": "mpilat-latency", "format_version": 1,
+         "run": {"mpi_library_version": "synthetic", "partial": False},
+         "message": {"bytes": 8}, "timer": {"name": "mpi_wtime"}, "npp": {"used": 3},
+         "pingpong": {"all": {"median_us": m}, "frequencies": [[v, c] for v, c in rows]}}
+    json.dump(j, open(f"{prefix}{i + 1}.json", "w"))
+PY
+}
+make_group a 5 1.00 1
+make_group same 5 1.00 2
+make_group slow 5 1.05 3
+make_group bimodal 6 1 4 0.2 0.2 0.2 0.6 0.6 0.6
+
+verdict_of() {  # compare.json's verdict and interval of the median: "verdict low high"
+  python3 -c "
+import json; c = json.load(open('$1/compare.json'))['comparisons'][0]
+assert c['quantity'] == 'latency median (us)' and c['method'] == 'bootstrap over launches', c
+print(c['verdict'].replace(' ', '_'), c['ratio_interval'][0], c['ratio_interval'][1])"
+}
+
+# The same distribution resampled: no difference.
+mkdir same_out
+"$compare" a*.json -- same*.json --outdir same_out > same.out 2> same.err || bad "same: exit $? ($(cat same.err))"
+read -r v lo hi < <(verdict_of same_out)
+[ "$v" = "no_difference_resolvable_at_this_noise" ] && ok || bad "same distribution: verdict $v [$lo, $hi]"
+python3 -c "assert $lo <= 1 <= $hi" && ok || bad "same distribution: interval [$lo, $hi] misses 1"
+# Shifted by 5 %: B slower, with an interval that covers 1.05.
+mkdir slow_out
+"$compare" a*.json -- slow*.json --outdir slow_out --noplot > slow.out 2> slow.err || bad "slow: exit $?"
+read -r v lo hi < <(verdict_of slow_out)
+[ "$v" = "B_slower" ] && ok || bad "5 % slower: verdict $v [$lo, $hi]"
+python3 -c "assert 1 < $lo <= 1.05 <= $hi" && ok || bad "5 % slower: interval [$lo, $hi] does not cover 1.05 above 1"
+grep -q '^latency median (us) .* B slower (bootstrap over launches)$' slow.out && ok || bad "the table's row ($(cat slow.out))"
+# And the other way round: B faster.
+"$compare" slow*.json -- a*.json --outdir slow_out --noplot > fast.out 2>&1
+grep -q 'B faster (bootstrap over launches)' fast.out && ok || bad "5 % faster not found ($(cat fast.out))"
+# The files: JSON, CSV, the picture (PNG and SVG) unless --noplot.
+for f in compare.json compare.csv compare.png compare.svg; do [ -s "same_out/$f" ] && ok || bad "$f missing"; done
+[ ! -e slow_out/compare.png ] && ok || bad "--noplot drew compare.png"
+head -1 same_out/compare.csv | grep -q '^quantity,a,b,ratio,ratio_low,ratio_high,confidence,verdict,method,a_count,b_count$' && ok ||
+  bad "compare.csv header"
+# The seed makes a comparison repeatable.
+"$compare" a*.json -- same*.json --outdir same_out --noplot --seed 7 > s1.out 2>&1
+"$compare" a*.json -- same*.json --outdir same_out --noplot --seed 7 > s2.out 2>&1
+cmp -s s1.out s2.out && ok || bad "the same seed gave another result"
+
+# One launch a group: over the trials, with the warning that one launch cannot show the spread between launches.
+mkdir one_out
+"$compare" a1.json -- slow1.json --outdir one_out --noplot > one.out 2> one.err || bad "one launch: exit $?"
+grep -q 'fewer than 3 launches in a group' one.err && ok || bad "one launch: no warning ($(cat one.err))"
+grep -q '(order statistics over trials)' one.out && ok || bad "one launch: not over trials"
+
+# One group: the spread. Bimodal launches (0.2 and 0.6 us): between launches dominates; steady ones: within.
+mkdir spread_out
+"$compare" bimodal*.json --outdir spread_out --noplot > bimodal.out 2>&1 || bad "spread: exit $?"
+grep -Eq '^latency median \(us\) .* between launches$' bimodal.out && ok || bad "bimodal: between does not dominate ($(cat bimodal.out))"
+python3 -c "
+import json; s = json.load(open('spread_out/compare.json'))['spread'][0]
+assert s['dominates'] == 'between launches' and s['between_launches_rel'] > 1 and len(s['launch_values']) == 6, s" && ok ||
+  bad "bimodal: compare.json spread"
+
+# Refusals: unlike kinds or message sizes, a missing file, another format version, garbage, binary garbage.
+# Each exits 2, names the file, and writes nothing.
+python3 -c "
+import json; j = json.load(open('a1.json')); j['message']['bytes'] = 64; json.dump(j, open('big.json', 'w'))
+j['format_version'] = 2; json.dump(j, open('v2.json', 'w'))
+json.dump({'format': 'mpilat-queue', 'format_version': 1, 'mode': 'posted', 'points': []}, open('queue.json', 'w'))"
+echo 'not json at all' > garbage.json
+head -c 2000 /dev/urandom > binary.json
+expect_refusal() {  # expected-text args...
+  local text=$1
+  shift
+  rm -rf refused && mkdir refused
+  "$compare" "$@" --outdir refused > refused.out 2> refused.err
+  local rc=$?
+  [ $rc -eq 2 ] && ok || bad "'$*' exited $rc, expected 2"
+  grep -qF -- "$text" refused.err && ok || { bad "'$*' did not say '$text'"; cat refused.err; }
+  [ -z "$(ls -A refused)" ] && ok || bad "'$*' wrote $(ls -A refused)"
+}
+expect_refusal "refusing to compare unlike results: a1.json is mpilat-latency, queue.json is mpilat-queue" a1.json -- queue.json
+expect_refusal "refusing to compare unlike results: message bytes is 8 in a1.json but 64 in big.json" a1.json a2.json -- big.json
+expect_refusal "missing.json: cannot be read" a1.json -- missing.json
+expect_refusal "v2.json: mpilat-latency format_version 2, this mpilat-compare reads version 1" v2.json
+expect_refusal "garbage.json: not an mpilat JSON result" garbage.json -- a1.json
+expect_refusal "binary.json: not an mpilat JSON result" a1.json -- binary.json
+[ "$(wc -c < refused.err)" -lt 300 ] && ok || bad "binary garbage echoed to the terminal"
+expect_refusal 'no files after "--"' a1.json --
+expect_refusal "resamples must be in 100..10000000, got 5" a1.json --resamples 5
+
+# Real files of this machine: two latency runs and a one-group spread (the kind, the layout, never the numbers).
+for i in 1 2 3; do
+  mkdir "run$i"
+  $mpiexec -n 2 "$latency" --quick --noplot --outdir "run$i" > /dev/null 2>&1 || bad "latency run $i failed"
+done
+"$compare" run1/latency.json run2/latency.json -- run3/latency.json --noplot --outdir . > real.out 2>&1 || bad "real files: exit $?"
+grep -q '^latency p99 (us) ' real.out && ok || bad "real files: no p99 row ($(cat real.out))"
+
+finish_checks "driver_compare"
