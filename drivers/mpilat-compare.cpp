@@ -79,6 +79,14 @@ void add(Launch &l, const std::string &name, bool higher_is_slower, double value
   qt.launches = {lv};
 }
 
+/// The median of values (the mean of the two middle ones for an even count).
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  if (n == 0) return NAN;
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /// The nearest-rank q-quantile of a table (values ascending).
 double table_quantile(const std::vector<double> &v, const std::vector<int64_t> &c, double q) {
   int64_t n = 0;
@@ -150,11 +158,7 @@ void read_pairs(Launch &l, const json &j) {
   std::vector<double> finite;
   for (double v : all)
     if (std::isfinite(v)) finite.push_back(v);
-  if (!finite.empty()) {
-    std::sort(finite.begin(), finite.end());
-    const size_t n = finite.size();
-    add(l, "matrix median of the pair medians (us)", true, n % 2 ? finite[n / 2] : 0.5 * (finite[n / 2 - 1] + finite[n / 2]));
-  }
+  if (!finite.empty()) add(l, "matrix median of the pair medians (us)", true, median_of(finite));
 }
 
 void read_nodecomm(Launch &l, const json &j) {
@@ -279,13 +283,8 @@ Row compare(const Quantity &a, const Quantity &b, const lat_compare_options &opt
   std::vector<double> av, bv;
   for (const LaunchValue &l : a.launches) av.push_back(l.value);
   for (const LaunchValue &l : b.launches) bv.push_back(l.value);
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  };
-  row.r.a_value = median(av);
-  row.r.b_value = median(bv);
+  row.r.a_value = median_of(av);
+  row.r.b_value = median_of(bv);
   row.r.ratio = row.r.b_value / row.r.a_value;
   row.r.ratio_low = row.r.ratio_high = NAN;
   row.r.a_count = static_cast<int64_t>(av.size());
@@ -349,14 +348,10 @@ Spread spread_of(const Quantity &q) {
         widths.push_back((self.ratio_high - self.ratio_low) / 2.0);
     }
   }
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  s.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  if (n >= 2 && s.median > 0) s.between = (v.back() - v.front()) / s.median;
-  if (!widths.empty()) {
-    std::sort(widths.begin(), widths.end());
-    s.within = widths[widths.size() / 2];
-  }
+  s.median = median_of(v);
+  if (v.size() >= 2 && s.median > 0)
+    s.between = (*std::max_element(v.begin(), v.end()) - *std::min_element(v.begin(), v.end())) / s.median;
+  if (!widths.empty()) s.within = median_of(widths);
   if (std::isnan(s.between)) s.dominates = "unknown (one launch)";
   else if (std::isnan(s.within)) s.dominates = "unknown (no trials in the files)";
   else s.dominates = s.between > s.within ? "between launches" : "within launches";

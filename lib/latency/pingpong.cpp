@@ -281,9 +281,9 @@ Part2 estimate_npp(const Clock &clock, Pair &p, const lat_pingpong_options &opts
 /// ntrial for about `minutes` of trials of npp ping-pongs: Part 2's wall time per trial, less its loop,
 /// is what a trial costs besides its loop (barrier, hand-shake, chunk messages).
 int64_t trials_for_minutes(double minutes, const Part2 &part, int64_t npp) {
-  const double loop_s = [&](int64_t n) { return static_cast<double>(n) * part.e.median_ppt_us * 1e-6; }(npp);
-  const double besides = std::max(0.0, part.trial_wall_s - static_cast<double>(part.e.npp_init) * part.e.median_ppt_us * 1e-6);
-  const double per_trial = std::max(besides + loop_s, 1e-9);
+  const auto loop_s = [&](int64_t n) { return static_cast<double>(n) * part.e.median_ppt_us * 1e-6; };
+  const double besides = std::max(0.0, part.trial_wall_s - loop_s(part.e.npp_init));
+  const double per_trial = std::max(besides + loop_s(npp), 1e-9);
   return std::clamp<int64_t>(static_cast<int64_t>(std::llround(minutes * 60.0 / per_trial)), 1, int64_t{1} << 40);
 }
 
@@ -371,8 +371,8 @@ void fill_statistics(PingPong &pp) {
 /// The frame every ping-pong measurement shares, on every rank: the options agreed, the ranks' places,
 /// the result's common fields; then on the two measuring ranks their own communicator, dest answering
 /// chunks, source calibrating and calling work(pair, calibration), which times the chunks and ends them.
-/// Returns the failure nobody else must see (source's timeout in the trials is kept in pp.failure by
-/// work); throws everything else, after telling the idle ranks.
+/// Returns who measures and who only waits; a failure on a measuring rank is told to the idle ranks and
+/// thrown (a timeout inside the trials is kept by work, not thrown, so the result keeps what was measured).
 struct Frame {
   int source = 0, dest = 0;
   bool measuring = false;

@@ -68,6 +68,17 @@ head -1 same_out/compare.csv | grep -q '^quantity,a,b,ratio,ratio_low,ratio_high
 "$compare" a*.json -- same*.json --outdir same_out --noplot --seed 7 > s1.out 2>&1
 "$compare" a*.json -- same*.json --outdir same_out --noplot --seed 7 > s2.out 2>&1
 cmp -s s1.out s2.out && ok || bad "the same seed gave another result"
+# --confidence and --resamples change the interval: 99 % is wider than 50 %; 200 resamples differ from 10,000.
+width() {  # the width of the median's interval in compare.json of $1
+  python3 -c "import json; c = json.load(open('$1/compare.json'))['comparisons'][0]; print(c['ratio_interval'][1] - c['ratio_interval'][0])"
+}
+mkdir c50 c99 r200
+"$compare" a*.json -- same*.json --outdir c50 --noplot --confidence 0.5 > /dev/null 2>&1
+"$compare" a*.json -- same*.json --outdir c99 --noplot --confidence 0.99 > /dev/null 2>&1
+"$compare" a*.json -- same*.json --outdir r200 --noplot --resamples 200 > /dev/null 2>&1
+python3 -c "assert $(width c50) < $(width same_out) < $(width c99)" && ok || bad "--confidence does not change the interval"
+[ "$(width r200)" != "$(width same_out)" ] && ok || bad "--resamples does not change the bootstrap"
+python3 -c "import json; assert json.load(open('c99/compare.json'))['options']['confidence'] == 0.99" && ok || bad "--confidence not recorded"
 
 # One launch a group: over the trials, with the warning that one launch cannot show the spread between launches.
 mkdir one_out

@@ -113,6 +113,11 @@ python3 -c "import json; n = json.load(open('skipped/latency.json'))['npp']; ass
 mkdir minutes
 $mpiexec -n 2 "$latency" --quick --minutes 0.002 --noplot --outdir minutes > /dev/null 2>&1 || bad "--minutes run failed"
 grep -q 'chosen for about 0.002 minutes' minutes/latency.output && ok || bad "--minutes: ntrial not chosen"
+# --progress covers the timer calibration too (a line every 2 s: 150M pairs take a few seconds).
+mkdir calib
+$mpiexec -n 2 "$latency" --nr 150000000 --npptrial 100 --ntrial 100 --progress --noplot --outdir calib > /dev/null 2> calib.err ||
+  bad "calibration progress run failed"
+grep -q 'timer calibration .*%' calib.err && ok || bad "no progress line of the timer calibration ($(head -3 calib.err))"
 # The npp study: every value, --ntrial trials each, the files and the plot.
 mkdir study
 $mpiexec -n 2 "$latency" --quick --ntrial 300 --npp-study 1,9,18 --outdir study > study.out 2>&1 || bad "--npp-study failed ($(cat study.out))"
