@@ -1,7 +1,7 @@
 # Install rules: header, archives, Fortran modules per compiler, CMake package, pkg-config files.
 include(CMakePackageConfigHelpers)
 
-install(FILES include/mpilat.h include/mpilat_constants.h ${PROJECT_BINARY_DIR}/include/mpilat_version.h
+install(FILES include/mpilat.h include/mpilat_constants.h include/mpilat_types.h ${PROJECT_BINARY_DIR}/include/mpilat_version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS mpilat EXPORT mpilatTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT mpilatTargets NAMESPACE mpilat:: FILE mpilatTargets.cmake

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "common/error.hpp"
+#include "generated/spec_options.hpp"
 
 namespace lat {
 
@@ -25,17 +26,13 @@ double at_rank(const Distribution &d, int64_t k) { return kth_value(d, k - 1); }
 }  // namespace
 
 lat_compare_options compare_defaults() {
-  lat_compare_options o{};
-  o.confidence = 0.95;
-  o.resamples = 10000;
-  o.seed = 1;
+  lat_compare_options o;
+  spec_defaults(o);
   return o;
 }
 
 std::string check_compare_options(const lat_compare_options &o) {
-  if (!(o.confidence > 0.0 && o.confidence < 1.0)) return got("confidence must be in (0, 1)", o.confidence);
-  if (o.resamples < 100 || o.resamples > 10000000) return got("resamples must be in 100..10000000", o.resamples);
-  return "";
+  return spec_check_fields(o);
 }
 
 double median_in_place(std::vector<double> &v) {

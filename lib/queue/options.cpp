@@ -5,22 +5,14 @@
 
 #include "common/error.hpp"
 #include "common/option_rules.hpp"
+#include "generated/spec_options.hpp"
 #include "timer/options.hpp"
 
 namespace lat {
 
 lat_queue_options queue_defaults() {
-  lat_queue_options o{};
-  o.iters = 1000;
-  o.reps = 5;
-  o.nr = int64_t{1} << 20;
-  o.timeout_s = 0.0;
-  o.mode = LAT_QUEUE_POSTED;
-  o.any_source = 0;
-  o.source = 0;
-  o.dest = LAT_LAST_RANK;
-  o.timer = LAT_TIMER_MPI_WTIME;
-  o.progress = 0;
+  lat_queue_options o;
+  spec_defaults(o);
   return o;
 }
 
@@ -57,28 +49,19 @@ std::string check_queue_options(const lat_queue_options &o, int64_t nl, const in
              std::to_string(sizes[k]);
   if (nl * std::max<int64_t>(nf, 1) * std::max<int64_t>(ns, 1) > kMaxQueuePoints)
     return "the grid has more than " + std::to_string(kMaxQueuePoints) + " points";
-  if (o.iters < 1) return got("iters must be >= 1", o.iters);
-  if (o.reps < 1) return got("reps must be >= 1", o.reps);
-  if (o.mode != LAT_QUEUE_POSTED && o.mode != LAT_QUEUE_UNEXPECTED)
-    return got("mode must be 0 (posted) or 1 (unexpected)", o.mode);
-  if (std::string bad = first_complaint({check_flag("any_source", o.any_source), check_flag("progress", o.progress),
-                                         check_pair_of_ranks("queue sweep", o.source, o.dest, size),
-                                         check_timeout(o.timeout_s), check_timer_kind(o.timer)});
-      !bad.empty())
-    return bad;
+  if (std::string bad = spec_check_fields(o); !bad.empty()) return bad;
+  if (std::string bad = check_pair_of_ranks("queue sweep", o.source, o.dest, size); !bad.empty()) return bad;
   return rank == o.source ? check_calibration(cal, o.timer, o.nr) : "";
 }
 
 std::vector<Shared> queue_shared_values(const lat_queue_options &o, int64_t nl, int64_t nf, int64_t ns,
                                         const QueueGrid &g) {
-  return {Shared::integer("iters", o.iters), Shared::integer("reps", o.reps), Shared::integer("nr", o.nr),
-          Shared::real("timeout_s", o.timeout_s), Shared::integer("mode", o.mode),
-          Shared::integer("any_source", o.any_source), Shared::integer("source", o.source),
-          Shared::integer("dest", o.dest), Shared::integer("timer", o.timer),
-          Shared::integer("nlengths", nl), Shared::integer("nfractions", nf), Shared::integer("nsizes", ns),
+  std::vector<Shared> shared = spec_shared_values(o);
+  shared.insert(shared.end(), {Shared::integer("nlengths", nl), Shared::integer("nfractions", nf), Shared::integer("nsizes", ns),
           Shared::weighted_sum("lengths (weighted sum)", g.lengths.data(), g.lengths.size()),
           Shared::weighted_sum("fractions (weighted sum)", g.fractions.data(), g.fractions.size()),
-          Shared::weighted_sum("sizes (weighted sum)", g.sizes.data(), g.sizes.size())};
+          Shared::weighted_sum("sizes (weighted sum)", g.sizes.data(), g.sizes.size())});
+  return shared;
 }
 
 }  // namespace lat

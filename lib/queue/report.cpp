@@ -8,6 +8,7 @@
 #include "common/plot.hpp"
 #include "common/report_text.hpp"
 #include "common/staged_files.hpp"
+#include "generated/spec_options.hpp"
 
 namespace lat {
 
@@ -96,7 +97,7 @@ std::string queue_json_text(const QueueResult &r, const std::string &command_lin
   j["source"] = {{"rank", s.source}, {"host", std::string(s.source_host)}};
   j["dest"] = {{"rank", s.dest}, {"host", std::string(s.dest_host)}};
   j["timer"] = {{"name", timer_name(s.timer)}, {"res_timing_us", s.res_timing_us}, {"min_ov_us", s.min_ov_us}};
-  j["options"] = {{"iters", s.iters}, {"reps", s.reps}, {"timeout_s", r.options.timeout_s}};
+  j["options"] = spec_options_json(r.options);
   j["fit"] = {{"slope_us_per_entry", s.slope_us_per_entry}, {"intercept_us", s.intercept_us}};
   nlohmann::json points = nlohmann::json::array();
   for (const lat_queue_point &q : r.points)

@@ -9,6 +9,7 @@
 #include "common/plot.hpp"
 #include "common/report_text.hpp"
 #include "common/staged_files.hpp"
+#include "generated/spec_options.hpp"
 
 namespace lat {
 
@@ -167,13 +168,7 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
   j["source"] = {{"rank", s.source}, {"host", std::string(s.source_host)}};
   j["dest"] = {{"rank", s.dest}, {"host", std::string(s.dest_host)}};
   j["timer"] = {{"name", timer_name(s.timer)}, {"res_timing_us", s.res_timing_us}, {"min_ov_us", s.min_ov_us}};
-  j["options"] = {{"size_first", o.size_first}, {"size_last", o.size_last}, {"size_stride", o.size_stride},
-                  {"reps", o.reps}, {"n_stable", o.n_stable}, {"n_avg", o.n_avg}, {"n_avg_min", o.n_avg_min},
-                  {"tgoal_s", o.tgoal_s}, {"res_factor", o.res_factor},
-                  {"adaptive", o.adaptive != 0}, {"refine_after", o.refine_after}, {"autorel", o.autorel},
-                  {"autodx", o.autodx}, {"max_sizes", o.max_sizes}, {"anomaly_rel", o.anomaly_rel},
-                  {"rerun_reps", o.rerun_reps}, {"step_rel", o.step_rel}, {"budget_s", o.budget_s},
-                  {"timeout_s", o.timeout_s}};
+  j["options"] = spec_options_json(o);
   nlohmann::json points = nlohmann::json::array();
   for (size_t k = 0; k < r.points.size(); ++k) {
     const lat_sweep_point &p = r.points[k];

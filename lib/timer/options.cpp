@@ -5,34 +5,26 @@
 #include "common/clock.hpp"
 #include "common/error.hpp"
 #include "common/option_rules.hpp"
+#include "generated/spec_options.hpp"
 
 namespace lat {
 
 lat_timer_options timer_defaults() {
-  lat_timer_options o{};
-  o.nr = int64_t{1} << 24;
-  o.timer = LAT_TIMER_MPI_WTIME;
-  o.rank = LAT_ALL_RANKS;
-  o.timeout_s = 0.0;
-  o.progress = 0;
+  lat_timer_options o;
+  spec_defaults(o);
   return o;
 }
 
 std::string check_timer_options(const lat_timer_options &o, int nprocs, int rank) {
-  if (o.nr < 1) return got("nr must be >= 1", o.nr);
-  if (std::string bad = check_timer_kind(o.timer); !bad.empty()) return bad;
+  if (std::string bad = spec_check_fields(o); !bad.empty()) return bad;
   if (o.rank != LAT_ALL_RANKS && (o.rank < 0 || o.rank >= nprocs))
     return got("rank must be -1 (all ranks) or in 0.." + std::to_string(nprocs - 1), o.rank);
   if ((o.rank == LAT_ALL_RANKS || o.rank == rank) && !timer_available(o.timer))
     return std::string("timer ") + timer_name(o.timer) + " is not available on this machine";
-  if (std::string bad = check_flag("progress", o.progress); !bad.empty()) return bad;
-  return check_timeout(o.timeout_s);
+  return "";
 }
 
-std::vector<Shared> timer_shared_values(const lat_timer_options &o) {
-  return {Shared::integer("nr", o.nr), Shared::integer("timer", o.timer), Shared::integer("rank", o.rank),
-          Shared::real("timeout_s", o.timeout_s)};
-}
+std::vector<Shared> timer_shared_values(const lat_timer_options &o) { return spec_shared_values(o); }
 
 std::string check_calibration(const lat_timer_result *cal, int timer, int64_t nr) {
   if (cal == nullptr) {

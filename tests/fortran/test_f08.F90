@@ -19,6 +19,8 @@ program test_f08
   real(c_double), allocatable :: values(:)
   integer(c_int64_t), allocatable :: counts(:)
   integer(c_int64_t) :: npp
+  character(len=64) :: report_dir, line
+  integer :: unit
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -103,6 +105,22 @@ program test_f08
              'lat_compare_distributions from Fortran: the same table, no difference')
   call lat_compare_launches([1.0_c_double], [1.0_c_double], cmp, ierr=ierr)
   call check(ierr == LAT_ERR_ARG, 'one launch is too few for a bootstrap over launches')
+
+  ! lat_write_report_files: each rank writes two files into a directory of its own, whole.
+  write (report_dir, '(a,i0)') 'test_f08_report_files.', rank
+  call execute_command_line('mkdir -p '//trim(report_dir))
+  call lat_write_report_files(report_dir, [character(len=8) :: 'a.txt', 'b.txt'], &
+                              [character(len=16) :: 'first file', 'second'], .false., ierr)
+  call check(ierr == LAT_SUCCESS, 'lat_write_report_files from Fortran')
+  open (newunit=unit, file=trim(report_dir)//'/a.txt', status='old', action='read', iostat=ierr)
+  if (ierr == 0) read (unit, '(a)', iostat=ierr) line
+  if (ierr == 0) close (unit)
+  call check(ierr == 0 .and. line == 'first file', 'a.txt holds its contents without the trailing blanks')
+  call lat_write_report_files(report_dir, [character(len=8) :: 'c.txt'], [character(len=8) :: 'x', 'y'], .false., ierr)
+  call check(ierr == LAT_ERR_ARG, 'names and contents of different lengths are LAT_ERR_ARG')
+  call lat_write_report_files(report_dir, [character(len=8) :: '../d.txt'], [character(len=8) :: 'x'], .false., ierr)
+  call check(ierr == LAT_ERR_ARG .and. index(lat_last_error_message(), '../d.txt') > 0, &
+             'a name with a path is refused, named')
 
   total = finish_checks('test_f08')
   call MPI_Finalize()

@@ -1,0 +1,41 @@
+!> Module mpilat_constants: the constants of include/mpilat_constants.h as Fortran parameters (module mpilat
+!> re-exports them).
+#include "mpilat_constants.h"
+module mpilat_constants
+  use, intrinsic :: iso_c_binding, only: c_double
+  implicit none
+  private
+
+  ! ---- constants: written once, in include/mpilat_constants.h, which C's mpilat.h reads too -------------
+  ! Each list there becomes integer parameters of the same names and values; a single value is taken by its
+  ! macro (the lower-case Fortran name is the same name to Fortran, and the preprocessor leaves it alone).
+#define LAT_F_PARAMETER(name, value) integer, parameter, public :: name = value;
+  LAT_ERROR_CODES(LAT_F_PARAMETER)
+  LAT_TIMER_KINDS(LAT_F_PARAMETER)
+  LAT_PARTIAL_CAUSES(LAT_F_PARAMETER)
+  LAT_SWEEP_PATTERNS(LAT_F_PARAMETER)
+  LAT_SWEEP_ENDS(LAT_F_PARAMETER)
+  LAT_SWEEP_FILES_FLAGS(LAT_F_PARAMETER)
+  LAT_QUEUE_MODES(LAT_F_PARAMETER)
+  LAT_PAIR_SCHEDULES(LAT_F_PARAMETER)
+  LAT_WAIT_MODES(LAT_F_PARAMETER)
+  LAT_PAIR_STATS(LAT_F_PARAMETER)
+  LAT_RATE_MODELS(LAT_F_PARAMETER)
+  LAT_FIT_BOUNDS(LAT_F_PARAMETER)
+  LAT_NODECOMM_SIDES(LAT_F_PARAMETER)
+  LAT_RUN_WARNINGS(LAT_F_PARAMETER)
+  LAT_PLACE_SHARES(LAT_F_PARAMETER)
+  LAT_COMPARE_METHODS(LAT_F_PARAMETER)
+  LAT_COMPARE_VERDICTS(LAT_F_PARAMETER)
+  integer, parameter, public :: lat_all_ranks = LAT_ALL_RANKS, lat_last_rank = LAT_LAST_RANK
+  integer, parameter, public :: lat_nbins = LAT_NBINS, lat_hostname_len = LAT_HOSTNAME_LEN
+  integer, parameter, public :: lat_npp_max = LAT_NPP_MAX, lat_pair_nstats = LAT_PAIR_NSTATS
+  integer, parameter, public :: lat_nmodels = LAT_NMODELS, lat_max_regimes = LAT_MAX_REGIMES, lat_max_levels = LAT_MAX_LEVELS
+  integer, parameter, public :: lat_npercentiles = LAT_NPERCENTILES, lat_cpuset_len = LAT_CPUSET_LEN
+  integer, parameter, public :: lat_study_max = LAT_STUDY_MAX
+  ! An empty comment joins the macro's 0.2 to the kind suffix (gfortran's traditional preprocessor).
+  real(c_double), parameter, public :: lat_bin_width_us = LAT_BIN_WIDTH_US/**/_c_double
+  !> The API version these bindings were written for; compare with lat_get_api_version().
+  integer, parameter, public :: lat_api_version = LAT_API_VERSION
+
+end module mpilat_constants

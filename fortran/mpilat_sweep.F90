@@ -1,0 +1,293 @@
+!> Module mpilat_sweep: the size sweep (Gropp & Lusk) and the queue-depth latency (Underwood & Brightwell).
+!> Part of module mpilat (fortran/mpilat.F90 re-exports it); the conventions are written there.
+#include "mpilat_constants.h"
+module mpilat_sweep
+  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_double, c_char, c_ptr, c_null_ptr, &
+                                         c_null_char, c_loc, c_associated, c_f_pointer, c_size_t, &
+                                         c_funptr, c_funloc
+  use, intrinsic :: iso_fortran_env, only: error_unit
+  use mpi_f08, only: MPI_Comm
+  use mpilat_constants
+  use mpilat_types
+  use mpilat_c
+  use mpilat_base
+  implicit none
+  private
+  public :: lat_sweep_defaults, lat_sweep_run, lat_sweep_get_summary, lat_sweep_points, lat_sweep_thresholds
+  public :: lat_sweep_lines, lat_sweep_get_samples, lat_sweep_free, lat_write_sweep_files, lat_queue_defaults
+  public :: lat_queue_get_summary, lat_queue_points, lat_queue_free, lat_write_queue_files, lat_queue_sweep
+  public :: lat_size_sweep
+
+  !> Queue-depth latency, collective over comm (type(MPI_Comm) or an integer handle).
+  interface lat_queue_sweep
+    module procedure queue_sweep_f08, queue_sweep_int
+  end interface lat_queue_sweep
+
+  !> Message-size sweep, collective over comm (type(MPI_Comm) or an integer handle).
+  interface lat_size_sweep
+    module procedure size_sweep_f08, size_sweep_int
+  end interface lat_size_sweep
+
+contains
+
+  ! ---- size sweep (Gropp & Lusk) --------------------------------------------------------------------------
+
+  !> Fills opts with the defaults of include/mpilat.h.
+  subroutine lat_sweep_defaults(opts)
+    type(lat_sweep_options), intent(out) :: opts
+    integer(c_int) :: rc
+    rc = lat_sweep_defaults_c(opts)
+  end subroutine lat_sweep_defaults
+
+  !> Collective over comm: minimum-of-averages times over message sizes (docs/method.md).
+  !> sizes: distinct ascending sizes in bytes; absent: the grid of opts. timer: the leading rank's
+  !> calibration; absent: calibrated there with opts%nr pairs. Free result with lat_sweep_free.
+  subroutine size_sweep_f08(comm, opts, result, sizes, timer, ierr)
+    type(MPI_Comm), intent(in) :: comm
+    type(lat_sweep_options), intent(in) :: opts
+    type(lat_sweep), intent(inout) :: result
+    integer(c_int64_t), optional, intent(in) :: sizes(:)
+    type(lat_timer_result), optional, intent(in), target :: timer
+    integer, optional, intent(out) :: ierr
+    call size_sweep_int(comm%MPI_VAL, opts, result, sizes, timer, ierr)
+  end subroutine size_sweep_f08
+
+  subroutine size_sweep_int(comm, opts, result, sizes, timer, ierr)
+    integer, intent(in) :: comm
+    type(lat_sweep_options), intent(in) :: opts
+    type(lat_sweep), intent(inout) :: result
+    integer(c_int64_t), optional, intent(in) :: sizes(:)
+    type(lat_timer_result), optional, intent(in), target :: timer
+    integer, optional, intent(out) :: ierr
+    type(c_ptr) :: sizes_p, timer_p
+    integer(c_int64_t) :: n
+    integer(c_int64_t), allocatable, target :: sizes_copy(:)
+    integer(c_int) :: rc
+    call lat_sweep_free(result)
+    timer_p = c_null_ptr
+    call int64_arg(sizes, sizes_copy, sizes_p, n)
+    if (present(timer)) timer_p = c_loc(timer)
+    rc = lat_size_sweep_c(int(comm, c_int), opts, n, sizes_p, timer_p, result%handle)
+    call handle(rc, 'lat_size_sweep', ierr)
+  end subroutine size_sweep_int
+
+  !> The sweep's schedule, refinement, rerun and step detection with any measuring function (no MPI).
+  subroutine lat_sweep_run(opts, measure, result, sizes, context, ierr)
+    type(lat_sweep_options), intent(in) :: opts
+    procedure(lat_measure_fn) :: measure
+    type(lat_sweep), intent(inout) :: result
+    integer(c_int64_t), optional, intent(in) :: sizes(:)
+    type(c_ptr), optional, intent(in) :: context
+    integer, optional, intent(out) :: ierr
+    type(c_ptr) :: sizes_p, context_p
+    integer(c_int64_t) :: n
+    integer(c_int64_t), allocatable, target :: sizes_copy(:)
+    integer(c_int) :: rc
+    call lat_sweep_free(result)
+    context_p = c_null_ptr
+    call int64_arg(sizes, sizes_copy, sizes_p, n)
+    if (present(context)) context_p = context
+    rc = lat_sweep_run_c(opts, n, sizes_p, c_funloc(measure), context_p, result%handle)
+    call handle(rc, 'lat_sweep_run', ierr)
+  end subroutine lat_sweep_run
+
+  !> The summary of a sweep.
+  subroutine lat_sweep_get_summary(sweep, summary, ierr)
+    type(lat_sweep), intent(in) :: sweep
+    type(lat_sweep_summary), intent(out) :: summary
+    integer, optional, intent(out) :: ierr
+    call handle(lat_sweep_get_summary_c(sweep%handle, summary), 'lat_sweep_get_summary', ierr)
+  end subroutine lat_sweep_get_summary
+
+  !> All points of a sweep, ascending size, in an array allocated here.
+  subroutine lat_sweep_points(sweep, points, ierr)
+    type(lat_sweep), intent(in) :: sweep
+    type(lat_sweep_point), allocatable, intent(out) :: points(:)
+    integer, optional, intent(out) :: ierr
+    type(lat_sweep_summary) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: i
+    rc = lat_sweep_get_summary_c(sweep%handle, s)
+    if (rc /= LAT_SUCCESS) s%nsizes = 0
+    allocate (points(s%nsizes))
+    do i = 1, s%nsizes
+      if (rc == LAT_SUCCESS) rc = lat_sweep_get_point_c(sweep%handle, i - 1, points(i))
+    end do
+    call handle(rc, 'lat_sweep_points', ierr)
+  end subroutine lat_sweep_points
+
+  !> All detected thresholds of a sweep, in an array allocated here.
+  subroutine lat_sweep_thresholds(sweep, thresholds, ierr)
+    type(lat_sweep), intent(in) :: sweep
+    type(lat_sweep_threshold), allocatable, intent(out) :: thresholds(:)
+    integer, optional, intent(out) :: ierr
+    type(lat_sweep_summary) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: i
+    rc = lat_sweep_get_summary_c(sweep%handle, s)
+    if (rc /= LAT_SUCCESS) s%nthresholds = 0
+    allocate (thresholds(s%nthresholds))
+    do i = 1, s%nthresholds
+      if (rc == LAT_SUCCESS) rc = lat_sweep_get_threshold_c(sweep%handle, i - 1, thresholds(i))
+    end do
+    call handle(rc, 'lat_sweep_thresholds', ierr)
+  end subroutine lat_sweep_thresholds
+
+  !> The startup and rate lines of a sweep, one per regime between steps, in an array allocated here.
+  subroutine lat_sweep_lines(sweep, lines, ierr)
+    type(lat_sweep), intent(in) :: sweep
+    type(lat_sweep_line), allocatable, intent(out) :: lines(:)
+    integer, optional, intent(out) :: ierr
+    type(lat_sweep_summary) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: i
+    rc = lat_sweep_get_summary_c(sweep%handle, s)
+    if (rc /= LAT_SUCCESS) s%nlines = 0
+    allocate (lines(s%nlines))
+    do i = 1, s%nlines
+      if (rc == LAT_SUCCESS) rc = lat_sweep_get_line_c(sweep%handle, i - 1, lines(i))
+    end do
+    call handle(rc, 'lat_sweep_lines', ierr)
+  end subroutine lat_sweep_lines
+
+  !> The samples of point i (1-based, as lat_sweep_points numbers them), in measurement order.
+  subroutine lat_sweep_get_samples(sweep, i, values_us, ierr)
+    type(lat_sweep), intent(in) :: sweep
+    integer, intent(in) :: i
+    real(c_double), allocatable, intent(out) :: values_us(:)
+    integer, optional, intent(out) :: ierr
+    type(lat_sweep_point) :: p
+    integer(c_int) :: rc
+    integer(c_int64_t) :: n
+    p%samples = 0
+    p%rerun_samples = 0
+    rc = lat_sweep_get_point_c(sweep%handle, int(i - 1, c_int64_t), p)
+    n = p%samples + p%rerun_samples
+    allocate (values_us(max(n, 1_c_int64_t)))
+    if (rc == LAT_SUCCESS) rc = lat_sweep_get_samples_c(sweep%handle, int(i - 1, c_int64_t), n, values_us)
+    values_us = values_us(1:n)
+    call handle(rc, 'lat_sweep_get_samples', ierr)
+  end subroutine lat_sweep_get_samples
+
+  !> Frees the result; an empty handle is accepted.
+  subroutine lat_sweep_free(sweep)
+    type(lat_sweep), intent(inout) :: sweep
+    integer(c_int) :: rc
+    if (c_associated(sweep%handle)) rc = lat_sweep_free_c(sweep%handle)
+    sweep%handle = c_null_ptr
+  end subroutine lat_sweep_free
+
+  !> Writes <base>.csv and .json into outdir, whole or not at all; with render <base>.png (gnuplot), with
+  !> gnuplot <base>.gpl and .gcm (mpptest's -gnuplot files), with table_path the results table there
+  !> ("-": on standard output).
+  subroutine lat_write_sweep_files(outdir, base, command_line, sweep, render, gnuplot, table_path, ierr)
+    character(len=*), intent(in) :: outdir, base, command_line
+    type(lat_sweep), intent(in) :: sweep
+    logical, intent(in) :: render
+    logical, optional, intent(in) :: gnuplot
+    character(len=*), optional, intent(in) :: table_path
+    integer, optional, intent(out) :: ierr
+    integer(c_int) :: rc, flags
+    flags = merge(LAT_SWEEP_FILES_PNG, 0, render)
+    if (present(gnuplot)) then
+      if (gnuplot) flags = flags + LAT_SWEEP_FILES_GNUPLOT
+    end if
+    if (present(table_path)) then
+      rc = lat_write_sweep_files_c(trim(outdir)//c_null_char, trim(base)//c_null_char, &
+                                   trim(command_line)//c_null_char, sweep%handle, flags, trim(table_path)//c_null_char)
+    else
+      rc = lat_write_sweep_files_c(trim(outdir)//c_null_char, trim(base)//c_null_char, &
+                                   trim(command_line)//c_null_char, sweep%handle, flags, c_null_char)
+    end if
+    call handle(rc, 'lat_write_sweep_files', ierr)
+  end subroutine lat_write_sweep_files
+
+  ! ---- queue-depth latency (Underwood & Brightwell) -----------------------------------------------------
+
+  !> Fills opts with the defaults of include/mpilat.h.
+  subroutine lat_queue_defaults(opts)
+    type(lat_queue_options), intent(out) :: opts
+    integer(c_int) :: rc
+    rc = lat_queue_defaults_c(opts)
+  end subroutine lat_queue_defaults
+
+  !> Collective over comm: latency against posted or unexpected queue length (docs/method.md, "Queues").
+  !> Absent lists take the defaults (lengths 0..1000 by 100, fractions 0..100 by 25, size 0).
+  subroutine queue_sweep_f08(comm, opts, result, lengths, fractions_percent, sizes, timer, ierr)
+    type(MPI_Comm), intent(in) :: comm
+    type(lat_queue_options), intent(in) :: opts
+    type(lat_queue), intent(inout) :: result
+    integer(c_int64_t), optional, intent(in) :: lengths(:), sizes(:)
+    real(c_double), optional, intent(in) :: fractions_percent(:)
+    type(lat_timer_result), optional, intent(in), target :: timer
+    integer, optional, intent(out) :: ierr
+    call queue_sweep_int(comm%MPI_VAL, opts, result, lengths, fractions_percent, sizes, timer, ierr)
+  end subroutine queue_sweep_f08
+
+  subroutine queue_sweep_int(comm, opts, result, lengths, fractions_percent, sizes, timer, ierr)
+    integer, intent(in) :: comm
+    type(lat_queue_options), intent(in) :: opts
+    type(lat_queue), intent(inout) :: result
+    integer(c_int64_t), optional, intent(in) :: lengths(:), sizes(:)
+    real(c_double), optional, intent(in) :: fractions_percent(:)
+    type(lat_timer_result), optional, intent(in), target :: timer
+    integer, optional, intent(out) :: ierr
+    type(c_ptr) :: lp, fp, sp, tp
+    integer(c_int64_t) :: nl, nf, ns
+    integer(c_int64_t), allocatable, target :: lengths_copy(:), sizes_copy(:)
+    real(c_double), allocatable, target :: fractions_copy(:)
+    call lat_queue_free(result)
+    tp = c_null_ptr
+    call int64_arg(lengths, lengths_copy, lp, nl)
+    call double_arg(fractions_percent, fractions_copy, fp, nf)
+    call int64_arg(sizes, sizes_copy, sp, ns)
+    if (present(timer)) tp = c_loc(timer)
+    call handle(lat_queue_sweep_c(int(comm, c_int), opts, nl, lp, nf, fp, ns, sp, tp, result%handle), &
+                'lat_queue_sweep', ierr)
+  end subroutine queue_sweep_int
+
+  !> The summary of a queue sweep.
+  subroutine lat_queue_get_summary(queue, summary, ierr)
+    type(lat_queue), intent(in) :: queue
+    type(lat_queue_summary), intent(out) :: summary
+    integer, optional, intent(out) :: ierr
+    call handle(lat_queue_get_summary_c(queue%handle, summary), 'lat_queue_get_summary', ierr)
+  end subroutine lat_queue_get_summary
+
+  !> All points (size, then fraction, then length), in an array allocated here.
+  subroutine lat_queue_points(queue, points, ierr)
+    type(lat_queue), intent(in) :: queue
+    type(lat_queue_point), allocatable, intent(out) :: points(:)
+    integer, optional, intent(out) :: ierr
+    type(lat_queue_summary) :: s
+    integer(c_int) :: rc
+    integer(c_int64_t) :: i
+    rc = lat_queue_get_summary_c(queue%handle, s)
+    if (rc /= LAT_SUCCESS) s%npoints = 0
+    allocate (points(s%npoints))
+    do i = 1, s%npoints
+      if (rc == LAT_SUCCESS) rc = lat_queue_get_point_c(queue%handle, i - 1, points(i))
+    end do
+    call handle(rc, 'lat_queue_points', ierr)
+  end subroutine lat_queue_points
+
+  !> Frees the result; an empty handle is accepted.
+  subroutine lat_queue_free(queue)
+    type(lat_queue), intent(inout) :: queue
+    integer(c_int) :: rc
+    if (c_associated(queue%handle)) rc = lat_queue_free_c(queue%handle)
+    queue%handle = c_null_ptr
+  end subroutine lat_queue_free
+
+  !> Writes queuelat.txt, .csv, .json, .gp and, when render, .png into outdir, whole or not at all.
+  subroutine lat_write_queue_files(outdir, command_line, queue, render, ierr)
+    character(len=*), intent(in) :: outdir, command_line
+    type(lat_queue), intent(in) :: queue
+    logical, intent(in) :: render
+    integer, optional, intent(out) :: ierr
+    call handle(lat_write_queue_files_c(trim(outdir)//c_null_char, trim(command_line)//c_null_char, queue%handle, &
+                                        merge(1_c_int, 0_c_int, render)), 'lat_write_queue_files', ierr)
+  end subroutine lat_write_queue_files
+
+
+end module mpilat_sweep
