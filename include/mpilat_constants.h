@@ -258,8 +258,13 @@
 /** Most regimes of a max-rate fit (short, eager, rendezvous, and one more where a protocol switches twice);
     thresholds: LAT_MAX_REGIMES - 1. */
 #define LAT_MAX_REGIMES 4
-/** Bumped whenever a struct layout or a signature of the C ABI changes.
-    Compare with lat_get_api_version() at run time. */
-#define LAT_API_VERSION 7
+/** The one version of mpilat, written here only (CMake and Makefile.legacy read these three lines): the
+    project's version is LAT_VERSION_MAJOR.LAT_API_VERSION.LAT_VERSION_PATCH. LAT_API_VERSION is bumped
+    whenever the C ABI or module mpilat changes (a struct field added, removed, moved or retyped; a function
+    added or changed; a constant's value), LAT_VERSION_PATCH for fixes that change neither (NEWS.md).
+    Compare LAT_API_VERSION with lat_get_api_version() at run time. */
+#define LAT_VERSION_MAJOR 0
+#define LAT_API_VERSION 8
+#define LAT_VERSION_PATCH 0
 
 #endif /* MPILAT_CONSTANTS_H */
