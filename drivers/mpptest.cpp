@@ -63,6 +63,8 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
       ->default_str(std::to_string(o.size_first) + " " + std::to_string(o.size_last) + " " +
                     std::to_string(o.size_stride));
   app.add_option("--sizelist", s.size_list, "message sizes as a list: n1,n2,... (ascending)")->delimiter(',');
+  app.add_flag("--logscale", [&](int64_t) { o.logscale = 1; },
+               "sizes first, the powers of two above it, last (the original's -logscale; stride not used)");
   app.add_flag("--auto", [&](int64_t) { o.adaptive = 1; }, "refine the sizes where straight lines misfit");
   app.add_option("--autorel", o.autorel, "relative interpolation error that splits an interval");
   app.add_option("--autodx", o.autodx, "smallest spacing of refined sizes, bytes");

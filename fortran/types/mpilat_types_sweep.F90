@@ -83,6 +83,9 @@ module mpilat_types_sweep
     integer(c_int) :: verify
     !> 1: the leading rank prints progress on stderr; default 0
     integer(c_int) :: progress
+    !> 1: the starting grid is size_first and the powers of two above it, then size_last (mpptest's
+    !> -logscale; size_stride is not used); default 0
+    integer(c_int) :: logscale
   end type lat_sweep_options
 
   !> One message size of a sweep. Times are per operation in microseconds (see lat_sweep_pattern).

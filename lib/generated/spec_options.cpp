@@ -128,6 +128,7 @@ void spec_defaults(lat_sweep_options &o) {
   o.timer = LAT_TIMER_MPI_WTIME;
   o.verify = 0;
   o.progress = 0;
+  o.logscale = 0;
 }
 
 std::string spec_check_fields(const lat_sweep_options &o) {
@@ -147,6 +148,7 @@ std::string spec_check_fields(const lat_sweep_options &o) {
   if (std::string bad = check_timer_kind(o.timer); !bad.empty()) return bad;
   if (std::string bad = check_flag("verify", o.verify); !bad.empty()) return bad;
   if (std::string bad = check_flag("progress", o.progress); !bad.empty()) return bad;
+  if (std::string bad = check_flag("logscale", o.logscale); !bad.empty()) return bad;
   return "";
 }
 
@@ -178,7 +180,8 @@ std::vector<Shared> spec_shared_values(const lat_sweep_options &o) {
           Shared::integer("source", o.source),
           Shared::integer("dest", o.dest),
           Shared::integer("timer", o.timer),
-          Shared::integer("verify", o.verify)};
+          Shared::integer("verify", o.verify),
+          Shared::integer("logscale", o.logscale)};
 }
 
 nlohmann::json spec_options_json(const lat_sweep_options &o) {
@@ -202,6 +205,7 @@ nlohmann::json spec_options_json(const lat_sweep_options &o) {
   j["tgoal_s"] = o.tgoal_s;
   j["timeout_s"] = o.timeout_s;
   j["adaptive"] = o.adaptive != 0;
+  j["logscale"] = o.logscale != 0;
   return j;
 }
 

@@ -26,7 +26,7 @@ std::string check_sweep_options(const lat_sweep_options &o, int64_t nsizes, cons
       return "size_last must be >= size_first (" + std::to_string(o.size_first) + "), got " +
              std::to_string(o.size_last);
     if (o.size_stride < 1) return got("size_stride must be >= 1", o.size_stride);
-    if ((o.size_last - o.size_first) / o.size_stride >= kMaxSweepGrid)
+    if (!o.logscale && (o.size_last - o.size_first) / o.size_stride >= kMaxSweepGrid)
       return "the grid size_first..size_last by size_stride has more than " + std::to_string(kMaxSweepGrid) + " sizes";
   }
   if (nsizes > kMaxSweepGrid) return got("nsizes must be <= " + std::to_string(kMaxSweepGrid), nsizes);
@@ -85,6 +85,13 @@ SweepPlan plan_of(const lat_sweep_options &o, int64_t nsizes, const int64_t *siz
   SweepPlan p;
   if (nsizes > 0) {
     p.sizes.assign(sizes, sizes + nsizes);
+  } else if (o.logscale && o.size_first >= 0 && o.size_last >= o.size_first) {
+    // mpptest's -logscale: first, the powers of two above it, last.
+    p.sizes.push_back(o.size_first);
+    int64_t s = 1;
+    while (s <= o.size_first) s *= 2;
+    for (; s < o.size_last; s *= 2) p.sizes.push_back(s);
+    if (o.size_last > o.size_first) p.sizes.push_back(o.size_last);
   } else if (o.size_stride >= 1 && o.size_last >= o.size_first &&
              (o.size_last - o.size_first) / o.size_stride < kMaxSweepGrid) {
     for (int64_t s = o.size_first; s < o.size_last; s += o.size_stride) p.sizes.push_back(s);

@@ -496,6 +496,36 @@ static void sweep_run_finds_the_threshold(void **state) {
   assert_int_equal(lat_sweep_free(&h), LAT_SUCCESS); /* a NULL handle is accepted */
 }
 
+/* -logscale: first, the powers of two above it, last; the stride is not used. */
+static void sweep_run_logscale_grid(void **state) {
+  (void)state;
+  lat_sweep_options o;
+  assert_int_equal(lat_sweep_defaults(&o), LAT_SUCCESS);
+  assert_int_equal(o.logscale, 0);
+  o.logscale = 1;
+  o.size_first = 3;
+  o.size_last = 1000;
+  o.size_stride = 1; /* would be 998 sizes without logscale */
+  o.reps = 2;
+  o.n_stable = 0;
+  struct synthetic s = {0, 0, 0.0};
+  lat_sweep h = NULL;
+  assert_int_equal(lat_sweep_run(&o, 0, NULL, synthetic_curve, &s, &h), LAT_SUCCESS);
+  lat_sweep_summary sum;
+  assert_int_equal(lat_sweep_get_summary(h, &sum), LAT_SUCCESS);
+  const int64_t expected[] = {3, 4, 8, 16, 32, 64, 128, 256, 512, 1000};
+  assert_int_equal(sum.nsizes, 10);
+  for (int64_t i = 0; i < sum.nsizes; ++i) {
+    lat_sweep_point p;
+    assert_int_equal(lat_sweep_get_point(h, i, &p), LAT_SUCCESS);
+    assert_int_equal(p.bytes, expected[i]);
+  }
+  assert_int_equal(lat_sweep_free(&h), LAT_SUCCESS);
+  o.logscale = 2;
+  assert_int_equal(lat_sweep_check(&o, 0, 0, NULL, NULL), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "logscale must be 0 or 1, got 2");
+}
+
 static void sweep_run_errors(void **state) {
   (void)state;
   lat_sweep_options o;
@@ -653,7 +683,7 @@ int main(void) {
       cmocka_unit_test(appendix_c_summary), cmocka_unit_test(npp_study_files), cmocka_unit_test(comparisons),         cmocka_unit_test(write_files_whole_or_not_at_all),
       cmocka_unit_test(errors_and_versions),        cmocka_unit_test(null_and_range_errors),
       cmocka_unit_test(measuring_before_mpi_init),  cmocka_unit_test(defaults_are_appendix_c),
-      cmocka_unit_test(sweep_run_finds_the_threshold), cmocka_unit_test(sweep_run_errors),
+      cmocka_unit_test(sweep_run_finds_the_threshold), cmocka_unit_test(sweep_run_logscale_grid), cmocka_unit_test(sweep_run_errors),
       cmocka_unit_test(sweep_files_whole),          cmocka_unit_test(checks_without_mpi),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

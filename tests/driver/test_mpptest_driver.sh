@@ -73,6 +73,15 @@ $mpiexec -n 2 "$mpptest" -sizelist 0,64,1024 -sample_reps 2 -n_stable 0 -n_avg_m
 python3 -c "import json; assert {p['n_avg'] for p in json.load(open('minavg/mppout.json'))['points']} == {120}" && ok \
   || bad "-n_avg_min 120: not every sample was 120 operations"
 
+# -logscale: the sizes are the first, the powers of two above it, and the last; the JSON echoes it.
+mkdir logscale
+$mpiexec -n 2 "$mpptest" -logscale -size 0 300 7 -sample_reps 2 -n_stable 0 -nr 4096 -noprogress -noplot \
+  -outdir logscale > /dev/null 2> logscale.err || bad "-logscale run: $(cat logscale.err)"
+python3 -c "
+import json; j = json.load(open('logscale/mppout.json'))
+assert [p['bytes'] for p in j['points']] == [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 300], j['points']
+assert j['options']['logscale'] is True" && ok || bad "-logscale: not the sizes 0, 1, 2, 4, ..., 256, 300"
+
 # -max_run_time ends the sweep in a clean partial result: exit 3, the files written and marked.
 mkdir limited
 $mpiexec -n 2 "$mpptest" -size 0 1024 64 -sample_reps 1000000 -n_stable 0 -max_run_time 0.3 -noprogress -noplot \
