@@ -589,7 +589,7 @@ def main():
             continue
         if check:
             stale += 1
-            print(f'FAIL: {rel} differs from what spec/*.toml gives (run python3 scripts/gen-abi.py):')
+            print(f'FAIL: {rel} differs from what spec/ gives (run python3 scripts/gen-abi.py):')
             diff = list(difflib.unified_diff((old or '').splitlines(), text.splitlines(), 'committed', 'generated',
                                              lineterm='', n=1))
             print('\n'.join(diff[:40]))
