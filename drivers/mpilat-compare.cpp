@@ -535,9 +535,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "mpilat-compare: error: no files after \"--\" (group B)\n");
     return 2;
   }
-  lat_compare_result probe;
-  const double one[3] = {1.0, 1.0, 1.0};
-  if (lat_compare_launches(3, one, 3, one, &opts, &probe) != LAT_SUCCESS) {  // the library's checks of the options
+  if (lat_compare_check(&opts) != LAT_SUCCESS) {  // the library's checks of the options
     std::fprintf(stderr, "mpilat-compare: error: %s\n", lat_last_error_message());
     return 2;
   }

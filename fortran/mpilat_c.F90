@@ -218,6 +218,11 @@ module mpilat_c
       integer(c_int), value :: render
       integer(c_int) :: rc
     end function
+    function lat_compare_check_c(opts) bind(C, name="lat_compare_check") result(rc)
+      import :: c_int, lat_compare_options
+      type(lat_compare_options), intent(in) :: opts
+      integer(c_int) :: rc
+    end function
     function lat_compare_defaults_c(opts) bind(C, name="lat_compare_defaults") result(rc)
       import :: c_int, lat_compare_options
       type(lat_compare_options), intent(out) :: opts

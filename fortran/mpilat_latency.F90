@@ -14,7 +14,7 @@ module mpilat_latency
   use mpilat_base
   implicit none
   private
-  public :: lat_write_report_files
+  public :: lat_write_report_files, lat_compare_check
   public :: lat_timer_defaults, lat_timer_check, lat_pingpong_check, lat_sweep_check, lat_queue_check
   public :: lat_pair_check, lat_nodecomm_check, lat_fit_check, lat_pingpong_defaults, lat_write_latency_files
   public :: lat_write_latency_plots, lat_npp_study_check, lat_write_npp_study_files, lat_compare_defaults, lat_compare_distributions
@@ -302,6 +302,14 @@ contains
     integer(c_int) :: rc
     rc = lat_compare_defaults_c(opts)
   end subroutine lat_compare_defaults
+
+  !> Checks opts as the comparisons would. Not collective. ierr: LAT_SUCCESS, or LAT_ERR_ARG with
+  !> lat_last_error_message() naming the option and its value.
+  subroutine lat_compare_check(opts, ierr)
+    type(lat_compare_options), intent(in) :: opts
+    integer, optional, intent(out) :: ierr
+    call handle(lat_compare_check_c(opts), 'lat_compare_check', ierr)
+  end subroutine lat_compare_check
 
   !> Compares the q-quantile (0.5: the median) of two sample sets, or frequency tables with counts: the
   !> ratio B/A with a distribution-free interval over the trials and the verdict (include/mpilat.h).

@@ -565,6 +565,10 @@ enum lat_compare_verdict { LAT_COMPARE_VERDICTS(LAT_C_ENUMERATOR) };
 /** Fills opts with the defaults above. */
 int lat_compare_defaults(lat_compare_options *opts);
 
+/** Checks opts as lat_compare_distributions() and lat_compare_launches() would: LAT_SUCCESS, or LAT_ERR_ARG
+    naming the option and its value ("confidence must be in (0, 1), got 1.500000"). Not collective. */
+int lat_compare_check(const lat_compare_options *opts);
+
 /**
  * Compares the q-quantile (0 < q < 1; 0.5: the median) of two frequency tables or sample sets: values (us,
  * any order) with counts (NULL: each value once). The interval of B/A is [B_low / A_high, B_high / A_low]

@@ -46,6 +46,14 @@ lat_compare_options options_or_defaults(const lat_compare_options *opts) {
 
 extern "C" {
 
+int lat_compare_check(const lat_compare_options *opts) {
+  return lat::guard([&] {
+    lat::require_nonnull(opts, "opts");
+    lat::require_no_complaint(lat::check_compare_options(*opts));
+    return LAT_SUCCESS;
+  });
+}
+
 int lat_compare_defaults(lat_compare_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");

@@ -277,6 +277,16 @@ static void comparisons(void **state) {
   lat_compare_options o;
   assert_int_equal(lat_compare_defaults(&o), LAT_SUCCESS);
   assert_true(o.confidence == 0.95 && o.resamples == 10000 && o.seed == 1);
+  assert_int_equal(lat_compare_check(&o), LAT_SUCCESS);
+  o.confidence = 1.5;
+  assert_int_equal(lat_compare_check(&o), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "confidence must be in (0, 1), got 1.500000");
+  o.confidence = 0.95;
+  o.resamples = 99;
+  assert_int_equal(lat_compare_check(&o), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "resamples must be in 100..10000000, got 99");
+  o.resamples = 10000;
+  assert_int_equal(lat_compare_check(NULL), LAT_ERR_ARG);
   lat_compare_result r;
   assert_int_equal(lat_compare_distributions(n, a, NULL, n, a, NULL, 0.5, &o, &r), LAT_SUCCESS);
   assert_int_equal(r.verdict, LAT_VERDICT_UNRESOLVED);

@@ -14,6 +14,7 @@ program test_f08
   type(lat_stats) :: stats
   type(lat_quantiles) :: q
   type(lat_compare_result) :: cmp
+  type(lat_compare_options) :: copts
   type(lat_npp_study_row), allocatable :: rows(:)
   integer :: i
   real(c_double), allocatable :: values(:)
@@ -103,6 +104,13 @@ program test_f08
                                  a_counts=[500_c_int64_t, 500_c_int64_t], b_counts=[500_c_int64_t, 500_c_int64_t])
   call check(cmp%verdict == LAT_VERDICT_UNRESOLVED .and. cmp%a_count == 1000, &
              'lat_compare_distributions from Fortran: the same table, no difference')
+  call lat_compare_defaults(copts)
+  call lat_compare_check(copts, ierr)
+  call check(ierr == LAT_SUCCESS, 'lat_compare_check passes the defaults')
+  copts%confidence = 1.5_c_double
+  call lat_compare_check(copts, ierr)
+  call check(ierr == LAT_ERR_ARG .and. index(lat_last_error_message(), 'confidence must be in (0, 1)') > 0, &
+             'lat_compare_check names a confidence of 1.5')
   call lat_compare_launches([1.0_c_double], [1.0_c_double], cmp, ierr=ierr)
   call check(ierr == LAT_ERR_ARG, 'one launch is too few for a bootstrap over launches')
 
