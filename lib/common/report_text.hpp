@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <iterator>
 #include <string>
 #include <utility>
@@ -20,6 +21,12 @@ void append(std::string &out, fmt::format_string<Args...> format, Args &&...args
 /// characters (longer lines cut there, with "..."), or a description when it holds bytes that are not text,
 /// so that a file of binary garbage never writes its raw bytes to the user's terminal.
 std::string quoted_line(const std::string &line);
+
+/// src into a result's fixed character array (a host name), cut to fit and always NUL-terminated.
+template <size_t N>
+void copy_c_string(char (&dst)[N], const char *src) {
+  std::snprintf(dst, N, "%s", src);
+}
 
 /// The current time as 2026-11-22T10:00:00Z.
 std::string utc_now();

@@ -14,6 +14,8 @@
 #include "common/clock.hpp"
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
+#include "common/frame.hpp"
+#include "common/report_text.hpp"
 #include "common/failure_notes.hpp"
 #include "common/waits.hpp"
 #include "common/error.hpp"
@@ -241,10 +243,6 @@ void end_trials(Pair &p) {
   p.have_ready = false;
 }
 
-void copy_name(char *dst, const char *src) {
-  std::snprintf(dst, LAT_HOSTNAME_LEN, "%s", src);
-}
-
 /// What source and dest share, as far as the platform tells (bits of lat_place_share).
 int shared_bits(const lat_rank_place &a, const lat_rank_place &b) {
   const bool node = a.node == b.node;
@@ -368,19 +366,20 @@ void fill_statistics(PingPong &pp) {
   r.warnings = run_warnings(levels, r.n_removed, r.all.count, nullptr);
 }
 
-/// The frame every ping-pong measurement shares, on every rank: the options agreed, the ranks' places,
-/// the result's common fields; then on the two measuring ranks their own communicator, dest answering
-/// chunks, source calibrating and calling work(pair, calibration), which times the chunks and ends them.
-/// Returns who measures and who only waits; a failure on a measuring rank is told to the idle ranks and
-/// thrown (a timeout inside the trials is kept by work, not thrown, so the result keeps what was measured).
+/// The ping-pong's parts of the measurement frame (lib/common/frame.hpp), on every rank: the ranks' places
+/// and the result's common fields; then on the two measuring ranks, in the frame's member part, dest
+/// answering chunks and source calibrating and calling work(pair, calibration), which times the chunks and
+/// ends them. Returns who measures and who only waits (a timeout inside the trials is kept by work, not
+/// thrown, so the result keeps what was measured).
 struct Frame {
   int source = 0, dest = 0;
   bool measuring = false;
   std::vector<int> idle_ranks;
 };
 template <class Work>
-Frame run_pair(LibComm &comm, const lat_pingpong_options &opts, const lat_timer_result *calibration,
+Frame run_pair(MeasurementFrame &frame, const lat_pingpong_options &opts, const lat_timer_result *calibration,
                lat_pingpong_result &r, Work &&work) {
+  const LibComm &comm = frame.comm();
   const int rank = comm.rank(), size = comm.size();
   Frame f;
   f.source = opts.source;
@@ -405,12 +404,12 @@ Frame run_pair(LibComm &comm, const lat_pingpong_options &opts, const lat_timer_
   for (int k = 0; k < size; ++k)
     if (k != f.source && k != f.dest) f.idle_ranks.push_back(k);
   // Dest's first wait spans the source's timer calibration, when it is done here.
-  const double calibration_s = calibration == nullptr ? calibration_allowance_s(opts.nr) : 0.0;
-  try {
-    // The two measuring ranks get a communicator of their own for the per-trial barrier (collective
-    // over the two only: the others go straight to waiting for the result).
+  const double calibration_s = follower_first_wait_s(calibration, opts.nr);
+  // The two measuring ranks get a communicator of their own for the per-trial barrier (collective over the
+  // two only: the others go straight to waiting for the result).
+  frame.run_member({f.source, f.dest}, kTagName, [&](MPI_Comm pair_comm) {
     Pair p;
-    p.comm = create_member_comm(comm.get(), {f.source, f.dest}, kTagName);
+    p.comm = pair_comm;
     p.my_rank = rank;
     p.peer_rank = rank == f.source ? f.dest : f.source;
     p.peer = "rank " + std::to_string(p.peer_rank);
@@ -428,16 +427,11 @@ Frame run_pair(LibComm &comm, const lat_pingpong_options &opts, const lat_timer_
       wait_spinning(req, p.waiting("phase 'start': dest's place"));
       r.source_place = here.place;
       r.shared = shared_bits(r.source_place, r.dest_place);
-      copy_name(r.source_host, r.source_place.host);
-      copy_name(r.dest_host, r.dest_place.host);
-      lat_timer_result cal{};
-      if (calibration != nullptr) {
-        cal = *calibration;
-      } else {
-        Calibration c = calibrate_here(opts.timer, opts.nr, rank, opts.progress != 0);
-        cal = c.result;
-        if (c.interrupted) r.partial = LAT_PARTIAL_STOPPED;
-      }
+      copy_c_string(r.source_host, r.source_place.host);
+      copy_c_string(r.dest_host, r.dest_place.host);
+      const Calibration c = leader_calibration(calibration, opts.timer, opts.nr, rank, opts.progress != 0);
+      const lat_timer_result &cal = c.result;
+      if (c.interrupted) r.partial = LAT_PARTIAL_STOPPED;
       r.res_timing_us = cal.res_timing_us;
       r.min_ov_us = cal.min_ov_us;
       r.unit_us = cal.unit_us > 0.0 ? cal.unit_us : with_clock(opts.timer, [](const auto &clock) { return clock.unit() * 1e6; });
@@ -447,10 +441,7 @@ Frame run_pair(LibComm &comm, const lat_pingpong_options &opts, const lat_timer_
         work(p, cal);
       }
     }
-    MPI_Comm_free(&p.comm);
-  } catch (...) {
-    report_current_failure(comm.get(), f.idle_ranks);
-  }
+  });
   return f;
 }
 
@@ -458,20 +449,21 @@ Frame run_pair(LibComm &comm, const lat_pingpong_options &opts, const lat_timer_
 
 PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, const lat_timer_result *calibration,
                         bool want_dist) {
-  LibComm comm(user_comm, opts.timeout_s);
+  MeasurementFrame frame(user_comm, opts.timeout_s);
+  const LibComm &comm = frame.comm();
   const int rank = comm.rank();
-  agree_arguments(comm, check_pingpong_options(opts, comm.size(), rank, calibration), pingpong_shared_values(opts));
+  frame.agree(check_pingpong_options(opts, comm.size(), rank, calibration), pingpong_shared_values(opts));
   PingPong pp;
   lat_pingpong_result &r = pp.result;
-  const Frame f = run_pair(comm, opts, calibration, r, [&](Pair &p, const lat_timer_result &cal) {
+  const Frame f = run_pair(frame, opts, calibration, r, [&](Pair &p, const lat_timer_result &cal) {
     with_clock(opts.timer, [&](const auto &clock) { measure_on_source(clock, p, opts, cal, pp); });
   });
   if (!f.measuring) {
     // Only the result is waited for, without a time limit (the measurement may take hours); if a
     // measuring rank gives up, its failure note ends the wait.
-    FailureListener listener(comm.get());
     std::vector<double> chunks;
-    share_from_root(&r, sizeof r, pp.dist, want_dist, f.source, comm.get(), {rank, "", "", 0.0}, &listener, &chunks);
+    share_from_root(&r, sizeof r, pp.dist, want_dist, f.source, comm.get(), frame.result_wait(false, ""),
+                    &frame.listener(), &chunks);
     pp.chunks = unpack_chunks(chunks);
     throw_if_clock_blind(r, opts);
     return pp;
@@ -489,7 +481,7 @@ PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, co
   try {
     std::vector<double> chunks = pack_chunks(pp.chunks);
     share_from_root(&r, sizeof r, pp.dist, want_dist, f.source, comm.get(),
-                    {rank, comm.all_ranks(), "phase 'result': sharing the result", opts.timeout_s}, nullptr, &chunks);
+                    frame.result_wait(true, "phase 'result': sharing the result"), nullptr, &chunks);
     pp.chunks = want_dist ? unpack_chunks(chunks) : std::vector<TrialChunk>{};
   } catch (const TimeoutError &) {
     if (rank != f.source) throw;
@@ -518,7 +510,8 @@ std::string check_study_values(const int64_t *values, int nvalues, bool by_res_n
 
 NppStudy npp_study(MPI_Comm user_comm, const lat_pingpong_options &opts, const lat_timer_result *calibration,
                    const int64_t *given, int nvalues, bool by_res_npp) {
-  LibComm comm(user_comm, opts.timeout_s);
+  MeasurementFrame frame(user_comm, opts.timeout_s);
+  const LibComm &comm = frame.comm();
   const int rank = comm.rank();
   std::string bad = check_pingpong_options(opts, comm.size(), rank, calibration);
   if (bad.empty()) bad = check_study_values(given, nvalues, by_res_npp, opts);
@@ -528,7 +521,7 @@ NppStudy npp_study(MPI_Comm user_comm, const lat_pingpong_options &opts, const l
   const std::vector<int64_t> values = bad.empty() ? std::vector<int64_t>(given, given + nvalues) : std::vector<int64_t>{};
   for (size_t i = 0; i < LAT_STUDY_MAX; ++i)  // a fixed count: the agreement's message has one length everywhere
     shared.push_back(Shared::integer("study value", i < values.size() ? values[i] : 0));
-  agree_arguments(comm, bad, shared);
+  frame.agree(bad, shared);
 
   lat_pingpong_options o = opts;
   if (by_res_npp) o.estimate = 1;  // the rule needs Part 2's median
@@ -536,7 +529,7 @@ NppStudy npp_study(MPI_Comm user_comm, const lat_pingpong_options &opts, const l
   lat_pingpong_result &r = study.result;
   study.rows.assign(values.size(), lat_npp_study_row{});
   std::exception_ptr failure;
-  const Frame f = run_pair(comm, o, calibration, r, [&](Pair &p, const lat_timer_result &cal) {
+  const Frame f = run_pair(frame, o, calibration, r, [&](Pair &p, const lat_timer_result &cal) {
     with_clock(o.timer, [&](const auto &clock) {
       if (r.estimate) {
         const Part2 part = estimate_npp(clock, p, o, cal);
@@ -585,11 +578,9 @@ NppStudy npp_study(MPI_Comm user_comm, const lat_pingpong_options &opts, const l
     }
     std::rethrow_exception(failure);
   }
-  FailureListener listener(comm.get());
   Distribution none;
-  const Waiting w = f.measuring ? Waiting{rank, comm.all_ranks(), "phase 'result': sharing the study", opts.timeout_s}
-                                : Waiting{rank, "", "", 0.0};
-  FailureListener *l = f.measuring ? nullptr : &listener;
+  const Waiting w = frame.result_wait(f.measuring, "phase 'result': sharing the study");
+  FailureListener *l = f.measuring ? nullptr : &frame.listener();
   share_from_root(&r, sizeof r, none, false, f.source, comm.get(), w, l);
   bcast_yielding(study.rows.data(), static_cast<int>(study.rows.size() * sizeof(lat_npp_study_row)), MPI_BYTE, f.source,
                  comm.get(), w, l);

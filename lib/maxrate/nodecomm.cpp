@@ -14,6 +14,8 @@
 #include "common/clock.hpp"
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
+#include "common/frame.hpp"
+#include "common/report_text.hpp"
 #include "common/failure_notes.hpp"
 #include "common/waits.hpp"
 #include "common/error.hpp"
@@ -134,8 +136,9 @@ std::vector<int> side_groups(int sides, const std::vector<int> &node_of_rank, co
 
 NodecommResult nodecomm(MPI_Comm user_comm, const lat_nodecomm_options &o, int64_t nsizes, const int64_t *sizes) {
   const auto start = std::chrono::steady_clock::now();
-  LibComm comm(user_comm, o.timeout_s);
-  const int rank = comm.rank(), size = comm.size();
+  MeasurementFrame frame(user_comm, o.timeout_s);
+  const LibComm &comm = frame.comm();
+  const int rank = frame.rank(), size = frame.size();
   std::string complaint = check_nodecomm_options(o, nsizes, sizes);
   // Where every rank is: the node of each, on every rank (O(N) ints).
   LocalPlace here = place_of_this_rank(comm.get(), rank);
@@ -158,7 +161,7 @@ NodecommResult nodecomm(MPI_Comm user_comm, const lat_nodecomm_options &o, int64
     complaint = halves ? "nodecomm needs two processes on a node to measure its two halves; rank 0's " +
                              std::string(sides == LAT_SIDES_SOCKET ? "socket" : "node") + " has " + std::to_string(a.size() + b.size())
                        : "nodecomm needs a process on each of two " + std::string(sides == LAT_SIDES_SOCKET ? "sockets" : "nodes");
-  agree_arguments(comm, complaint, nodecomm_shared_values(o, nsizes, sizes));
+  frame.agree(complaint, nodecomm_shared_values(o, nsizes, sizes));
   const int leader = a.front();
   int oversubscribed = here.processors > 0 && here.kernel_size > here.processors ? 1 : 0;
   check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_MAX, comm.get(), &req), "MPI_Iallreduce");
@@ -193,8 +196,8 @@ NodecommResult nodecomm(MPI_Comm user_comm, const lat_nodecomm_options &o, int64
   s.timer = o.timer;
   s.res_timing_us = sweep.summary.res_timing_us;
   s.min_ov_us = sweep.summary.min_ov_us;
-  std::snprintf(s.host_a, sizeof s.host_a, "%s", sweep.summary.source_host);
-  std::snprintf(s.host_b, sizeof s.host_b, "%s", sweep.summary.dest_host);
+  copy_c_string(s.host_a, sweep.summary.source_host);
+  copy_c_string(s.host_b, sweep.summary.dest_host);
   if (sweep.summary.end == LAT_SWEEP_END_STOPPED) {  // stopped while the sizes were chosen: nothing timed
     s.partial = 1;
     s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -205,15 +208,11 @@ NodecommResult nodecomm(MPI_Comm user_comm, const lat_nodecomm_options &o, int64
   for (int64_t p = 0; p < kmax; ++p) members.push_back(a[static_cast<size_t>(p)]);
   for (int64_t p = 0; p < kmax; ++p) members.push_back(b[static_cast<size_t>(p)]);
   const bool member = std::find(members.begin(), members.end(), rank) != members.end();
-  FailureListener listener(comm.get());
-  std::vector<int> others;
-  for (int k = 0; k < size; ++k)
-    if (k != rank) others.push_back(k);
   std::vector<char> bytes;
   if (member) {
-    try {
+    frame.run_member(members, kTagPairs, [&](MPI_Comm pairs_comm) {
       Pairs pairs;
-      pairs.comm = create_member_comm(comm.get(), members, kTagPairs);
+      pairs.comm = pairs_comm;
       MPI_Comm_rank(pairs.comm, &pairs.me);
       pairs.k_total = static_cast<int>(kmax);
       pairs.lib_rank = rank;
@@ -243,7 +242,6 @@ NodecommResult nodecomm(MPI_Comm user_comm, const lat_nodecomm_options &o, int64
             }
       });
       progress.finish(step, total);
-      MPI_Comm_free(&pairs.comm);
       if (rank == leader) {
         s.partial = stop ? 1 : 0;
         for (size_t i = 0; i < sweep.points.size(); ++i)
@@ -258,14 +256,9 @@ NodecommResult nodecomm(MPI_Comm user_comm, const lat_nodecomm_options &o, int64
         s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         bytes = serialize(r);
       }
-    } catch (...) {
-      report_current_failure(comm.get(), others);
-    }
+    });
   }
-  const Waiting w = member ? Waiting{rank, comm.all_ranks(), "phase 'result': sharing the result", o.timeout_s}
-                           : Waiting{rank, "", "", 0.0};
-  share_bytes_from_root(bytes, leader, comm.get(), w, &listener);
-  return deserialize_nodecomm(bytes);
+  return deserialize_nodecomm(frame.share_result(std::move(bytes), leader, member));
 }
 
 std::vector<char> serialize(const NodecommResult &r) {

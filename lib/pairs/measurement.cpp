@@ -16,6 +16,8 @@
 #include "common/clock.hpp"
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
+#include "common/frame.hpp"
+#include "common/report_text.hpp"
 #include "common/failure_notes.hpp"
 #include "common/waits.hpp"
 #include "common/error.hpp"
@@ -276,9 +278,10 @@ void allocate_matrices(PairResult &r, int64_t n) {
 
 PairResult pair_matrix(MPI_Comm user_comm, const lat_pair_options &o) {
   const auto start = std::chrono::steady_clock::now();
-  LibComm comm(user_comm, o.timeout_s);
-  const int rank = comm.rank(), size = comm.size();
-  agree_arguments(comm, check_pair_options(o, size), pair_shared_values(o));
+  MeasurementFrame frame(user_comm, o.timeout_s);
+  const LibComm &comm = frame.comm();
+  const int rank = frame.rank(), size = frame.size();
+  frame.agree(check_pair_options(o, size), pair_shared_values(o));
 
   // Memory before anything is timed: this rank's samples, and on root the matrices.
   PairResult r;
@@ -306,14 +309,12 @@ PairResult pair_matrix(MPI_Comm user_comm, const lat_pair_options &o) {
   walk.size = size;
   walk.bytes = static_cast<int>(o.msg_bytes);
   walk.timeout_s = o.timeout_s;
-  FailureListener listener(comm.get());
+  FailureListener &listener = frame.listener();
   walk.listener = &listener;
-  std::vector<int> others;
-  for (int k = 0; k < size; ++k)
-    if (k != rank) others.push_back(k);
 
+  // Every rank measures: the frame's steps 3 and 5 are the walk's own (pairs of ranks, rows gathered on root).
   lat_pair_summary s{};
-  try {
+  frame.telling_failures([&] {
     LocalPlace local = place_of_this_rank(comm.get(), rank);
     const Calibration cal = calibrate_here(o.timer, o.nr, rank, false);
     local.place.res_timing_us = cal.result.res_timing_us;
@@ -345,7 +346,7 @@ PairResult pair_matrix(MPI_Comm user_comm, const lat_pair_options &o) {
     s.timer = o.timer;
     s.partial = stopped ? 1 : 0;
     if (rank == o.root) {
-      std::snprintf(s.testing_host, sizeof s.testing_host, "%s", local.place.host);
+      copy_c_string(s.testing_host, local.place.host);
       const std::vector<double> &counts = r.triangle[LAT_PAIR_COUNT], &means = r.triangle[LAT_PAIR_MEAN];
       s.mean_min_us = means.empty() ? 0.0 : *std::min_element(means.begin(), means.end());
       s.mean_max_us = means.empty() ? 0.0 : *std::max_element(means.begin(), means.end());
@@ -355,9 +356,7 @@ PairResult pair_matrix(MPI_Comm user_comm, const lat_pair_options &o) {
     bcast_yielding(&s, static_cast<int>(sizeof s), MPI_BYTE, o.root, comm.get(),
                    {rank, "the root rank", "phase 'result': the summary", o.timeout_s}, &listener);
     if (rank != o.root) r.places = {local.place};
-  } catch (...) {
-    report_current_failure(comm.get(), others);
-  }
+  });
   s.has_matrices = rank == o.root ? 1 : 0;
   r.summary = s;
   return r;

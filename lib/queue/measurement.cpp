@@ -14,6 +14,8 @@
 #include "common/clock.hpp"
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
+#include "common/frame.hpp"
+#include "common/report_text.hpp"
 #include "common/failure_notes.hpp"
 #include "common/waits.hpp"
 #include "common/error.hpp"
@@ -293,7 +295,6 @@ QueueResult result_of(const std::vector<Cell> &cells, const QueueGrid &g, const 
   return r;
 }
 
-void copy_name(char *dst, const char *src) { std::snprintf(dst, LAT_HOSTNAME_LEN, "%s", src); }
 
 }  // namespace
 
@@ -319,8 +320,8 @@ void fit_line(const std::vector<double> &x, const std::vector<double> &y, double
 QueueResult queue_sweep(MPI_Comm user_comm, const lat_queue_options &o, int64_t nl, const int64_t *lengths,
                         int64_t nf, const double *fractions, int64_t ns, const int64_t *sizes,
                         const lat_timer_result *calibration) {
-  LibComm comm(user_comm, o.timeout_s);
-  const int rank = comm.rank(), size = comm.size();
+  MeasurementFrame frame(user_comm, o.timeout_s);
+  const int rank = frame.rank(), size = frame.size();
   std::string complaint = check_queue_options(o, nl, lengths, nf, fractions, ns, sizes, size, rank, calibration);
   QueueGrid grid;
   if (complaint.empty()) grid = grid_of(o, nl, lengths, nf, fractions, ns, sizes);
@@ -339,16 +340,12 @@ QueueResult queue_sweep(MPI_Comm user_comm, const lat_queue_options &o, int64_t 
       complaint = "cannot allocate the requests and buffers of the largest queue";
     }
   }
-  agree_arguments(comm, complaint, queue_shared_values(o, nl, nf, ns, grid));
+  frame.agree(complaint, queue_shared_values(o, nl, nf, ns, grid));
 
-  FailureListener listener(comm.get());
-  std::vector<int> others;
-  for (int k = 0; k < size; ++k)
-    if (k != rank) others.push_back(k);
   std::vector<char> bytes;
   if (measuring) {
-    try {
-      p.comm = create_member_comm(comm.get(), {o.source, dest}, kTagName);
+    frame.run_member({o.source, dest}, kTagName, [&](MPI_Comm pair_comm) {
+      p.comm = pair_comm;
       p.me = rank == o.source ? kSource : kDest;
       p.peer = p.me == kSource ? kDest : kSource;
       p.lib_rank = rank;
@@ -368,13 +365,7 @@ QueueResult queue_sweep(MPI_Comm user_comm, const lat_queue_options &o, int64_t 
         MPI_Request req;
         check_mpi(MPI_Irecv(partner, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, kDest, kTagName, p.comm, &req), "MPI_Irecv");
         wait_spinning(req, p.waiting("phase 'start': dest's processor name"));
-        lat_timer_result cal{};
-        if (calibration != nullptr) {
-          cal = *calibration;
-        } else {
-          Calibration c = calibrate_here(o.timer, o.nr, rank, o.progress != 0);
-          cal = c.result;
-        }
+        const lat_timer_result cal = leader_calibration(calibration, o.timer, o.nr, rank, o.progress != 0).result;
         with_clock(o.timer, [&](const auto &clock) { run_cells(clock, p, o, cells, stopped, 0.0); });
         int64_t theirs = 0;
         check_mpi(MPI_Irecv(&theirs, 1, MPI_INT64_T, kDest, kTagControl, p.comm, &req), "MPI_Irecv");
@@ -388,25 +379,19 @@ QueueResult queue_sweep(MPI_Comm user_comm, const lat_queue_options &o, int64_t 
         r.summary.source = o.source;
         r.summary.dest = dest;
         r.summary.partial = stopped ? 1 : 0;
-        copy_name(r.summary.source_host, name);
-        copy_name(r.summary.dest_host, partner);
+        copy_c_string(r.summary.source_host, name);
+        copy_c_string(r.summary.dest_host, partner);
         bytes = serialize(r);
       } else {
         check_mpi(MPI_Send(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, kSource, kTagName, p.comm), "MPI_Send");
-        const double first_extra_s = calibration == nullptr ? calibration_allowance_s(o.nr) : 0.0;
+        const double first_extra_s = follower_first_wait_s(calibration, o.nr);
         with_clock(o.timer, [&](const auto &clock) { run_cells(clock, p, o, cells, stopped, first_extra_s); });
         const int64_t mine = leftover_on(p.comm);
         check_mpi(MPI_Send(&mine, 1, MPI_INT64_T, kSource, kTagControl, p.comm), "MPI_Send");
       }
-      MPI_Comm_free(&p.comm);
-    } catch (...) {
-      report_current_failure(comm.get(), others);
-    }
+    });
   }
-  const Waiting w = measuring ? Waiting{rank, comm.all_ranks(), "phase 'result': sharing the result", o.timeout_s}
-                              : Waiting{rank, "", "", 0.0};
-  share_bytes_from_root(bytes, o.source, comm.get(), w, &listener);
-  return deserialize_queue(bytes);
+  return deserialize_queue(frame.share_result(std::move(bytes), o.source, measuring));
 }
 
 std::vector<char> serialize(const QueueResult &r) {

@@ -17,6 +17,8 @@
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
 #include "common/failure_notes.hpp"
+#include "common/frame.hpp"
+#include "common/report_text.hpp"
 #include "common/waits.hpp"
 #include "common/error.hpp"
 #include "common/progress.hpp"
@@ -374,7 +376,6 @@ SweepOutcome lead(const Clock &clock, Participant &p, const lat_sweep_options &o
   return out;
 }
 
-void copy_name(char *dst, const char *src) { std::snprintf(dst, LAT_HOSTNAME_LEN, "%s", src); }
 
 uint64_t pattern_base(uint64_t seed, int sender) {
   return seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(sender + 1) * 0xBF58476D1CE4E5B9ull;
@@ -420,8 +421,8 @@ int64_t first_mismatch(const unsigned char *buf, size_t n, uint64_t seed, int se
 
 SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_t nsizes, const int64_t *sizes,
                        const lat_timer_result *calibration) {
-  LibComm comm(user_comm, opts.timeout_s);
-  const int rank = comm.rank(), size = comm.size();
+  MeasurementFrame frame(user_comm, opts.timeout_s);
+  const int rank = frame.rank(), size = frame.size();
   std::string complaint = check_size_sweep_options(opts, nsizes, sizes, size, rank, calibration);
 
   // Buffers are allocated before the verdict, so a rank that cannot have them is an error everywhere.
@@ -454,19 +455,15 @@ SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_
       }
     }
   }
-  agree_arguments(comm, complaint, sweep_shared_values(opts, nsizes));
+  frame.agree(complaint, sweep_shared_values(opts, nsizes));
   // The size list itself must agree too: its length did; a checksum of the values does the rest.
-  agree_arguments(comm, "", {Shared::weighted_sum("sizes (weighted sum)", plan.sizes.data(), plan.sizes.size())});
+  frame.agree("", {Shared::weighted_sum("sizes (weighted sum)", plan.sizes.data(), plan.sizes.size())});
 
   const int leader = layout.leader();
-  std::vector<int> others;
-  for (int k = 0; k < size; ++k)
-    if (k != rank) others.push_back(k);
-  FailureListener listener(comm.get());
   std::vector<char> bytes;
   if (member) {
-    try {
-      p.work = create_member_comm(comm.get(), layout.members, kTagName);
+    frame.run_member(layout.members, kTagName, [&](MPI_Comm work) {
+      p.work = work;
       const auto index = [&](int lib) {
         return static_cast<int>(std::find(layout.members.begin(), layout.members.end(), lib) - layout.members.begin());
       };
@@ -484,7 +481,7 @@ SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_
       p.verify = opts.verify != 0;
       p.timeout_s = opts.timeout_s;
       p.yield = opts.bisect != 0 && layout.members.size() > 2;
-      p.listener = &listener;
+      p.listener = &frame.listener();
       StallWatch stall(opts.timeout_s, rank, p.peer_lib, "phase 'sweep': the operations of a sample");
       char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
       int len = 0;
@@ -496,15 +493,9 @@ SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_
         check_mpi(MPI_Irecv(partner_name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, index(first_partner), kTagName,
                             p.work, &req), "MPI_Irecv (name)");
         p.wait(req, p.waiting("phase 'start': the partner's processor name", p.peer.c_str()));
-        lat_timer_result cal{};
-        bool stopped = false;
-        if (calibration != nullptr) {
-          cal = *calibration;
-        } else {
-          Calibration c = calibrate_here(opts.timer, opts.nr, rank, opts.progress != 0);
-          cal = c.result;
-          stopped = c.interrupted;
-        }
+        const Calibration c = leader_calibration(calibration, opts.timer, opts.nr, rank, opts.progress != 0);
+        const lat_timer_result &cal = c.result;
+        const bool stopped = c.interrupted;
         std::map<int64_t, SizeExtras> extras;
         SweepOutcome out;
         if (stopped) {
@@ -524,28 +515,19 @@ SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_
         r.summary.min_ov_us = cal.min_ov_us;
         r.summary.source = leader;
         r.summary.dest = first_partner;
-        copy_name(r.summary.source_host, name);
-        copy_name(r.summary.dest_host, partner_name);
+        copy_c_string(r.summary.source_host, name);
+        copy_c_string(r.summary.dest_host, partner_name);
         bytes = serialize(r);
       } else {
         if (rank == first_partner)
           check_mpi(MPI_Send(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, 0, kTagName, p.work), "MPI_Send (name)");
-        const double first_extra_s = calibration == nullptr ? calibration_allowance_s(opts.nr) : 0.0;
         with_clock(opts.timer, [&](const auto &clock) {
-          follow(clock, p, largest_message(opts, plan.sizes), first_extra_s, stall);
+          follow(clock, p, largest_message(opts, plan.sizes), follower_first_wait_s(calibration, opts.nr), stall);
         });
       }
-      MPI_Comm_free(&p.work);
-    } catch (...) {
-      report_current_failure(comm.get(), others);
-    }
+    });
   }
-  // Ranks outside the pairs wait for the result without a limit (a sweep may take hours); a failure
-  // note from a measuring rank ends that wait.
-  const Waiting w = member ? Waiting{rank, comm.all_ranks(), "phase 'result': sharing the result", opts.timeout_s}
-                           : Waiting{rank, "", "", 0.0};
-  share_bytes_from_root(bytes, leader, comm.get(), w, &listener);
-  return deserialize(bytes);
+  return deserialize(frame.share_result(std::move(bytes), leader, member));
 }
 
 }  // namespace lat

@@ -189,7 +189,7 @@ static void paper_figure_not_corrected(void **state) {
   for (int64_t i = 0; i < s.npoints; ++i) {
     lat_queue_point p;
     lat_queue_get_point(q, i, &p);
-    assert_true(p.paper_us > 0.0 && p.paper_us < 1000.0);
+    assert_true(p.paper_us > 0.0); /* a subtraction of the claimed 1 ms would leave nothing above 0 */
     assert_true(p.min_us > 0.0);
     /* every measurement has iters iterations: the mean over all of them is the mean of the measurements */
     assert_true(fabs(p.paper_us - p.mean_us) <= 1e-9 * p.mean_us);
