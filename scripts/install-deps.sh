@@ -11,6 +11,7 @@ packages=(cmake make g++ gfortran pkgconf python3
           libhwloc-dev                  # sockets and cores of the ranks (the pair matrix)
           libeigen3-dev                 # least squares of the max-rate fit
           libfmt-dev                    # the text reports (used header-only)
+          libboost-math-dev             # normal quantile, binomial distribution, Brent's minimiser (header-only)
           gnuplot-nox)                  # the plots the drivers render (PNG, SVG)
 if [ "${1:-}" = --tests ]; then
   packages+=(openmpi-bin libopenmpi-dev # the suite runs against Open MPI too

@@ -1,5 +1,8 @@
 #include "common/stats.hpp"
 
+#include <boost/math/distributions/binomial.hpp>
+#include <boost/math/distributions/normal.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -85,58 +88,39 @@ lat_stats describe(const Distribution &d, int64_t bytes) {
 
 const double kPercentLevels[LAT_NPERCENTILES] = {1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9, 99.99};
 
+double median_in_place(std::vector<double> &v) {
+  const size_t n = v.size(), mid = n / 2;
+  if (n == 0) return 0.0;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  if (n % 2 == 1) return v[mid];
+  const double upper = v[mid];
+  return 0.5 * (upper + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)));
+}
+
 double normal_quantile(double p) {
-  // Acklam's rational approximation (relative error < 1.2e-9), one Newton step on erfc for the last digits.
-  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-                             1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
-  static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                             6.680131188771972e+01, -1.328068155288572e+01};
-  static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
-                             -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
-  static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00};
   if (!(p > 0.0 && p < 1.0)) return p <= 0.0 ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
-  double x;
-  if (p < 0.02425) {
-    const double q = std::sqrt(-2.0 * std::log(p));
-    x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
-  } else if (p <= 1.0 - 0.02425) {
-    const double q = p - 0.5, r = q * q;
-    x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
-        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0);
-  } else {
-    const double q = std::sqrt(-2.0 * std::log1p(-p));
-    x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
-  }
-  const double e = 0.5 * std::erfc(-x / std::sqrt(2.0)) - p;
-  const double u = e * std::sqrt(2.0 * M_PI) * std::exp(x * x / 2.0);
-  return x - u / (1.0 + x * u / 2.0);
+  return boost::math::quantile(boost::math::normal_distribution<double>(), p);
 }
 
 std::pair<int64_t, int64_t> order_statistic_interval(int64_t n, double q, double alpha) {
   const double half = alpha / 2.0;
-  if (n <= 100000) {
-    // P(B <= k) summed from the log pmf; l - 1 is the largest k with P(B <= k) <= alpha/2 and u - 1 the
-    // smallest k with P(B <= k) >= 1 - alpha/2.
-    const double lq = std::log(q), lp = std::log1p(-q), lgn = std::lgamma(static_cast<double>(n) + 1.0);
-    double cdf = 0.0;
-    int64_t l = 0, u = n + 1;
-    for (int64_t k = 0; k <= n; ++k) {
-      const double kk = static_cast<double>(k);
-      cdf += std::exp(lgn - std::lgamma(kk + 1.0) - std::lgamma(static_cast<double>(n - k) + 1.0) + kk * lq +
-                      static_cast<double>(n - k) * lp);
-      if (cdf <= half) l = k + 1;
-      if (cdf >= 1.0 - half) {
-        u = k + 1;
-        break;
-      }
+  const boost::math::binomial_distribution<double> b(static_cast<double>(n), q);
+  const auto cdf = [&](int64_t k) { return boost::math::cdf(b, static_cast<double>(k)); };
+  // The smallest k in [0, n] with P(B <= k) above (or at least, when inclusive) the level; n + 1 if none.
+  const auto first_k = [&](double level, bool inclusive) {
+    int64_t lo = 0, hi = n + 1;
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      const double c = cdf(mid);
+      if (inclusive ? c >= level : c > level) hi = mid;
+      else lo = mid + 1;
     }
-    return {l, u};
-  }
-  const double nd = static_cast<double>(n), sd = std::sqrt(nd * q * (1.0 - q));
-  const double z = normal_quantile(1.0 - half);
-  const int64_t l = static_cast<int64_t>(std::floor(nd * q - z * sd - 0.5)) + 1;
-  const int64_t u = static_cast<int64_t>(std::ceil(nd * q + z * sd - 0.5)) + 1;
-  return {std::max<int64_t>(l, 0), std::min<int64_t>(u, n + 1)};
+    return lo;
+  };
+  // l - 1 is the largest k with P(B <= k) <= alpha/2; u - 1 the smallest k with P(B <= k) >= 1 - alpha/2.
+  const int64_t l = first_k(half, false);
+  const int64_t u = std::min<int64_t>(first_k(1.0 - half, true) + 1, n + 1);
+  return {l, u};
 }
 
 lat_quantiles quantiles_of(const Distribution &d) {

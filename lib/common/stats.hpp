@@ -2,6 +2,8 @@
 // include/mpilat.h. Computing from counts is exact: the same sums a direct pass over the raw samples makes.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -56,6 +58,41 @@ double kth_value(const Distribution &d, int64_t k);
 /// Median: the middle value, or the mean of the two middle ones for an even count.
 double median_of(const Distribution &d);
 
+/// The median of v (the mean of the two middle values for an even count; 0 for none); v is reordered.
+double median_in_place(std::vector<double> &v);
+
+/// The lower median of v (one of its values: the ((n+1)/2)-th smallest); v is reordered and not empty.
+template <class T>
+T lower_median_in_place(std::vector<T> &v) {
+  const size_t mid = (v.size() - 1) / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  return v[mid];
+}
+
+/// The least-squares line y = intercept + slope x through n points (slope 0 where the x are all equal).
+struct Line {
+  double intercept = 0.0, slope = 0.0;
+};
+/// x(k) and y(k) give point k of 0..n-1.
+template <class X, class Y>
+Line least_squares_line(size_t n, X &&x, Y &&y) {
+  Line l;
+  if (n == 0) return l;
+  double mx = 0.0, my = 0.0;
+  for (size_t k = 0; k < n; ++k) mx += x(k), my += y(k);
+  mx /= static_cast<double>(n);
+  my /= static_cast<double>(n);
+  double sxx = 0.0, sxy = 0.0;
+  for (size_t k = 0; k < n; ++k) {
+    const double dx = x(k) - mx;
+    sxx += dx * dx;
+    sxy += dx * (y(k) - my);
+  }
+  l.slope = sxx > 0.0 ? sxy / sxx : 0.0;
+  l.intercept = my - l.slope * mx;
+  return l;
+}
+
 /// The values <= cut, with their counts.
 Distribution at_most(const Distribution &d, double cut);
 
@@ -71,7 +108,7 @@ double normal_quantile(double p);
 /// The 1-based ranks (l, u) of the order statistics that bound a distribution-free confidence interval of
 /// the q-quantile (0 < q < 1) of n samples with coverage >= 1 - alpha: l the largest with P(B < l) <= alpha/2,
 /// u the smallest with P(B >= u) <= alpha/2, B ~ Binomial(n, q). l = 0 or u = n + 1: that end is unbounded.
-/// Exact binomial sums up to n = 10^5, the normal approximation with continuity correction above.
+/// Exact at every n: Boost.Math's binomial distribution, searched by bisection.
 std::pair<int64_t, int64_t> order_statistic_interval(int64_t n, double q, double alpha = 0.05);
 
 /// Percentiles (nearest rank) and the 95 % intervals of the median and p99 (zeroed for no values).

@@ -35,13 +35,6 @@ std::string check_compare_options(const lat_compare_options &o) {
   return spec_check_fields(o);
 }
 
-double median_in_place(std::vector<double> &v) {
-  const size_t n = v.size(), mid = n / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  if (n % 2 == 1) return v[mid];
-  const double upper = v[mid];
-  return 0.5 * (upper + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)));
-}
 
 lat_compare_result compare_launches(const std::vector<double> &a, const std::vector<double> &b,
                                     const lat_compare_options &opts) {

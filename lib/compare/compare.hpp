@@ -17,9 +17,6 @@ lat_compare_options compare_defaults();
 /// "" or what is wrong with opts.
 std::string check_compare_options(const lat_compare_options &opts);
 
-/// The median of values (the mean of the two middle ones for an even count); values is reordered.
-double median_in_place(std::vector<double> &values);
-
 /// lat_compare_launches(): each group's value the median of its launches, the interval of B/A the
 /// percentile bootstrap over launches. Throws ArgError for fewer than 3 launches or a value <= 0.
 lat_compare_result compare_launches(const std::vector<double> &a, const std::vector<double> &b,

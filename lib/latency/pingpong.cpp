@@ -141,9 +141,7 @@ void time_chunk(const Clock &clock, Pair &p, Series &s, StallWatch &stall, doubl
   const double took = std::chrono::duration<double>(end - start).count();
   if (s.keep_chunks && !s.in_chunk.empty()) {
     const int64_t first = s.in_chunk.front();
-    const size_t mid = (s.in_chunk.size() - 1) / 2;  // the lower median: one of the times, as a tally's
-    std::nth_element(s.in_chunk.begin(), s.in_chunk.begin() + static_cast<std::ptrdiff_t>(mid), s.in_chunk.end());
-    const int64_t median = s.in_chunk[mid];
+    const int64_t median = lower_median_in_place(s.in_chunk);  // one of the times, as a tally's median
     const int64_t least = *std::min_element(s.in_chunk.begin(), s.in_chunk.end());
     const int64_t count = static_cast<int64_t>(s.in_chunk.size());
     s.chunks.push_back({s.done - count, count, std::chrono::duration<double>(start - run_start).count(),

@@ -122,10 +122,7 @@ double first_trial_ratio(const std::vector<TrialChunk> &chunks) {
   std::vector<double> ratios;
   for (const TrialChunk &c : chunks)
     if (c.count >= 2 && c.median_us > 0.0) ratios.push_back(c.first_us / c.median_us);
-  if (ratios.empty()) return 0.0;
-  const size_t mid = ratios.size() / 2;
-  std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(mid), ratios.end());
-  return ratios[mid];
+  return median_in_place(ratios);
 }
 
 }  // namespace lat

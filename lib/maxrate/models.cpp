@@ -1,5 +1,7 @@
 #include "maxrate/models.hpp"
 
+#include <boost/math/tools/minima.hpp>
+
 #include <Eigen/Dense>
 
 #include <algorithm>
@@ -348,15 +350,12 @@ RateModel fit_maxrate4(const std::vector<PairGroup> &g, int64_t *evaluations) {
   double lowest = best.sse;
   if (!open.empty()) lowest = std::min(lowest, open.top().lb);
   for (const Node &n : kept) lowest = std::min(lowest, n.lb);
-  // Polish the winner inside its interval (golden section): a closer point, the certificate unchanged.
+  // Polish the winner inside its interval (Brent's minimiser; eval keeps the best point it sees): a closer
+  // point, the certificate unchanged.
   if (best_half > 0.0) {
-    const double gr = 0.5 * (std::sqrt(5.0) - 1.0);
-    double a = best_w - best_half, b = best_w + best_half;
-    double x1 = b - gr * (b - a), x2 = a + gr * (b - a), f1 = eval(x1, 0.0), f2 = eval(x2, 0.0);
-    for (int it = 0; it < 50 && b - a > 1e-13 * (1.0 + std::fabs(a)); ++it) {
-      if (f1 < f2) b = x2, x2 = x1, f2 = f1, x1 = b - gr * (b - a), f1 = eval(x1, 0.0);
-      else a = x1, x1 = x2, f1 = f2, x2 = a + gr * (b - a), f2 = eval(x2, 0.0);
-    }
+    std::uintmax_t iterations = 60;
+    boost::math::tools::brent_find_minima([&](double w) { return eval(w, 0.0); }, best_w - best_half, best_w + best_half,
+                                          std::numeric_limits<double>::digits / 2, iterations);
   }
   if (evaluations != nullptr) *evaluations = evals;
   RateModel m = rates_of(best);
@@ -523,7 +522,7 @@ RateModel fit_maxpostal(const std::vector<lat_maxrate_obs> &input) {
   Maxpostal best;
   maxpostal_no_core(obs, nobs, best);
   // r <= 1 / K: the network limits nothing (the postal fit, the sweep's last cell); above, a grid in ln r
-  // refined by golden section around its best point.
+  // refined by Brent's minimiser around its best point (at_w keeps the best fit it sees).
   std::vector<Terms5> terms(obs.size());
   for (size_t i = 0; i < obs.size(); ++i) {
     const double t = obs[i].time_us, n = static_cast<double>(obs[i].bytes), kn = static_cast<double>(obs[i].k) * n;
@@ -541,13 +540,10 @@ RateModel fit_maxpostal(const std::vector<lat_maxrate_obs> &input) {
   for (int i = 0; i <= kGrid; ++i) f[static_cast<size_t>(i)] = at_w(w_lo + (w_hi - w_lo) * i / kGrid);
   const int i0 = static_cast<int>(std::min_element(f.begin(), f.end()) - f.begin());
   if (std::isfinite(f[static_cast<size_t>(i0)])) {
-    const double step = (w_hi - w_lo) / kGrid, gr = 0.5 * (std::sqrt(5.0) - 1.0);
-    double a = w_lo + step * std::max(0, i0 - 1), b = w_lo + step * std::min(kGrid, i0 + 1);
-    double x1 = b - gr * (b - a), x2 = a + gr * (b - a), f1 = at_w(x1), f2 = at_w(x2);
-    for (int it = 0; it < 16 && b - a > 1e-6; ++it) {
-      if (f1 < f2) b = x2, x2 = x1, f2 = f1, x1 = b - gr * (b - a), f1 = at_w(x1);
-      else a = x1, x1 = x2, f1 = f2, x2 = a + gr * (b - a), f2 = at_w(x2);
-    }
+    const double step = (w_hi - w_lo) / kGrid;
+    std::uintmax_t iterations = 24;
+    boost::math::tools::brent_find_minima(at_w, w_lo + step * std::max(0, i0 - 1), w_lo + step * std::min(kGrid, i0 + 1),
+                                          20, iterations);
   }
   if (!best.ok) return m;
   m.ok = true;

@@ -291,7 +291,9 @@ QueueResult result_of(const std::vector<Cell> &cells, const QueueGrid &g, const 
       y.push_back(q.median_us);
     }
   }
-  fit_line(x, y, s.slope_us_per_entry, s.intercept_us);
+  const Line line = least_squares_line(x.size(), [&](size_t k) { return x[k]; }, [&](size_t k) { return y[k]; });
+  s.slope_us_per_entry = line.slope;
+  s.intercept_us = line.intercept;
   return r;
 }
 
@@ -300,21 +302,6 @@ QueueResult result_of(const std::vector<Cell> &cells, const QueueGrid &g, const 
 
 int64_t traversed_of(int64_t length, double fraction_percent) {
   return std::llround(static_cast<double>(length) * fraction_percent / 100.0);
-}
-
-void fit_line(const std::vector<double> &x, const std::vector<double> &y, double &slope, double &intercept) {
-  const size_t n = x.size();
-  slope = 0.0;
-  intercept = 0.0;
-  if (n == 0) return;
-  double mx = 0.0, my = 0.0;
-  for (size_t i = 0; i < n; ++i) mx += x[i], my += y[i];
-  mx /= static_cast<double>(n);
-  my /= static_cast<double>(n);
-  double sxx = 0.0, sxy = 0.0;
-  for (size_t i = 0; i < n; ++i) sxx += (x[i] - mx) * (x[i] - mx), sxy += (x[i] - mx) * (y[i] - my);
-  slope = sxx > 0.0 ? sxy / sxx : 0.0;
-  intercept = my - slope * mx;
 }
 
 QueueResult queue_sweep(MPI_Comm user_comm, const lat_queue_options &o, int64_t nl, const int64_t *lengths,

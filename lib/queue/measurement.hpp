@@ -24,8 +24,6 @@ QueueResult queue_sweep(MPI_Comm user_comm, const lat_queue_options &opts, int64
                         int64_t nfractions, const double *fractions, int64_t nsizes, const int64_t *sizes,
                         const lat_timer_result *calibration);
 
-/// Least squares line y = intercept + slope x (slope 0 and intercept the mean with fewer than 2 distinct x).
-void fit_line(const std::vector<double> &x, const std::vector<double> &y, double &slope, double &intercept);
 
 /// Posted mode: receives traversed before the latency receive, round(length x fraction / 100).
 int64_t traversed_of(int64_t length, double fraction_percent);

@@ -18,18 +18,11 @@ lat_sweep_line line_through(const std::vector<lat_sweep_point> &points, size_t f
   l.first_bytes = points[first].bytes;
   l.last_bytes = points[last].bytes;
   l.npoints = static_cast<int64_t>(last - first + 1);
-  double mx = 0.0, my = 0.0;
-  for (size_t k = first; k <= last; ++k) mx += static_cast<double>(points[k].bytes), my += points[k].min_us;
-  mx /= static_cast<double>(l.npoints);
-  my /= static_cast<double>(l.npoints);
-  double sxx = 0.0, sxy = 0.0;
-  for (size_t k = first; k <= last; ++k) {
-    const double dx = static_cast<double>(points[k].bytes) - mx;
-    sxx += dx * dx;
-    sxy += dx * (points[k].min_us - my);
-  }
-  l.per_byte_us = sxx > 0.0 ? sxy / sxx : 0.0;
-  l.startup_us = my - l.per_byte_us * mx;
+  const Line line = least_squares_line(
+      last - first + 1, [&](size_t k) { return static_cast<double>(points[first + k].bytes); },
+      [&](size_t k) { return points[first + k].min_us; });
+  l.per_byte_us = line.slope;
+  l.startup_us = line.intercept;
   l.rate_mbs = l.per_byte_us > 0.0 ? 1.0 / l.per_byte_us : 0.0;
   for (size_t k = first; k <= last; ++k) {
     const double t = points[k].min_us;
