@@ -1,4 +1,4 @@
-// report.hpp: the files of the nodecomm driver: the nodecomm table (written and read back), the
+// report.hpp: the files of the nodecomm driver: the nodecomm table (lib/maxrate/nodecomm_table), the
 // paper's Tables 1 and 2 as text, CSV, JSON and the gnuplot figures (bandwidth, relative error).
 #pragma once
 
@@ -7,15 +7,9 @@
 
 #include "maxrate/fit.hpp"
 #include "maxrate/nodecomm.hpp"
+#include "maxrate/nodecomm_table.hpp"
 
 namespace lat {
-
-/// Parses a nodecomm table; DataError("name:line: expected ..., got '...'") when malformed.
-std::vector<lat_maxrate_obs> parse_nodecomm_table(const std::string &text, const std::string &name, double us_per_unit,
-                                                  int64_t *missing = nullptr);
-
-/// The table: a '#' line saying what it is, "len" and k = 1..K, then a row per size (min_us).
-std::string nodecomm_table_text(const std::vector<lat_maxrate_obs> &obs, const std::string &what);
 
 /// Table 1 (parameters) and Table 2 (relative-error sums) of the paper, for this fit.
 std::string maxrate_tables_text(const MaxrateFit &fit);

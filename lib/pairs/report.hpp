@@ -1,18 +1,13 @@
-// report.hpp: the files of a pair matrix: the mmpi log (written and read back), the JSON, and
-// what mmpi2mat made of a log: MATLAB/Octave text matrices, a CSV and a gnuplot heat map.
+// report.hpp: the files of a pair matrix: the mmpi log (lib/pairs/mmpi_log), the JSON, and what mmpi2mat
+// made of a log: MATLAB/Octave text matrices, a CSV and a gnuplot heat map.
 #pragma once
 
 #include <string>
 
 #include "pairs/measurement.hpp"
+#include "pairs/mmpi_log.hpp"
 
 namespace lat {
-
-/// The mmpi log exactly in the layout of the 2009 program (docs/output-formats.md).
-std::string mmpi_log_text(const PairResult &r);
-
-/// Parses an mmpi log; `name` labels the errors: DataError("name:line: expected ..., got '...'").
-PairResult parse_mmpi_log(const std::string &text, const std::string &name);
 
 /// Every statistic, place and the run, as JSON.
 std::string pair_json_text(const PairResult &r, const std::string &command_line);
@@ -33,7 +28,5 @@ void write_pair_files(const std::string &outdir, const std::string &log_name, co
 /// lat_write_pair_matrices(): _comm.dat, _var.dat, .csv, _heatmap.gp and, when render, .png and .svg.
 void write_pair_matrices(const std::string &outdir, const std::string &base, const PairResult &r, bool render);
 
-/// "sequential", "rounds", or "unknown" (a log).
-const char *pair_schedule_name(int schedule);
 
 }  // namespace lat
