@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "driver_options.hpp"
+#include "json_fields.hpp"
 #include "mpilat.h"
 
 namespace {
@@ -55,7 +56,8 @@ struct Launch {
   std::vector<std::string> order;  // quantity names in the file's order
 };
 
-const std::set<std::string> kKinds = {"mpilat-latency", "mpilat-sweep", "mpilat-queue", "mpilat-pairs", "mpilat-nodecomm"};
+const std::set<std::string> kKinds = {json_fields::latency::kFormat, json_fields::sweep::kFormat, json_fields::queue::kFormat,
+                                      json_fields::pairs::kFormat, json_fields::nodecomm::kFormat};
 
 std::string text_of(const json &v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
@@ -98,22 +100,26 @@ double table_quantile(const std::vector<double> &v, const std::vector<int64_t> &
   return v.empty() ? NAN : v.back();
 }
 
+/// The field at a JSON pointer of spec/json.toml (drivers/json_fields.hpp); json::out_of_range when absent.
+const json &at(const json &j, const char *pointer) { return j.at(json::json_pointer(pointer)); }
+bool has(const json &j, const char *pointer) { return j.contains(json::json_pointer(pointer)); }
+
 void read_latency(Launch &l, const json &j) {
-  l.must_match["message bytes"] = text_of(j.at("message").at("bytes"));
-  l.noted["timer"] = text_of(j.at("timer").at("name"));
-  l.noted["npp used"] = text_of(j.at("npp").at("used"));
-  l.noted["MPI library"] = text_of(j.at("run").at("mpi_library_version")).substr(0, 40);
-  const json &pp = j.at("pingpong");
+  namespace f = json_fields::latency;
+  l.must_match["message bytes"] = text_of(at(j, f::message_bytes));
+  l.noted["timer"] = text_of(at(j, f::timer_name));
+  l.noted["npp used"] = text_of(at(j, f::npp_used));
+  l.noted["MPI library"] = text_of(at(j, f::mpi_library_version)).substr(0, 40);
   std::vector<double> v;
   std::vector<int64_t> c;
-  if (pp.contains("frequencies"))
-    for (const json &row : pp.at("frequencies")) {
+  if (has(j, f::frequencies))
+    for (const json &row : at(j, f::frequencies)) {
       v.push_back(row.at(0).get<double>());
       c.push_back(row.at(1).get<int64_t>());
     }
   if (v.empty()) {
-    add(l, "latency median (us)", true, pp.at("all").at("median_us").get<double>());
-    if (pp.contains("quantiles")) add(l, "latency p99 (us)", true, number_or_nan(pp.at("quantiles").at("percentiles_us").at("p99")));
+    add(l, "latency median (us)", true, at(j, f::median_us).get<double>());
+    if (has(j, f::p99_us)) add(l, "latency p99 (us)", true, number_or_nan(at(j, f::p99_us)));
     return;
   }
   add(l, "latency median (us)", true, table_quantile(v, c, 0.5), 1, 0.5, v, c);
@@ -121,33 +127,39 @@ void read_latency(Launch &l, const json &j) {
 }
 
 void read_sweep(Launch &l, const json &j) {
-  l.must_match["pattern"] = text_of(j.at("pattern").at("name"));
-  l.noted["timer"] = text_of(j.at("timer").at("name"));
-  for (const json &p : j.at("points")) {
-    const int64_t bytes = p.at("bytes").get<int64_t>();
-    std::vector<double> samples = p.value("samples_us", std::vector<double>{});
+  namespace f = json_fields::sweep;
+  l.must_match["pattern"] = text_of(at(j, f::pattern_name));
+  l.noted["timer"] = text_of(at(j, f::timer_name));
+  for (const json &p : at(j, f::points)) {
+    const int64_t bytes = at(p, f::point_bytes).get<int64_t>();
+    std::vector<double> samples = has(p, f::point_samples_us) ? at(p, f::point_samples_us).get<std::vector<double>>()
+                                                              : std::vector<double>{};
     std::sort(samples.begin(), samples.end());
-    add(l, "minimum (us) at " + std::to_string(bytes) + " B", true, p.at("min_us").get<double>(), static_cast<double>(bytes));
+    add(l, "minimum (us) at " + std::to_string(bytes) + " B", true, at(p, f::point_min_us).get<double>(),
+        static_cast<double>(bytes));
     std::vector<int64_t> ones(samples.size(), 1);
-    add(l, "median (us) at " + std::to_string(bytes) + " B", true, p.at("median_us").get<double>(), static_cast<double>(bytes),
-        0.5, samples, ones);
+    add(l, "median (us) at " + std::to_string(bytes) + " B", true, at(p, f::point_median_us).get<double>(),
+        static_cast<double>(bytes), 0.5, samples, ones);
   }
 }
 
 void read_queue(Launch &l, const json &j) {
-  l.must_match["mode"] = text_of(j.at("mode"));
-  for (const json &p : j.at("points")) {
-    const std::string name = "queue length " + text_of(p.at("length")) + ", traversed " + text_of(p.at("traversed")) +
-                             ", " + text_of(p.at("bytes")) + " B (us)";
-    if (p.at("measurements").get<int64_t>() > 0) add(l, name, true, p.at("paper_us").get<double>());
+  namespace f = json_fields::queue;
+  l.must_match["mode"] = text_of(at(j, f::mode));
+  for (const json &p : at(j, f::points)) {
+    const std::string name = "queue length " + text_of(at(p, f::point_length)) + ", traversed " +
+                             text_of(at(p, f::point_traversed)) + ", " + text_of(at(p, f::point_bytes)) + " B (us)";
+    if (at(p, f::point_measurements).get<int64_t>() > 0) add(l, name, true, at(p, f::point_paper_us).get<double>());
   }
 }
 
 void read_pairs(Launch &l, const json &j) {
-  l.must_match["ranks"] = text_of(j.at("run").at("nprocs"));
-  l.must_match["message bytes"] = text_of(j.at("method").at("msg_bytes"));
-  if (!j.contains("matrices")) throw BadInput(l.path + ": holds no matrices (too many ranks for the JSON): compare the mmpi logs' JSON of a smaller job");
-  const json &m = j.at("matrices").at("median_us");
+  namespace f = json_fields::pairs;
+  l.must_match["ranks"] = text_of(at(j, f::nprocs));
+  l.must_match["message bytes"] = text_of(at(j, f::msg_bytes));
+  if (!has(j, f::median_matrix_us))
+    throw BadInput(l.path + ": holds no matrices (too many ranks for the JSON): compare the mmpi logs' JSON of a smaller job");
+  const json &m = at(j, f::median_matrix_us);
   std::vector<double> all;
   for (size_t a = 0; a < m.size(); ++a)
     for (size_t b = a + 1; b < m.at(a).size(); ++b) {
@@ -162,11 +174,12 @@ void read_pairs(Launch &l, const json &j) {
 }
 
 void read_nodecomm(Launch &l, const json &j) {
-  const json &regimes = j.at("fit").at("regimes");
+  namespace f = json_fields::nodecomm;
+  const json &regimes = at(j, f::regimes);
   l.noted["regimes"] = std::to_string(regimes.size());
   for (size_t r = 0; r < regimes.size(); ++r) {
     const std::string where = "regime " + std::to_string(r + 1);
-    for (const auto &[model, fit] : regimes.at(r).at("models").items())
+    for (const auto &[model, fit] : at(regimes.at(r), f::regime_models).items())
       for (const char *param : {"alpha_us", "rc_mbs", "rn_mbs", "rci_mbs"}) {
         if (!fit.contains(param)) continue;
         const double v = number_or_nan(fit.at(param));
@@ -186,25 +199,27 @@ Launch read_launch(const std::string &path) {
   buffer << in.rdbuf();
   json j = json::parse(buffer.str(), nullptr, false);
   if (j.is_discarded() || !j.is_object()) throw BadInput(path + ": not an mpilat JSON result (not a JSON object)");
-  if (!j.contains("format") || !j["format"].is_string() || kKinds.count(j["format"].get<std::string>()) == 0)
+  namespace common = json_fields::common;
+  if (!has(j, common::format) || !at(j, common::format).is_string() || kKinds.count(at(j, common::format).get<std::string>()) == 0)
     throw BadInput(path + ": not an mpilat result this program reads (\"format\" must be one of mpilat-latency, "
                           "mpilat-sweep, mpilat-queue, mpilat-pairs, mpilat-nodecomm)");
   Launch l;
   l.path = path;
-  l.kind = j["format"].get<std::string>();
-  if (!j.contains("format_version") || j["format_version"] != 1)
-    throw BadInput(path + ": " + l.kind + " format_version " + (j.contains("format_version") ? j["format_version"].dump() : "missing") +
+  l.kind = at(j, common::format).get<std::string>();
+  if (!has(j, common::format_version) || at(j, common::format_version) != 1)
+    throw BadInput(path + ": " + l.kind + " format_version " + (has(j, common::format_version) ? at(j, common::format_version).dump() : "missing") +
                    ", this mpilat-compare reads version 1");
   try {
-    if (l.kind == "mpilat-latency") read_latency(l, j);
-    else if (l.kind == "mpilat-sweep") read_sweep(l, j);
-    else if (l.kind == "mpilat-queue") read_queue(l, j);
-    else if (l.kind == "mpilat-pairs") read_pairs(l, j);
+    if (l.kind == json_fields::latency::kFormat) read_latency(l, j);
+    else if (l.kind == json_fields::sweep::kFormat) read_sweep(l, j);
+    else if (l.kind == json_fields::queue::kFormat) read_queue(l, j);
+    else if (l.kind == json_fields::pairs::kFormat) read_pairs(l, j);
     else read_nodecomm(l, j);
   } catch (const json::exception &e) {
     throw BadInput(path + ": " + l.kind + " lacks what it should hold (" + e.what() + ")");
   }
-  if (j.contains("run") && j["run"].value("partial", false)) l.noted["partial"] = "yes";
+  if (has(j, common::partial) && at(j, common::partial).is_boolean() && at(j, common::partial).get<bool>())
+    l.noted["partial"] = "yes";
   return l;
 }
 

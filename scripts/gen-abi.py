@@ -542,6 +542,39 @@ def layout_tests(caps):
     return '\n'.join(c), '\n'.join(f)
 
 
+# ---- drivers/json_fields.hpp -----------------------------------------------------------------------------
+def json_fields():
+    """spec/json.toml as C++ names: for "/points/*/bytes" the array's pointer and the element's ("/bytes")."""
+    with open(os.path.join(ROOT, 'spec', 'json.toml'), 'rb') as f:
+        spec = tomllib.load(f)
+    out = [generated_line('//', 'spec/json.toml'),
+           '// json_fields.hpp: the JSON pointers of the fields mpilat-compare reads, by format; the driver tests check',
+           "// every writer's file against the same list (tests/driver/check_json_fields.py).",
+           '#pragma once',
+           '',
+           'namespace json_fields {']
+    for fmt, fields in spec.items():
+        ns = fmt.replace('mpilat-', '').replace('-', '_')
+        out += ['', f'/// {fmt}' if fmt != 'common' else '/// every format', f'namespace {ns} {{']
+        if fmt != 'common':
+            out.append(f'constexpr const char *kFormat = "{fmt}";')
+        arrays = []
+        for name, ptr in fields.items():
+            if name == 'optional':
+                continue
+            if '/*/' in ptr:
+                array, element = ptr.split('/*', 1)
+                if array not in arrays:
+                    arrays.append(array)
+                    out.append(f'constexpr const char *{array.rsplit("/", 1)[1]} = "{array}";  // an array')
+                out.append(f'constexpr const char *{name} = "{element}";  // in each element of {array}')
+            else:
+                out.append(f'constexpr const char *{name} = "{ptr}";')
+        out.append(f'}}  // namespace {ns}')
+    out += ['', '}  // namespace json_fields', '']
+    return '\n'.join(out)
+
+
 def outputs():
     caps = load_spec()
     hpp, cpp = cpp_files(caps)
@@ -553,6 +586,7 @@ def outputs():
             'tests/fortran/layout_c.c': layout_c,
             'tests/fortran/test_layout.F90': layout_f}
     files.update(fortran_types(caps))
+    files['drivers/json_fields.hpp'] = json_fields()
     return files
 
 

@@ -11,4 +11,11 @@ finish_checks() {
   [ "$fails" = 0 ] || exit 1
   exit 0
 }
+# json_fields FILE...: the fields mpilat-compare reads (spec/json.toml) are in each file.
+json_fields() {
+  local here
+  here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+  python3 "$here/check_json_fields.py" "$here/../../spec/json.toml" "$@" > json_fields.out 2>&1 && ok \
+    || bad "fields mpilat-compare reads: $(cat json_fields.out)"
+}
 cd "$work" || exit 1

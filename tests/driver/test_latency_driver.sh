@@ -50,6 +50,7 @@ head -c 8 latency.png | od -An -c | grep -q 'P   N   G' && ok || bad "latency.pn
 grep -q '<svg' latency.svg && ok || bad "latency.svg is not an SVG"
 
 # JSON: parses, and holds what the issue names.
+json_fields latency.json
 python3 - <<'PY' && ok || bad "latency.json content"
 import json
 j = json.load(open("latency.json"))

@@ -24,6 +24,7 @@ awk 'NR > 3 { if ($0 !~ /^[^ ]+ [0-9][0-9][0-9] [^ ]+ [0-9][0-9][0-9] [0-9]+\.[0
               want_j++; if (want_j == 4) { want_i++; want_j = want_i }
               if ($2 + 0 != want_i || $4 + 0 != want_j) exit 2
               if ($2 == $4 && ($5 != "0.00" || $6 != "0.00")) exit 3 }' want_i=0 want_j=-1 $log && ok || bad "pair lines ($?)"
+json_fields ammpi_4_64_10.json
 python3 - ammpi_4_64_10.json <<'PY' && ok || bad "json"
 import json, sys
 j = json.load(open(sys.argv[1]))

@@ -31,6 +31,7 @@ grep -q '^# columns: 1 message size (bytes), 2 time' quick.gpl && ok || bad "gpl
 [ "$(grep -vc '^#' quick.gpl)" = "$(($(wc -l < quick.csv) - 1))" ] && ok || bad "gpl and csv have the same sizes"
 grep -q '^plot datafile using 1:5' quick.gcm && grep -q "outfile = 'quick.png'" quick.gcm && ok || bad "gcm commands"
 [ "$(head -c 8 quick.png | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] && ok || bad "png signature"
+json_fields quick.json
 python3 - quick.json <<'PY' && ok || bad "json fields"
 import json, sys
 j = json.load(open(sys.argv[1]))

@@ -27,6 +27,7 @@ awk -F'\t' 'NR > 2 && (NF != 2 || $1 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+\.[0-9][0-9]
   && ok || bad "table rows: len and one time"
 grep -q '^Table 1: max-rate 3-parameter model parameters' two/nodecomm_fit.txt && grep -q '^Table 2: relative error sums' \
   two/nodecomm_fit.txt && ok || bad "tables 1 and 2"
+json_fields two/nodecomm.json
 python3 - two/nodecomm.json <<'PY' && ok || bad "json"
 import json, sys
 j = json.load(open(sys.argv[1]))

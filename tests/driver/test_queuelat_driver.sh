@@ -23,6 +23,7 @@ cmp -s posted.out posted/queuelat.txt && ok || bad "stdout is not the table"
   && ok || bad "csv header"
 [ "$(tail -n +2 posted/queuelat.csv | wc -l)" = 15 ] && ok || bad "csv: 15 points"
 awk -F, 'NR > 1 && $3 != int($2 * $4 / 100 + 0.5) { exit 1 }' posted/queuelat.csv && ok || bad "csv: traversed = length x fraction"
+json_fields posted/queuelat.json
 python3 - posted/queuelat.json <<'PY' && ok || bad "json fields"
 import json, sys
 j = json.load(open(sys.argv[1]))
