@@ -5,6 +5,11 @@
   python3 scripts/gen-abi.py --check    write nothing; exit 1 naming each file that differs from the spec
   python3 scripts/gen-abi.py --bindings exit 1 naming each lat_* function of include/mpilat.h that module
                                         mpilat does not bind (and each binding of a function C lacks)
+  python3 scripts/gen-abi.py --drivers NAME=COMMAND ...
+                                        run each driver's COMMAND --help; exit 1 naming each option that is
+                                        neither a field's `cli` nor in spec/drivers.toml, each `cli` option the
+                                        driver lacks, each default shown that is not the spec's, and (latency)
+                                        each difference between the &latency namelist and the spec
 
 The generated files are committed, so neither a user nor Makefile.legacy needs Python; the ctest tests
 abi_generated_fresh and abi_fortran_bindings run the two checks. spec/README.md explains the keys.
@@ -343,8 +348,8 @@ def docs(caps):
             if s['role'] != 'options':
                 continue
             out += ['', f"## `{s['name']}` ({cap}; `{s['defaults']}`)", '', s['doc'], '',
-                    '| field | type | default | rule | shared | unit | meaning |',
-                    '|---|---|---|---|---|---|---|']
+                    '| field | type | default | rule | shared | unit | driver option | meaning |',
+                    '|---|---|---|---|---|---|---|---|']
             last_doc = ''
             for f in s['field']:
                 doc = f.get('doc', '') or ('see `' + last_doc + '`' if last_doc else '')
@@ -353,7 +358,8 @@ def docs(caps):
                 ctype = f['type'] + (f"[{f['array']}]" if 'array' in f else '')
                 default = md_value(f['default']) if 'default' in f else ('0' if 'array' not in f else 'zeros')
                 shared = 'yes' if f.get('shared') else ''
-                cells = [f"`{f['name']}`", f'`{ctype}`', default, rule_text(f), shared, f.get('unit', ''),
+                cli = ', '.join(f'`{c}`' for c in f.get('cli', []))
+                cells = [f"`{f['name']}`", f'`{ctype}`', default, rule_text(f), shared, f.get('unit', ''), cli,
                          doc.replace('|', '\\|')]
                 out.append('| ' + ' | '.join(cells) + ' |')
     out.append('')
@@ -611,9 +617,99 @@ def bindings():
     return 1 if bad else 0
 
 
+def help_options(text):
+    """{option name: default shown or None} from a driver's --help (CLI11's layout or latency's)."""
+    options = {}
+    for line in text.splitlines():
+        m = re.match(r'^  (-[-\w]+(?:,-[-\w]+)*|files)\b(?: (\S+))?(.*)$', line)
+        if not m:
+            continue
+        default = None
+        if m.group(2) and '=' in m.group(2):  # CLI11: INT=50, FLOAT:> 0=off
+            default = m.group(2).split('=', 1)[1]
+        d = re.search(r'\(default ([^)]*)\)\s*$', line)  # latency: (default 8388608)
+        if d:
+            default = d.group(1)
+        for name in m.group(1).split(','):
+            options[name] = (default, m.group(1))
+    return options
+
+
+def as_number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def latency_namelist():
+    """The variables of the &latency namelist group of drivers/latency_parameters.F90."""
+    lines = open(os.path.join(ROOT, 'drivers', 'latency_parameters.F90')).read().splitlines()
+    start = next(i for i, l in enumerate(lines) if 'namelist /latency/' in l)
+    text = lines[start].split('namelist /latency/', 1)[1]
+    while text.rstrip().endswith('&'):
+        start += 1
+        text = text.rstrip()[:-1] + ' ' + lines[start].strip()
+    return {n.strip() for n in text.split(',') if n.strip()}
+
+
+def drivers(pairs):
+    import subprocess
+    caps = load_spec()
+    with open(os.path.join(ROOT, 'spec', 'drivers.toml'), 'rb') as f:
+        own = tomllib.load(f)
+    bad = []
+    fields = [(s['name'], f) for _, spec in caps for s in spec['struct'] if s['role'] == 'options' for f in s['field']]
+    for pair in pairs:
+        name, command = pair.split('=', 1)
+        run = subprocess.run(command + ' --help', shell=True, capture_output=True, text=True, timeout=120)
+        shown = help_options(run.stdout + run.stderr)
+        if not shown:
+            bad.append(f'{name}: --help listed no options (exit {run.returncode})')
+            continue
+        mapped = {}
+        for struct, f in fields:
+            for entry in f.get('cli', []):
+                driver, option = entry.split(' ', 1)
+                if driver != name:
+                    continue
+                mapped.setdefault(option, []).append((struct, f))
+                if option not in shown:
+                    bad.append(f'{name}: {struct}.{f["name"]} names {option}, which --help does not show')
+        listed = set(own.get(name, {})) - {'namelist'}
+        for option, (default, group) in shown.items():
+            group_names = group.split(',')
+            if not any(g in mapped or g in listed for g in group_names):
+                bad.append(f'{name}: {option} sets no field of the spec and is not in spec/drivers.toml')
+        for option, users in mapped.items():
+            if len(users) != 1 or option not in shown:
+                continue
+            struct, f = users[0]
+            want, got = f.get('default'), as_number(shown[option][0])
+            if isinstance(want, bool) or not isinstance(want, (int, float)) or got is None:
+                continue
+            if float(want) != got:
+                bad.append(f'{name}: {option} shows the default {shown[option][0]}, the spec {struct}.{f["name"]} says {want}')
+        print(f'{name}: {len(shown)} options shown, {len(mapped)} set fields of the spec')
+    if any(p.startswith('latency=') for p in pairs):
+        in_spec = {f['namelist'] for _, f in fields if 'namelist' in f}
+        in_spec |= set(own['latency'].get('namelist', {}))
+        in_source = latency_namelist()
+        for n in sorted(in_source - in_spec):
+            bad.append(f'latency: the &latency namelist has {n}, which no spec field names (namelist = "{n}")')
+        for n in sorted(in_spec - in_source):
+            bad.append(f'latency: the spec names namelist variable {n}, which &latency lacks')
+    for line in bad:
+        print('FAIL: ' + line)
+    print(f'{len(pairs)} drivers checked against spec/, {len(bad)} failures')
+    return 1 if bad else 0
+
+
 def main():
     if '--bindings' in sys.argv[1:]:
         return bindings()
+    if '--drivers' in sys.argv[1:]:
+        return drivers(sys.argv[sys.argv.index('--drivers') + 1:])
     check = '--check' in sys.argv[1:]
     stale = 0
     for rel, text in outputs().items():
