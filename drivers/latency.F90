@@ -212,12 +212,45 @@ contains
       end do
       write (error_unit, '(a)') '; when each held: latency.output and latency.json'
     end if
+    do g = 1, min(pres%nchanges, LAT_MAX_CHANGES)
+      if (g == 1) then
+        write (error_unit, '(a,f0.2,a)', advance='no') 'latency: WARNING: the run changed state at ', &
+          pres%change_start_s(g), ' s:'
+      else if (pres%change_start_s(g) /= pres%change_start_s(g - 1)) then
+        write (error_unit, '(/,a,f0.2,a)', advance='no') 'latency: WARNING: the run changed state at ', &
+          pres%change_start_s(g), ' s:'
+      else
+        write (error_unit, '(a)', advance='no') ';'
+      end if
+      write (error_unit, '(a,a,a,g0.5,a,g0.5,a,f0.2,a,f0.2,a)', advance='no') ' the chunks'' ', &
+        trim(change_name(pres%change_quantity(g))), ' from ', pres%change_before(g), ' to ', pres%change_after(g), &
+        ' (', pres%change_after(g) / pres%change_before(g), 'x) until ', pres%change_end_s(g), ' s'
+    end do
+    if (pres%nchanges > 0) write (error_unit, '(a)') ''
+
+    if (pres%nchanges > LAT_MAX_CHANGES) &
+      write (error_unit, '(a,i0,a)') 'latency: WARNING: and ', pres%nchanges - LAT_MAX_CHANGES, &
+        ' more state changes (latency.output, latency.json)'
     if (iand(pres%warnings, LAT_WARN_FILTERED) /= 0) &
       write (error_unit, '(a,i0,a,i0,a,f0.1,a)') 'latency: WARNING: the filter removed ', pres%n_removed, ' of ', &
         pres%all%count, ' trials (', &
         100 * real(pres%n_removed, c_double) / real(max(pres%all%count, 1_c_int64_t), c_double), &
         ' %): more than the rare outliers it assumes'
   end subroutine print_warnings
+
+  !> What a state change is of: "median (us)", "p99 (us)" or "trials per second".
+  function change_name(quantity) result(text)
+    integer(c_int), intent(in) :: quantity
+    character(len=20) :: text
+    select case (quantity)
+    case (LAT_CHANGE_MEDIAN)
+      text = 'median (us)'
+    case (LAT_CHANGE_P99)
+      text = 'p99 (us)'
+    case default
+      text = 'trials per second'
+    end select
+  end function change_name
 
   function partial_cause() result(text)
     character(len=:), allocatable :: text

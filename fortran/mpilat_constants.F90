@@ -24,6 +24,7 @@ module mpilat_constants
   LAT_FIT_BOUNDS(LAT_F_PARAMETER)
   LAT_NODECOMM_SIDES(LAT_F_PARAMETER)
   LAT_RUN_WARNINGS(LAT_F_PARAMETER)
+  LAT_CHANGE_QUANTITIES(LAT_F_PARAMETER)
   LAT_PLACE_SHARES(LAT_F_PARAMETER)
   LAT_COMPARE_METHODS(LAT_F_PARAMETER)
   LAT_COMPARE_VERDICTS(LAT_F_PARAMETER)
@@ -31,6 +32,7 @@ module mpilat_constants
   integer, parameter, public :: lat_nbins = LAT_NBINS, lat_hostname_len = LAT_HOSTNAME_LEN
   integer, parameter, public :: lat_npp_max = LAT_NPP_MAX, lat_pair_nstats = LAT_PAIR_NSTATS
   integer, parameter, public :: lat_nmodels = LAT_NMODELS, lat_max_regimes = LAT_MAX_REGIMES, lat_max_levels = LAT_MAX_LEVELS
+  integer, parameter, public :: lat_max_changes = LAT_MAX_CHANGES
   integer, parameter, public :: lat_npercentiles = LAT_NPERCENTILES, lat_cpuset_len = LAT_CPUSET_LEN
   integer, parameter, public :: lat_study_max = LAT_STUDY_MAX
   ! An empty comment joins the macro's 0.2 to the kind suffix (gfortran's traditional preprocessor).

@@ -383,6 +383,9 @@ int lat_write_pair_matrices(const char *outdir, const char *base, lat_pairs pair
 /** Bits of lat_pingpong_result.warnings. */
 enum lat_run_warning { LAT_RUN_WARNINGS(LAT_C_ENUMERATOR) };
 
+/** What changed at a state change of a run. */
+enum lat_change_quantity { LAT_CHANGE_QUANTITIES(LAT_C_ENUMERATOR) };
+
 /** Bits of lat_pingpong_result.shared. */
 enum lat_place_share { LAT_PLACE_SHARES(LAT_C_ENUMERATOR) };
 

@@ -104,10 +104,23 @@
  *   LAT_WARN_LEVELS    the medians of the ~0.25 s chunks of trials fall into two or more separated levels:
  *                      the machine changed state during the run (level_us, level_share)
  *   LAT_WARN_FILTERED  the filter removed more than 5 % of the trials, not the rare outliers it assumes
+ *   LAT_WARN_STATE     the run changed state at a time: a change point in the chunks' median, their p99 or
+ *                      their trials per second (change_*: when, what and by how much; docs/method.md)
  */
 #define LAT_RUN_WARNINGS(LAT_X) \
   LAT_X(LAT_WARN_LEVELS, 1) \
-  LAT_X(LAT_WARN_FILTERED, 2)
+  LAT_X(LAT_WARN_FILTERED, 2) \
+  LAT_X(LAT_WARN_STATE, 4)
+
+/* What changed at a state change of a run (lat_pingpong_result.change_quantity; enum lat_change_quantity).
+ *   LAT_CHANGE_MEDIAN  the chunks' median one-way time (us)
+ *   LAT_CHANGE_P99     the chunks' 99th percentile (us): the tail
+ *   LAT_CHANGE_RATE    the trials per second: what slows everything, inside and outside the timed region
+ */
+#define LAT_CHANGE_QUANTITIES(LAT_X) \
+  LAT_X(LAT_CHANGE_MEDIAN, 0) \
+  LAT_X(LAT_CHANGE_P99, 1) \
+  LAT_X(LAT_CHANGE_RATE, 2)
 
 /* What two ranks share (bits of lat_pingpong_result.shared; enum lat_place_share): a bit is set when the
  * platform tells that they share it, and LAT_SHARE_KNOWN_* when it can tell at all (hwloc knew both
@@ -249,6 +262,8 @@
 #define LAT_NMODELS 6
 /** Most levels of a run's chunk medians reported (lat_pingpong_result.level_us). */
 #define LAT_MAX_LEVELS 4
+/** Most state changes of a run held in lat_pingpong_result (the files list them all). */
+#define LAT_MAX_CHANGES 8
 /** Percentiles of lat_quantiles (their levels in percent: lat_quantiles.level). */
 #define LAT_NPERCENTILES 11
 /** Room for a processor set in list form ("0-3,8"), terminating NUL included. */

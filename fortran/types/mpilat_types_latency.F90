@@ -187,6 +187,24 @@ module mpilat_types_latency
     integer(c_int) :: shared
     !> 1: Part 2 ran (npp_calculated is the rule's value); 0: skipped (npp given and opts.estimate = 0)
     integer(c_int) :: estimate
+    !> state changes of the run: change points in the chunks' median, p99 or trials per second
+    !> (LAT_WARN_STATE; docs/method.md); the first LAT_MAX_CHANGES in change_*
+    integer(c_int) :: nchanges
+    !> what changed: a lat_change_quantity
+    integer(c_int) :: change_quantity(LAT_MAX_CHANGES)
+    !> when: seconds since the trials began, the start of the first chunk at the new level
+    real(c_double) :: change_start_s(LAT_MAX_CHANGES)
+    !> the end of the last chunk at that level (the next change, or the end of the run)
+    real(c_double) :: change_end_s(LAT_MAX_CHANGES)
+    !> the level before: the median over its chunks of the quantity (us, or trials per second)
+    real(c_double) :: change_before(LAT_MAX_CHANGES)
+    !> the level from change_start_s to change_end_s, likewise
+    real(c_double) :: change_after(LAT_MAX_CHANGES)
+    !> when the trials began: seconds since 1970-01-01 UTC, to set the run over time beside a system's logs
+    real(c_double) :: trials_start_unix_s
+    !> the wall-clock length a chunk of trials aims at: 0.25 s, or a thousandth of the run so far once that
+    !> is longer
+    real(c_double) :: chunk_target_s
   end type lat_pingpong_result
 
   !> One value of an npp study: the npp measured (and the res_npp it came from, or 0), its trials and

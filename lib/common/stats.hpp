@@ -13,11 +13,15 @@
 
 namespace lat {
 
-/// One chunk of a run's samples in time order: its count, minimum, median and first trial (us), its start
-/// and end in seconds since the run began (latency/run_levels.hpp tells the levels of a run from them).
+/// One chunk of a run's samples in time order: its count, its start and end in seconds since the run began,
+/// and its minimum, median, first trial, p90, p99, mean and maximum (us) (latency/run_levels.hpp tells the
+/// levels and state changes of a run from them).
 struct TrialChunk {
   int64_t first_trial = 0, count = 0;
   double start_s = 0.0, end_s = 0.0, min_us = 0.0, median_us = 0.0, first_us = 0.0;
+  double p90_us = 0.0, p99_us = 0.0, mean_us = 0.0, max_us = 0.0;
+  /// Trials per second of wall clock (0 for a chunk of no length).
+  double rate() const { return end_s > start_s ? static_cast<double>(count) / (end_s - start_s) : 0.0; }
 };
 
 /// Distinct values in ascending order with their counts (the frequency table of the paper).

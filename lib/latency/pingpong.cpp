@@ -35,10 +35,16 @@ enum Tag { kTagPing = 1, kTagHandshake = 2, kTagControl = 3, kTagName = 4, kTagR
 constexpr int kSourceInPair = 0, kDestInPair = 1;
 
 // A chunk of trials runs between two control messages from source to dest: the stop check, the
-// progress line and npp travel there, never inside a timed loop. Chunks aim at ~0.25 s (longer in long
-// runs, see time_trials); each one's count, minimum and median are kept: the run over time.
+// progress line and npp travel there, never inside a timed loop. A chunk lasts ~0.25 s of wall clock
+// whatever its count (longer in long runs, see chunk_target_s): source reads the clock between trials and
+// tells dest in the pair's per-trial synchronisation whether another trial follows. Each chunk's count,
+// minimum, median, p90, p99, mean, maximum and trials per second are kept: the run over time.
 constexpr double kChunkSeconds = 0.25;
-constexpr int64_t kMaxChunk = int64_t{1} << 20;
+constexpr int64_t kMaxChunk = int64_t{1} << 24;  // trials of one chunk at most (a fast clock's sanity cap)
+
+/// Chunks of kChunkSeconds, and of a thousandth of the run so far once that is longer: a few thousand
+/// chunks even for an hour's run (~2,700), each with its exact median.
+double chunk_target_s(double run_so_far_s) { return std::max(kChunkSeconds, run_so_far_s / 1000.0); }
 
 /// The two measuring ranks and their message.
 struct Pair {
@@ -72,7 +78,8 @@ void await_ready(Pair &p, double extra_s = 0.0) {
 struct RawChunk {
   int64_t first_trial, count;
   double start_s, end_s;
-  int64_t first, least, median;  // the chunk's first trial, its minimum and its (lower) median
+  int64_t first, least, median, p90, p99, most;  // first trial, minimum, (lower) median, p90, p99, maximum
+  double mean;                                   // mean, in ticks
 };
 
 /// The trials of one npp: a tally of their loop times in ticks, and their chunks when kept. A run has
@@ -84,9 +91,37 @@ struct Series {
   Tally tally;
   std::vector<RawChunk> chunks;
   int64_t done = 0;
-  int64_t chunk = 16;           // trials in the next chunk: adapted to ~chunk_s
-  std::vector<int64_t> in_chunk;  // this chunk's ticks, for its median
+  bool target_extra = false;      // its target reached, it takes turns on with the others (an npp study)
+  std::vector<int64_t> in_chunk;  // this chunk's ticks, for its median and percentiles
 };
+
+/// The nearest-rank q-quantile (0 < q <= 1) of v, which is reordered.
+int64_t nearest_rank_in_place(std::vector<int64_t> &v, double q) {
+  const size_t n = v.size();
+  const size_t rank = std::clamp<size_t>(static_cast<size_t>(std::ceil(q * static_cast<double>(n) - 1e-9)), 1, n);
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(rank - 1), v.end());
+  return v[rank - 1];
+}
+
+/// The chunk just timed, from its ticks (s.in_chunk, emptied).
+RawChunk raw_chunk(Series &s, double start_s, double end_s) {
+  std::vector<int64_t> &t = s.in_chunk;
+  RawChunk c{};
+  c.count = static_cast<int64_t>(t.size());
+  c.first_trial = s.done - c.count;
+  c.start_s = start_s;
+  c.end_s = end_s;
+  c.first = t.front();
+  double sum = 0.0;
+  c.least = c.most = t.front();
+  for (int64_t v : t) sum += static_cast<double>(v), c.least = std::min(c.least, v), c.most = std::max(c.most, v);
+  c.mean = sum / static_cast<double>(c.count);
+  c.median = lower_median_in_place(t);  // one of the times, as a tally's median
+  c.p90 = nearest_rank_in_place(t, 0.90);
+  c.p99 = nearest_rank_in_place(t, 0.99);
+  t.clear();
+  return c;
+}
 
 /// The watchdog's limit inside a timed loop: the caller's timeout, but never less than kLoopsPerTimeout
 /// expected loops (npp x median_ppt), so a healthy long loop is never taken for a stall.
@@ -96,27 +131,32 @@ double loop_timeout_s(double timeout_s, int64_t npp, double median_ppt_us) {
   return std::max(timeout_s, kLoopsPerTimeout * static_cast<double>(npp) * median_ppt_us * 1e-6);
 }
 
-/// Source: one chunk of s's trials, each after the pair barrier and the hand-shake, their t2 - t1 tallied
-/// in the clock's ticks. The caller has taken dest's ready note and checked for a stop. loop_timeout_s
-/// travels to dest with the chunk, for its watchdog. On a timeout the TimeoutError leaves s holding the
-/// trials done.
+/// Source: one chunk of s's trials, each after the pair's synchronisation and the hand-shake, their t2 - t1
+/// tallied in the clock's ticks, until target_s of wall clock has passed (read between trials, never between
+/// t1 and t2) or the series has its trials. The caller has taken dest's ready note and checked for a stop.
+/// loop_timeout_s travels to dest with the chunk, for its watchdog. On a timeout the TimeoutError leaves s
+/// holding the trials done.
 template <class Clock>
 void time_chunk(const Clock &clock, Pair &p, Series &s, StallWatch &stall, double loop_timeout, int64_t &trial_id,
-                std::chrono::steady_clock::time_point run_start, double chunk_s) {
+                std::chrono::steady_clock::time_point run_start, double target_s) {
   void *buf = p.buffer.data();
   const double unit = clock.unit();
-  const Waiting barrier_wait = p.waiting("phase 'trials': the pair barrier before a trial");
+  const Waiting sync_wait = p.waiting("phase 'trials': the pair barrier before a trial");
   const Waiting handshake_wait = p.waiting("phase 'trials': the hand-shake before a trial");
-  const int64_t next = std::min(s.chunk, s.target - s.done);
-  int64_t control[3] = {next, s.npp, static_cast<int64_t>(std::llround(loop_timeout * 1e6))};
+  const int64_t most = s.target_extra ? kMaxChunk : std::min(kMaxChunk, s.target - s.done);
+  int64_t control[3] = {most, s.npp, static_cast<int64_t>(std::llround(loop_timeout * 1e6))};
   check_mpi(MPI_Send(control, 3, MPI_INT64_T, kDestInPair, kTagControl, p.comm), "MPI_Send (control)");
   p.have_ready = false;
   const int64_t npp = s.npp;
   const auto start = std::chrono::steady_clock::now();
-  for (int64_t k = 0; k < next; ++k) {
+  const auto until = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(target_s));
+  for (int64_t k = 0;; ++k) {
+    // The pair's barrier, which also carries source's word: another trial (1) or the chunk's end (0).
+    int go = k < most && (k == 0 || std::chrono::steady_clock::now() < until) ? 1 : 0, both = 0;
     MPI_Request req;
-    check_mpi(MPI_Ibarrier(p.comm, &req), "MPI_Ibarrier");
-    wait_spinning(req, barrier_wait);
+    check_mpi(MPI_Iallreduce(&go, &both, 1, MPI_INT, MPI_MIN, p.comm, &req), "MPI_Iallreduce (barrier)");
+    wait_spinning(req, sync_wait);
+    if (both == 0) break;
     check_mpi(MPI_Irecv(buf, 1, MPI_DOUBLE, kDestInPair, kTagHandshake, p.comm, &req), "MPI_Irecv (hand-shake)");
     wait_spinning(req, handshake_wait);
     // MPI_SUCCESS is 0: OR-ing the codes costs one integer operation in the loop and no branch;
@@ -138,55 +178,60 @@ void time_chunk(const Clock &clock, Pair &p, Series &s, StallWatch &stall, doubl
     ++s.done;
   }
   const auto end = std::chrono::steady_clock::now();
-  const double took = std::chrono::duration<double>(end - start).count();
-  if (s.keep_chunks && !s.in_chunk.empty()) {
-    const int64_t first = s.in_chunk.front();
-    const int64_t median = lower_median_in_place(s.in_chunk);  // one of the times, as a tally's median
-    const int64_t least = *std::min_element(s.in_chunk.begin(), s.in_chunk.end());
-    const int64_t count = static_cast<int64_t>(s.in_chunk.size());
-    s.chunks.push_back({s.done - count, count, std::chrono::duration<double>(start - run_start).count(),
-                        std::chrono::duration<double>(end - run_start).count(), first, least, median});
-    s.in_chunk.clear();
-  }
-  // Chunks of chunk_s, and of a thousandth of the run so far once that is longer: a few thousand chunks
-  // even for an hour's run (~2,700), each with its exact median.
-  const double target = std::max(chunk_s, std::chrono::duration<double>(end - run_start).count() / 1000.0);
-  s.chunk = took > 0.0 ? std::clamp<int64_t>(static_cast<int64_t>(static_cast<double>(next) * target / took), 1, kMaxChunk)
-                       : std::min(2 * next, kMaxChunk);
+  if (s.keep_chunks && !s.in_chunk.empty())
+    s.chunks.push_back(raw_chunk(s, std::chrono::duration<double>(start - run_start).count(),
+                                 std::chrono::duration<double>(end - run_start).count()));
 }
 
-/// Source: the series chunk by chunk, in turn (one series: a plain run), until each has its target or a
-/// stop is requested here or on dest; true when stopped.
+/// How a series of chunks ended.
+enum class SeriesEnd { kDone, kStopped, kDeadline };
+
+/// Source: the series chunk by chunk, in turn (one series: a plain run), until each has its target, a stop
+/// is requested here or on dest, or deadline_s (> 0) of wall clock has passed. Every series takes its turn
+/// in every round until all have their targets (an npp study's faster values keep taking turns: their extra
+/// trials are kept), so no series runs alone at the end. *started_unix_s (may be null): when it began.
 template <class Clock>
-bool time_series(const Clock &clock, Pair &p, std::vector<Series *> series, Progress &progress, StallWatch &stall,
-                 double loop_timeout) {
+SeriesEnd time_series(const Clock &clock, Pair &p, std::vector<Series *> series, Progress &progress, StallWatch &stall,
+                      double loop_timeout, double deadline_s = 0.0, double *started_unix_s = nullptr) {
   const auto run_start = std::chrono::steady_clock::now();
+  if (started_unix_s != nullptr)
+    *started_unix_s = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   int64_t total = 0, trial_id = 0;
   for (const Series *s : series) total += s->target;
-  for (;;) {
-    bool any = false;
+  const auto done_of = [&] {
     int64_t done = 0;
+    for (const Series *s : series) done += std::min(s->done, s->target);
+    return done;
+  };
+  for (;;) {
+    bool unfinished = false;
+    for (const Series *s : series) unfinished = unfinished || s->done < s->target;
+    if (!unfinished) {
+      progress.finish(done_of(), total);
+      return SeriesEnd::kDone;
+    }
     for (Series *s : series) {
-      if (s->done < s->target) {
-        await_ready(p);
-        if (stop_requested() || p.dest_stopped) {
-          progress.finish(done, total);
-          return true;
-        }
-        time_chunk(clock, p, *s, stall, loop_timeout, trial_id, run_start, kChunkSeconds);
-        any = true;
+      const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+      if (deadline_s > 0.0 && so_far >= deadline_s) {
+        progress.finish(done_of(), total);
+        return SeriesEnd::kDeadline;
       }
-      done += s->done;
+      await_ready(p);
+      if (stop_requested() || p.dest_stopped) {
+        progress.finish(done_of(), total);
+        return SeriesEnd::kStopped;
+      }
+      if (s->done >= s->target) s->target_extra = true;  // done: its turn goes on, the trials are extra
+      double target = chunk_target_s(so_far);
+      if (deadline_s > 0.0) target = std::min(target, deadline_s - so_far);
+      time_chunk(clock, p, *s, stall, loop_timeout, trial_id, run_start, target);
     }
-    progress.update(done, total);
-    if (!any) {
-      progress.finish(done, total);
-      return false;
-    }
+    progress.update(done_of(), total);
   }
 }
 
-/// Dest: answers chunks of trials until source sends a chunk of 0. Before each chunk it sends a ready
+/// Dest: answers chunks of trials until source sends a chunk of 0; a chunk ends when source's word in the
+/// per-trial barrier says so (at most `next` trials). Before each chunk it sends a ready
 /// note with its own stop request, then waits for the control message, spinning: the first trial of a
 /// chunk must find dest as awake as the others (docs/method.md, "Between chunks"). first_extra_s allows for
 /// source's timer calibration before the first chunk.
@@ -217,9 +262,12 @@ void answer_trials(Pair &p, double first_extra_s) {
       stall = std::make_unique<StallWatch>(static_cast<double>(stall_limit_us) * 1e-6, p.my_rank, p.peer_rank,
                                            "phase 'trials' on dest");
     }
-    for (int64_t k = 0; k < next; ++k, ++trial) {
-      check_mpi(MPI_Ibarrier(p.comm, &req), "MPI_Ibarrier");
+    for (int64_t k = 0;; ++k, ++trial) {
+      // The pair's barrier, carrying source's word: another trial, or the end of the chunk (its wall clock).
+      int go = k < next ? 1 : 0, both = 0;
+      check_mpi(MPI_Iallreduce(&go, &both, 1, MPI_INT, MPI_MIN, p.comm, &req), "MPI_Iallreduce (barrier)");
       wait_spinning(req, barrier_wait);
+      if (both == 0) break;
       check_mpi(MPI_Send(buf, 1, MPI_DOUBLE, kSourceInPair, kTagHandshake, p.comm), "MPI_Send (hand-shake)");
       int failed = MPI_SUCCESS;
       stall->enter(trial);
@@ -251,36 +299,48 @@ int shared_bits(const lat_rank_place &a, const lat_rank_place &b) {
 }
 
 /// Part 2 (section 3.3) on source: npptrial loops of npp_init ping-pongs, their median per ping-pong (round
-/// trip), the npp rule; and the wall time of one of its trials, for `minutes`. Fills r's Part 2 fields.
+/// trip), the npp rule. When npp is given the estimate is only reported, so it may cost at most half what the
+/// trials are expected to (kReportedShare): a pilot chunk times a trial of each, and Part 2 ends there.
 struct Part2 {
   NppEstimate e;
-  double trial_wall_s = 0.0;  // wall time of one trial of the last estimate (barrier, hand-shake, loop)
+  int64_t trials = 0;  // loops timed in the last estimate (npptrial, or fewer when only reported)
 };
+constexpr double kReportedShare = 0.5;
 template <class Clock>
 Part2 estimate_npp(const Clock &clock, Pair &p, const lat_pingpong_options &opts, const lat_timer_result &cal) {
   Part2 part;
   const double unit_us = clock.unit() * 1e6;
+  const bool only_reported = opts.npp != 0;
   part.e = guarded_npp_estimate(opts.npp_init, opts.res_npp, cal.res_timing_us, [&](int64_t loop, bool &stopped) {
     Series s(loop, opts.npptrial, false);
     Progress progress(opts.progress != 0, "npp estimate");
     StallWatch stall(opts.timeout_s, p.my_rank, p.peer_rank, "phase 'npp estimate'");
-    const auto start = std::chrono::steady_clock::now();
-    stopped = time_series(clock, p, {&s}, progress, stall, opts.timeout_s);
-    part.trial_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
-                        static_cast<double>(std::max<int64_t>(s.done, 1));
     const double per_pp = 1.0 / static_cast<double>(loop);
-    return median_of(distribution_of(s.tally, [&](int64_t t) { return (static_cast<double>(t) * unit_us - cal.min_ov_us) * per_pp; }));
+    const auto median_ppt_us = [&] {
+      return median_of(distribution_of(s.tally, [&](int64_t t) { return (static_cast<double>(t) * unit_us - cal.min_ov_us) * per_pp; }));
+    };
+    SeriesEnd end;
+    if (!only_reported) {
+      end = time_series(clock, p, {&s}, progress, stall, opts.timeout_s);
+    } else {
+      const auto start = std::chrono::steady_clock::now();
+      end = time_series(clock, p, {&s}, progress, stall, opts.timeout_s, kChunkSeconds);  // the pilot
+      if (end == SeriesEnd::kDeadline) {
+        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double trial_s = spent / static_cast<double>(std::max<int64_t>(s.done, 1));
+        const double loop_s = std::max(0.0, median_ppt_us()) * 1e-6;
+        const double besides = std::max(0.0, trial_s - static_cast<double>(loop) * loop_s);
+        const double trials_s = opts.minutes > 0.0 ? 60.0 * opts.minutes
+                                                   : static_cast<double>(opts.ntrial) * (besides + static_cast<double>(opts.npp) * loop_s);
+        const double budget = kReportedShare * trials_s - spent;
+        if (budget > 0.0) end = time_series(clock, p, {&s}, progress, stall, opts.timeout_s, budget);
+      }
+    }
+    stopped = end == SeriesEnd::kStopped;
+    part.trials = s.done;
+    return median_ppt_us();
   });
   return part;
-}
-
-/// ntrial for about `minutes` of trials of npp ping-pongs: Part 2's wall time per trial, less its loop,
-/// is what a trial costs besides its loop (barrier, hand-shake, chunk messages).
-int64_t trials_for_minutes(double minutes, const Part2 &part, int64_t npp) {
-  const auto loop_s = [&](int64_t n) { return static_cast<double>(n) * part.e.median_ppt_us * 1e-6; };
-  const double besides = std::max(0.0, part.trial_wall_s - loop_s(part.e.npp_init));
-  const double per_trial = std::max(besides + loop_s(npp), 1e-9);
-  return std::clamp<int64_t>(static_cast<int64_t>(std::llround(minutes * 60.0 / per_trial)), 1, int64_t{1} << 40);
 }
 
 /// The one-way time in us of a loop of `ticks` holding npp ping-pongs.
@@ -294,7 +354,9 @@ std::vector<TrialChunk> one_way_chunks(const std::vector<RawChunk> &raw, const O
   std::vector<TrialChunk> chunks;
   chunks.reserve(raw.size());
   for (const RawChunk &c : raw)
-    chunks.push_back({c.first_trial, c.count, c.start_s, c.end_s, one_way(c.least), one_way(c.median), one_way(c.first)});
+    chunks.push_back({c.first_trial, c.count, c.start_s, c.end_s, one_way(c.least), one_way(c.median), one_way(c.first),
+                      one_way(c.p90), one_way(c.p99), (c.mean * one_way.unit_us - one_way.min_ov_us) * one_way.per_one_way,
+                      one_way(c.most)});
   return chunks;
 }
 
@@ -311,6 +373,7 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
     r.median_ppt_us = part.e.median_ppt_us;
     r.npp_init = part.e.npp_init;
     r.npp_calculated = part.e.npp;
+    r.npptrial = part.trials;
     // Stopped; or npp 0 to calculate and a clock that never saw a loop (every rank throws, see below).
     if (part.e.stopped || (opts.npp == 0 && part.e.npp == 0)) {
       if (part.e.stopped) r.partial = LAT_PARTIAL_STOPPED;
@@ -319,13 +382,17 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
     }
   }
   r.npp_used = opts.npp != 0 ? opts.npp : r.npp_calculated;
-  if (opts.minutes > 0.0) r.ntrial = trials_for_minutes(opts.minutes, part, r.npp_used);
-  Series s(r.npp_used, r.ntrial, true);
+  // --minutes: the trials run for that long by the wall clock (ntrial is then what they reached).
+  constexpr int64_t kTrialsForMinutes = int64_t{1} << 40;
+  Series s(r.npp_used, opts.minutes > 0.0 ? kTrialsForMinutes : r.ntrial, true);
   const double loop_timeout = loop_timeout_s(opts.timeout_s, r.npp_used, r.median_ppt_us);
   Progress progress(opts.progress != 0, "ping-pong trials");
   StallWatch stall(loop_timeout, p.my_rank, p.peer_rank, "phase 'trials'");
   try {
-    if (time_series(clock, p, {&s}, progress, stall, loop_timeout)) r.partial = LAT_PARTIAL_STOPPED;
+    const SeriesEnd end = time_series(clock, p, {&s}, progress, stall, loop_timeout, 60.0 * opts.minutes,
+                                      &r.trials_start_unix_s);
+    if (end == SeriesEnd::kStopped) r.partial = LAT_PARTIAL_STOPPED;
+    if (opts.minutes > 0.0) r.ntrial = s.done;
     end_trials(p);
   } catch (const TimeoutError &) {
     r.partial = LAT_PARTIAL_TIMEOUT;
@@ -361,7 +428,17 @@ void fill_statistics(PingPong &pp) {
   r.nchunks = static_cast<int64_t>(pp.chunks.size());
   r.nlevels = static_cast<int>(std::min<size_t>(levels.size(), LAT_MAX_LEVELS));
   for (int g = 0; g < r.nlevels; ++g) r.level_us[g] = levels[static_cast<size_t>(g)].median_us, r.level_share[g] = levels[static_cast<size_t>(g)].share;
-  r.warnings = run_warnings(levels, r.n_removed, r.all.count, nullptr);
+  const std::vector<StateChange> changes = state_changes(pp.chunks);
+  r.nchanges = static_cast<int>(changes.size());
+  for (size_t k = 0; k < changes.size() && k < LAT_MAX_CHANGES; ++k) {
+    r.change_quantity[k] = changes[k].quantity;
+    r.change_start_s[k] = changes[k].start_s;
+    r.change_end_s[k] = changes[k].end_s;
+    r.change_before[k] = changes[k].before;
+    r.change_after[k] = changes[k].after;
+  }
+  r.chunk_target_s = chunk_target_s(pp.chunks.empty() ? 0.0 : pp.chunks.back().end_s);
+  r.warnings = run_warnings(levels, changes, r.n_removed, r.all.count, nullptr);
 }
 
 /// The ping-pong's parts of the measurement frame (lib/common/frame.hpp), on every rank: the ranks' places
@@ -534,6 +611,7 @@ NppStudy npp_study(MPI_Comm user_comm, const lat_pingpong_options &opts, const l
         r.median_ppt_us = part.e.median_ppt_us;
         r.npp_init = part.e.npp_init;
         r.npp_calculated = part.e.npp;
+        r.npptrial = part.trials;
         if (part.e.stopped || (by_res_npp && part.e.npp == 0)) {
           if (part.e.stopped) r.partial = LAT_PARTIAL_STOPPED;
           end_trials(p);
@@ -551,7 +629,7 @@ NppStudy npp_study(MPI_Comm user_comm, const lat_pingpong_options &opts, const l
       Progress progress(o.progress != 0, "npp study");
       StallWatch stall(loop_timeout, p.my_rank, p.peer_rank, "phase 'npp study'");
       try {
-        if (time_series(clock, p, order, progress, stall, loop_timeout)) r.partial = LAT_PARTIAL_STOPPED;
+        if (time_series(clock, p, order, progress, stall, loop_timeout) == SeriesEnd::kStopped) r.partial = LAT_PARTIAL_STOPPED;
         end_trials(p);
       } catch (const TimeoutError &) {
         r.partial = LAT_PARTIAL_TIMEOUT;

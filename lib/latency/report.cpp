@@ -183,12 +183,16 @@ std::string fortran_e(double x, int digits) {
 
 namespace {
 
-/// The levels and warnings of a run, from the chunks when there are (else from the result's own fields).
-std::vector<std::string> warning_lines(const LatencyReport &r, std::vector<RunLevel> *levels_out) {
+/// The levels, state changes and warnings of a run, from the chunks when there are (else from the result's
+/// own fields).
+std::vector<std::string> warning_lines(const LatencyReport &r, std::vector<RunLevel> *levels_out,
+                                       std::vector<StateChange> *changes_out = nullptr) {
   const lat_pingpong_result &p = *r.pp;
   std::vector<RunLevel> levels;
+  std::vector<StateChange> changes;
   if (r.chunks != nullptr && !r.chunks->empty()) {
     levels = run_levels(*r.chunks);
+    changes = state_changes(*r.chunks);
   } else {
     for (int g = 0; g < p.nlevels && g < LAT_MAX_LEVELS; ++g) {
       RunLevel l;
@@ -196,10 +200,13 @@ std::vector<std::string> warning_lines(const LatencyReport &r, std::vector<RunLe
       l.share = p.level_share[g];
       levels.push_back(l);
     }
+    for (int k = 0; k < p.nchanges && k < LAT_MAX_CHANGES; ++k)
+      changes.push_back({p.change_quantity[k], p.change_start_s[k], p.change_end_s[k], p.change_before[k], p.change_after[k]});
   }
   std::vector<std::string> lines;
-  run_warnings(levels, p.n_removed, p.all.count, &lines);
+  run_warnings(levels, changes, p.n_removed, p.all.count, &lines);
   if (levels_out != nullptr) *levels_out = std::move(levels);
+  if (changes_out != nullptr) *changes_out = std::move(changes);
   return lines;
 }
 
@@ -208,15 +215,23 @@ void run_over_time(std::string &o, const LatencyReport &r) {
   const lat_pingpong_result &p = *r.pp;
   std::vector<RunLevel> levels;
   const std::vector<std::string> lines = warning_lines(r, &levels);
-  append(o, "\nTHE RUN OVER TIME (CHUNKS OF ~0.25 S OF TRIALS; TIMES ONE WAY IN MICROSECONDS)\n\n");
+  std::vector<StateChange> changes;
+  warning_lines(r, nullptr, &changes);
+  append(o, "\nTHE RUN OVER TIME (CHUNKS OF ~{:.2f} S OF WALL CLOCK; TIMES ONE WAY IN MICROSECONDS)\n\n",
+         p.chunk_target_s > 0.0 ? p.chunk_target_s : 0.25);
   append(o, "chunks = {}\nlevels of the chunk medians = {}\n", p.nchunks, levels.size());
   for (const RunLevel &l : levels) append(o, "level: median = {:.4f}, share of the trials = {:.1f} %\n", l.median_us, 100.0 * l.share);
+  append(o, "state changes (median, p99 or trials per second) = {}\n", changes.size());
+  for (const StateChange &c : changes)
+    append(o, "state change: {} from {:.6g} to {:.6g} ({:.2f}x) from {:.2f} s to {:.2f} s\n", change_quantity_name(c.quantity),
+           c.before, c.after, c.after / c.before, c.start_s, c.end_s);
   if (r.chunks != nullptr && !r.chunks->empty()) {
     append(o, "first trial of a chunk over the chunk's median (median over chunks) = {:.4f}\n", first_trial_ratio(*r.chunks));
-    append(o, "\n{:>12} {:>10} {:>10} {:>12} {:>12} {:>12}\n", "first trial", "trials", "start s", "min", "median", "first");
+    append(o, "\n{:>12} {:>10} {:>10} {:>10} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "first trial", "trials", "start s",
+           "end s", "min", "median", "p99", "mean", "first", "trials/s");
     for (const TrialChunk &c : *r.chunks)
-      append(o, "{:>12} {:>10} {:>10.2f} {:>12.4f} {:>12.4f} {:>12.4f}\n", c.first_trial, c.count, c.start_s, c.min_us,
-             c.median_us, c.first_us);
+      append(o, "{:>12} {:>10} {:>10.2f} {:>10.2f} {:>12.4f} {:>12.4f} {:>12.4f} {:>12.4f} {:>12.4f} {:>12.0f}\n", c.first_trial,
+             c.count, c.start_s, c.end_s, c.min_us, c.median_us, c.p99_us, c.mean_us, c.first_us, c.rate());
   }
   for (const std::string &line : lines) append(o, "\n{}\n", line);
 }
@@ -430,7 +445,12 @@ std::string json_text(const LatencyReport &r) {
   j["run"]["minutes_requested"] = p.minutes > 0.0 ? nlohmann::json(p.minutes) : nlohmann::json();
   if (r.pp_dist != nullptr) j["pingpong"]["frequencies"] = table_json(*r.pp_dist);
   std::vector<RunLevel> levels;
-  const std::vector<std::string> warnings = warning_lines(r, &levels);
+  std::vector<StateChange> changes;
+  const std::vector<std::string> warnings = warning_lines(r, &levels, &changes);
+  nlohmann::json sc = nlohmann::json::array();
+  for (const StateChange &c : changes)
+    sc.push_back({{"start_s", c.start_s}, {"end_s", c.end_s}, {"quantity", change_quantity_name(c.quantity)},
+                  {"before", c.before}, {"after", c.after}, {"unit", c.quantity == LAT_CHANGE_RATE ? "trials/s" : "us"}});
   nlohmann::json lv = nlohmann::json::array();
   for (const RunLevel &l : levels) {
     nlohmann::json spans = nlohmann::json::array();
@@ -440,9 +460,14 @@ std::string json_text(const LatencyReport &r) {
   nlohmann::json rows = nlohmann::json::array();
   if (r.chunks != nullptr)
     for (const TrialChunk &c : *r.chunks)
-      rows.push_back({c.first_trial, c.count, c.start_s, c.end_s, c.min_us, c.median_us, c.first_us});
-  j["run_over_time"] = {{"chunks", {{"columns", {"first_trial", "trials", "start_s", "end_s", "min_us", "median_us", "first_us"}},
+      rows.push_back({c.first_trial, c.count, c.start_s, c.end_s, c.min_us, c.median_us, c.first_us, c.p90_us, c.p99_us,
+                      c.mean_us, c.max_us, c.rate()});
+  j["run_over_time"] = {{"chunks", {{"columns", {"first_trial", "trials", "start_s", "end_s", "min_us", "median_us", "first_us",
+                                                 "p90_us", "p99_us", "mean_us", "max_us", "trials_per_s"}},
                                     {"rows", rows}}},
+                        {"chunk_target_s", p.chunk_target_s},
+                        {"trials_start_unix_s", p.trials_start_unix_s},
+                        {"state_changes", sc},
                         {"first_trial_over_median", r.chunks != nullptr ? first_trial_ratio(*r.chunks) : 0.0},
                         {"nchunks", p.nchunks},
                         {"levels", lv}};

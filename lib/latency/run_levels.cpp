@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace lat {
 
@@ -72,8 +73,120 @@ std::vector<RunLevel> run_levels(const std::vector<TrialChunk> &chunks) {
   return levels;
 }
 
-int run_warnings(const std::vector<RunLevel> &levels, int64_t removed, int64_t total, std::vector<std::string> *lines) {
+namespace {
+
+/// The smallest relative change of each quantity that counts as a state change (p99, the tail, is noisier).
+constexpr double kStateChangeRel[3] = {0.25, 1.0, 0.25};
+constexpr double kStateChangeZ = 4.0;
+constexpr double kSingleChunkFactor = 4.0;
+
+double median_copy(std::vector<double> v) { return median_in_place(v); }
+
+/// The optimal partition of y (least squares plus a penalty per segment, by dynamic programming over the
+/// chunks): the starts of its segments after the first.
+std::vector<size_t> optimal_cuts(const std::vector<double> &y, double penalty) {
+  const size_t n = y.size();
+  std::vector<double> prefix(n + 1, 0.0), prefix2(n + 1, 0.0), best(n + 1, 0.0);
+  std::vector<size_t> from(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + y[i], prefix2[i + 1] = prefix2[i] + y[i] * y[i];
+  const auto sse = [&](size_t i, size_t j) {
+    const double m = static_cast<double>(j - i), sum = prefix[j] - prefix[i];
+    return std::max(0.0, (prefix2[j] - prefix2[i]) - sum * sum / m);
+  };
+  for (size_t j = 1; j <= n; ++j) {
+    best[j] = sse(0, j) + penalty;
+    from[j] = 0;
+    for (size_t i = 1; i < j; ++i) {
+      const double f = best[i] + sse(i, j) + penalty;
+      if (f < best[j]) best[j] = f, from[j] = i;
+    }
+  }
+  std::vector<size_t> cuts;
+  for (size_t j = n; from[j] > 0; j = from[j]) cuts.push_back(from[j]);
+  std::reverse(cuts.begin(), cuts.end());
+  return cuts;
+}
+
+}  // namespace
+
+const char *change_quantity_name(int quantity) {
+  switch (quantity) {
+    case LAT_CHANGE_MEDIAN: return "median";
+    case LAT_CHANGE_P99: return "p99";
+    case LAT_CHANGE_RATE: return "trials per second";
+    default: return "unknown";
+  }
+}
+
+std::vector<StateChange> state_changes(const std::vector<TrialChunk> &chunks) {
+  std::vector<StateChange> changes;
+  for (int q = LAT_CHANGE_MEDIAN; q <= LAT_CHANGE_RATE; ++q) {
+    std::vector<const TrialChunk *> used;
+    std::vector<double> y, value;
+    for (const TrialChunk &c : chunks) {
+      const double v = q == LAT_CHANGE_MEDIAN ? c.median_us : q == LAT_CHANGE_P99 ? c.p99_us : c.rate();
+      if (c.count < 1 || !(v > 0.0)) continue;
+      used.push_back(&c);
+      y.push_back(std::log(v));
+      value.push_back(v);
+    }
+    const size_t n = y.size();
+    if (n < 2) continue;
+    // The noise of one chunk, robust to the changes themselves: the scaled median absolute difference of
+    // neighbours over sqrt 2 (at least 1 %, for medians the clock's ticks make equal).
+    std::vector<double> diffs;
+    for (size_t i = 1; i < n; ++i) diffs.push_back(std::fabs(y[i] - y[i - 1]));
+    const double sigma = std::max(0.01, 1.4826 * median_in_place(diffs) / std::sqrt(2.0));
+    std::vector<size_t> starts = optimal_cuts(y, 2.0 * kStateChangeZ * sigma * sigma * std::log(static_cast<double>(n)));
+    starts.insert(starts.begin(), 0);
+    starts.push_back(n);
+    // Neighbouring segments that do not differ enough merge, the closest pair first, until all differ.
+    const auto level = [&](size_t k) {
+      return median_copy(std::vector<double>(value.begin() + static_cast<std::ptrdiff_t>(starts[k]),
+                                             value.begin() + static_cast<std::ptrdiff_t>(starts[k + 1])));
+    };
+    for (;;) {
+      size_t merge = 0;
+      double closest = std::numeric_limits<double>::infinity();
+      for (size_t k = 1; k + 1 < starts.size(); ++k) {
+        const double n1 = static_cast<double>(starts[k] - starts[k - 1]), n2 = static_cast<double>(starts[k + 1] - starts[k]);
+        const double shift = std::fabs(std::log(level(k) / level(k - 1)));
+        // A segment of one chunk stands only for a factor kSingleChunkFactor, and never for the tail: one
+        // chunk's p99 is a handful of trials.
+        const double single = q == LAT_CHANGE_P99 ? std::numeric_limits<double>::infinity() : std::log(kSingleChunkFactor);
+        const double needed = std::max(std::min(n1, n2) == 1.0 ? single : std::log1p(kStateChangeRel[q]),
+                                       kStateChangeZ * sigma * std::sqrt(1.0 / n1 + 1.0 / n2));
+        if (shift < needed && shift < closest) closest = shift, merge = k;
+      }
+      if (merge == 0) break;
+      starts.erase(starts.begin() + static_cast<std::ptrdiff_t>(merge));
+    }
+    for (size_t k = 1; k + 1 < starts.size(); ++k)
+      changes.push_back({q, used[starts[k]]->start_s, used[starts[k + 1] - 1]->end_s, level(k - 1), level(k)});
+  }
+  std::stable_sort(changes.begin(), changes.end(), [](const StateChange &a, const StateChange &b) { return a.start_s < b.start_s; });
+  return changes;
+}
+
+int run_warnings(const std::vector<RunLevel> &levels, const std::vector<StateChange> &changes, int64_t removed,
+                 int64_t total, std::vector<std::string> *lines) {
   int w = 0;
+  if (!changes.empty()) {
+    w |= LAT_WARN_STATE;
+    // One line per moment: the quantities that changed at the same chunk together.
+    for (size_t k = 0; lines != nullptr && k < changes.size();) {
+      std::string o = fmt::format("WARNING: the run changed state at {:.2f} s:", changes[k].start_s);
+      const double at = changes[k].start_s;
+      for (const char *sep = " "; k < changes.size() && changes[k].start_s == at; ++k, sep = "; ") {
+        const StateChange &c = changes[k];
+        const bool rate = c.quantity == LAT_CHANGE_RATE;
+        o += fmt::format("{}the chunks' {} {} from {:.{}f} to {:.{}f}{} ({:.2f}x) until {:.2f} s", sep, change_quantity_name(c.quantity),
+                         c.after > c.before ? "rose" : "fell", c.before, rate ? 0 : 4, c.after, rate ? 0 : 4, rate ? "" : " us",
+                         c.after / c.before, c.end_s);
+      }
+      lines->push_back(o + ". The statistics mix the states (latency.json, \"state_changes\").");
+    }
+  }
   if (levels.size() >= 2) {
     w |= LAT_WARN_LEVELS;
     if (lines != nullptr) {
@@ -106,7 +219,7 @@ std::vector<double> pack_chunks(const std::vector<TrialChunk> &chunks) {
   p.reserve(kChunkDoubles * chunks.size());
   for (const TrialChunk &c : chunks)
     p.insert(p.end(), {static_cast<double>(c.first_trial), static_cast<double>(c.count), c.start_s, c.end_s, c.min_us,
-                       c.median_us, c.first_us});
+                       c.median_us, c.first_us, c.p90_us, c.p99_us, c.mean_us, c.max_us});
   return p;
 }
 
@@ -114,7 +227,7 @@ std::vector<TrialChunk> unpack_chunks(const std::vector<double> &p) {
   std::vector<TrialChunk> chunks;
   for (size_t i = 0; i + kChunkDoubles <= p.size(); i += kChunkDoubles)
     chunks.push_back({static_cast<int64_t>(p[i]), static_cast<int64_t>(p[i + 1]), p[i + 2], p[i + 3], p[i + 4], p[i + 5],
-                      p[i + 6]});
+                      p[i + 6], p[i + 7], p[i + 8], p[i + 9], p[i + 10]});
   return chunks;
 }
 

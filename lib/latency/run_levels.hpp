@@ -29,16 +29,35 @@ struct RunLevel {
 /// drift has no such gap and stays one level. Empty for no chunks.
 std::vector<RunLevel> run_levels(const std::vector<TrialChunk> &chunks);
 
-/// The warnings of a run (bits of lat_run_warning) and their lines, "WARNING: ..." each; levels as above,
-/// removed/total the filter's counts. LAT_WARN_FILTERED: more than 5 % removed.
-int run_warnings(const std::vector<RunLevel> &levels, int64_t removed, int64_t total, std::vector<std::string> *lines);
+/// A state change of a run: from start_s to end_s (seconds since the trials began) the chunks' quantity (a
+/// lat_change_quantity) held at `after`, where before it held at `before` (us, or trials per second).
+struct StateChange {
+  int quantity = LAT_CHANGE_MEDIAN;
+  double start_s = 0.0, end_s = 0.0, before = 0.0, after = 0.0;
+};
+
+/// The state changes of a run, in time order (docs/method.md, "The run over time"): change points of each
+/// quantity over the chunks (the median, the p99, the trials per second). The logarithm of the quantity is
+/// partitioned optimally (least squares plus a penalty per segment of 2 z^2 sigma^2 ln n, sigma the noise
+/// of one chunk from the median difference of neighbours, z = kStateChangeZ); then neighbouring segments
+/// whose medians differ by less than kStateChangeRel (a factor 4 where a segment is one chunk) or less than
+/// z sigma sqrt(1/n1 + 1/n2) merge. Each remaining boundary is a change.
+std::vector<StateChange> state_changes(const std::vector<TrialChunk> &chunks);
+
+/// "median", "p99" or "trials per second".
+const char *change_quantity_name(int quantity);
+
+/// The warnings of a run (bits of lat_run_warning) and their lines, "WARNING: ..." each; levels and
+/// changes as above, removed/total the filter's counts. LAT_WARN_FILTERED: more than 5 % removed.
+int run_warnings(const std::vector<RunLevel> &levels, const std::vector<StateChange> &changes, int64_t removed,
+                 int64_t total, std::vector<std::string> *lines);
 
 /// The median over chunks (of two trials or more) of the first trial's time over the chunk's median: how
 /// the first trial after a pause between chunks compares with the rest; 0 without such chunks.
 double first_trial_ratio(const std::vector<TrialChunk> &chunks);
 
 /// Chunks as doubles (kChunkDoubles a chunk) and back, to share them with the result.
-constexpr size_t kChunkDoubles = 7;
+constexpr size_t kChunkDoubles = 11;
 std::vector<double> pack_chunks(const std::vector<TrialChunk> &chunks);
 std::vector<TrialChunk> unpack_chunks(const std::vector<double> &packed);
 

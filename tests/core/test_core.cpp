@@ -221,7 +221,7 @@ void run_levels_one_two_drift(void **) {
   assert_int_equal(l.size(), 1);
   assert_true(std::fabs(l[0].median_us - 0.2) < 0.01 && l[0].share == 1.0);
   std::vector<std::string> lines;
-  assert_int_equal(lat::run_warnings(l, 10, 200000, &lines), 0);
+  assert_int_equal(lat::run_warnings(l, {}, 10, 200000, &lines), 0);
   assert_true(lines.empty());
   l = lat::run_levels(series(two));
   assert_int_equal(l.size(), 2);
@@ -231,7 +231,7 @@ void run_levels_one_two_drift(void **) {
   assert_int_equal(l[1].spans.size(), 1);
   assert_true(l[1].spans[0].first == 20.0 && l[1].spans[0].second == 39.0);
   assert_int_equal(l[0].spans.size(), 2);
-  assert_int_equal(lat::run_warnings(l, 0, 200000, &lines), LAT_WARN_LEVELS);
+  assert_int_equal(lat::run_warnings(l, {}, 0, 200000, &lines), LAT_WARN_LEVELS);
   assert_int_equal(lines.size(), 1);
   assert_non_null(strstr(lines[0].c_str(), "2 levels"));
   assert_non_null(strstr(lines[0].c_str(), "20.0-39.0 s"));
@@ -239,8 +239,8 @@ void run_levels_one_two_drift(void **) {
   assert_int_equal(l.size(), 1);  // a drift has no gap: one level
   // The filter: 5 % is the paper's rare outliers, 38 % (this VM's default run) is not.
   lines.clear();
-  assert_int_equal(lat::run_warnings(l, 5000, 100000, &lines), 0);
-  assert_int_equal(lat::run_warnings(l, 3224416, 8388608, &lines), LAT_WARN_FILTERED);
+  assert_int_equal(lat::run_warnings(l, {}, 5000, 100000, &lines), 0);
+  assert_int_equal(lat::run_warnings(l, {}, 3224416, 8388608, &lines), LAT_WARN_FILTERED);
   assert_non_null(strstr(lines[0].c_str(), "removed 3224416 of 8388608 trials (38.4 %)"));
   // Chunks travel with the result as doubles and come back the same.
   const std::vector<lat::TrialChunk> c = series(two);
@@ -250,6 +250,76 @@ void run_levels_one_two_drift(void **) {
   assert_true(lat::run_levels({}).empty());
 }
 
+/// State changes: change points of the chunks' median, p99 and trials per second (a steady noisy series has
+/// none; a slow phase, a tail that grows, a hog that slows the trials outside the timed region, a stall of
+/// one chunk each have theirs, with their times and levels).
+void state_changes_steady_step_rate_stall(void **) {
+  uint64_t state = 11;
+  auto jitter = [&](double x, double rel) {  // +-rel/2, deterministic
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return x * (1.0 + rel * (static_cast<double>(state >> 11) / 9007199254740992.0 - 0.5));
+  };
+  // 200 chunks of 0.25 s: median 0.2 us (+-4 %), p99 0.5 us (+-20 %), 80,000 trials/s (+-4 %).
+  const auto chunks = [&](auto median_at, auto p99_at, auto rate_at, auto length_at) {
+    std::vector<lat::TrialChunk> c;
+    double t = 0.0;
+    for (int i = 0; i < 200; ++i) {
+      lat::TrialChunk k;
+      k.start_s = t;
+      k.end_s = t += length_at(i);
+      k.count = static_cast<int64_t>(rate_at(i) * (k.end_s - k.start_s));
+      k.median_us = median_at(i);
+      k.p99_us = p99_at(i);
+      c.push_back(k);
+    }
+    return c;
+  };
+  const auto steady_median = [&](int) { return jitter(0.2, 0.08); };
+  const auto steady_p99 = [&](int) { return jitter(0.5, 0.4); };
+  const auto steady_rate = [&](int) { return jitter(80000.0, 0.08); };
+  const auto quarter = [](int) { return 0.25; };
+  std::vector<lat::StateChange> c = lat::state_changes(chunks(steady_median, steady_p99, steady_rate, quarter));
+  assert_int_equal(c.size(), 0);
+  std::vector<std::string> lines;
+  assert_int_equal(lat::run_warnings({}, c, 0, 1000, &lines), 0);
+  assert_true(lines.empty());
+  // A slow phase from chunk 80 to 155 (20 s to 39 s): median x3, tail x3; the trials per second unchanged.
+  c = lat::state_changes(chunks([&](int i) { return jitter(i >= 80 && i < 156 ? 0.6 : 0.2, 0.08); },
+                                [&](int i) { return jitter(i >= 80 && i < 156 ? 1.5 : 0.5, 0.4); }, steady_rate, quarter));
+  assert_int_equal(c.size(), 4);  // median up and down, p99 up and down
+  assert_int_equal(c[0].quantity == LAT_CHANGE_MEDIAN || c[0].quantity == LAT_CHANGE_P99, 1);
+  int medians = 0;
+  for (const lat::StateChange &x : c) {
+    if (x.quantity != LAT_CHANGE_MEDIAN) continue;
+    ++medians;
+    if (x.after > x.before) {
+      assert_true(x.start_s == 20.0 && x.end_s == 39.0);
+      assert_true(std::fabs(x.before - 0.2) < 0.01 && std::fabs(x.after - 0.6) < 0.03);
+    } else {
+      assert_true(x.start_s == 39.0 && x.end_s == 50.0);
+    }
+  }
+  assert_int_equal(medians, 2);
+  assert_int_equal(lat::run_warnings({}, c, 0, 1000, &lines), LAT_WARN_STATE);
+  assert_int_equal(lines.size(), 2);  // one line per moment: the median and the tail at 20 s, both back at 39 s
+  assert_non_null(strstr(lines[0].c_str(), "WARNING: the run changed state at 20.00 s: the chunks' "));
+  assert_non_null(strstr(lines[0].c_str(), "median rose from 0."));
+  assert_non_null(strstr(lines[0].c_str(), "until 39.00 s"));
+  assert_non_null(strstr(lines[1].c_str(), "at 39.00 s"));
+  // A hog that slows everything outside the timed loop: half the trials per second from 10 s to 15 s.
+  c = lat::state_changes(chunks(steady_median, steady_p99, [&](int i) { return jitter(i >= 40 && i < 60 ? 40000.0 : 80000.0, 0.08); },
+                                quarter));
+  assert_int_equal(c.size(), 2);
+  assert_true(c[0].quantity == LAT_CHANGE_RATE && c[0].start_s == 10.0 && c[0].end_s == 15.0);
+  assert_true(std::fabs(c[0].after / c[0].before - 0.5) < 0.05);
+  // A stall: one chunk of 1.25 s (a trial of a second: dest stopped) between chunks of 0.25 s.
+  c = lat::state_changes(chunks(steady_median, steady_p99, [&](int i) { return i == 100 ? 16000.0 : jitter(80000.0, 0.08); },
+                                [](int i) { return i == 100 ? 1.25 : 0.25; }));
+  assert_int_equal(c.size(), 2);
+  assert_true(c[0].quantity == LAT_CHANGE_RATE && c[0].start_s == 25.0 && c[0].end_s == 26.25);
+  assert_true(lat::state_changes({}).empty());
+}
+
 }  // namespace
 
 int main() {
@@ -257,7 +327,7 @@ int main() {
       cmocka_unit_test(fortran_e_format),         cmocka_unit_test(tally_counts_distinct_values),
       cmocka_unit_test(bins_follow_printed_edges), cmocka_unit_test(filtering_keeps_at_most_the_cut),
       cmocka_unit_test(median_of_even_count_across_values), cmocka_unit_test(npp_guard_with_a_clock_that_reads_zero),
-      cmocka_unit_test(run_levels_one_two_drift), cmocka_unit_test(ticks_merge_equal_times),
+      cmocka_unit_test(run_levels_one_two_drift), cmocka_unit_test(state_changes_steady_step_rate_stall), cmocka_unit_test(ticks_merge_equal_times),
       cmocka_unit_test(percentiles_and_order_statistic_intervals),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);

@@ -65,7 +65,9 @@ assert len(j["timer"]["bins"]) == 50 and j["timer"]["bins"][-1]["upper_us"] is N
 # The run over time: chunks covering every trial in order, their levels sharing all the trials, the warnings.
 t = j["run_over_time"]
 rows = t["chunks"]["rows"]
-assert t["chunks"]["columns"] == ["first_trial", "trials", "start_s", "end_s", "min_us", "median_us", "first_us"]
+assert t["chunks"]["columns"] == ["first_trial", "trials", "start_s", "end_s", "min_us", "median_us", "first_us", "p90_us",
+                                  "p99_us", "mean_us", "max_us", "trials_per_s"]
+assert all(r[4] <= r[5] <= r[7] <= r[8] <= r[10] and r[4] <= r[9] <= r[10] and r[11] > 0 for r in rows)
 assert t["first_trial_over_median"] > 0
 assert len(rows) == t["nchunks"] >= 1 and sum(r[1] for r in rows) == 32768
 assert all(rows[i][0] + rows[i][1] == rows[i + 1][0] for i in range(len(rows) - 1))
@@ -73,7 +75,8 @@ assert all(r[4] <= r[5] for r in rows)
 assert 1 <= len(t["levels"]) <= 4 and abs(sum(l["share"] for l in t["levels"]) - 1) < 1e-9
 assert isinstance(j["warnings"], list) and all(w.startswith("WARNING: ") for w in j["warnings"])
 # The warnings follow the rules: levels when more than one, the filter above 5 %.
-assert (len(t["levels"]) > 1) == any("changed state" in w for w in j["warnings"])
+assert (len(t["levels"]) > 1) == any("machine changed state" in w for w in j["warnings"])
+assert (len(t["state_changes"]) > 0) == any("run changed state" in w for w in j["warnings"])
 assert (20 * j["filtered"]["removed"] > 32768) == any("filter removed" in w for w in j["warnings"])
 # Percentiles and intervals, before and after the filter; the clock's unit; Part 2; the places.
 for q in (j["pingpong"]["quantiles"], j["filtered"]["quantiles"]):
@@ -110,10 +113,50 @@ grep -q '^calculated value of npp = 0$' skipped/latency.summary.output && ok || 
 grep -q '^npptrial = 0$' skipped/latency.summary.output && ok || bad "--no-estimate: npptrial is not 0"
 python3 -c "import json; n = json.load(open('skipped/latency.json'))['npp']; assert not n['estimate_ran'] and 'no-estimate' in n['estimate_skipped_because']" \
   && ok || bad "--no-estimate: the JSON does not say why"
-# --minutes: ntrial chosen from Part 2 (the number itself is a timing: only that it was chosen).
+# --minutes: the trials run that long by the wall clock (0.12 s here, within 10 %).
 mkdir minutes
 $mpiexec -n 2 "$latency" --quick --minutes 0.002 --noplot --outdir minutes > /dev/null 2>&1 || bad "--minutes run failed"
 grep -q 'chosen for about 0.002 minutes' minutes/latency.output && ok || bad "--minutes: ntrial not chosen"
+python3 -c "
+import json; rows = json.load(open('minutes/latency.json'))['run_over_time']['chunks']['rows']
+assert 0.108 <= rows[-1][3] <= 0.132, rows[-1][3]" && ok || bad "--minutes 0.002: the trials did not last 0.12 s +- 10 %"
+
+# A real change of state: two CPU hogs on this 2-core machine for 2 s in the middle of 6 s of trials. The run
+# says so on stderr, in latency.output and in latency.json, with a state change at the hogs' time: they slow
+# what the ranks do between the timed loops, so the trials per second fall (or the times rise). Every chunk
+# lasts ~0.25 s of wall clock (at most twice that, unless one trial alone is longer).
+mkdir hog
+( sleep 2; date +%s.%N > hog/start; timeout 2 sh -c 'while :; do :; done' & timeout 2 sh -c 'while :; do :; done' & wait
+  date +%s.%N > hog/end ) &
+hogs=$!
+$mpiexec -n 2 "$latency" --quick --minutes 0.1 --noplot --outdir hog > hog.out 2> hog.err || bad "hog run: $(cat hog.err)"
+wait $hogs
+grep -q 'latency: WARNING: the run changed state at' hog.err && ok || bad "hog: no state change on stderr: $(cat hog.err)"
+grep -q '^WARNING: the run changed state at' hog/latency.output && ok || bad "hog: no state change in latency.output"
+python3 - "$(cat hog/start)" "$(cat hog/end)" <<'PY' && ok || bad "hog: no state change at the hogs' time in latency.json"
+import json, sys
+hog_start, hog_end = float(sys.argv[1]), float(sys.argv[2])
+j = json.load(open("hog/latency.json"))
+t = j["run_over_time"]
+t0 = t["trials_start_unix_s"]
+changes = t["state_changes"]
+assert changes and any(w.startswith("WARNING: the run changed state at") for w in j["warnings"])
+def slower(c):
+    return c["after"] < c["before"] if c["quantity"] == "trials per second" else c["after"] > c["before"]
+# A change to a slower state that begins within a second of the hogs' start and lasts into their time.
+hits = [c for c in changes if slower(c) and abs(t0 + c["start_s"] - hog_start) < 1.0 and t0 + c["end_s"] > hog_start + 0.5]
+assert hits, (hog_start - t0, hog_end - t0, changes)
+for c in changes:
+    assert set(c) == {"start_s", "end_s", "quantity", "before", "after", "unit"}, c
+cols = t["chunks"]["columns"]
+rows = t["chunks"]["rows"]
+assert cols[2:4] == ["start_s", "end_s"] and "trials_per_s" in cols and "p99_us" in cols
+npp = j["npp"]["used"]
+for r in rows:
+    longest_trial_s = r[cols.index("max_us")] * 2 * npp * 1e-6
+    assert r[3] - r[2] <= 2 * t["chunk_target_s"] + longest_trial_s, r
+assert 5.4 <= rows[-1][3] <= 6.6, rows[-1][3]  # --minutes 0.1: 6 s of trials +- 10 %
+PY
 # --progress covers the timer calibration too (a line every 2 s: 150M pairs take a few seconds).
 mkdir calib
 $mpiexec -n 2 "$latency" --nr 150000000 --npptrial 100 --ntrial 100 --progress --noplot --outdir calib > /dev/null 2> calib.err ||

@@ -406,6 +406,22 @@ program test_layout
                    c_sizeof(v_lat_pingpong_result%shared), kind_of(v_lat_pingpong_result%shared))
   call check_field('lat_pingpong_result', 'estimate', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%estimate), &
                    c_sizeof(v_lat_pingpong_result%estimate), kind_of(v_lat_pingpong_result%estimate))
+  call check_field('lat_pingpong_result', 'nchanges', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%nchanges), &
+                   c_sizeof(v_lat_pingpong_result%nchanges), kind_of(v_lat_pingpong_result%nchanges))
+  call check_field('lat_pingpong_result', 'change_quantity', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%change_quantity), &
+                   c_sizeof(v_lat_pingpong_result%change_quantity), kind_of(v_lat_pingpong_result%change_quantity(1)))
+  call check_field('lat_pingpong_result', 'change_start_s', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%change_start_s), &
+                   c_sizeof(v_lat_pingpong_result%change_start_s), kind_of(v_lat_pingpong_result%change_start_s(1)))
+  call check_field('lat_pingpong_result', 'change_end_s', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%change_end_s), &
+                   c_sizeof(v_lat_pingpong_result%change_end_s), kind_of(v_lat_pingpong_result%change_end_s(1)))
+  call check_field('lat_pingpong_result', 'change_before', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%change_before), &
+                   c_sizeof(v_lat_pingpong_result%change_before), kind_of(v_lat_pingpong_result%change_before(1)))
+  call check_field('lat_pingpong_result', 'change_after', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%change_after), &
+                   c_sizeof(v_lat_pingpong_result%change_after), kind_of(v_lat_pingpong_result%change_after(1)))
+  call check_field('lat_pingpong_result', 'trials_start_unix_s', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%trials_start_unix_s), &
+                   c_sizeof(v_lat_pingpong_result%trials_start_unix_s), kind_of(v_lat_pingpong_result%trials_start_unix_s))
+  call check_field('lat_pingpong_result', 'chunk_target_s', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%chunk_target_s), &
+                   c_sizeof(v_lat_pingpong_result%chunk_target_s), kind_of(v_lat_pingpong_result%chunk_target_s))
   call check_size('lat_npp_study_row', c_sizeof(v_lat_npp_study_row))
   call check_field('lat_npp_study_row', 'npp', c_loc(v_lat_npp_study_row), c_loc(v_lat_npp_study_row%npp), &
                    c_sizeof(v_lat_npp_study_row%npp), kind_of(v_lat_npp_study_row%npp))
