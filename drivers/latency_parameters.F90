@@ -58,7 +58,7 @@ contains
     type(latency_extras), optional, intent(out) :: extras
     type(latency_extras) :: ex
     integer :: i, nargs, ierr
-    logical :: quick, show_help, minutes_given
+    logical :: quick, show_help, minutes_given, no_estimate_given, cut_coef_given
     character(len=:), allocatable :: input
     character(len=32) :: timer
 
@@ -72,6 +72,8 @@ contains
     quick = .false.
     show_help = .false.
     minutes_given = .false.
+    no_estimate_given = .false.
+    cut_coef_given = .false.
     allocate (ex%study(0))
 
     ! First pass: the options that decide how the others are read.
@@ -119,6 +121,7 @@ contains
         opts%progress = 0
       case ('--no-estimate')
         opts%estimate = 0
+        no_estimate_given = .true.
       case ('--noplot')
         ex%noplot = .true.
       case ('--npp-study', '--res-npp-study')
@@ -157,6 +160,7 @@ contains
         end if
         call set_option(args(i)%text, args(i + 1)%text, opts, timer, outdir, status, message)
         if (status /= params_run) return
+        if (args(i)%text == '--cut_coef') cut_coef_given = .true.
         i = i + 1
       case default
         call fail('unknown option "'//args(i)%text//'"')
@@ -180,6 +184,16 @@ contains
     end if
     if (size(ex%study) > 0 .and. minutes_given) then
       call fail('--minutes cannot be given with an npp study (--ntrial is the trials of each value)')
+      return
+    end if
+    ! An option that would change nothing in a study is refused, not silently ignored.
+    if (size(ex%study) > 0 .and. no_estimate_given) then
+      call fail('--no-estimate cannot be given with an npp study: npp is not given there, so Part 2 runs '// &
+                '(the rule''s npp is reported beside the values)')
+      return
+    end if
+    if (size(ex%study) > 0 .and. cut_coef_given) then
+      call fail('--cut_coef cannot be given with an npp study: the study reports no filtered statistics')
       return
     end if
     call lat_timer_from_name(trim(timer), opts%timer, ierr=ierr)

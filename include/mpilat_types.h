@@ -168,6 +168,10 @@ typedef struct lat_npp_study_row {
   int64_t res_npp;      /**< the res_npp that gave npp by the rule (a --res-npp-study), or 0 */
   lat_stats stats;      /**< min, median, mean, max, stddev of its trials */
   lat_quantiles q;      /**< its percentiles (p99 among them) */
+  int64_t extra;        /**< trials beyond ntrial: a value that had its trials took its turns on until the
+                             slowest had them (in stats) */
+  double start_s;       /**< the start of its first chunk, seconds since the study's trials began */
+  double end_s;         /**< the end of its last chunk, likewise: the values' chunks spread over the whole run */
 } lat_npp_study_row;
 
 /* ---- sweep (spec/sweep.toml) -------------------------------------------------------------------------- */

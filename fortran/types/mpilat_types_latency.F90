@@ -218,6 +218,13 @@ module mpilat_types_latency
     type(lat_stats) :: stats
     !> its percentiles (p99 among them)
     type(lat_quantiles) :: q
+    !> trials beyond ntrial: a value that had its trials took its turns on until the slowest had them (in
+    !> stats)
+    integer(c_int64_t) :: extra
+    !> the start of its first chunk, seconds since the study's trials began
+    real(c_double) :: start_s
+    !> the end of its last chunk, likewise: the values' chunks spread over the whole run
+    real(c_double) :: end_s
   end type lat_npp_study_row
 
 end module mpilat_types_latency

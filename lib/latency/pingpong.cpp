@@ -92,6 +92,7 @@ struct Series {
   std::vector<RawChunk> chunks;
   int64_t done = 0;
   bool target_extra = false;      // its target reached, it takes turns on with the others (an npp study)
+  double first_start_s = -1.0, last_end_s = 0.0;  // the span of its chunks, seconds since the run began
   std::vector<int64_t> in_chunk;  // this chunk's ticks, for its median and percentiles
 };
 
@@ -178,6 +179,8 @@ void time_chunk(const Clock &clock, Pair &p, Series &s, StallWatch &stall, doubl
     ++s.done;
   }
   const auto end = std::chrono::steady_clock::now();
+  if (s.first_start_s < 0.0) s.first_start_s = std::chrono::duration<double>(start - run_start).count();
+  s.last_end_s = std::chrono::duration<double>(end - run_start).count();
   if (s.keep_chunks && !s.in_chunk.empty())
     s.chunks.push_back(raw_chunk(s, std::chrono::duration<double>(start - run_start).count(),
                                  std::chrono::duration<double>(end - run_start).count()));
@@ -642,6 +645,9 @@ NppStudy npp_study(MPI_Comm user_comm, const lat_pingpong_options &opts, const l
         row.res_npp = by_res_npp ? values[i] : 0;
         row.stats = describe(d, r.bytes);
         row.q = quantiles_of(d);
+        row.extra = std::max<int64_t>(0, series[i].done - o.ntrial);
+        row.start_s = std::max(0.0, series[i].first_start_s);
+        row.end_s = series[i].last_end_s;
         r.ntrial_done += series[i].done;
       }
     });

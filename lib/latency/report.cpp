@@ -547,10 +547,11 @@ void write_latency_plots(const std::string &outdir, const lat_pingpong_result &p
 namespace {
 
 std::string study_csv(const std::vector<lat_npp_study_row> &rows) {
-  std::string o = "npp,res_npp,trials,min_us,median_us,mean_us,max_us,stddev_us,p99_us\n";
+  std::string o = "npp,res_npp,trials,extra_trials,min_us,median_us,mean_us,max_us,variance_us2,stddev_us,p99_us,start_s,end_s\n";
   for (const lat_npp_study_row &r : rows)
-    append(o, "{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f}\n", r.npp, r.res_npp, r.stats.count, r.stats.min_us,
-           r.stats.median_us, r.stats.mean_us, r.stats.max_us, r.stats.stddev_us, r.q.p_us[8]);
+    append(o, "{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6g},{:.6f},{:.6f},{:.3f},{:.3f}\n", r.npp, r.res_npp, r.stats.count, r.extra,
+           r.stats.min_us, r.stats.median_us, r.stats.mean_us, r.stats.max_us, r.stats.variance_us2, r.stats.stddev_us, r.q.p_us[8],
+           r.start_s, r.end_s);
   return o;
 }
 
@@ -563,13 +564,15 @@ std::string study_table(const std::string &command_line, const lat_pingpong_resu
   if (p.estimate)
     append(o, "part 2: median_ppt = {:.4f} us with npp_init = {}; the rule's npp (res_npp = {}) = {}\n", p.median_ppt_us, p.npp_init,
            p.res_npp, p.npp_calculated);
-  append(o, "values interleaved chunk by chunk (~0.25 s of each in turn), so the machine's phases fall on every value alike\n\n");
-  append(o, "{:>10} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "npp", "res_npp", "trials", "min", "median", "mean",
-         "max", "SD", "p99");
+  append(o, "values interleaved chunk by chunk (~0.25 s of each in turn) from the first chunk to the last (each value's span in "
+            "seconds below), so the machine's phases fall on every value alike; a value that had its {} trials took its turns on "
+            "until the slowest had them (its extra trials are in its statistics)\n\n", p.ntrial);
+  append(o, "{:>10} {:>8} {:>10} {:>8} {:>10} {:>10} {:>10} {:>10} {:>12} {:>10} {:>10} {:>13}\n", "npp", "res_npp", "trials", "extra",
+         "min", "median", "mean", "max", "variance", "SD", "p99", "span s");
   for (const lat_npp_study_row &r : rows)
-    append(o, "{:>10} {:>8} {:>10} {:>10.4f} {:>10.4f} {:>10.4f} {:>10.4f} {:>10.4f} {:>10.4f}\n", r.npp,
-           r.res_npp ? std::to_string(r.res_npp) : std::string("-"), r.stats.count, r.stats.min_us, r.stats.median_us, r.stats.mean_us,
-           r.stats.max_us, r.stats.stddev_us, r.q.p_us[8]);
+    append(o, "{:>10} {:>8} {:>10} {:>8} {:>10.4f} {:>10.4f} {:>10.4f} {:>10.4f} {:>12.4e} {:>10.4f} {:>10.4f} {:>6.2f}-{:<6.2f}\n",
+           r.npp, r.res_npp ? std::to_string(r.res_npp) : std::string("-"), r.stats.count, r.extra, r.stats.min_us, r.stats.median_us,
+           r.stats.mean_us, r.stats.max_us, r.stats.variance_us2, r.stats.stddev_us, r.q.p_us[8], r.start_s, r.end_s);
   if (p.partial) append(o, "\n*** PARTIAL RESULTS: the study was stopped ({}) ***\n", partial_cause(p));
   return o;
 }
@@ -587,11 +590,11 @@ std::string study_json(const std::string &command_line, const lat_pingpong_resul
   j["part2"] = p.estimate ? nlohmann::json{{"median_ppt_us", p.median_ppt_us}, {"npp_init", p.npp_init}, {"npptrial", p.npptrial},
                                            {"res_npp", p.res_npp}, {"npp_calculated", p.npp_calculated}}
                           : nlohmann::json();
-  j["interleaving"] = "chunk by chunk: ~0.25 s of each value in turn";
+  j["interleaving"] = "chunk by chunk: ~0.25 s of each value in turn, every value taking its turns until the slowest has its trials";
   nlohmann::json out = nlohmann::json::array();
   for (const lat_npp_study_row &r : rows)
     out.push_back({{"npp", r.npp}, {"res_npp", r.res_npp ? nlohmann::json(r.res_npp) : nlohmann::json()}, {"stats", stats_json(r.stats)},
-                   {"quantiles", quantiles_json(r.q, r.stats.count)}});
+                   {"quantiles", quantiles_json(r.q, r.stats.count)}, {"extra_trials", r.extra}, {"span_s", {r.start_s, r.end_s}}});
   j["values"] = out;
   return j.dump(2) + "\n";
 }

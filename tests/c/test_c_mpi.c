@@ -206,6 +206,19 @@ static void npp_study_rows(void **state) {
     assert_true(rows[i].stats.min_us <= rows[i].q.p_us[8] && rows[i].q.p_us[8] <= rows[i].stats.max_us);
   }
   assert_int_equal(r.ntrial_done, 900);
+  /* Interleaved to the end: with 20000 trials npp 64 needs two turns or more, and npp 1, done in its first,
+     takes its turns on (extra trials); each value's chunks span the whole run. */
+  o.ntrial = 20000;
+  const int64_t two[2] = {1, 64};
+  assert_int_equal(lat_npp_study(MPI_COMM_WORLD, &o, NULL, 2, two, 0, &r, rows), LAT_SUCCESS);
+  const double run_end = rows[0].end_s > rows[1].end_s ? rows[0].end_s : rows[1].end_s;
+  for (int i = 0; i < 2; ++i) {
+    assert_true(rows[i].stats.count >= 20000 && rows[i].stats.count == 20000 + rows[i].extra);
+    assert_true(rows[i].start_s < 0.5);
+    assert_true(rows[i].end_s > run_end - 0.6);
+  }
+  assert_true(rows[0].extra > 0);
+  o.ntrial = 300;
   const int64_t res[2] = {25, 400};
   assert_int_equal(lat_npp_study(MPI_COMM_WORLD, &o, NULL, 2, res, 1, &r, rows), LAT_SUCCESS);
   for (int i = 0; i < 2; ++i) {

@@ -176,6 +176,9 @@ assert j["format"] == "mpilat-npp-study" and [v["npp"] for v in j["values"]] == 
 assert all(v["stats"]["count"] == 300 and "p99" in v["quantiles"]["percentiles_us"] for v in j["values"])
 rows = list(csv.DictReader(open("study/latency.npp.csv")))
 assert [r["npp"] for r in rows] == ["1", "9", "18"] and all(r["trials"] == "300" for r in rows)
+# The paper's tables have the variance; every value's span covers the run (its chunks, interleaved to the end).
+assert all(float(r["variance_us2"]) >= 0 and float(r["start_s"]) <= float(r["end_s"]) for r in rows)
+assert all(len(v["span_s"]) == 2 and v["extra_trials"] == 0 for v in j["values"])
 PY
 grep -Eq '^ +18 +- +300 ' study/latency.npp.txt && ok || bad "latency.npp.txt row"
 mkdir rstudy
@@ -214,6 +217,8 @@ expect_error "the npp study values must be in 1..1000000000, got 0" 2 --npp-stud
 expect_error "the res_npp study values must be in 1..1000000000, got -5" 2 --res-npp-study 25,-5
 expect_error '--npp-study expects a list of integers such as 1,9,18, got "1,,2"' 2 --npp-study 1,,2
 expect_error "--npp cannot be given with an npp study, which sets npp per value (got --npp 4)" 2 --npp 4 --npp-study 1,2
+expect_error "--no-estimate cannot be given with an npp study" 2 --no-estimate --npp-study 1,2
+expect_error "--cut_coef cannot be given with an npp study" 2 --cut_coef 3 --res-npp-study 25,50
 expect_error '--minutes must be a number of minutes > 0, got "0"' 2 --minutes 0
 expect_error '--minutes must be a number of minutes > 0, got "-1"' 2 --minutes -1
 expect_error "minutes needs Part 2" 2 --minutes 1 --npp 3 --no-estimate

@@ -431,6 +431,12 @@ program test_layout
                    c_sizeof(v_lat_npp_study_row%stats), kind_of(v_lat_npp_study_row%stats))
   call check_field('lat_npp_study_row', 'q', c_loc(v_lat_npp_study_row), c_loc(v_lat_npp_study_row%q), &
                    c_sizeof(v_lat_npp_study_row%q), kind_of(v_lat_npp_study_row%q))
+  call check_field('lat_npp_study_row', 'extra', c_loc(v_lat_npp_study_row), c_loc(v_lat_npp_study_row%extra), &
+                   c_sizeof(v_lat_npp_study_row%extra), kind_of(v_lat_npp_study_row%extra))
+  call check_field('lat_npp_study_row', 'start_s', c_loc(v_lat_npp_study_row), c_loc(v_lat_npp_study_row%start_s), &
+                   c_sizeof(v_lat_npp_study_row%start_s), kind_of(v_lat_npp_study_row%start_s))
+  call check_field('lat_npp_study_row', 'end_s', c_loc(v_lat_npp_study_row), c_loc(v_lat_npp_study_row%end_s), &
+                   c_sizeof(v_lat_npp_study_row%end_s), kind_of(v_lat_npp_study_row%end_s))
   call check_size('lat_sweep_options', c_sizeof(v_lat_sweep_options))
   call check_field('lat_sweep_options', 'size_first', c_loc(v_lat_sweep_options), c_loc(v_lat_sweep_options%size_first), &
                    c_sizeof(v_lat_sweep_options%size_first), kind_of(v_lat_sweep_options%size_first))
