@@ -1,8 +1,9 @@
 // tally.hpp: the exact, compact record of a run's samples. A timer difference is a whole number of the
 // clock's counting unit (a nanosecond for mpi_wtime and monotonic_raw, a cycle for tsc): the tally keys on
 // that integer, so equal times share one key (keying on the double difference of two absolute readings
-// split one time into several keys by rounding noise). A run of 2^25 trials has a few hundred or thousand
-// distinct counts: a count per distinct value is the whole information in 16 bytes, not 8 per trial.
+// split one time into several keys by rounding noise). A run of 2^25 trials has at most tens of thousands of
+// distinct values (32,622 in bench_mpilat's; docs/method.md, "Memory"): a count per distinct value is the whole
+// information in 16 bytes, not 8 per trial.
 #pragma once
 
 #include <cmath>

@@ -128,13 +128,15 @@ std::string interval_end(double x) {
 }
 
 /// Percentiles and the 95 % intervals of the median and p99 (not in the paper; after Part 3 and Part 5).
-void percentiles(std::string &o, const char *title, const lat_quantiles &q, int64_t count) {
+/// Each percentile is one of the times, printed with the decimals of the clock's one-way step (as the tables).
+void percentiles(std::string &o, const char *title, const lat_quantiles &q, int64_t count, double step_us) {
   append(o, "{}\n\n", title);
   if (count == 0) {
     append(o, "no trials\n\n");
     return;
   }
-  for (int i = 0; i < LAT_NPERCENTILES; ++i) append(o, "p{} = {:.4f}\n", q.level[i], q.p_us[i]);
+  const int decimals = std::max(4, decimals_for(step_us));
+  for (int i = 0; i < LAT_NPERCENTILES; ++i) append(o, "p{} = {:.{}f}\n", q.level[i], q.p_us[i], decimals);
   append(o, "95 % confidence interval of the median = {} to {}\n", interval_end(q.median_ci_us[0]), interval_end(q.median_ci_us[1]));
   append(o, "95 % confidence interval of p99 = {} to {}\n\n", interval_end(q.p99_ci_us[0]), interval_end(q.p99_ci_us[1]));
 }
@@ -303,7 +305,8 @@ std::string full_text(const LatencyReport &r) {
   times(o, "TIMING RESULTS FOR PING PONG TIMES DIVIDED BY TWO IN MICROSECONDS", p.all);
   statistics(o, "STATISTICS FOR PING PONG TIMES", p.all);
   rates(o, "COMMUNICATION RATE RESULTS IN MBYTES/SECOND", p.all);
-  percentiles(o, "PERCENTILES OF PING PONG TIMES DIVIDED BY TWO IN MICROSECONDS (NEAREST RANK)", p.all_q, p.all.count);
+  percentiles(o, "PERCENTILES OF PING PONG TIMES DIVIDED BY TWO IN MICROSECONDS (NEAREST RANK)", p.all_q, p.all.count,
+              one_way_step_us(p));
 
   if (r.pp_dist != nullptr) {
     append(o, "PART 4: DISTRIBUTION OF PING PONG TIMES\n\n");
@@ -318,7 +321,8 @@ std::string full_text(const LatencyReport &r) {
   times(o, "FILTERED TIMING RESULTS FOR PING PONG TIMES DIVIDED BY TWO IN MICROSECONDS", p.filtered);
   statistics(o, "STATISTICS FOR FILTERED TIMINGS", p.filtered);
   rates(o, "COMMUNICATION RATE RESULTS FOR FILTERED TIMINGS IN MBYTES/SECOND", p.filtered);
-  percentiles(o, "PERCENTILES OF FILTERED TIMINGS IN MICROSECONDS (NEAREST RANK)", p.filtered_q, p.filtered.count);
+  percentiles(o, "PERCENTILES OF FILTERED TIMINGS IN MICROSECONDS (NEAREST RANK)", p.filtered_q, p.filtered.count,
+              one_way_step_us(p));
   program_time(o, r);
   timer_used(o, r.timer);
   run_over_time(o, r);
@@ -509,7 +513,9 @@ std::string latency_plot_text(const lat_pingpong_result &p, const Distribution &
     append(o, "1 0 0\n");
   }
   append(o, "EOD\n");
-  append(o, "set logscale x\nset logscale y\nset grid\nset xlabel 'one-way time (us), log scale'\nset ylabel 'trials per bin (40 a decade)'\n");
+  // From 0.5: a bin of a single trial shows as a bar (on a log axis from 1 it would have no height).
+  append(o, "set logscale x\nset logscale y\nset yrange [0.5:*]\nset grid\nset xlabel 'one-way time (us), log scale'\n"
+            "set ylabel 'trials per bin (40 a decade)'\n");
   append(o, "set title {}\n", gnuplot_quoted(fmt::format("distribution: median {:.4f} us, filter cut {:.4f} us ({} removed){}", p.all.median_us,
                                                            p.cut_off_us, p.n_removed,
                                                            not_positive ? fmt::format("; {} times <= 0 not drawn", not_positive) : "")));
@@ -517,22 +523,30 @@ std::string latency_plot_text(const lat_pingpong_result &p, const Distribution &
   if (p.cut_off_us > 0.0) append(o, "set arrow 2 from {:.9g}, graph 0 to {:.9g}, graph 1 nohead front lw 2 dt 2 lc rgb '#cf222e'\n", p.cut_off_us, p.cut_off_us);
   append(o, "plot $hist using 1:3:2 with boxes fill solid 0.5 lc rgb '#0969da' title 'trials', "
             "NaN with lines lw 2 lc rgb '#1a7f37' title 'median', NaN with lines lw 2 dt 2 lc rgb '#cf222e' title 'filter cut (cut_coef x median)'\n");
-  append(o, "unset arrow\nunset logscale\nset logscale y\n");
+  append(o, "unset arrow\nunset logscale\nset yrange [*:*]\nset logscale y\n");
   append(o, "$chunks << EOD\n");
   for (const TrialChunk &c : chunks)
-    if (c.median_us > 0.0 && c.min_us > 0.0) append(o, "{:.6f} {:.9g} {:.9g}\n", 0.5 * (c.start_s + c.end_s), c.median_us, c.min_us);
-  if (chunks.empty()) append(o, "0 1 1\n");
+    if (c.median_us > 0.0 && c.min_us > 0.0)
+      append(o, "{:.6f} {:.9g} {:.9g} {:.9g}\n", 0.5 * (c.start_s + c.end_s), c.median_us, c.min_us, c.p99_us > 0.0 ? c.p99_us : c.median_us);
+  if (chunks.empty()) append(o, "0 1 1 1\n");
   append(o, "EOD\n");
+  // The state changes: a line where each begins, labelled with what changed.
+  for (const StateChange &c : state_changes(chunks))
+    append(o, "set arrow from {:.6f}, graph 0 to {:.6f}, graph 1 nohead lw 1 dt 2 lc rgb '#cf222e'\n"
+              "set label {} at {:.6f}, graph 0.97 rotate by 90 right font ',8' tc rgb '#cf222e'\n",
+           c.start_s, c.start_s, gnuplot_quoted(fmt::format("{} {:.2f}x", change_quantity_name(c.quantity), c.after / c.before)), c.start_s);
   append(o, "set xrange [0:*]\nset xlabel 'seconds since the trials began'\nset ylabel 'one-way time (us), log scale'\n");
   std::string levels;
   for (int g = 0; g < p.nlevels; ++g) levels += fmt::format("{}{:.4f} us ({:.0f} %)", g ? ", " : "", p.level_us[g], 100.0 * p.level_share[g]);
-  append(o, "set title {}\n", gnuplot_quoted(fmt::format("the run over time: chunks of ~0.25 s; {} level(s) of the chunk medians: {}{}", p.nlevels,
-                                                           levels, (p.warnings & LAT_WARN_LEVELS) ? " - WARNING: the machine changed state" : "")));
+  append(o, "set title {}\n", gnuplot_quoted(fmt::format("the run over time: chunks of ~0.25 s; {} level(s) of the chunk medians: {}{}{}", p.nlevels,
+                                                           levels, (p.warnings & LAT_WARN_LEVELS) ? " - WARNING: the machine changed state" : "",
+                                                           p.nchanges > 0 ? fmt::format(" - WARNING: {} state change(s), dashed", p.nchanges) : "")));
   std::string level_lines;
   for (int g = 0; g < p.nlevels; ++g)
     level_lines += fmt::format(", {:.9g} with lines dt 3 lc rgb '#6e7781' title {}", p.level_us[g], gnuplot_quoted(fmt::format("level {}", g + 1)));
   append(o, "plot $chunks using 1:2 with points pt 7 ps 0.5 lc rgb '#0969da' title 'chunk median', "
-            "$chunks using 1:3 with points pt 1 ps 0.5 lc rgb '#8c959f' title 'chunk minimum'{}\n", level_lines);
+            "$chunks using 1:3 with points pt 1 ps 0.5 lc rgb '#8c959f' title 'chunk minimum', "
+            "$chunks using 1:4 with points pt 2 ps 0.5 lc rgb '#bf8700' title 'chunk p99'{}\n", level_lines);
   append(o, "unset multiplot\n");
   return o;
 }

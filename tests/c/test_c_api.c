@@ -250,9 +250,10 @@ static void npp_study_files(void **state) {
   char path[600];
   snprintf(path, sizeof path, "%s/latency.npp.csv", dir);
   char *csv = read_file(path);
-  assert_string_equal(csv, "npp,res_npp,trials,min_us,median_us,mean_us,max_us,stddev_us,p99_us\n"
-                           "1,0,4,1.000000,2.500000,4.000000,10.000000,4.082483,10.000000\n"
-                           "36,0,4,1.000000,2.500000,4.000000,10.000000,4.082483,10.000000\n");
+  /* The variance as in the paper's tables: (9 + 4 + 1 + 36) / 3 = 16.6667 us^2 (the SD's square). */
+  assert_string_equal(csv, "npp,res_npp,trials,extra_trials,min_us,median_us,mean_us,max_us,variance_us2,stddev_us,p99_us,start_s,end_s\n"
+                           "1,0,4,0,1.000000,2.500000,4.000000,10.000000,16.6667,4.082483,10.000000,0.000,0.000\n"
+                           "36,0,4,0,1.000000,2.500000,4.000000,10.000000,16.6667,4.082483,10.000000,0.000,0.000\n");
   free(csv);
   const char *names[] = {"latency.npp.csv", "latency.npp.txt", "latency.npp.json", "latency.npp.gp"};
   for (int i = 0; i < 4; ++i) {

@@ -33,6 +33,14 @@ done
 [ "$(grep -Ec '^[0-9]+\.[0-9]{2} <= times < [0-9]+\.[0-9]{2} with count = [0-9]+$' latency.output)" = 49 ] && ok || bad "49 closed bins"
 grep -Eq '^9\.80 <= times with count = [0-9]+$' latency.output && ok || bad "open last bin"
 grep -Eq '^time = [0-9]+\.[0-9]{3} with frequency = [0-9]+$' latency.output && ok || bad "frequency rows"
+# The percentiles are times of the run: printed with at least the decimals of the Part 4 table (its step's).
+python3 - <<'PY' && ok || bad "percentiles not printed at the clock's step"
+import re
+text = open("latency.output").read()
+table = [len(m) for m in re.findall(r"^time = [0-9]+\.([0-9]+) with frequency", text, re.M)]
+pct = [len(m) for m in re.findall(r"^p[0-9.]+ = [0-9]+\.([0-9]+)$", text, re.M)]
+assert pct and table and min(pct) >= max(4, max(table)), (pct[:3], table[-3:])
+PY
 # Tables keyed on clock ticks: every printed time once, in each table (Part 1's and Part 4's).
 for part in "FREQUENCY OF TIMES FROM THE TIMER" "MEASURED TIMINGS AND THEIR FREQUENCY"; do
   sed -n "/^$part/,/^PART/p" latency.output | grep '^time = ' | awk '{print $3}' | sort | uniq -d > dups
