@@ -311,6 +311,16 @@ Row compare(const Quantity &a, const Quantity &b, const lat_compare_options &opt
     row.why = "a value <= 0: no ratio";
   } else if (av.size() >= 3 && bv.size() >= 3) {
     rc = lat_compare_launches(static_cast<int64_t>(av.size()), av.data(), static_cast<int64_t>(bv.size()), bv.data(), &opts, &row.r);
+    // The exact rank interval has a coarsest step: below it no level can be kept, so the run is refused.
+    if (rc == LAT_SUCCESS && row.r.max_confidence < opts.confidence) {
+      char text[400];
+      std::snprintf(text, sizeof text,
+                    "with %zu and %zu launches the exact rank interval over launches reaches at most %.1f %% confidence, "
+                    "not the %g %% asked: take more launches a group (4 and 4 reach 97.1 %%), or give --confidence %.3f "
+                    "or lower", av.size(), bv.size(), 100.0 * row.r.max_confidence, 100.0 * opts.confidence,
+                    std::floor(row.r.max_confidence * 1000.0) / 1000.0);
+      throw BadInput(text);
+    }
   } else if (a.q > 0.0 && b.q > 0.0) {
     // Fewer than 3 launches: the trials of each group pooled, compared by order statistics.
     std::vector<double> pa, pb;
@@ -325,11 +335,13 @@ Row compare(const Quantity &a, const Quantity &b, const lat_compare_options &opt
   if (rc != LAT_SUCCESS) row.why = lat_last_error_message();
   const bool slower_if_higher = a.higher_is_slower;
   switch (row.r.method) {
-    case LAT_METHOD_LAUNCHES: row.method = "bootstrap over launches"; break;
-    case LAT_METHOD_TRIALS: row.method = "order statistics over trials"; break;
+    case LAT_METHOD_LAUNCHES: row.method = "exact ranks over launches"; break;
+    case LAT_METHOD_TRIALS: row.method = "order statistics over trials, within launches only"; break;
     default: row.method = "none: " + row.why;
   }
-  if (row.r.verdict == LAT_VERDICT_B_HIGHER) row.verdict = slower_if_higher ? "B slower" : "B faster";
+  if (row.r.method == LAT_METHOD_TRIALS)  // the trials of 1 or 2 launches cannot show the spread between launches
+    row.verdict = "none: within-launch interval only (take 3 launches or more a group)";
+  else if (row.r.verdict == LAT_VERDICT_B_HIGHER) row.verdict = slower_if_higher ? "B slower" : "B faster";
   else if (row.r.verdict == LAT_VERDICT_B_LOWER) row.verdict = slower_if_higher ? "B faster" : "B slower";
   else row.verdict = "no difference resolvable at this noise";
   return row;
@@ -431,7 +443,9 @@ int run(const std::vector<std::string> &a_files, const std::vector<std::string> 
   j["kind"] = a.front().kind;
   j["command_line"] = command_line;
   j["group_a"] = a_files;
-  j["options"] = {{"confidence", opts.confidence}, {"resamples", opts.resamples}, {"seed", opts.seed}};
+  j["options"] = {{"confidence", opts.confidence},
+                  {"method", "3 launches or more a group: the exact rank interval (Hodges-Lehmann, Mann-Whitney) of the "
+                             "ratio over the launch values; fewer: order statistics over the pooled trials, no verdict"}};
   std::string table, csv;
   std::vector<std::pair<std::string, std::string>> files;
   if (b.empty()) {
@@ -540,8 +554,6 @@ int main(int argc, char **argv) {
   app.add_option("files", a_files, "group A's files (and alone: the spread of that group)")->required();
   app.add_option("--outdir", outdir, "where compare.json, compare.csv and the picture go");
   app.add_option("--confidence", opts.confidence, "of the interval of B/A");
-  app.add_option("--resamples", opts.resamples, "bootstrap resamples over launches");
-  app.add_option("--seed", opts.seed, "of the bootstrap (a comparison is repeatable)");
   app.add_flag("--noplot", noplot, "no compare.png/.svg");
   app.add_option("--vs", b_files, "(written --) group B's files")->expected(0, -1);
   const int status = parse_options(app, [&] { app.parse(args); }, 0, "mpilat-compare");

@@ -586,9 +586,12 @@ int lat_compare_distributions(int64_t na, const double *a_values, const int64_t 
 
 /**
  * Compares two groups of launches, one value each (a launch's median, say): each group's value is the
- * median of its launches, the interval of B/A the percentile bootstrap over launches (opts->resamples
- * resamples of each group with replacement). At least 3 launches a group, values finite and > 0;
- * method LAT_METHOD_LAUNCHES.
+ * median of its launches; the ratio B/A is the Hodges-Lehmann estimate (exp of the median of ln b_j - ln a_i
+ * over all pairs) and its interval the exact rank interval [exp d_(k), exp d_(N+1-k)], k from Mann-Whitney's
+ * distribution, which covers a shift of the log values with at least opts->confidence at every group size
+ * (docs/compare.md). Small groups cannot reach every level: result->max_confidence says what they reach
+ * (3 and 3: 0.9), and above it the interval is (0, inf), unresolved. At least 3 launches a group, values
+ * finite and > 0; method LAT_METHOD_LAUNCHES (opts->resamples and seed are not used since API 8).
  */
 int lat_compare_launches(int64_t na, const double *a, int64_t nb, const double *b, const lat_compare_options *opts,
                          lat_compare_result *result);

@@ -466,7 +466,8 @@ typedef struct lat_fit_summary {
 /** Options of the comparisons; initialise with lat_compare_defaults(). */
 typedef struct lat_compare_options {
   double confidence;    /**< of the interval of B/A; default 0.95 */
-  int64_t resamples;    /**< bootstrap resamples over launches; default 10000 */
+  int64_t resamples;    /**< not used since API 8 (the interval over launches is exact, by ranks); still checked,
+                             100..10^7; default 10000 */
   int64_t seed;         /**< of the bootstrap's generator, so a comparison is repeatable; default 1 */
 } lat_compare_options;
 
@@ -480,6 +481,9 @@ typedef struct lat_compare_result {
   int64_t a_count, b_count; /**< launches (LAT_METHOD_LAUNCHES) or trials (LAT_METHOD_TRIALS) */
   int method;           /**< lat_compare_method */
   int verdict;          /**< lat_compare_verdict */
+  double max_confidence; /**< the highest confidence the group sizes can reach (LAT_METHOD_LAUNCHES: 1 - 2 / C(na
+                              + nb, na), the exact rank interval's coarsest step); an interval asked at a higher
+                              confidence is unbounded and resolves nothing */
 } lat_compare_result;
 
 #ifdef __cplusplus

@@ -18,7 +18,8 @@ module mpilat_types_compare
   type, bind(C) :: lat_compare_options
     !> of the interval of B/A; default 0.95
     real(c_double) :: confidence
-    !> bootstrap resamples over launches; default 10000
+    !> not used since API 8 (the interval over launches is exact, by ranks); still checked, 100..10^7;
+    !> default 10000
     integer(c_int64_t) :: resamples
     !> of the bootstrap's generator, so a comparison is repeatable; default 1
     integer(c_int64_t) :: seed
@@ -44,6 +45,10 @@ module mpilat_types_compare
     integer(c_int) :: method
     !> lat_compare_verdict
     integer(c_int) :: verdict
+    !> the highest confidence the group sizes can reach (LAT_METHOD_LAUNCHES: 1 - 2 / C(na + nb, na), the
+    !> exact rank interval's coarsest step); an interval asked at a higher confidence is unbounded and
+    !> resolves nothing
+    real(c_double) :: max_confidence
   end type lat_compare_result
 
 end module mpilat_types_compare

@@ -23,6 +23,38 @@ int verdict_of(double low, double high) {
 /// The value at the 1-based rank k of d (k in 1..n).
 double at_rank(const Distribution &d, int64_t k) { return kth_value(d, k - 1); }
 
+/// P(U <= u), u = 0 .. na nb, for Mann-Whitney's U of groups of na and nb with no shift: exact by the
+/// recursion p(m, n, u) = m/(m+n) p(m-1, n, u-n) + n/(m+n) p(m, n-1, u), or the normal approximation with a
+/// continuity correction where na nb exceeds 40,000.
+std::vector<double> mann_whitney_cdf(size_t na, size_t nb) {
+  const size_t total = na * nb;
+  std::vector<double> cdf(total + 1);
+  if (total > 40000) {
+    const double mean = static_cast<double>(total) / 2.0;
+    const double sd = std::sqrt(static_cast<double>(total) * static_cast<double>(na + nb + 1) / 12.0);
+    for (size_t u = 0; u <= total; ++u) cdf[u] = 0.5 * std::erfc(-(static_cast<double>(u) + 0.5 - mean) / (sd * std::sqrt(2.0)));
+    return cdf;
+  }
+  // row[n] holds p(m, n, .) for the current m.
+  std::vector<std::vector<double>> row(nb + 1);
+  for (size_t n = 0; n <= nb; ++n) row[n] = {1.0};  // m = 0: U = 0
+  for (size_t m = 1; m <= na; ++m) {
+    std::vector<std::vector<double>> next(nb + 1);
+    next[0] = {1.0};
+    for (size_t n = 1; n <= nb; ++n) {
+      std::vector<double> p(m * n + 1, 0.0);
+      const double wm = static_cast<double>(m) / static_cast<double>(m + n), wn = 1.0 - wm;
+      for (size_t u = 0; u < row[n].size(); ++u) p[u + n] += wm * row[n][u];  // the largest is an a: U += n
+      for (size_t u = 0; u < next[n - 1].size(); ++u) p[u] += wn * next[n - 1][u];
+      next[n] = std::move(p);
+    }
+    row = std::move(next);
+  }
+  double sum = 0.0;
+  for (size_t u = 0; u <= total; ++u) cdf[u] = sum += row[nb][u];
+  return cdf;
+}
+
 }  // namespace
 
 lat_compare_options compare_defaults() {
@@ -50,29 +82,32 @@ lat_compare_result compare_launches(const std::vector<double> &a, const std::vec
   r.a_value = median_in_place(work);
   work = b;
   r.b_value = median_in_place(work);
-  r.ratio = r.b_value / r.a_value;
   r.a_count = static_cast<int64_t>(a.size());
   r.b_count = static_cast<int64_t>(b.size());
   r.confidence = opts.confidence;
   r.method = LAT_METHOD_LAUNCHES;
-  // Percentile bootstrap: each resample draws every group's launches again with replacement.
-  std::mt19937_64 rng(static_cast<uint64_t>(opts.seed));
-  std::vector<double> ratios(static_cast<size_t>(opts.resamples)), ra(a.size()), rb(b.size());
-  for (double &ratio : ratios) {
-    for (double &x : ra) x = a[rng() % a.size()];
-    for (double &x : rb) x = b[rng() % b.size()];
-    ratio = median_in_place(rb) / median_in_place(ra);
-  }
-  std::sort(ratios.begin(), ratios.end());
+  // The exact rank interval (Hodges-Lehmann and Mann-Whitney) of the shift of the launches' log values:
+  // d = ln b_j - ln a_i over all pairs, sorted; [d_(k), d_(N+1-k)] covers the shift with probability
+  // >= 1 - 2 P(U <= k - 1), U Mann-Whitney's statistic with no shift. Exact at every group size.
+  std::vector<double> d;
+  d.reserve(a.size() * b.size());
+  for (double x : a)
+    for (double y : b) d.push_back(std::log(y) - std::log(x));
+  std::sort(d.begin(), d.end());
+  work = d;
+  r.ratio = std::exp(median_in_place(work));
+  const std::vector<double> cdf = mann_whitney_cdf(a.size(), b.size());
   const double tail = (1.0 - opts.confidence) / 2.0;
-  const auto at = [&](double p) {
-    const double pos = p * static_cast<double>(ratios.size() - 1);
-    const size_t lo = static_cast<size_t>(std::floor(pos));
-    const size_t hi = std::min(lo + 1, ratios.size() - 1);
-    return ratios[lo] + (pos - static_cast<double>(lo)) * (ratios[hi] - ratios[lo]);
-  };
-  r.ratio_low = at(tail);
-  r.ratio_high = at(1.0 - tail);
+  r.max_confidence = 1.0 - 2.0 * cdf[0];
+  size_t k = 0;  // the largest k >= 1 with P(U <= k - 1) <= tail; 0: none
+  while (k < cdf.size() && cdf[k] <= tail * (1.0 + 1e-12)) ++k;
+  if (k == 0) {
+    r.ratio_low = 0.0;
+    r.ratio_high = kInf;
+  } else {
+    r.ratio_low = std::exp(d[k - 1]);
+    r.ratio_high = std::exp(d[d.size() - k]);
+  }
   r.verdict = verdict_of(r.ratio_low, r.ratio_high);
   return r;
 }

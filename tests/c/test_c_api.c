@@ -470,6 +470,61 @@ static int synthetic_curve(int64_t size, void *context, double *time_us) {
   return LAT_SUCCESS;
 }
 
+/* The comparison over launches keeps its stated confidence: 300 comparisons of identical groups (launch
+   values lognormal, 2 % apart from launch to launch, a fixed seed) claim a difference at most at the nominal
+   rate plus twice its sampling error; 3 and 3 launches reach 90 % at most (1 - 2/20). The power against a
+   5 % shift is printed for docs/compare.md. */
+static uint64_t sim_state = 12345;
+static double sim_normal(void) { /* Box-Muller on a 64-bit LCG: deterministic on every platform */
+  sim_state = sim_state * 6364136223846793005ULL + 1442695040888963407ULL;
+  const double u1 = ((double)(sim_state >> 11) + 0.5) / 9007199254740992.0;
+  sim_state = sim_state * 6364136223846793005ULL + 1442695040888963407ULL;
+  const double u2 = ((double)(sim_state >> 11) + 0.5) / 9007199254740992.0;
+  return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+static int sim_claims(int n, double shift, double confidence, int trials) {
+  lat_compare_options o;
+  lat_compare_defaults(&o);
+  o.confidence = confidence;
+  int claims = 0;
+  for (int t = 0; t < trials; ++t) {
+    double a[8], b[8];
+    for (int i = 0; i < n; ++i) a[i] = 0.2 * exp(0.02 * sim_normal()), b[i] = 0.2 * shift * exp(0.02 * sim_normal());
+    lat_compare_result r;
+    assert_int_equal(lat_compare_launches(n, a, n, b, &o, &r), LAT_SUCCESS);
+    assert_true(r.method == LAT_METHOD_LAUNCHES && r.confidence == confidence);
+    claims += r.verdict != LAT_VERDICT_UNRESOLVED;
+  }
+  return claims;
+}
+static void comparisons_keep_their_confidence(void **state) {
+  (void)state;
+  const int trials = 300;
+  const struct { int n; double confidence; } cases[] = {{3, 0.90}, {4, 0.95}, {5, 0.95}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    const double alpha = 1.0 - cases[c].confidence;
+    const int claims = sim_claims(cases[c].n, 1.0, cases[c].confidence, trials);
+    const double limit = trials * alpha + 2.0 * sqrt(trials * alpha * (1.0 - alpha));
+    const int power = sim_claims(cases[c].n, 1.05, cases[c].confidence, trials);
+    print_message("%d and %d launches at %.0f %%: %d of %d identical-group comparisons claim a difference (limit %.1f); "
+                  "a 5 %% shift found in %d of %d\n", cases[c].n, cases[c].n, 100 * cases[c].confidence, claims, trials, limit,
+                  power, trials);
+    assert_true(claims <= limit);
+    assert_true(power > 0);
+  }
+  /* 3 and 3 launches cannot reach 95 %: the interval is unbounded and says what they can reach. */
+  lat_compare_options o;
+  lat_compare_defaults(&o);
+  const double a[3] = {1.0, 1.01, 0.99}, b[3] = {2.0, 2.01, 1.99};
+  lat_compare_result r;
+  assert_int_equal(lat_compare_launches(3, a, 3, b, &o, &r), LAT_SUCCESS);
+  assert_true(fabs(r.max_confidence - 0.9) < 1e-12);
+  assert_true(r.ratio_low == 0.0 && isinf(r.ratio_high) && r.verdict == LAT_VERDICT_UNRESOLVED);
+  o.confidence = 0.9;
+  assert_int_equal(lat_compare_launches(3, a, 3, b, &o, &r), LAT_SUCCESS);
+  assert_true(r.verdict == LAT_VERDICT_B_HIGHER && fabs(r.ratio_low - 1.99 / 1.01) < 1e-9 && fabs(r.ratio_high - 2.01 / 0.99) < 1e-9);
+}
+
 static void sweep_run_finds_the_threshold(void **state) {
   (void)state;
   lat_sweep_options o;
@@ -691,7 +746,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(stats_hand_computed_even),   cmocka_unit_test(stats_hand_computed_odd_and_single),
       cmocka_unit_test(stats_exact_against_direct), cmocka_unit_test(npp_rule_cases),
-      cmocka_unit_test(appendix_c_summary), cmocka_unit_test(npp_study_files), cmocka_unit_test(comparisons),         cmocka_unit_test(write_files_whole_or_not_at_all),
+      cmocka_unit_test(appendix_c_summary), cmocka_unit_test(npp_study_files), cmocka_unit_test(comparisons), cmocka_unit_test(comparisons_keep_their_confidence),         cmocka_unit_test(write_files_whole_or_not_at_all),
       cmocka_unit_test(errors_and_versions),        cmocka_unit_test(null_and_range_errors),
       cmocka_unit_test(measuring_before_mpi_init),  cmocka_unit_test(defaults_are_appendix_c),
       cmocka_unit_test(sweep_run_finds_the_threshold), cmocka_unit_test(sweep_run_logscale_grid), cmocka_unit_test(sweep_run_errors),

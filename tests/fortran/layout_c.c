@@ -393,6 +393,7 @@ static const struct layout_entry entries[] = {
   LAYOUT_FIELD(lat_compare_result, b_count)
   LAYOUT_FIELD(lat_compare_result, method)
   LAYOUT_FIELD(lat_compare_result, verdict)
+  LAYOUT_FIELD(lat_compare_result, max_confidence)
 };
 
 /* what (0 offset, 1 size, 2 kind) of a field, or of the struct when field is "" (its size), or -1 when C has

@@ -97,9 +97,10 @@ program test_f08
   call lat_quantiles_compute([(real(i, c_double), i = 1, 100)], q)
   call check(q%p_us(5) == 50 .and. q%median_ci_us(1) == 40 .and. q%median_ci_us(2) == 61, &
              'lat_quantiles_compute from Fortran: p50 and the interval of the median of 1..100')
-  call lat_compare_launches([1.0_c_double, 1.01_c_double, 0.99_c_double], [1.1_c_double, 1.11_c_double, 1.09_c_double], cmp)
+  call lat_compare_launches([1.0_c_double, 1.01_c_double, 0.99_c_double, 1.005_c_double], &
+                            [1.1_c_double, 1.11_c_double, 1.09_c_double, 1.105_c_double], cmp)
   call check(cmp%verdict == LAT_VERDICT_B_HIGHER .and. cmp%method == LAT_METHOD_LAUNCHES .and. &
-             abs(cmp%ratio - 1.1_c_double) < 1e-12_c_double, 'lat_compare_launches from Fortran: B 10 % higher')
+             abs(cmp%ratio - 1.1_c_double) < 5e-3_c_double, 'lat_compare_launches from Fortran: B 10 % higher')
   call lat_compare_distributions([1.0_c_double, 2.0_c_double], [1.0_c_double, 2.0_c_double], 0.5_c_double, cmp, &
                                  a_counts=[500_c_int64_t, 500_c_int64_t], b_counts=[500_c_int64_t, 500_c_int64_t])
   call check(cmp%verdict == LAT_VERDICT_UNRESOLVED .and. cmp%a_count == 1000, &

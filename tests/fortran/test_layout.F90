@@ -908,6 +908,8 @@ program test_layout
                    c_sizeof(v_lat_compare_result%method), kind_of(v_lat_compare_result%method))
   call check_field('lat_compare_result', 'verdict', c_loc(v_lat_compare_result), c_loc(v_lat_compare_result%verdict), &
                    c_sizeof(v_lat_compare_result%verdict), kind_of(v_lat_compare_result%verdict))
+  call check_field('lat_compare_result', 'max_confidence', c_loc(v_lat_compare_result), c_loc(v_lat_compare_result%max_confidence), &
+                   c_sizeof(v_lat_compare_result%max_confidence), kind_of(v_lat_compare_result%max_confidence))
 
   if (structs /= layout_c_nstructs()) then
     write (*, '(a,i0,a,i0,a)') 'FAIL: Fortran checked ', structs, ' structs, C lists ', layout_c_nstructs(), &
