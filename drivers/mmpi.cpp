@@ -107,6 +107,10 @@ int main(int argc, char **argv) {
     } else {
       lat_pair_summary s;
       lat_pairs_get_summary(pairs, &s);
+      if (s.wait == LAT_WAIT_YIELD)
+        std::fprintf(stderr, "mmpi: yield mode: %s, so waiting ranks yielded their processor (slower steps, fair "
+                             "round trips); the log's header says so too\n",
+                     o.wait == LAT_WAIT_YIELD ? "asked with --wait yield" : "more ranks than processors on a node");
       std::printf("mmpi (mpilat %s): %lld ranks on %lld node(s), %lld pairs, %lld-byte messages, %lld repeats, "
                   "%s schedule, %.1f s\n",
                   MPILAT_VERSION_STRING, static_cast<long long>(s.nprocs), static_cast<long long>(s.nnodes),

@@ -1,6 +1,8 @@
-// mmpi2mat: an mmpi log (ours, or the 2009 program's) into the two N x N matrices MATLAB/Octave load
-// (<base>_comm.dat: mean, <base>_var.dat: standard deviation), a CSV, and a heat map (PNG and SVG, node
-// boundaries marked, colour bar in us), on lat_read_mmpi_log and lat_write_pair_matrices. No MPI job.
+// mmpi2mat: an mmpi log (ours, or the 2009 program's) or our JSON of it into the two N x N matrices
+// MATLAB/Octave load (<base>_comm.dat: mean, <base>_var.dat: standard deviation), a CSV (a column per
+// statistic the file holds) and a heat map (PNG and SVG, node boundaries marked, a logarithmic colour bar in
+// us: of the median where the file has it, the JSON, else of the mean), on lat_read_mmpi_log or
+// lat_read_pair_json and lat_write_pair_matrices. No MPI job.
 // Exit status: 0 done, 1 failed (a file could not be written, gnuplot failed), 2 bad input (the log).
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -12,15 +14,17 @@
 
 int main(int argc, char **argv) {
   std::string log, base, outdir;
-  bool noplot = false;
+  bool noplot = false, mean = false;
   CLI::App app{"mmpi2mat (mpilat): reads an mmpi log and writes <base>_comm.dat and <base>_var.dat (N x N "
                "matrices of the mean and standard deviation, for MATLAB/Octave load), <base>.csv, and the heat map "
                "<base>_heatmap.png/.svg (with <base>_heatmap.gp)."};
   app.get_formatter()->column_width(30);
-  app.add_option("log", log, "the mmpi log (ammpi_<np>_<len>_<reps>.dat)")->required();
+  app.add_option("log", log, "the mmpi log (ammpi_<np>_<len>_<reps>.dat), or its JSON (.json: median, minimum, count too)")
+      ->required();
   app.add_option("--base", base, "name of the files (the log's name without its extension)");
   app.add_option("--outdir", outdir, "directory of the files (the log's directory)");
   app.add_flag("--noplot", noplot, "write the gnuplot script but draw no PNG or SVG");
+  app.add_flag("--mean", mean, "the heat map of the mean (default: the median where the file has it, the JSON)");
   if (const int status = parse_options(app, [&] { app.parse(argc, argv); }, 0, "mmpi2mat"); status >= 0) return status;
   const size_t slash = log.rfind('/');
   const std::string file = slash == std::string::npos ? log : log.substr(slash + 1);
@@ -34,7 +38,8 @@ int main(int argc, char **argv) {
     return DRIVER_BAD_INPUT;
   }
   lat_pairs pairs = nullptr;
-  int rc = lat_read_mmpi_log(log.c_str(), &pairs);
+  const bool json = file.size() > 5 && file.compare(file.size() - 5, 5, ".json") == 0;
+  int rc = json ? lat_read_pair_json(log.c_str(), &pairs) : lat_read_mmpi_log(log.c_str(), &pairs);
   if (rc != LAT_SUCCESS) {
     std::fprintf(stderr, "mmpi2mat: %s\n", lat_last_error_message());
     return rc == LAT_ERR_DATA || rc == LAT_ERR_IO ? DRIVER_BAD_INPUT : DRIVER_FAILED;
@@ -44,7 +49,8 @@ int main(int argc, char **argv) {
     lat_pairs_free(&pairs);
     return DRIVER_BAD_INPUT;
   }
-  rc = lat_write_pair_matrices(outdir.c_str(), base.c_str(), pairs, noplot ? 0 : 1);
+  rc = lat_write_pair_matrices(outdir.c_str(), base.c_str(), pairs,
+                               (noplot ? 0 : LAT_PAIR_FILES_PNG) | (mean ? LAT_PAIR_FILES_MEAN : 0));
   int status = DRIVER_DONE;
   if (rc != LAT_SUCCESS) {
     std::fprintf(stderr, "mmpi2mat: writing %s_*: %s\n", base.c_str(), lat_last_error_message());

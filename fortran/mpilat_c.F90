@@ -428,6 +428,12 @@ module mpilat_c
       type(c_ptr), intent(out) :: result
       integer(c_int) :: rc
     end function
+    function lat_read_pair_json_c(path, result) bind(C, name="lat_read_pair_json") result(rc)
+      import :: c_int, c_char, c_ptr
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_ptr), intent(out) :: result
+      integer(c_int) :: rc
+    end function
     function lat_write_pair_matrices_c(outdir, base, pairs, render) bind(C, name="lat_write_pair_matrices") &
         result(rc)
       import :: c_int, c_char, c_ptr

@@ -14,6 +14,7 @@ module mpilat_pairs
   implicit none
   private
   public :: lat_pair_defaults, lat_pairs_get_summary, lat_pairs_get_matrix, lat_pairs_get_place, lat_pairs_free
+  public :: lat_read_pair_json
   public :: lat_write_pair_files, lat_read_mmpi_log, lat_write_pair_matrices, lat_fit_defaults, lat_fit_maxrate
   public :: lat_maxrate_get_summary, lat_maxrate_get_model, lat_maxrate_errors, lat_maxrate_free, lat_nodecomm_defaults
   public :: lat_nodecomm_get_summary, lat_nodecomm_points, lat_nodecomm_observations, lat_nodecomm_free, lat_read_nodecomm_table
@@ -118,14 +119,30 @@ contains
     call handle(lat_read_mmpi_log_c(trim(path)//c_null_char, pairs%handle), 'lat_read_mmpi_log', ierr)
   end subroutine lat_read_mmpi_log
 
-  !> Writes <base>_comm.dat, _var.dat, .csv, _heatmap.gp and, when render, _heatmap.png and .svg.
-  subroutine lat_write_pair_matrices(outdir, base, pairs, render, ierr)
+  !> Reads a pair matrix's JSON (mmpi's <log>.json) into pairs: every statistic it holds, hosts and nodes.
+  subroutine lat_read_pair_json(path, pairs, ierr)
+    character(len=*), intent(in) :: path
+    type(lat_pairs), intent(inout) :: pairs
+    integer, optional, intent(out) :: ierr
+    call lat_pairs_free(pairs)
+    call handle(lat_read_pair_json_c(trim(path)//c_null_char, pairs%handle), 'lat_read_pair_json', ierr)
+  end subroutine lat_read_pair_json
+
+  !> Writes <base>_comm.dat, _var.dat, .csv, _heatmap.gp and, when render, _heatmap.png and .svg; the heat map
+  !> of the median where pairs has it (mean = .true.: of the mean), on a logarithmic colour scale.
+  subroutine lat_write_pair_matrices(outdir, base, pairs, render, ierr, mean)
     character(len=*), intent(in) :: outdir, base
     type(lat_pairs), intent(in) :: pairs
     logical, intent(in) :: render
     integer, optional, intent(out) :: ierr
-    call handle(lat_write_pair_matrices_c(trim(outdir)//c_null_char, trim(base)//c_null_char, pairs%handle, &
-                                          merge(1_c_int, 0_c_int, render)), 'lat_write_pair_matrices', ierr)
+    logical, optional, intent(in) :: mean
+    integer(c_int) :: flags
+    flags = merge(int(LAT_PAIR_FILES_PNG, c_int), 0_c_int, render)
+    if (present(mean)) then
+      if (mean) flags = ior(flags, int(LAT_PAIR_FILES_MEAN, c_int))
+    end if
+    call handle(lat_write_pair_matrices_c(trim(outdir)//c_null_char, trim(base)//c_null_char, pairs%handle, flags), &
+                'lat_write_pair_matrices', ierr)
   end subroutine lat_write_pair_matrices
 
   ! ---- the max-rate model and the nodecomm measurement --------------------------------------------------

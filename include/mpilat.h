@@ -368,10 +368,21 @@ int lat_write_pair_files(const char *outdir, const char *log_name, const char *c
 int lat_read_mmpi_log(const char *path, lat_pairs *result);
 
 /**
+ * Reads the JSON of a pair matrix (mmpi's <log>.json, format mpilat-pairs) back into a handle: every
+ * statistic's matrix it holds (mean, standard deviation, standard error, minimum, median, maximum, count),
+ * the ranks' hosts and nodes, the run's figures. Another format, or a file of more ranks than its JSON holds
+ * matrices for, is LAT_ERR_DATA naming the file; a missing file LAT_ERR_IO. Not collective.
+ */
+int lat_read_pair_json(const char *path, lat_pairs *result);
+
+/**
  * Writes <base>_comm.dat and <base>_var.dat (the mean and standard deviation N x N matrices as text that
- * MATLAB/Octave `load` reads), <base>.csv (a row per pair), <base>_heatmap.gp (gnuplot) and, when render
- * is 1, <base>_heatmap.png and <base>_heatmap.svg (ranks on both axes, node boundaries marked, colour
- * bar in us), into outdir, whole or not at all. Needs the matrices. Not collective.
+ * MATLAB/Octave `load` reads), <base>.csv (a row per pair, a column per statistic the result holds),
+ * <base>_heatmap.gp (gnuplot) and, with LAT_PAIR_FILES_PNG in render, <base>_heatmap.png and .svg (ranks
+ * on both axes, node boundaries marked, a logarithmic colour bar in us so that one slow pair cannot flatten
+ * the rest, the title naming the statistic: the median where the result has it, the mean with
+ * LAT_PAIR_FILES_MEAN or from an mmpi log), into outdir, whole or not at all. Needs the matrices. Not
+ * collective.
  */
 int lat_write_pair_matrices(const char *outdir, const char *base, lat_pairs pairs, int render);
 
@@ -382,6 +393,9 @@ int lat_write_pair_matrices(const char *outdir, const char *base, lat_pairs pair
 /* The structs lat_maxrate_obs: include/mpilat_types.h, generated from spec/. */
 /** Bits of lat_pingpong_result.warnings. */
 enum lat_run_warning { LAT_RUN_WARNINGS(LAT_C_ENUMERATOR) };
+
+/** What lat_write_pair_matrices draws (bits of its render argument). */
+enum lat_pair_files_flag { LAT_PAIR_FILES_FLAGS(LAT_C_ENUMERATOR) };
 
 /** What changed at a state change of a run. */
 enum lat_change_quantity { LAT_CHANGE_QUANTITIES(LAT_C_ENUMERATOR) };

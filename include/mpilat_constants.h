@@ -92,6 +92,15 @@
   LAT_X(LAT_SWEEP_FILES_PNG, 1) \
   LAT_X(LAT_SWEEP_FILES_GNUPLOT, 2)
 
+/* What lat_write_pair_matrices draws (its `render` argument, bits; enum lat_pair_files_flag).
+ *   LAT_PAIR_FILES_PNG   render the heat map as PNG and SVG (else only its gnuplot script)
+ *   LAT_PAIR_FILES_MEAN  the heat map of the mean; without it, of the median where the result has medians
+ *                        (a measurement, or our JSON read back), else of the mean (an mmpi log has no median)
+ */
+#define LAT_PAIR_FILES_FLAGS(LAT_X) \
+  LAT_X(LAT_PAIR_FILES_PNG, 1) \
+  LAT_X(LAT_PAIR_FILES_MEAN, 2)
+
 /* Which queue a queue sweep fills (lat_queue_options.mode; enum lat_queue_mode).
  *   LAT_QUEUE_POSTED      pre-posted receives, a fraction of them traversed by the latency message
  *   LAT_QUEUE_UNEXPECTED  unexpected messages; the latency receive is posted inside the timed region

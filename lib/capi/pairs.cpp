@@ -115,12 +115,23 @@ int lat_read_mmpi_log(const char *path, lat_pairs *result) {
   });
 }
 
+int lat_read_pair_json(const char *path, lat_pairs *result) {
+  return lat::guard([&] {
+    lat::require_nonnull(result, "result");
+    *result = nullptr;
+    lat::require_nonnull(path, "path");
+    *result = new lat_pairs_s{lat::parse_pair_json(lat::read_text_file(path), path)};
+    return LAT_SUCCESS;
+  });
+}
+
 int lat_write_pair_matrices(const char *outdir, const char *base, lat_pairs pairs, int render) {
   return lat::guard([&] {
     const lat::PairResult &r = with_matrices(pairs);
     lat::require_nonnull(base, "base");
-    if (render != 0 && render != 1) throw lat::ArgError(lat::got("render must be 0 or 1", render));
-    lat::write_pair_matrices(outdir ? outdir : "", base, r, render == 1);
+    if (render < 0 || render > (LAT_PAIR_FILES_PNG | LAT_PAIR_FILES_MEAN))
+      throw lat::ArgError(lat::got("render must be bits of LAT_PAIR_FILES_PNG (1) and LAT_PAIR_FILES_MEAN (2)", render));
+    lat::write_pair_matrices(outdir ? outdir : "", base, r, (render & LAT_PAIR_FILES_PNG) != 0, (render & LAT_PAIR_FILES_MEAN) != 0);
     return LAT_SUCCESS;
   });
 }

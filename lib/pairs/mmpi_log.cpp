@@ -75,6 +75,9 @@ std::string mmpi_log_text(const PairResult &r) {
   append(o, "# Testing Hostname: {}\n", s.testing_host);
   append(o, "# Processors: {} MsgLen {} Repeats: {}\n", s.nprocs, s.msg_bytes, s.repeats);
   append(o, "# ProcName1:rank ProcName2:rank AvgCommTime(usecs) StdDev\n");
+  // Not in the 2009 layout, a comment its readers skip: how the waiting ranks waited, where it matters.
+  if (s.wait == LAT_WAIT_YIELD && !s.from_log)
+    append(o, "# yield mode: waiting ranks yielded their processor (more ranks than processors, or --wait yield)\n");
   for (int64_t i = 0; i < s.nprocs; ++i)
     for (int64_t j = i; j < s.nprocs; ++j)
       append(o, "{} {:03} {} {:03} {:.2f} {:.2f}\n", host_of(r, i), i, host_of(r, j), j,

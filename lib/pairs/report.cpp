@@ -99,29 +99,92 @@ std::string pair_matrix_text(const PairResult &r, int stat) {
 }
 
 std::string pair_csv_text(const PairResult &r) {
+  // A column per statistic the result holds (an mmpi log: the mean and standard deviation only).
   std::string o = "rank_i,host_i,node_i,rank_j,host_j,node_j";
-  for (const char *name : kStatNames) o += std::string(",") + name;
+  for (int stat = 0; stat < LAT_PAIR_NSTATS; ++stat)
+    if (has_stat(r, stat)) o += std::string(",") + kStatNames[stat];
   o += "\n";
   const int64_t n = r.summary.nprocs;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t k = i + 1; k < n; ++k) {
       const lat_rank_place &a = r.places[static_cast<size_t>(i)], &b = r.places[static_cast<size_t>(k)];
       append(o, "{},{},{},{},{},{}", i, a.host, a.node, k, b.host, b.node);
-      for (int stat = 0; stat < LAT_PAIR_NSTATS; ++stat) {
+      for (int stat = 0; stat < LAT_PAIR_NSTATS; ++stat)
         if (has_stat(r, stat)) append(o, ",{:.6f}", r.at(stat, i, k));
-        else o += ",";
-      }
       o += "\n";
     }
   return o;
 }
 
-std::string pair_heatmap_text(const PairResult &r, const std::string &default_outfile) {
+PairResult parse_pair_json(const std::string &text, const std::string &name) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || j.value("format", "") != "mpilat-pairs")
+    throw DataError(name + ": not the JSON of a pair matrix (format mpilat-pairs)");
+  if (!j.contains("matrices"))
+    throw DataError(name + ": holds no matrices (" + j.value("matrices_omitted", std::string("none")) + "): read the mmpi log");
+  try {
+    PairResult r;
+    lat_pair_summary &s = r.summary;
+    const nlohmann::json &run = j.at("run"), &method = j.at("method");
+    s.nprocs = run.at("nprocs").get<int64_t>();
+    s.nnodes = run.at("nnodes").get<int64_t>();
+    s.partial = run.value("partial", false) ? 1 : 0;
+    s.msg_bytes = method.at("msg_bytes").get<int64_t>();
+    s.repeats = method.at("repeats").get<int64_t>();
+    s.wait = method.value("wait", "") == "yield" ? LAT_WAIT_YIELD : method.value("wait", "") == "spin" ? LAT_WAIT_SPIN : LAT_WAIT_AUTO;
+    s.from_log = 1;
+    copy_c_string(s.testing_host, run.at("testing_host").get<std::string>().c_str());
+    if (s.nprocs < 2 || s.nprocs > kJsonMatrixRanks) throw DataError(name + ": nprocs must be in 2.." + std::to_string(kJsonMatrixRanks));
+    const nlohmann::json &ranks = j.at("ranks");
+    if (static_cast<int64_t>(ranks.size()) != s.nprocs) throw DataError(name + ": ranks must list nprocs ranks");
+    for (const nlohmann::json &p : ranks) {
+      lat_rank_place place{};
+      place.rank = p.at("rank").get<int>();
+      place.node = p.at("node").get<int>();
+      place.node_rank = p.value("node_rank", -1);
+      place.socket = place.core = place.cpu = place.numa = -1;
+      copy_c_string(place.host, p.at("host").get<std::string>().c_str());
+      r.places.push_back(place);
+    }
+    allocate_matrices(r, s.nprocs);
+    const nlohmann::json &m = j.at("matrices");
+    for (int stat = 0; stat < LAT_PAIR_NSTATS; ++stat) {
+      if (!m.contains(kStatNames[stat])) {
+        r.triangle[static_cast<size_t>(stat)].clear();
+        continue;
+      }
+      const nlohmann::json &rows = m.at(kStatNames[stat]);
+      if (static_cast<int64_t>(rows.size()) != s.nprocs) throw DataError(name + ": matrix " + kStatNames[stat] + " is not N x N");
+      for (int64_t i = 0; i < s.nprocs; ++i) {
+        if (static_cast<int64_t>(rows.at(static_cast<size_t>(i)).size()) != s.nprocs)
+          throw DataError(name + ": matrix " + kStatNames[stat] + " is not N x N");
+        for (int64_t k = i + 1; k < s.nprocs; ++k) {
+          const nlohmann::json &v = rows.at(static_cast<size_t>(i)).at(static_cast<size_t>(k));
+          r.triangle[static_cast<size_t>(stat)][static_cast<size_t>(triangle_index(s.nprocs, i, k))] =
+              v.is_number() ? v.get<double>() : std::numeric_limits<double>::quiet_NaN();
+        }
+      }
+    }
+    if (!has_stat(r, LAT_PAIR_MEAN) || !has_stat(r, LAT_PAIR_STDDEV))
+      throw DataError(name + ": the matrices of mean_us and stddev_us are needed");
+    s.has_matrices = 1;
+    s.npairs = s.nprocs * (s.nprocs - 1) / 2;
+    const std::vector<double> &means = r.triangle[LAT_PAIR_MEAN];
+    s.mean_min_us = *std::min_element(means.begin(), means.end());
+    s.mean_max_us = *std::max_element(means.begin(), means.end());
+    return r;
+  } catch (const nlohmann::json::exception &e) {
+    throw DataError(name + ": lacks what a pair matrix's JSON holds (" + e.what() + ")");
+  }
+}
+
+std::string pair_heatmap_text(const PairResult &r, const std::string &default_outfile, int stat) {
   const lat_pair_summary &s = r.summary;
   const int64_t n = s.nprocs;
+  const char *what = stat == LAT_PAIR_MEDIAN ? "median" : "mean";
   std::string o;
-  append(o, "# gnuplot script: `gnuplot {}` draws the heat map of the mean round-trip latency (data inline).\n",
-          (default_outfile.substr(0, default_outfile.find_last_of('.')) + ".gp").c_str());
+  append(o, "# gnuplot script: `gnuplot {}` draws the heat map of the {} round-trip latency (data inline).\n",
+          (default_outfile.substr(0, default_outfile.find_last_of('.')) + ".gp").c_str(), what);
   append(o, "if (!exists(\"outfile\")) outfile = {}\n", gnuplot_quoted(default_outfile));
   append(o, "if (!exists(\"format\")) format = 'png'\n");
   append(o, "set encoding utf8\n");
@@ -129,11 +192,14 @@ std::string pair_heatmap_text(const PairResult &r, const std::string &default_ou
              "else {{ set terminal pngcairo size 900,820 noenhanced }}\n");
   append(o, "set output outfile\n");
   append(o, "set title {}\n",
-          gnuplot_quoted(std::string(s.testing_host) + ": mean round trip, " + std::to_string(n) + " ranks on " +
+          gnuplot_quoted(std::string(s.testing_host) + ": " + what + " round trip (log colour scale), " + std::to_string(n) + " ranks on " +
                          std::to_string(s.nnodes) + " node(s), " + std::to_string(s.msg_bytes) + " B, " +
                          std::to_string(s.repeats) + " repeats; lines: node boundaries")
               .c_str());
-  append(o, "set xlabel 'rank'\nset ylabel 'rank'\nset cblabel 'round-trip latency (µs)'\n");
+  append(o, "set xlabel 'rank'\nset ylabel 'rank'\nset cblabel {}\n", gnuplot_quoted(std::string(what) + " round-trip latency (µs), log scale"));
+  // A logarithmic colour scale: one pair a hundred times slower than the rest takes the top of the bar
+  // without pressing every other pair into its bottom colour.
+  append(o, "set logscale cb\n");
   append(o, "set xrange [-0.5:{}.5]\nset yrange [-0.5:{}.5]\nset size ratio -1\nset tics out\n", n - 1,
           n - 1);
   // Blue for the fastest pairs, through yellow, to red for the slowest, as the paper's plots.
@@ -171,11 +237,19 @@ std::string pair_heatmap_text(const PairResult &r, const std::string &default_ou
     }
     append(o, ") rotate by 30 left\nset tmargin {}\nset rmargin {}\n", 4 + (longest + 1) / 2, 8 + longest);
   }
-  // The diagonal is not measured: it takes the smallest mean (so it does not stretch the colour range)
+  // The diagonal is not measured: it takes the smallest value (so it does not stretch the colour range)
   // and is covered by white squares.
+  double least = std::numeric_limits<double>::infinity();
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = i + 1; k < n; ++k)
+      if (r.at(stat, i, k) > 0.0) least = std::min(least, r.at(stat, i, k));
+  if (!std::isfinite(least)) least = 1.0;
   append(o, "$mean << EOD\n");
   for (int64_t i = 0; i < n; ++i) {
-    for (int64_t k = 0; k < n; ++k) append(o, "{}{:.6f}", k ? " " : "", i == k ? s.mean_min_us : r.at(LAT_PAIR_MEAN, i, k));
+    for (int64_t k = 0; k < n; ++k) {
+      const double v = i == k ? least : r.at(stat, i, k);
+      append(o, "{}{:.6f}", k ? " " : "", v > 0.0 ? v : least);
+    }
     o += "\n";
   }
   append(o, "EOD\n$diagonal << EOD\n");
@@ -195,7 +269,7 @@ void write_pair_files(const std::string &outdir, const std::string &log_name, co
                      {join_path(outdir, json_name), pair_json_text(r, command_line)}});
 }
 
-void write_pair_matrices(const std::string &outdir, const std::string &base, const PairResult &r, bool render) {
+void write_pair_matrices(const std::string &outdir, const std::string &base, const PairResult &r, bool render, bool mean) {
   require_file_name("base", base);
   const std::string path = join_path(outdir, base);
   const MakeFromStaged plot =
@@ -203,7 +277,8 @@ void write_pair_matrices(const std::string &outdir, const std::string &base, con
   write_files_whole({{path + "_comm.dat", pair_matrix_text(r, LAT_PAIR_MEAN)},
                      {path + "_var.dat", pair_matrix_text(r, LAT_PAIR_STDDEV)},
                      {path + ".csv", pair_csv_text(r)},
-                     {path + "_heatmap.gp", pair_heatmap_text(r, base + "_heatmap.png")}},
+                     {path + "_heatmap.gp",
+                      pair_heatmap_text(r, base + "_heatmap.png", !mean && has_stat(r, LAT_PAIR_MEDIAN) ? LAT_PAIR_MEDIAN : LAT_PAIR_MEAN)}},
                     plot);
 }
 

@@ -18,9 +18,12 @@ ls -a | grep -q '^\.mpilat-' && bad "temporary files left behind" || ok
 grep -Eq '^# Testing Hostname: [^ ]+$' <(sed -n 1p $log) && ok || bad "line 1: $(sed -n 1p $log)"
 [ "$(sed -n 2p $log)" = "# Processors: 4 MsgLen 64 Repeats: 10" ] && ok || bad "line 2: $(sed -n 2p $log)"
 [ "$(sed -n 3p $log)" = "# ProcName1:rank ProcName2:rank AvgCommTime(usecs) StdDev" ] && ok || bad "line 3"
-[ "$(wc -l < $log)" = 13 ] && ok || bad "10 pair lines (i <= j) expected: $(wc -l < $log) lines"
+# 4 ranks on this 2-processor machine: waiting ranks yield, and both the log's header and stderr say so.
+grep -q '^# yield mode: waiting ranks yielded their processor' $log && ok || bad "log: yield mode not said"
+grep -q '^mmpi: yield mode: more ranks than processors on a node' seq.err && ok || bad "stderr: yield mode not said ($(cat seq.err))"
+[ "$(grep -vc '^#' $log)" = 10 ] && [ "$(wc -l < $log)" = 14 ] && ok || bad "10 pair lines (i <= j) after 4 header lines expected: $(wc -l < $log) lines"
 # One line per pair i <= j in mmpi's order, ranks as %03d, times with 2 decimals, the diagonal 0.00 0.00.
-awk 'NR > 3 { if ($0 !~ /^[^ ]+ [0-9][0-9][0-9] [^ ]+ [0-9][0-9][0-9] [0-9]+\.[0-9][0-9] [0-9]+\.[0-9][0-9]$/) exit 1
+awk 'NR > 3 && !/^#/ { if ($0 !~ /^[^ ]+ [0-9][0-9][0-9] [^ ]+ [0-9][0-9][0-9] [0-9]+\.[0-9][0-9] [0-9]+\.[0-9][0-9]$/) exit 1
               want_j++; if (want_j == 4) { want_i++; want_j = want_i }
               if ($2 + 0 != want_i || $4 + 0 != want_j) exit 2
               if ($2 == $4 && ($5 != "0.00" || $6 != "0.00")) exit 3 }' want_i=0 want_j=-1 $log && ok || bad "pair lines ($?)"
@@ -74,6 +77,30 @@ grep -q '<svg' ammpi_4_64_10_heatmap.svg && grep -q 'µs' ammpi_4_64_10_heatmap.
 (rm ammpi_4_64_10_heatmap.png && gnuplot ammpi_4_64_10_heatmap.gp 2> gp.err && [ -s ammpi_4_64_10_heatmap.png ]) \
   && ok || bad "gnuplot heatmap.gp by itself: $(cat gp.err)"
 [ "$(wc -l < ammpi_4_64_10.csv)" = 7 ] && ok || bad "csv: header and 6 pairs"
+# A log holds the mean and standard deviation only: the CSV has those columns and no empty ones; the heat map
+# is of the mean, on a logarithmic colour scale, and its title says so.
+[ "$(head -1 ammpi_4_64_10.csv)" = "rank_i,host_i,node_i,rank_j,host_j,node_j,mean_us,stddev_us" ] && ok || bad "csv header: $(head -1 ammpi_4_64_10.csv)"
+! grep -q ',,\|,$' ammpi_4_64_10.csv && ok || bad "csv: empty columns"
+grep -q "mean round trip (log colour scale)" ammpi_4_64_10_heatmap.gp && grep -q '^set logscale cb' ammpi_4_64_10_heatmap.gp && ok ||
+  bad "heat map of the log: not the mean on a log scale"
+# Our JSON: every statistic, the median's heat map by default, the mean's with --mean.
+mkdir fromjson
+$mmpi2mat --noplot --outdir fromjson ammpi_4_64_10.json > j.out 2> j.err || bad "mmpi2mat on the JSON: $(cat j.err)"
+[ "$(head -1 fromjson/ammpi_4_64_10.csv)" = "rank_i,host_i,node_i,rank_j,host_j,node_j,mean_us,stddev_us,stderr_us,min_us,median_us,max_us,count" ] \
+  && ok || bad "csv from the JSON: $(head -1 fromjson/ammpi_4_64_10.csv)"
+grep -q "median round trip (log colour scale)" fromjson/ammpi_4_64_10_heatmap.gp && ok || bad "heat map from the JSON: not the median"
+python3 - <<'PY' && ok || bad "the median's heat map holds the JSON's medians"
+import json
+j = json.load(open("ammpi_4_64_10.json"))
+rows = open("fromjson/ammpi_4_64_10_heatmap.gp").read().split("$mean << EOD\n")[1].split("EOD")[0].split("\n")[:4]
+m = [[float(x) for x in r.split()] for r in rows]
+assert all(abs(m[i][k] - j["matrices"]["median_us"][i][k]) < 1e-6 for i in range(4) for k in range(4) if i != k), m
+PY
+$mmpi2mat --noplot --mean --outdir fromjson ammpi_4_64_10.json > /dev/null 2>&1 && grep -q "mean round trip" fromjson/ammpi_4_64_10_heatmap.gp \
+  && ok || bad "mmpi2mat --mean"
+echo '{"format": "mpilat-latency"}' > notpairs.json
+$mmpi2mat notpairs.json > b.out 2> b.err; rc=$?
+[ "$rc" = 2 ] && grep -q "notpairs.json: not the JSON of a pair matrix" b.err && ok || bad "another JSON: rc $rc $(cat b.err)"
 
 # ---- logs of the 2009 program: the paper's sample (tabs, header over two lines)
 cp "$data/mmpi/paper_example.dat" .
