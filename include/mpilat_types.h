@@ -468,7 +468,7 @@ typedef struct lat_compare_options {
   double confidence;    /**< of the interval of B/A; default 0.95 */
   int64_t resamples;    /**< not used since API 8 (the interval over launches is exact, by ranks); still checked,
                              100..10^7; default 10000 */
-  int64_t seed;         /**< of the bootstrap's generator, so a comparison is repeatable; default 1 */
+  int64_t seed;         /**< not used since API 8 (it seeded the bootstrap); default 1 */
 } lat_compare_options;
 
 /** A comparison of B against A: the value of each, their ratio B/A with its interval, the verdict. */

@@ -21,7 +21,7 @@ module mpilat_types_compare
     !> not used since API 8 (the interval over launches is exact, by ranks); still checked, 100..10^7;
     !> default 10000
     integer(c_int64_t) :: resamples
-    !> of the bootstrap's generator, so a comparison is repeatable; default 1
+    !> not used since API 8 (it seeded the bootstrap); default 1
     integer(c_int64_t) :: seed
   end type lat_compare_options
 
