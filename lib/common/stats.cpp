@@ -129,13 +129,10 @@ lat_quantiles quantiles_of(const Distribution &d) {
   const int64_t n = d.total();
   if (n == 0) return q;
   // Every rank asked for (1-based), in one ascending walk of the table.
-  auto nearest_rank = [n](double pct) {
-    return std::clamp<int64_t>(static_cast<int64_t>(std::ceil(pct / 100.0 * static_cast<double>(n) - 1e-9)), 1, n);
-  };
   const auto [ml, mu] = order_statistic_interval(n, 0.5);
   const auto [pl, pu] = order_statistic_interval(n, 0.99);
   std::vector<std::pair<int64_t, double *>> asks;
-  for (int i = 0; i < LAT_NPERCENTILES; ++i) asks.push_back({nearest_rank(kPercentLevels[i]), &q.p_us[i]});
+  for (int i = 0; i < LAT_NPERCENTILES; ++i) asks.push_back({nearest_rank(kPercentLevels[i], n), &q.p_us[i]});
   const double inf = std::numeric_limits<double>::infinity();
   q.median_ci_us[0] = q.p99_ci_us[0] = -inf;
   q.median_ci_us[1] = q.p99_ci_us[1] = inf;

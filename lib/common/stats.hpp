@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -64,6 +65,11 @@ double median_of(const Distribution &d);
 
 /// The median of v (the mean of the two middle values for an even count; 0 for none); v is reordered.
 double median_in_place(std::vector<double> &v);
+
+/// The nearest rank (1-based) of the pct-th percentile of n values: ceil(pct / 100 n), within 1..n.
+inline int64_t nearest_rank(double pct, int64_t n) {
+  return std::clamp<int64_t>(static_cast<int64_t>(std::ceil(pct / 100.0 * static_cast<double>(n) - 1e-9)), 1, n);
+}
 
 /// The lower median of v (one of its values: the ((n+1)/2)-th smallest); v is reordered and not empty.
 template <class T>

@@ -32,6 +32,13 @@ void wait_yielding(MPI_Request &req, const Waiting &w, FailureListener *listener
 /// Waits for req by MPI_Test alone, for the measuring ranks between timed loops; TimeoutError as above.
 void wait_spinning(MPI_Request &req, const Waiting &w, FailureListener *listener = nullptr);
 
+/// Waits for req yielding (wait_yielding) or spinning (wait_spinning): for the ranks whose way of waiting is
+/// chosen at run time (more ranks than processors: yield).
+inline void wait_as(bool yield, MPI_Request &req, const Waiting &w, FailureListener *listener = nullptr) {
+  if (yield) wait_yielding(req, w, listener);
+  else wait_spinning(req, w, listener);
+}
+
 /// Completes n requests by MPI_Testall and sched_yield(): for timed regions on an oversubscribed machine,
 /// where a blocking call would spin through its time slice while the partner waits for the processor (the
 /// time would be the scheduler's, milliseconds). Returns MPI's code; no watchdog (use StallWatch).

@@ -115,7 +115,7 @@ lat_compare_result compare_launches(const std::vector<double> &a, const std::vec
 QuantileInterval quantile_interval(const Distribution &d, double q, double confidence) {
   const int64_t n = d.total();
   QuantileInterval qi;
-  const int64_t k = std::clamp<int64_t>(static_cast<int64_t>(std::ceil(q * static_cast<double>(n) - 1e-9)), 1, n);
+  const int64_t k = nearest_rank(100.0 * q, n);
   qi.value = at_rank(d, k);
   const auto [l, u] = order_statistic_interval(n, q, 1.0 - confidence);
   qi.low = l >= 1 ? at_rank(d, l) : -kInf;

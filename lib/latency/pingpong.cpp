@@ -96,12 +96,11 @@ struct Series {
   std::vector<int64_t> in_chunk;  // this chunk's ticks, for its median and percentiles
 };
 
-/// The nearest-rank q-quantile (0 < q <= 1) of v, which is reordered.
-int64_t nearest_rank_in_place(std::vector<int64_t> &v, double q) {
-  const size_t n = v.size();
-  const size_t rank = std::clamp<size_t>(static_cast<size_t>(std::ceil(q * static_cast<double>(n) - 1e-9)), 1, n);
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(rank - 1), v.end());
-  return v[rank - 1];
+/// The nearest-rank pct-th percentile of v, which is reordered.
+int64_t nearest_rank_in_place(std::vector<int64_t> &v, double pct) {
+  const auto k = static_cast<std::ptrdiff_t>(nearest_rank(pct, static_cast<int64_t>(v.size())) - 1);
+  std::nth_element(v.begin(), v.begin() + k, v.end());
+  return v[static_cast<size_t>(k)];
 }
 
 /// The chunk just timed, from its ticks (s.in_chunk, emptied).
@@ -118,8 +117,8 @@ RawChunk raw_chunk(Series &s, double start_s, double end_s) {
   for (int64_t v : t) sum += static_cast<double>(v), c.least = std::min(c.least, v), c.most = std::max(c.most, v);
   c.mean = sum / static_cast<double>(c.count);
   c.median = lower_median_in_place(t);  // one of the times, as a tally's median
-  c.p90 = nearest_rank_in_place(t, 0.90);
-  c.p99 = nearest_rank_in_place(t, 0.99);
+  c.p90 = nearest_rank_in_place(t, 90.0);
+  c.p99 = nearest_rank_in_place(t, 99.0);
   t.clear();
   return c;
 }

@@ -50,9 +50,7 @@ struct Walk {
   std::string peer_name;
 
   void wait(MPI_Request &req, const char *peers, const char *phase) {
-    const Waiting w{rank, peers, phase, timeout_s};
-    if (yield) wait_yielding(req, w, listener);
-    else wait_spinning(req, w, listener);
+    wait_as(yield, req, {rank, peers, phase, timeout_s}, listener);
   }
 
   /// The synchronisation that starts a step (an allreduce is a barrier), carrying the stop requests:

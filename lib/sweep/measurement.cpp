@@ -106,13 +106,7 @@ struct Participant {
   Waiting waiting(const char *phase, const char *who, double extra_s = 0.0) const {
     return {lib_rank, who, phase, timeout_s > 0.0 ? timeout_s + extra_s : 0.0};
   }
-  void wait(MPI_Request &req, const Waiting &w) const {
-    if (yield) {
-      wait_yielding(req, w, listener);
-    } else {
-      wait_spinning(req, w, listener);
-    }
-  }
+  void wait(MPI_Request &req, const Waiting &w) const { wait_as(yield, req, w, listener); }
 };
 
 template <int Pattern, bool Initiator>
