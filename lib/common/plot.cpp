@@ -78,11 +78,11 @@ void run_gnuplot(const std::string &script, const std::vector<std::pair<std::str
     throw IoError("gnuplot wrote no plot into " + output);
 }
 
-std::string gnuplot_figure_head(const std::string &file, int width, int height) {
+std::string gnuplot_figure_head(const std::string &file, int width, int height, const std::string &script_ext) {
   std::string o;
-  append(o, "# gnuplot script: `gnuplot {}.gp` draws {}.png; `gnuplot -e \"format='svg'; outfile='{}.svg'\" {}.gp` the SVG "
-            "(data inline)\n", file, file, file, file);
-  append(o, "if (!exists(\"outfile\")) outfile = '{}.png'\n", file);
+  append(o, "# gnuplot script: `gnuplot {}{}` draws {}.png; `gnuplot -e \"format='svg'; outfile='{}.svg'\" {}{}` the SVG\n",
+         file, script_ext, file, file, file, script_ext);
+  append(o, "if (!exists(\"outfile\")) outfile = {}\n", gnuplot_quoted(file + ".png"));
   append(o, "if (!exists(\"format\")) format = 'png'\n");
   append(o, "if (format eq 'svg') {{ set terminal svg size {},{} dynamic noenhanced font 'sans,11' }} "
             "else {{ set terminal pngcairo size {},{} noenhanced font 'sans,11' }}\n", width, height, width, height);

@@ -27,7 +27,7 @@ MakeFromStaged render_plots(const std::vector<Plot> &plots, const std::vector<st
 
 /// The head of a figure's script: output file and format (png or svg) from -e (render_plots sets them),
 /// else file.png; the terminal at width x height.
-std::string gnuplot_figure_head(const std::string &file, int width, int height);
+std::string gnuplot_figure_head(const std::string &file, int width, int height, const std::string &script_ext = ".gp");
 
 /// value quoted as a gnuplot single-quoted string ('it''s').
 std::string gnuplot_quoted(const std::string &value);

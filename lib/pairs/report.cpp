@@ -182,15 +182,8 @@ std::string pair_heatmap_text(const PairResult &r, const std::string &default_ou
   const lat_pair_summary &s = r.summary;
   const int64_t n = s.nprocs;
   const char *what = stat == LAT_PAIR_MEDIAN ? "median" : "mean";
-  std::string o;
-  append(o, "# gnuplot script: `gnuplot {}` draws the heat map of the {} round-trip latency (data inline).\n",
-          (default_outfile.substr(0, default_outfile.find_last_of('.')) + ".gp").c_str(), what);
-  append(o, "if (!exists(\"outfile\")) outfile = {}\n", gnuplot_quoted(default_outfile));
-  append(o, "if (!exists(\"format\")) format = 'png'\n");
-  append(o, "set encoding utf8\n");
-  append(o, "if (format eq 'svg') {{ set terminal svg size 900,820 dynamic noenhanced }} "
-             "else {{ set terminal pngcairo size 900,820 noenhanced }}\n");
-  append(o, "set output outfile\n");
+  std::string o = gnuplot_figure_head(default_outfile.substr(0, default_outfile.find_last_of('.')), 900, 820);
+  append(o, "# the heat map of the {} round-trip latency (data inline)\nset encoding utf8\n", what);
   append(o, "set title {}\n",
           gnuplot_quoted(std::string(s.testing_host) + ": " + what + " round trip (log colour scale), " + std::to_string(n) + " ranks on " +
                          std::to_string(s.nnodes) + " node(s), " + std::to_string(s.msg_bytes) + " B, " +

@@ -111,10 +111,7 @@ std::string queue_json_text(const QueueResult &r, const std::string &command_lin
 
 std::string queue_gnuplot_text(const QueueResult &r) {
   const std::vector<Curve> curves = curves_of(r);
-  std::string o;
-  append(o, "# gnuplot script: `gnuplot queuelat.gp` draws queuelat.png (data inline)\n");
-  append(o, "if (!exists(\"outfile\")) outfile = 'queuelat.png'\n");
-  append(o, "set terminal pngcairo size 1000,650 noenhanced\nset output outfile\n");
+  std::string o = gnuplot_figure_head("queuelat", 1000, 650);
   append(o, "set title {}\n",
           gnuplot_quoted(std::string("mpilat queuelat: latency against ") +
                          (posted(r) ? "posted-receive queue length (curves: percent traversed)"

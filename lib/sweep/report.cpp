@@ -109,12 +109,8 @@ std::string sweep_gpl_text(const SweepResult &r) {
 }
 
 std::string sweep_gcm_text(const SweepResult &r, const std::string &fname) {
-  std::string o;
-  append(o, "# gnuplot commands for {}.gpl: `gnuplot {}.gcm` draws {}.png\n", fname, fname,
-          fname);
+  std::string o = gnuplot_figure_head(fname, 1000, 650, ".gcm");
   append(o, "if (!exists(\"datafile\")) datafile = {}\n", gnuplot_quoted(fname + ".gpl").c_str());
-  append(o, "if (!exists(\"outfile\")) outfile = {}\n", gnuplot_quoted(fname + ".png").c_str());
-  append(o, "set terminal pngcairo size 1000,650 noenhanced\nset output outfile\n");
   append(o, "set title {}\n", gnuplot_quoted(title(r) + " (" + r.summary.source_host + ")").c_str());
   append(o, "set xlabel {}\nset ylabel {}\n", gnuplot_quoted(size_label(r)),
           gnuplot_quoted(time_label(r)));
