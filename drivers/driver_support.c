@@ -12,15 +12,27 @@
 int latency_stderr_is_terminal(void) { return isatty(STDERR_FILENO) ? 1 : 0; }
 
 static volatile sig_atomic_t stop_signo = 0;
+static struct timespec first_stop_at;
+
+/* A second stop signal within this time of the first is part of the same request: at a time limit or a
+   scancel, Slurm's slurmstepd sends SIGTERM, then SIGCONT and SIGTERM again within milliseconds. */
+#define STOP_BURST_SECONDS 1.0
 
 /* The first SIGTERM/SIGINT asks the measurement to stop at its next safe point (the files are then
-   written with what was measured); a second one restores the default action and ends the program. */
+   written with what was measured); one that comes later than STOP_BURST_SECONDS after it restores the
+   default action and ends the program (a person pressing Ctrl-C again). clock_gettime is
+   async-signal-safe. */
 static void on_stop_signal(int signo) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
   if (stop_signo != 0) {
+    double since = (double)(now.tv_sec - first_stop_at.tv_sec) + 1e-9 * (double)(now.tv_nsec - first_stop_at.tv_nsec);
+    if (since < STOP_BURST_SECONDS) return;
     signal(signo, SIG_DFL);
     raise(signo);
     return;
   }
+  first_stop_at = now;
   stop_signo = signo;
   lat_request_stop();
 }

@@ -12,7 +12,8 @@ enum driver_exit { DRIVER_DONE = 0, DRIVER_FAILED = 1, DRIVER_BAD_INPUT = 2, DRI
 
 /** 1 when stderr is a terminal (progress lines are on by default only there). */
 int latency_stderr_is_terminal(void);
-/** First SIGTERM/SIGINT: lat_request_stop(); a second one ends the program. */
+/** First SIGTERM/SIGINT: lat_request_stop(); more within 1 s are the same request (Slurm sends TERM, CONT,
+    TERM); one later than that ends the program. */
 void latency_install_stop_handlers(void);
 /** The stop signal received, or 0. */
 int latency_stop_signal(void);

@@ -58,6 +58,9 @@ std::string check(Settings &s, const CLI::App &app) {
   s.opts.adaptive = s.noadaptive ? 0 : 1;
   std::string bad;
   if (!s.sizes_text.empty()) bad = parse_list("--sizes", s.sizes_text, s.sizes);
+  // The fit that follows the measurement needs three sizes: refused now, not after the run.
+  if (bad.empty() && !s.sizes.empty() && s.sizes.size() < 3)
+    bad = "--sizes '" + s.sizes_text + "': the fit needs at least 3 message sizes, got " + std::to_string(s.sizes.size());
   // The library's own rules (the ones lat_nodecomm_measure and lat_fit_maxrate apply).
   if (bad.empty())
     bad = check_complaint(lat_nodecomm_check(&s.opts, static_cast<int64_t>(s.sizes.size()), s.sizes.data()));

@@ -99,9 +99,18 @@ finish() {
   rc=$?
 }
 
-# ---- SIGTERM (what Slurm sends every task at the time limit): partial files, exit status 3 -------------
+# What Slurm's slurmstepd sends every task at a time limit or a scancel: SIGTERM, then SIGCONT and SIGTERM
+# again 10 ms later. One request to stop, not two.
+term_burst() {  # pids...
+  local p
+  for p; do kill -TERM "$p"; done
+  sleep 0.01
+  for p; do kill -CONT "$p"; kill -TERM "$p"; done
+}
+
+# ---- SIGTERM as Slurm sends it at the time limit: partial files, exit status 3 -------------------------
 start_long_run term 2
-for p in $(ranks_of $job); do kill -TERM "$p"; done
+term_burst $(ranks_of $job)
 finish 60
 [ "$rc" -eq 3 ] && ok || bad "SIGTERM: exit status $rc, expected 3 ($(cat term.stderr))"
 for f in latency.output latency.summary.output latency.json; do [ -s "term/$f" ] && ok || bad "SIGTERM: no $f"; done
@@ -165,7 +174,7 @@ grep -q '^ntrial = 3$' long_loop/latency.summary.output && ok || bad "long loop:
 if [ -n "$mpptest" ]; then
   long_sweep=(-size 0 65536 64 -max_sizes 2000 -sample_reps 100000 -n_stable 0 -nr 1000 -noplot -gnuplot -progress)
   start_job sweep_term 2 'size sweep' "$mpptest" "${long_sweep[@]}"
-  for p in $(ranks_of $job mpptest); do kill -TERM "$p"; done
+  term_burst $(ranks_of $job mpptest)
   finish 60
   [ "$rc" -eq 3 ] && ok || bad "mpptest SIGTERM: exit status $rc, expected 3 ($(cat sweep_term.stderr))"
   python3 - sweep_term/mppout.json <<'PY' && ok || bad "mpptest SIGTERM: mppout.json does not say stopped"
@@ -187,7 +196,7 @@ fi
 if [ -n "$queuelat" ]; then
   long_queues=(--lengths 0:1000:100 --iters 2000 --reps 1000 --nr 1000 --noplot --progress)
   start_job queue_term 2 'queue sweep' "$queuelat" "${long_queues[@]}"
-  for p in $(ranks_of $job queuelat); do kill -TERM "$p"; done
+  term_burst $(ranks_of $job queuelat)
   finish 120
   [ "$rc" -eq 3 ] && ok || bad "queuelat SIGTERM: exit status $rc, expected 3 ($(cat queue_term.stderr))"
   grep -q 'PARTIAL RESULTS' queue_term/queuelat.txt && ok || bad "queuelat SIGTERM: table not marked partial"

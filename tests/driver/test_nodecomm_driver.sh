@@ -107,7 +107,8 @@ expect_bad() {
   [ -z "$(ls -A bad)" ] && ok || bad "$*: files written: $(ls -A bad)"
 }
 expect_bad "reps must be >= 1, got 0" 2 --reps 0
-expect_bad "sizes must ascend, got 64 then 8" 2 --sizes 64,8
+expect_bad "sizes must ascend, got 64 then 8" 2 --sizes 64,8,128
+expect_bad "--sizes '8,64': the fit needs at least 3 message sizes, got 2" 2 --sizes 8,64
 expect_bad "thresholds must ascend, got 5 and 2" 2 --thresholds 5,2
 expect_bad "--thresholds '1,2,3,4': at most 3 sizes" 0 --fit x --thresholds 1,2,3,4
 expect_bad "max_pairs must be >= 0 (0: as many as possible), got -1" 2 --max-pairs -1
@@ -140,6 +141,24 @@ PY
 else
   echo "two-node case skipped: the launcher is not MPICH's hydra"
 fi
+# ---- Stopped as Slurm stops a job (SIGTERM, then SIGCONT and SIGTERM 10 ms later: one request): the points
+# measured, marked partial, exit 3.
+mkdir stopped
+$mpiexec -n 2 "$nodecomm" --sizes 8,64,512 --reps 100000000 --noadaptive --noplot --noprogress --outdir stopped \
+  > stop.out 2> stop.err &
+job=$!
+sleep 4
+ranks=$(for p in $(pgrep -f -- "--reps 100000000"); do [ "$(cat /proc/$p/comm 2> /dev/null)" = nodecomm ] && echo "$p"; done)
+for p in $ranks; do kill -TERM "$p"; done
+sleep 0.01
+for p in $ranks; do kill -CONT "$p"; kill -TERM "$p"; done
+wait $job; rc=$?
+[ "$rc" = 3 ] && ok || bad "SIGTERM burst: exit $rc, not 3 ($(cat stop.err))"
+grep -q 'stopped by signal 15' stop.err && ok || bad "SIGTERM burst: stderr does not say why ($(cat stop.err))"
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['run']['partial'] is True and j['points'], j['run']" \
+  stopped/nodecomm.json && ok || bad "SIGTERM burst: nodecomm.json not partial with points"
+ls -a stopped | grep -q '^\.mpilat-' && bad "SIGTERM burst: temporary files left behind" || ok
+
 "$nodecomm" --fit x --help > help.out 2>&1 && grep -q -- '--thresholds' help.out && ok || bad "--help"
 # The defaults shown are the library's (lat_*_defaults), not copies typed into the help text.
 grep -Eq -- '--size-last INT=1048576 ' help.out && grep -Eq -- '--reps INT=5 ' help.out && ok || bad "--help: the library's defaults"
