@@ -1,6 +1,7 @@
 /* driver_support.c: the little the Fortran drivers need from POSIX and cannot say in standard Fortran. */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -88,4 +89,16 @@ int driver_measurement_failed(const char *program, int rc, int rank) {
   }
   MPI_Finalize();
   return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED;
+}
+
+void driver_launch_hint(const char *program) {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char *ntasks = getenv("SLURM_STEP_NUM_TASKS");
+  if (ntasks == NULL) ntasks = getenv("SLURM_NTASKS");
+  if (size == 1 && ntasks != NULL && atoi(ntasks) > 1)
+    fprintf(stderr,
+            "%s: Slurm started %d tasks but MPI sees 1 process in this one: each task is an MPI job of its own. "
+            "Launch MPICH's programs with srun --mpi=pmi2 (docs/batch.md)\n",
+            program, atoi(ntasks));
 }

@@ -28,6 +28,10 @@ int driver_outdir_usable(const char *program, const char *option, const char *ou
     messages), else MPI_Finalize. Returns the exit status: DRIVER_BAD_INPUT for LAT_ERR_ARG, else
     DRIVER_FAILED. */
 int driver_measurement_failed(const char *program, int rc, int rank);
+/** Under srun with Slurm's default --mpi=none, every task is an MPI job of one process: says so (on stderr,
+    naming the program and the fix, --mpi=pmi2) when MPI_COMM_WORLD has 1 process but the step has more
+    tasks. Call after MPI_Init. */
+void driver_launch_hint(const char *program);
 /** Rank 0's *value on every rank of MPI_COMM_WORLD; the others poll and sleep instead of spinning. */
 void driver_bcast_int_politely(int *value);
 

@@ -8,7 +8,7 @@
 !> marked partial, and the exit status is 3. See docs/latency.md.
 program latency_driver
   use, intrinsic :: iso_fortran_env, only: error_unit, output_unit, int64, real64
-  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_int64_t
+  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_int64_t, c_char, c_null_char
   use mpi_f08
   use mpilat
   use latency_parameters
@@ -19,7 +19,7 @@ program latency_driver
       import :: c_int
       integer(c_int) :: yes
     end function
-    !> SIGTERM and SIGINT call lat_request_stop(); a second one ends the program at once.
+    !> SIGTERM and SIGINT call lat_request_stop(); one more than 1 s later ends the program at once.
     subroutine install_stop_handlers() bind(C, name="latency_install_stop_handlers")
     end subroutine
     !> The signal that asked to stop, or 0.
@@ -27,6 +27,11 @@ program latency_driver
       import :: c_int
       integer(c_int) :: signo
     end function
+    !> Under srun without --mpi=pmi2 every task is an MPI job of one process: says so.
+    subroutine launch_hint(program) bind(C, name="driver_launch_hint")
+      import :: c_char
+      character(kind=c_char), intent(in) :: program(*)
+    end subroutine
     !> Sleeps the given seconds (a grace period before ending a stuck job).
     subroutine pause_seconds(seconds) bind(C, name="latency_pause_seconds")
       import :: c_double
@@ -53,6 +58,7 @@ program latency_driver
 
   call MPI_Init()
   t_start = MPI_Wtime()
+  call launch_hint('latency'//c_null_char)
   call install_stop_handlers()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, nprocs)
@@ -149,7 +155,11 @@ contains
     end if
     write (done, '(i0)') pres%ntrial_done
     write (total, '(i0)') pres%ntrial
-    if (pres%partial /= LAT_COMPLETE) then
+    if (pres%partial /= LAT_COMPLETE .and. pres%ntrial_done == 0) then
+      write (error_unit, '(a)') 'latency: stopped early ('//partial_cause()//') during '//stopped_phase()// &
+        ', before any trial was measured: wrote what that phase measured, marked PARTIAL, in '//trim(outdir)
+      return
+    else if (pres%partial /= LAT_COMPLETE) then
       write (error_unit, '(a)') 'latency: stopped early ('//partial_cause()//'): wrote the '//trim(done)// &
         ' of '//trim(total)//' trials measured, marked PARTIAL, in '//trim(outdir)
       return
@@ -251,6 +261,19 @@ contains
       text = 'trials per second'
     end select
   end function change_name
+
+  !> The phase a partial run ended in, as latency.output names it.
+  function stopped_phase() result(text)
+    character(len=:), allocatable :: text
+    select case (pres%stopped_in)
+    case (LAT_PHASE_CALIBRATION)
+      text = 'the timer calibration (part 1)'
+    case (LAT_PHASE_ESTIMATE)
+      text = 'the npp estimate (part 2)'
+    case default
+      text = 'the timing trials (part 3)'
+    end select
+  end function stopped_phase
 
   function partial_cause() result(text)
     character(len=:), allocatable :: text

@@ -149,6 +149,7 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
+  driver_launch_hint("mpptest");
   int rank = 0, nprocs = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nprocs);

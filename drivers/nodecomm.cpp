@@ -145,6 +145,7 @@ int main(int argc, char **argv) {
   int rank = 0, nprocs = 1;
   if (!fit_only) {
     MPI_Init(&argc, &argv);
+    driver_launch_hint("nodecomm");
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
   }

@@ -15,6 +15,7 @@
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
+  driver_launch_hint("queuelat");
   int rank = 0, nprocs = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nprocs);

@@ -58,6 +58,18 @@
   LAT_X(LAT_PARTIAL_STOPPED, 1) \
   LAT_X(LAT_PARTIAL_TIMEOUT, 2)
 
+/* Values of lat_pingpong_result.stopped_in: the phase a partial run ended in (enum lat_run_phase).
+ *   LAT_PHASE_NONE         the run was complete
+ *   LAT_PHASE_CALIBRATION  the timer calibration (Part 1): no npp estimate, no trial
+ *   LAT_PHASE_ESTIMATE     the npp estimate (Part 2): no trial; npptrial holds the loops it timed
+ *   LAT_PHASE_TRIALS       the timing trials (Part 3, or an npp study's)
+ */
+#define LAT_RUN_PHASES(LAT_X) \
+  LAT_X(LAT_PHASE_NONE, 0) \
+  LAT_X(LAT_PHASE_CALIBRATION, 1) \
+  LAT_X(LAT_PHASE_ESTIMATE, 2) \
+  LAT_X(LAT_PHASE_TRIALS, 3)
+
 /* What one operation of a sweep is (lat_sweep_options.pattern; enum lat_sweep_pattern).
  *   LAT_SWEEP_PINGPONG      blocking MPI_Send/MPI_Recv round trip; time = round trip / 2
  *   LAT_SWEEP_NONBLOCKING   the same with MPI_Irecv posted first, MPI_Isend, MPI_Wait; / 2

@@ -129,6 +129,8 @@ typedef struct lat_pingpong_result {
   lat_stats filtered;   /**< the same after filtering */
   int source, dest, timer;
   int partial;          /**< lat_partial_cause: why fewer than ntrial trials were measured, or 0 */
+  int stopped_in;       /**< lat_run_phase: the phase a partial run ended in (calibration, npp estimate, trials),
+                             or 0 */
   int warnings;         /**< bits of lat_run_warning: 0 for a run the statistics describe well */
   int nlevels;          /**< levels of the chunk medians (1: steady; 0: no trials); see level_us */
   int64_t nchunks;      /**< chunks of ~0.25 s the trials were timed in */

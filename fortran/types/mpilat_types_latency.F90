@@ -157,6 +157,8 @@ module mpilat_types_latency
     integer(c_int) :: timer
     !> lat_partial_cause: why fewer than ntrial trials were measured, or 0
     integer(c_int) :: partial
+    !> lat_run_phase: the phase a partial run ended in (calibration, npp estimate, trials), or 0
+    integer(c_int) :: stopped_in
     !> bits of lat_run_warning: 0 for a run the statistics describe well
     integer(c_int) :: warnings
     !> levels of the chunk medians (1: steady; 0: no trials); see level_us

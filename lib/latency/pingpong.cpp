@@ -378,7 +378,7 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
     r.npptrial = part.trials;
     // Stopped; or npp 0 to calculate and a clock that never saw a loop (every rank throws, see below).
     if (part.e.stopped || (opts.npp == 0 && part.e.npp == 0)) {
-      if (part.e.stopped) r.partial = LAT_PARTIAL_STOPPED;
+      if (part.e.stopped) r.partial = LAT_PARTIAL_STOPPED, r.stopped_in = LAT_PHASE_ESTIMATE;
       end_trials(p);
       return;
     }
@@ -393,11 +393,11 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
   try {
     const SeriesEnd end = time_series(clock, p, {&s}, progress, stall, loop_timeout, 60.0 * opts.minutes,
                                       &r.trials_start_unix_s);
-    if (end == SeriesEnd::kStopped) r.partial = LAT_PARTIAL_STOPPED;
+    if (end == SeriesEnd::kStopped) r.partial = LAT_PARTIAL_STOPPED, r.stopped_in = LAT_PHASE_TRIALS;
     if (opts.minutes > 0.0) r.ntrial = s.done;
     end_trials(p);
   } catch (const TimeoutError &) {
-    r.partial = LAT_PARTIAL_TIMEOUT;
+    r.partial = LAT_PARTIAL_TIMEOUT, r.stopped_in = LAT_PHASE_TRIALS;
     pp.failure = std::current_exception();
   }
   r.ntrial_done = s.done;
@@ -508,7 +508,7 @@ Frame run_pair(MeasurementFrame &frame, const lat_pingpong_options &opts, const 
       copy_c_string(r.dest_host, r.dest_place.host);
       const Calibration c = leader_calibration(calibration, opts.timer, opts.nr, rank, opts.progress != 0);
       const lat_timer_result &cal = c.result;
-      if (c.interrupted) r.partial = LAT_PARTIAL_STOPPED;
+      if (c.interrupted) r.partial = LAT_PARTIAL_STOPPED, r.stopped_in = LAT_PHASE_CALIBRATION;
       r.res_timing_us = cal.res_timing_us;
       r.min_ov_us = cal.min_ov_us;
       r.unit_us = cal.unit_us > 0.0 ? cal.unit_us : with_clock(opts.timer, [](const auto &clock) { return clock.unit() * 1e6; });
@@ -615,7 +615,7 @@ NppStudy npp_study(MPI_Comm user_comm, const lat_pingpong_options &opts, const l
         r.npp_calculated = part.e.npp;
         r.npptrial = part.trials;
         if (part.e.stopped || (by_res_npp && part.e.npp == 0)) {
-          if (part.e.stopped) r.partial = LAT_PARTIAL_STOPPED;
+          if (part.e.stopped) r.partial = LAT_PARTIAL_STOPPED, r.stopped_in = LAT_PHASE_ESTIMATE;
           end_trials(p);
           return;
         }
@@ -631,10 +631,11 @@ NppStudy npp_study(MPI_Comm user_comm, const lat_pingpong_options &opts, const l
       Progress progress(o.progress != 0, "npp study");
       StallWatch stall(loop_timeout, p.my_rank, p.peer_rank, "phase 'npp study'");
       try {
-        if (time_series(clock, p, order, progress, stall, loop_timeout) == SeriesEnd::kStopped) r.partial = LAT_PARTIAL_STOPPED;
+        if (time_series(clock, p, order, progress, stall, loop_timeout) == SeriesEnd::kStopped)
+          r.partial = LAT_PARTIAL_STOPPED, r.stopped_in = LAT_PHASE_TRIALS;
         end_trials(p);
       } catch (const TimeoutError &) {
-        r.partial = LAT_PARTIAL_TIMEOUT;
+        r.partial = LAT_PARTIAL_TIMEOUT, r.stopped_in = LAT_PHASE_TRIALS;
         failure = std::current_exception();
       }
       for (size_t i = 0; i < series.size(); ++i) {

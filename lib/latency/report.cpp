@@ -34,12 +34,49 @@ const char *partial_cause(const lat_pingpong_result &p) {
   }
 }
 
+const char *phase_name(int phase) {
+  switch (phase) {
+    case LAT_PHASE_CALIBRATION: return "the timer calibration (part 1)";
+    case LAT_PHASE_ESTIMATE: return "the npp estimate (part 2)";
+    case LAT_PHASE_TRIALS: return "the timing trials (part 3)";
+    default: return "";
+  }
+}
+
+/// A run stopped before its first trial: nothing of parts 3-5 exists, and the files say only what was done.
+bool no_trials(const lat_pingpong_result &p) { return p.partial != LAT_COMPLETE && p.ntrial_done == 0; }
+
 void partial_banner(std::string &o, const lat_pingpong_result &p) {
   if (!p.partial) return;
-  append(o, "*** PARTIAL RESULTS: the run was stopped ({}) after {} of {} timing trials ***\n\n",
-          p.partial == LAT_PARTIAL_TIMEOUT ? "a peer did not answer within the timeout"
-                                           : "a stop request: SIGTERM, SIGINT or lat_request_stop()",
-          p.ntrial_done, p.ntrial);
+  const char *cause = p.partial == LAT_PARTIAL_TIMEOUT ? "a peer did not answer within the timeout"
+                                                       : "a stop request: SIGTERM, SIGINT or lat_request_stop()";
+  if (no_trials(p))
+    append(o, "*** PARTIAL RESULTS: the run was stopped ({}) during {}, before any timing trial was measured ***\n\n", cause,
+           phase_name(p.stopped_in));
+  else
+    append(o, "*** PARTIAL RESULTS: the run was stopped ({}) after {} of {} timing trials ***\n\n", cause, p.ntrial_done,
+           p.ntrial);
+}
+
+/// What a run stopped before its first trial did: the parameters as far as it got, no times (there are none).
+void parameters_before_trials(std::string &o, const LatencyReport &r) {
+  const lat_pingpong_result &p = *r.pp;
+  append(o, "PROGRAM PARAMETERS (AS FAR AS THE RUN GOT)\n\n");
+  append(o, "Number of MPI processes used = {}\n", p.nprocs);
+  append(o, "Ping pongs are between processors of rank source and dest where\n");
+  append(o, "  source = {}\n  dest = {}\n\n", p.source, p.dest);
+  if (p.n >= 0)
+    append(o, "Message size(# of 8-bytes els) = {}\n", p.n);
+  else
+    append(o, "Message size(# of bytes) = {}\n", p.bytes);
+  if (r.timer != nullptr)
+    append(o, "timer pairs measured in part 1 = {} of nr = {}\n", r.timer->nr, r.timer->nr_requested);
+  if (p.stopped_in == LAT_PHASE_ESTIMATE)
+    append(o, "npp estimate (part 2) = stopped after {} timing loops of npp_init = {} ping pongs\n", p.npptrial, p.npp_init);
+  else if (p.stopped_in == LAT_PHASE_CALIBRATION)
+    append(o, "npp estimate (part 2) = not begun\n");
+  append(o, "timing trials measured = 0\n\n");
+  append(o, "NO TIMING TRIAL WAS MEASURED: there are no ping-pong times, statistics, rates or distribution to report.\n\n");
 }
 
 void parameters(std::string &o, const LatencyReport &r) {
@@ -238,12 +275,41 @@ void run_over_time(std::string &o, const LatencyReport &r) {
   for (const std::string &line : lines) append(o, "\n{}\n", line);
 }
 
+/// latency.output from Part 2 on for a run stopped before its first trial: what the estimate measured, if it
+/// began, and no Parts 3-5 (the run over time has no chunk either).
+void parts_before_trials(std::string &o, const LatencyReport &r) {
+  const lat_pingpong_result &p = *r.pp;
+  if (p.stopped_in == LAT_PHASE_ESTIMATE && p.npptrial > 0) {
+    append(o, "stopped after {} timing loops: the figures below are of those loops\n", p.npptrial);
+    append(o, "npp_init = {}\nres_npp = {}\n", p.npp_init, p.res_npp);
+    append(o, "median time of one ping pong (median_ppt) in microseconds = {:.4f}\n", p.median_ppt_us);
+    if (p.npp_calculated > 0)
+      append(o, "npp = nint(max(1, res_npp * res_timing / median_ppt)) = {} (from those loops; no trial used it)\n",
+             p.npp_calculated);
+    append(o, "\n");
+  } else if (p.stopped_in == LAT_PHASE_ESTIMATE) {
+    append(o, "stopped before its first timing loop\n\n");
+  } else {
+    append(o, "not begun: the run was stopped in {}\n\n", phase_name(p.stopped_in));
+  }
+  append(o, "PARTS 3, 4 AND 5: not begun: no timing trial was measured\n\n");
+  program_time(o, r);
+  timer_used(o, r.timer);
+  where_ranks_ran(o, p);
+}
+
 }  // namespace
 
 std::string summary_text(const LatencyReport &r) {
   const lat_pingpong_result &p = *r.pp;
   std::string o;
   partial_banner(o, p);
+  if (no_trials(p)) {
+    parameters_before_trials(o, r);
+    program_time(o, r);
+    timer_used(o, r.timer);
+    return o;
+  }
   parameters(o, r);
   times(o, "TIMING RESULTS FOR PING PONG TIMES DIVIDED BY TWO IN MICROSECONDS", p.all);
   statistics(o, "STATISTICS FOR PING PONG TIMES", p.all);
@@ -260,11 +326,18 @@ std::string full_text(const LatencyReport &r) {
   const lat_pingpong_result &p = *r.pp;
   std::string o;
   partial_banner(o, p);
-  parameters(o, r);
+  if (no_trials(p))
+    parameters_before_trials(o, r);
+  else
+    parameters(o, r);
 
-  if (r.timer != nullptr) {
+  if (r.timer != nullptr && r.timer->nr == 0) {
+    append(o, "PART 1: RESOLUTION AND OVERHEAD OF THE TIMER IN MICROSECONDS\n\nnot measured: stopped before the first timer pair\n\n");
+  } else if (r.timer != nullptr) {
     const lat_timer_result &t = *r.timer;
     append(o, "PART 1: RESOLUTION AND OVERHEAD OF THE TIMER IN MICROSECONDS\n\n");
+    if (t.nr < t.nr_requested)
+      append(o, "stopped after {} of nr = {} timer pairs: the figures below are of the pairs measured\n", t.nr, t.nr_requested);
     append(o, "timer = {}\n", timer_name(t.timer));
     append(o, "number of timer pairs measured (nr) = {}\n", t.nr);
     append(o, "minimum time = {:.4f}\nmedian time = {:.4f}\naverage time = {:.4f}\nmaximum time = {:.4f}\n", t.min_us,
@@ -289,6 +362,10 @@ std::string full_text(const LatencyReport &r) {
   }
 
   append(o, "PART 2: ESTIMATING THE NUMBER OF PING PONGS IN A TIMING LOOP (npp)\n\n");
+  if (no_trials(p)) {
+    parts_before_trials(o, r);
+    return o;
+  }
   if (p.estimate) {
     append(o, "npp_init = {}\nnpptrial = {}\nres_npp = {}\n", p.npp_init, p.npptrial, p.res_npp);
     append(o, "median time of one ping pong (median_ppt) in microseconds = {:.4f}\n", p.median_ppt_us);
@@ -349,6 +426,14 @@ nlohmann::json stats_json(const lat_stats &s) {
           {"rate_max_mbs", s.rate_max_mbs}};
 }
 
+const char *phase_json_name(int phase) {
+  switch (phase) {
+    case LAT_PHASE_CALIBRATION: return "timer calibration";
+    case LAT_PHASE_ESTIMATE: return "npp estimate";
+    default: return "trials";
+  }
+}
+
 nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
 
 nlohmann::json quantiles_json(const lat_quantiles &q, int64_t count) {
@@ -394,6 +479,7 @@ std::string json_text(const LatencyReport &r) {
               {"program_seconds", r.program_seconds},
               {"partial", p.partial != 0},
               {"partial_cause", partial_cause(p)},
+              {"stopped_in", p.partial != LAT_COMPLETE ? nlohmann::json(phase_json_name(p.stopped_in)) : nlohmann::json()},
               {"ntrial_requested", p.ntrial},
               {"ntrial_done", p.ntrial_done}};
   j["source"] = place_json(p.source_place);
@@ -434,6 +520,7 @@ std::string json_text(const LatencyReport &r) {
   }
   j["npp"] = {{"calculated", p.estimate ? nlohmann::json(p.npp_calculated) : nlohmann::json(0)},
               {"estimate_ran", p.estimate != 0},
+              {"estimate_stopped", p.stopped_in == LAT_PHASE_ESTIMATE},
               {"estimate_skipped_because",
                p.estimate ? nlohmann::json() : nlohmann::json("npp was given and the estimate was switched off (--no-estimate)")},
               {"used", p.npp_used},

@@ -43,6 +43,7 @@ Calibration leader_calibration(const lat_timer_result *given, int timer, int64_t
   if (given == nullptr) return calibrate_here(timer, nr, rank, progress);
   Calibration c;
   c.result = *given;
+  c.interrupted = given->nr < given->nr_requested;  // a calibration stopped before this call
   return c;
 }
 

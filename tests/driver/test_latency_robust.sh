@@ -125,6 +125,46 @@ assert r["partial"] is True and r["partial_cause"] == "stop request", r
 assert 0 < r["ntrial_done"] < r["ntrial_requested"] == 200000000, r
 PY
 
+# ---- stopped before the first trial: in the timer calibration, in the npp estimate ------------------------
+# The files say so plainly and hold what that phase measured: no table of zeros, no npp "given", no ntrial
+# "chosen" for minutes that never ran.
+before_trials() {  # name phase-in-progress phase-in-files json-phase args...
+  local name=$1 progress=$2 phase=$3 json_phase=$4
+  shift 4
+  start_job "$name" 2 "$progress" "$latency" --progress --noplot "$@"
+  term_burst $(ranks_of $job)
+  finish 60
+  [ "$rc" -eq 3 ] && ok || bad "$name: exit status $rc, expected 3 ($(cat "$name.stderr"))"
+  grep -q "latency: stopped early (signal 15) during $phase, before any trial was measured" "$name.stderr" && ok ||
+    bad "$name: stderr does not name the phase ($(tail -2 "$name.stderr"))"
+  for f in latency.output latency.summary.output; do
+    grep -q "^\*\*\* PARTIAL RESULTS: the run was stopped (a stop request.*) during $phase, before any timing trial was measured \*\*\*\$" \
+      "$name/$f" && ok || bad "$name: $f lacks the banner naming $phase"
+    grep -q '^NO TIMING TRIAL WAS MEASURED' "$name/$f" && ok || bad "$name: $f does not say no trial was measured"
+    grep -Eq '^(minimum|median|average|maximum) time = 0\.0000$|^ntrial = |chosen for about|npp was given as|^value of npp used' \
+      "$name/$f" && bad "$name: $f reports what did not happen: $(grep -Em3 '^(minimum|median) time = 0\.0000|^ntrial = |chosen for|npp was given|^value of npp' "$name/$f")" || ok
+  done
+  python3 - "$name/latency.json" "$json_phase" <<'PY' && ok || bad "$name: latency.json does not say where it stopped"
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = j["run"]
+assert r["partial"] is True and r["stopped_in"] == sys.argv[2] and r["ntrial_done"] == 0, r
+assert j["timer"]["nr"] > 0, j["timer"]["nr"]
+if sys.argv[2] == "npp estimate":
+    assert j["npp"]["estimate_stopped"] is True and j["npp"]["npptrial"] > 0 and j["npp"]["median_ppt_us"] > 0, j["npp"]
+    assert j["timer"]["nr"] == j["timer"]["nr_requested"]
+else:
+    assert j["timer"]["nr"] < j["timer"]["nr_requested"], j["timer"]
+PY
+  [ ! -e "$name/latency.png" ] && ok || bad "$name: a plot of no trials"
+}
+before_trials stop_calibration 'timer calibration' 'the timer calibration (part 1)' 'timer calibration' --nr 2000000000 --minutes 3
+grep -q '^stopped after [0-9]* of nr = 2000000000 timer pairs' stop_calibration/latency.output && ok ||
+  bad "stop_calibration: Part 1 does not say how many pairs of nr"
+before_trials stop_estimate 'npp estimate' 'the npp estimate (part 2)' 'npp estimate' --nr 1000 --npptrial 2000000000 --minutes 3
+grep -q '^median time of one ping pong (median_ppt) in microseconds = ' stop_estimate/latency.output && ok ||
+  bad "stop_estimate: Part 2 lacks the median of the loops timed"
+
 # ---- SIGINT to mpiexec (Ctrl-C at a terminal): forwarded, the same outcome --------------------------------
 start_long_run int 2
 kill -INT "$job"

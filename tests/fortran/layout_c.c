@@ -117,6 +117,7 @@ static const struct layout_entry entries[] = {
   LAYOUT_FIELD(lat_pingpong_result, dest)
   LAYOUT_FIELD(lat_pingpong_result, timer)
   LAYOUT_FIELD(lat_pingpong_result, partial)
+  LAYOUT_FIELD(lat_pingpong_result, stopped_in)
   LAYOUT_FIELD(lat_pingpong_result, warnings)
   LAYOUT_FIELD(lat_pingpong_result, nlevels)
   LAYOUT_FIELD(lat_pingpong_result, nchunks)

@@ -376,6 +376,8 @@ program test_layout
                    c_sizeof(v_lat_pingpong_result%timer), kind_of(v_lat_pingpong_result%timer))
   call check_field('lat_pingpong_result', 'partial', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%partial), &
                    c_sizeof(v_lat_pingpong_result%partial), kind_of(v_lat_pingpong_result%partial))
+  call check_field('lat_pingpong_result', 'stopped_in', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%stopped_in), &
+                   c_sizeof(v_lat_pingpong_result%stopped_in), kind_of(v_lat_pingpong_result%stopped_in))
   call check_field('lat_pingpong_result', 'warnings', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%warnings), &
                    c_sizeof(v_lat_pingpong_result%warnings), kind_of(v_lat_pingpong_result%warnings))
   call check_field('lat_pingpong_result', 'nlevels', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%nlevels), &

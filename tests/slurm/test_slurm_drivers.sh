@@ -1,0 +1,164 @@
+#!/bin/bash
+# test_slurm_drivers.sh SOURCE_DIR DRIVERS_DIR MPIEXEC
+# Every MPI driver under a real one-node Slurm (scripts/slurm-start.sh, stopped at exit by its PID files):
+#   1. `srun --mpi=pmi2 -n 2 DRIVER <quick run>`: exit 0 and its files; with Slurm's default --mpi=none,
+#      exit 2 on every task with a message saying to launch with --mpi=pmi2, and no file;
+#   2. `sbatch --time=1` of a run longer than that, the batch script `exec srun ...`: Slurm ends it at the
+#      limit with its own SIGTERM burst (TERM, CONT, TERM); the files are whole (no temporary file), marked
+#      partial, and Slurm records the job as TIMEOUT with exit code 3, before the SIGKILL that follows
+#      KillWait (30 s);
+#   3. `scancel` of a running job of each driver: the same, the job CANCELLED with exit code 3;
+#   4. MPICH's mpiexec inside an allocation (sbatch --wait): a quick run of each driver.
+# The jobs of each step run at once (the partition lets jobs share the 2 CPUs), so the time limit is
+# waited for once. Never a timing value. Exit 77 (skipped) when the daemons cannot start here, unless
+# MPILAT_REQUIRE_SLURM=1 (scripts/test-all.sh sets it: CI must show these ran).
+set -u
+src=$1 drivers=$2 mpiexec=$3
+# shellcheck source=../driver/checks.sh
+. "$src/tests/driver/checks.sh"
+
+# Ports of our own, free now: another Slurm (a developer's, a second suite) may be running.
+read -r ctld_port slurmd_port < <(python3 -c '
+import socket
+s = [socket.socket() for _ in range(2)]
+for x in s: x.bind(("", 0))
+print(*[x.getsockname()[1] for x in s])')
+export MPILAT_SLURMCTLD_PORT=$ctld_port MPILAT_SLURMD_PORT=$slurmd_port
+sdir=$work/slurm
+trap 'bash "$src/scripts/slurm-stop.sh" "$sdir"; rm -rf "$work"' EXIT
+bash "$src/scripts/slurm-start.sh" "$sdir" > start.out 2>&1
+rc=$?
+if [ "$rc" = 77 ]; then
+  cat start.out
+  [ "${MPILAT_REQUIRE_SLURM:-0}" = 1 ] && { echo "FAIL: Slurm could not start and MPILAT_REQUIRE_SLURM=1"; exit 1; }
+  echo "skipped: the Slurm daemons cannot start on this machine"
+  exit 77
+fi
+[ "$rc" = 0 ] || { cat start.out; echo "FAIL: slurm-start.sh exited $rc"; exit 1; }
+# shellcheck source=/dev/null
+. "$sdir/env"
+
+# name, quick run, long run (beyond a minute; stops at its next safe point within a second or two), the
+# progress line of its measurement, and the files every run writes.
+names=()
+for name in latency mpptest queuelat mmpi nodecomm; do
+  [ -x "$drivers/$name" ] && names+=("$name") || echo "$name not built: left out"
+done
+declare -A quick long files measuring
+measuring=([latency]="ping-pong trials" [mpptest]="size sweep" [queuelat]="queue sweep" [mmpi]="pair matrix"
+           [nodecomm]="nodecomm ")
+quick[latency]="--quick --noplot --no-progress"
+long[latency]="--nr 1048576 --npptrial 4096 --minutes 5 --noplot --progress"
+files[latency]="latency.output latency.summary.output latency.json"
+quick[mpptest]="-size 0 64 32 -reps 20 -noplot -gnuplot"
+long[mpptest]="-size 0 65536 64 -max_sizes 2000 -sample_reps 100000 -n_stable 0 -nr 1000 -noplot -gnuplot -progress"
+files[mpptest]="mppout.gpl mppout.json"
+quick[queuelat]="--lengths 0:4:2 --iters 5 --reps 3 --nr 1000 --noplot --noprogress"
+long[queuelat]="--lengths 0:1000:1 --iters 100 --reps 100 --nr 1000 --noplot --progress"
+files[queuelat]="queuelat.txt queuelat.json"
+quick[mmpi]="--repeats 10 --noprogress"
+long[mmpi]="--repeats 1000000000 --progress"
+files[mmpi]="ammpi_2_64_1000000000.json ammpi_2_64_1000000000.dat"
+quick[nodecomm]="--quick --noplot --noprogress"
+long[nodecomm]="--sizes 8,64,512 --reps 1000000000 --noadaptive --noplot --progress"
+files[nodecomm]="nodecomm.txt nodecomm.json"
+
+# The job's state and exit code as Slurm recorded them, once the job has left the queue (completing
+# included: its tasks have ended): "TIMEOUT 3:0". (jobcomp.txt is written when the state is set, before the
+# tasks end, so its exit code is not the tasks'; scontrol's, kept MinJobAge seconds, is.)
+job_record() {  # jobid
+  local k
+  for k in $(seq 1500); do
+    [ -z "$(squeue -h -j "$1" -o %T 2> /dev/null)" ] && break
+    sleep 0.2
+  done
+  scontrol show job "$1" 2> /dev/null | tr ' ' '\n' | awk -F= '$1 == "JobState" { s = $2 } $1 == "ExitCode" { e = $2 }
+    END { print s " " e }'
+}
+
+# Every JSON file of DIR says partial; no temporary file is left; the files are there.
+partial_files() {  # name dir what
+  local name=$1 dir=$2 what=$3 f
+  for f in ${files[$name]}; do [ -s "$dir/$f" ] && ok || bad "$what $name: no $f ($(ls -A "$dir" | tr '\n' ' '))"; done
+  ls -A "$dir" | grep -q '^\.mpilat-' && bad "$what $name: temporary files left: $(ls -A "$dir" | tr '\n' ' ')" || ok
+  for f in "$dir"/*.json; do
+    [ -e "$f" ] || continue
+    python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['run']['partial'] is True" "$f" && ok ||
+      bad "$what $name: $f not marked partial"
+  done
+}
+
+# The batch script of a long run: `exec srun` so that the job's exit code is the drivers'.
+long_script() {  # name dir
+  printf '#!/bin/bash\nexec srun --mpi=pmi2 -n 2 %q %s --outdir %q\n' "$drivers/$1" "${long[$1]}" "$2" > "$2.sh"
+}
+submit() {  # name dir sbatch-options... : the job id
+  local name=$1 dir=$2
+  shift 2
+  mkdir -p "$dir"
+  long_script "$name" "$dir"
+  sbatch --parsable -n 2 -o "$dir.log" "$@" "$dir.sh" 2> "$dir.sbatch.err" || bad "sbatch $name: $(cat "$dir.sbatch.err")"
+}
+
+# ---- 1. srun launches a quick run of each driver ---------------------------------------------------------
+for name in "${names[@]}"; do
+  mkdir "srun_$name"
+  timeout 300 srun --mpi=pmi2 -n 2 "$drivers/$name" ${quick[$name]} --outdir "srun_$name" > "srun_$name.out" 2>&1 &&
+    ok || bad "srun $name: exit $? ($(tail -3 "srun_$name.out"))"
+  for f in ${files[$name]//1000000000/10}; do [ -s "srun_$name/$f" ] && ok || bad "srun $name: no $f"; done
+done
+
+# ---- 1b. Slurm's default --mpi=none: each task a job of one process; exit 2, saying how to launch ---------
+for name in "${names[@]}"; do
+  mkdir "none_$name"
+  timeout 120 srun --mpi=none -n 2 "$drivers/$name" ${quick[$name]} --outdir "none_$name" > "none_$name.out" 2>&1
+  rc=$?
+  [ "$rc" = 2 ] && ok || bad "srun --mpi=none $name: exit $rc, not 2 ($(tail -3 "none_$name.out"))"
+  grep -q "^$name: Slurm started 2 tasks but MPI sees 1 process in this one: .*srun --mpi=pmi2" "none_$name.out" && ok ||
+    bad "srun --mpi=none $name: no hint ($(head -3 "none_$name.out"))"
+  [ -z "$(ls -A "none_$name")" ] && ok || bad "srun --mpi=none $name: files written: $(ls -A "none_$name")"
+done
+
+# ---- 2. the time limit: every driver's job at once, --time=1 ------------------------------------------------
+declare -A timeout_job
+for name in "${names[@]}"; do timeout_job[$name]=$(submit "$name" "limit_$name" --time=1); done
+for name in "${names[@]}"; do
+  record=$(job_record "${timeout_job[$name]}")
+  [ "$record" = "TIMEOUT 3:0" ] && ok || bad "time limit $name: Slurm recorded '$record', not 'TIMEOUT 3:0' ($(tail -3 "limit_$name.log"))"
+  partial_files "$name" "limit_$name" "time limit"
+  grep -q 'CANCELLED AT .* DUE TO TIME LIMIT' "limit_$name.log" && ok || bad "time limit $name: not ended by the time limit"
+  grep -q 'KILLED\|Killed' "limit_$name.log" && bad "time limit $name: killed before it ended: $(grep -i killed "limit_$name.log")" || ok
+done
+
+# ---- 3. scancel of a running job: the same, CANCELLED with exit code 3 ------------------------------------
+declare -A cancel_job
+for name in "${names[@]}"; do cancel_job[$name]=$(submit "$name" "cancel_$name"); done
+# Each job cancelled once its progress lines show it measuring (they come every 2 s).
+for name in "${names[@]}"; do
+  for _ in $(seq 1200); do
+    grep -q "mpilat: ${measuring[$name]}" "cancel_$name.log" 2> /dev/null && break
+    sleep 0.1
+  done
+  grep -q "mpilat: ${measuring[$name]}" "cancel_$name.log" 2> /dev/null || bad "scancel $name: not measuring after 120 s"
+  scancel "${cancel_job[$name]}"
+done
+for name in "${names[@]}"; do
+  record=$(job_record "${cancel_job[$name]}")
+  [ "$record" = "CANCELLED 3:0" ] && ok || bad "scancel $name: Slurm recorded '$record', not 'CANCELLED 3:0' ($(tail -3 "cancel_$name.log"))"
+  partial_files "$name" "cancel_$name" scancel
+done
+
+# ---- 4. MPICH's mpiexec inside the allocation -------------------------------------------------------------
+if $mpiexec --version 2>&1 | grep -q HYDRA; then
+  for name in "${names[@]}"; do
+    mkdir "mpiexec_$name"
+    printf '#!/bin/bash\nexec %s -n 2 %q %s --outdir %q\n' "$mpiexec" "$drivers/$name" "${quick[$name]}" "mpiexec_$name" \
+      > "mpiexec_$name.sh"
+    timeout 300 sbatch --wait -n 2 -o "mpiexec_$name.log" "mpiexec_$name.sh" > /dev/null 2>&1 && ok ||
+      bad "mpiexec in an allocation, $name: exit $? ($(tail -3 "mpiexec_$name.log"))"
+    for f in ${files[$name]//1000000000/10}; do [ -s "mpiexec_$name/$f" ] && ok || bad "mpiexec $name: no $f"; done
+  done
+else
+  echo "mpiexec inside the allocation left out: the launcher is not MPICH's hydra"
+fi
+finish_checks slurm_drivers
