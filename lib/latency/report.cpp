@@ -58,13 +58,18 @@ void partial_banner(std::string &o, const lat_pingpong_result &p) {
            p.ntrial);
 }
 
-/// What a run stopped before its first trial did: the parameters as far as it got, no times (there are none).
-void parameters_before_trials(std::string &o, const LatencyReport &r) {
-  const lat_pingpong_result &p = *r.pp;
-  append(o, "PROGRAM PARAMETERS (AS FAR AS THE RUN GOT)\n\n");
+/// The head of the parameters (Appendix C's first lines): processes, source and dest.
+void processes(std::string &o, const char *title, const lat_pingpong_result &p) {
+  append(o, "{}\n\n", title);
   append(o, "Number of MPI processes used = {}\n", p.nprocs);
   append(o, "Ping pongs are between processors of rank source and dest where\n");
   append(o, "  source = {}\n  dest = {}\n\n", p.source, p.dest);
+}
+
+/// What a run stopped before its first trial did: the parameters as far as it got, no times (there are none).
+void parameters_before_trials(std::string &o, const LatencyReport &r) {
+  const lat_pingpong_result &p = *r.pp;
+  processes(o, "PROGRAM PARAMETERS (AS FAR AS THE RUN GOT)", p);
   if (p.n >= 0)
     append(o, "Message size(# of 8-bytes els) = {}\n", p.n);
   else
@@ -81,10 +86,7 @@ void parameters_before_trials(std::string &o, const LatencyReport &r) {
 
 void parameters(std::string &o, const LatencyReport &r) {
   const lat_pingpong_result &p = *r.pp;
-  append(o, "PROGRAM PARAMETERS\n\n");
-  append(o, "Number of MPI processes used = {}\n", p.nprocs);
-  append(o, "Ping pongs are between processors of rank source and dest where\n");
-  append(o, "  source = {}\n  dest = {}\n\n", p.source, p.dest);
+  processes(o, "PROGRAM PARAMETERS", p);
   append(o, "Number of timing trials used for parts 1, 2 & 3 are:\n\n");
   append(o, "nr = {}\n", r.timer ? r.timer->nr : 0);
   append(o, "npptrial = {}\n", p.npptrial);  // 0: Part 2 skipped (estimate = 0); why: latency.output, JSON

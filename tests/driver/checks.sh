@@ -18,4 +18,13 @@ json_fields() {
   python3 "$here/check_json_fields.py" "$here/../../spec/json.toml" "$@" > json_fields.out 2>&1 && ok \
     || bad "fields mpilat-compare reads: $(cat json_fields.out)"
 }
+# slurm_stop PROGRAM PATTERN: stops the processes named PROGRAM whose command line holds PATTERN as Slurm's
+# slurmstepd stops a job's tasks (time limit, scancel): SIGTERM, then SIGCONT and SIGTERM 10 ms later.
+slurm_stop() {
+  local p ranks
+  ranks=$(for p in $(pgrep -f -- "$2"); do [ "$(cat /proc/$p/comm 2> /dev/null)" = "$1" ] && echo "$p"; done)
+  for p in $ranks; do kill -TERM "$p"; done
+  sleep 0.01
+  for p in $ranks; do kill -CONT "$p"; kill -TERM "$p"; done
+}
 cd "$work" || exit 1

@@ -169,10 +169,7 @@ sleep 3
 # To the ranks, as a batch system's time limit does (MPICH's mpiexec, signalled itself, exits 0 whatever
 # the ranks return).
 # As Slurm sends it: SIGTERM, then SIGCONT and SIGTERM 10 ms later; one request to stop.
-ranks=$(for p in $(pgrep -f -- "--repeats 100000000"); do [ "$(cat /proc/$p/comm 2> /dev/null)" = mmpi ] && echo "$p"; done)
-for p in $ranks; do kill -TERM "$p"; done
-sleep 0.01
-for p in $ranks; do kill -CONT "$p"; kill -TERM "$p"; done
+slurm_stop mmpi "--repeats 100000000"
 wait $job; rc=$?
 [ "$rc" = 3 ] && ok || bad "SIGTERM: exit $rc, not 3 ($(cat stop.err))"
 grep -q '^# PARTIAL' stopped/ammpi_2_64_100000000.dat && ok || bad "log not marked partial"

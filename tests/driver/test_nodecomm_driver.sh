@@ -148,10 +148,7 @@ $mpiexec -n 2 "$nodecomm" --sizes 8,64,512 --reps 100000000 --noadaptive --noplo
   > stop.out 2> stop.err &
 job=$!
 sleep 4
-ranks=$(for p in $(pgrep -f -- "--reps 100000000"); do [ "$(cat /proc/$p/comm 2> /dev/null)" = nodecomm ] && echo "$p"; done)
-for p in $ranks; do kill -TERM "$p"; done
-sleep 0.01
-for p in $ranks; do kill -CONT "$p"; kill -TERM "$p"; done
+slurm_stop nodecomm "--reps 100000000"
 wait $job; rc=$?
 [ "$rc" = 3 ] && ok || bad "SIGTERM burst: exit $rc, not 3 ($(cat stop.err))"
 grep -q 'stopped by signal 15' stop.err && ok || bad "SIGTERM burst: stderr does not say why ($(cat stop.err))"
