@@ -62,7 +62,12 @@ int driver_outdir_usable(const char *program, const char *option, const char *ou
   int rank = 0, usable = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0 && lat_check_output_dir(outdir) != LAT_SUCCESS) {
-    fprintf(stderr, "%s: %s '%s': %s\n", program, option, outdir, lat_last_error_message());
+    /* The library's message shows a control character as \xNN; the name here does the same. */
+    fprintf(stderr, "%s: %s '", program, option);
+    for (const unsigned char *c = (const unsigned char *)outdir; *c; ++c)
+      if (*c < 0x20 || *c == 0x7f) fprintf(stderr, "\\x%02x", *c);
+      else fputc(*c, stderr);
+    fprintf(stderr, "': %s\n", lat_last_error_message());
     usable = 0;
   }
   driver_bcast_int_politely(&usable);

@@ -59,6 +59,8 @@ int main(int argc, char **argv) {
       bad = "--timer '" + timer + "': must be mpi_wtime, monotonic_raw or tsc";
     // The library's own rules (the ones lat_pair_matrix applies), before anything is measured.
     if (bad.empty()) bad = check_complaint(lat_pair_check(&o, nprocs));
+    if (bad.empty()) bad = name_complaint("-o", output, false);
+    if (bad.empty()) bad = name_complaint("--outdir", outdir, false);
     if (bad.empty() && !output.empty() && (output.back() == '/' || output == "." || output == ".."))
       bad = "-o '" + output + "': must name a file, not a directory";
     if (bad.empty() && !output.empty() && output.find('/') != std::string::npos && !outdir.empty())

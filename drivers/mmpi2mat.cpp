@@ -33,10 +33,11 @@ int main(int argc, char **argv) {
     const size_t dot = file.find_last_of('.');
     base = dot == std::string::npos || dot == 0 ? file : file.substr(0, dot);
   }
-  if (base.empty() || base.find('/') != std::string::npos) {
-    std::fprintf(stderr, "mmpi2mat: --base '%s': must be a file name without '/'\n", base.c_str());
-    return DRIVER_BAD_INPUT;
-  }
+  for (const std::string &complaint : {name_complaint("--base", base, true), name_complaint("--outdir", outdir, false)})
+    if (!complaint.empty()) {
+      std::fprintf(stderr, "mmpi2mat: %s\n", complaint.c_str());
+      return DRIVER_BAD_INPUT;
+    }
   lat_pairs pairs = nullptr;
   const bool json = file.size() > 5 && file.compare(file.size() - 5, 5, ".json") == 0;
   int rc = json ? lat_read_pair_json(log.c_str(), &pairs) : lat_read_mmpi_log(log.c_str(), &pairs);

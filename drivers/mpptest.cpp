@@ -138,8 +138,9 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
           check_complaint(lat_sweep_check(&o, nprocs, nsizes, nsizes ? s.size_list.data() : nullptr, nullptr));
       !complaint.empty())
     return bad(complaint);
-  if (s.outbase.empty() || s.outbase.find('/') != std::string::npos)
-    return bad("-outbase '" + s.outbase + "' must be a file name without '/' (use -outdir for the directory)");
+  if (const std::string complaint = name_complaint("-outbase", s.outbase, true); !complaint.empty()) return bad(complaint);
+  if (const std::string complaint = name_complaint("-fname", s.fname, false); !complaint.empty()) return bad(complaint);
+  if (const std::string complaint = name_complaint("-outdir", s.outdir, false); !complaint.empty()) return bad(complaint);
   o.progress = s.progress >= 0 ? s.progress : latency_stderr_is_terminal();
   if (rank != 0 && !(o.bisect == 0 && o.source == rank)) o.progress = 0;
   return -1;

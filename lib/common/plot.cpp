@@ -20,7 +20,12 @@ namespace lat {
 
 std::string gnuplot_quoted(const std::string &value) {
   std::string q = "'";
-  for (char c : value) q += c == '\'' ? std::string("''") : std::string(1, c);
+  // '' is gnuplot's quote inside single quotes; a control character (a newline would end the string and
+  // start a command) becomes '?'.
+  for (char c : value) {
+    const auto u = static_cast<unsigned char>(c);
+    q += c == '\'' ? std::string("''") : (u < 0x20 || u == 0x7f) ? std::string("?") : std::string(1, c);
+  }
   return q + "'";
 }
 

@@ -68,9 +68,37 @@ std::string read_text_file(const std::string &path) {
   return text.str();
 }
 
+bool has_control_characters(const std::string &text) {
+  for (unsigned char c : text)
+    if (c < 0x20 || c == 0x7f) return true;
+  return false;
+}
+
+std::string printable(const std::string &text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c < 0x20 || c == 0x7f) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\x%02x", c);
+      out += esc;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+void require_plain_path(const char *what, const std::string &path) {
+  // A newline in a name would split the lines of the files that name it (gnuplot scripts, logs).
+  if (has_control_characters(path))
+    throw ArgError(std::string(what) + " must not hold control characters (a newline, a tab, ...), got '" + printable(path) + "'");
+}
+
 void require_file_name(const char *what, const std::string &name) {
   if (name.empty() || name.find('/') != std::string::npos)
-    throw ArgError(std::string(what) + " must be a file name without '/', got '" + name + "'");
+    throw ArgError(std::string(what) + " must be a file name without '/', got '" + printable(name) + "'");
+  if (name == "." || name == "..") throw ArgError(std::string(what) + " must be a file name, got '" + name + "'");
+  require_plain_path(what, name);
 }
 
 std::string join_path(const std::string &dir, const std::string &name) {
@@ -88,6 +116,7 @@ void write_files_whole(const std::vector<std::pair<std::string, std::string>> &f
 
 void write_files_whole(const std::vector<std::pair<std::string, std::string>> &files, const MakeFromStaged &make,
                        size_t scratch_from) {
+  for (const auto &f : files) require_plain_path("a file name", f.first);
   std::vector<std::string> staged;
   std::vector<std::string> finals;
   try {
@@ -131,6 +160,7 @@ std::string temporary_beside(const std::string &path, const std::string &suffix)
 
 void check_writable_dir(const std::string &dir) {
   const std::string d = dir.empty() ? "." : dir;
+  require_plain_path("the output directory", d);
   struct stat st;
   if (stat(d.c_str(), &st) != 0) fail("cannot use output directory", d, errno);
   if (!S_ISDIR(st.st_mode)) fail("output directory", d, ENOTDIR);

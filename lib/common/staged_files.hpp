@@ -35,8 +35,18 @@ void check_writable_dir(const std::string &dir);
 /// The whole of a file; IoError naming it and the system's reason when it cannot be read.
 std::string read_text_file(const std::string &path);
 
-/// Throws ArgError unless name is a plain file name (not empty, no '/'); what names the argument.
+/// Throws ArgError unless name is a plain file name (not empty, not "." or "..", no '/', no control
+/// character); what names the argument.
 void require_file_name(const char *what, const std::string &name);
+
+/// Throws ArgError when path holds a control character (a newline, a tab, ...), naming what and the path.
+void require_plain_path(const char *what, const std::string &path);
+
+/// True when text holds a byte below 0x20 or 0x7f.
+bool has_control_characters(const std::string &text);
+
+/// text with its control characters written as \xNN (for a message).
+std::string printable(const std::string &text);
 
 /// dir + "/" + name, or name alone when dir is empty.
 std::string join_path(const std::string &dir, const std::string &name);

@@ -99,6 +99,18 @@ PY
 $mmpi2mat --noplot --mean --outdir fromjson ammpi_4_64_10.json > /dev/null 2>&1 && grep -q "mean round trip" fromjson/ammpi_4_64_10_heatmap.gp \
   && ok || bad "mmpi2mat --mean"
 echo '{"format": "mpilat-latency"}' > notpairs.json
+# A log's host names reach the heat map's gnuplot script quoted: a quote and system(...) run nothing.
+mkdir hostile
+sed "s|tg-login4|x'; system('touch $(pwd)/PWNED'); y='|" \
+  "$data/mmpi/paper_example.dat" > hostile/hostile.dat
+(cd hostile && $mmpi2mat hostile.dat > ../hostile.out 2> ../hostile.err) || bad "mmpi2mat on hostile host names: $(cat hostile.err)"
+[ ! -e PWNED ] && ok || bad "a host name in a log ran a command through gnuplot"
+[ -s hostile/hostile_heatmap.png ] && ok || bad "hostile host names: no heat map ($(ls hostile))"
+$mmpi2mat --base "$(printf 'a\nb')" "$data/mmpi/paper_example.dat" > /dev/null 2> nl.err; rc=$?
+[ "$rc" = 2 ] && grep -q "\-\-base 'a.x0ab': must not hold control characters" nl.err && ok || bad "--base with a newline: exit $rc ($(cat nl.err))"
+$mmpi2mat --base .. "$data/mmpi/paper_example.dat" > /dev/null 2> dots.err; rc=$?
+[ "$rc" = 2 ] && grep -q "\-\-base '..': must be a file name" dots.err && ok || bad "--base ..: exit $rc ($(cat dots.err))"
+
 $mmpi2mat notpairs.json > b.out 2> b.err; rc=$?
 [ "$rc" = 2 ] && grep -q "notpairs.json: not the JSON of a pair matrix" b.err && ok || bad "another JSON: rc $rc $(cat b.err)"
 

@@ -145,6 +145,39 @@ expect_bad "distinct and ascending" -sizelist 64,8
 expect_bad "bogus" -bogus
 expect_bad "size" -size 1 2
 expect_bad "cachesize must be in" -cachesize -1
+expect_bad "-outbase '..': must be a file name" -outbase ..
+expect_bad "-outbase '/tmp/x': must be a file name without '/'" -outbase /tmp/x
+expect_bad "-outbase '../../x': must be a file name without '/'" -outbase ../../x
+expect_bad "-outbase 'a.x0ab': must not hold control characters" -outbase "$(printf 'a\nb')"
+expect_bad "-fname 'a.x09b': must not hold control characters" -fname "$(printf 'a\tb')"
+$mpiexec -n 2 "$mpptest" -noprogress -outdir "$(printf 'bad\n_')" > /dev/null 2> nl.err
+[ $? = 2 ] && grep -q "\-outdir 'bad.x0a_': must not hold control characters" nl.err && ok || bad "-outdir with a newline: $(cat nl.err)"
+
+# ---- names that reach a gnuplot script: quoted, so that none runs a command ------------------------------------
+mkdir quoted
+hostile="q'; system('touch pwned'); x='"
+$mpiexec -n 2 "$mpptest" -sizelist 0,64,128 -sample_reps 2 -n_stable 0 -nr 4096 -gnuplot -noprogress -outdir quoted \
+  -outbase "$hostile" > quoted.out 2> quoted.err || bad "quoted -outbase: exit $? ($(cat quoted.err))"
+[ -s "quoted/$hostile.png" ] && [ -s "quoted/$hostile.json" ] && [ -s "quoted/$hostile.gcm" ] && ok ||
+  bad "quoted -outbase: files: $(ls quoted)"
+# The original's gnuplot commands, run as a user runs them, name the data file quoted too.
+(cd quoted && gnuplot "$hostile.gcm" > /dev/null 2>&1)
+[ ! -e "$work/pwned" ] && [ ! -e quoted/pwned ] && ok || bad "an -outbase holding a quote and system(...) ran a command through gnuplot"
+
+# ---- -fname (a path by design): written whole, never through a symlink swapped in during the run --------------
+echo "victim's contents" > victim
+rm -f table.txt
+$mpiexec -n 2 "$mpptest" -size 0 65536 64 -max_sizes 2000 -sample_reps 200 -n_stable 0 -nr 4096 -noplot -noprogress \
+  -outdir swap -fname table.txt > swap.out 2> swap.err &
+job=$!
+mkdir -p swap
+sleep 1
+ln -s victim table.txt
+wait $job || bad "-fname with a symlink swapped in: exit $? ($(cat swap.err))"
+[ "$(cat victim)" = "victim's contents" ] && ok || bad "-fname wrote through the symlink swapped in: $(head -2 victim)"
+[ -f table.txt ] && [ ! -L table.txt ] && grep -q 'time(us)' table.txt && ok || bad "-fname: table.txt not the whole table"
+ls -a | grep -q '^\.mpilat-' && bad "-fname: temporary files left beside it" || ok
+
 $mpiexec -n 2 "$mpptest" -noprogress -outdir "$work/none/such" > /dev/null 2> dir.err
 [ $? = 2 ] && grep -q "none/such" dir.err && ok || bad "missing -outdir: $(cat dir.err)"
 
