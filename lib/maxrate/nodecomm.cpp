@@ -40,7 +40,9 @@ struct Pairs {
   double timeout_s = 0.0;
   std::vector<char> buf;
 
-  Waiting waiting(const char *phase) const { return {lib_rank, "the other pairs' ranks", phase, timeout_s}; }
+  std::string peers = "the other pairs' ranks";  // named: "rank 1", "ranks 1, 2, 3"
+
+  Waiting waiting(const char *phase) const { return {lib_rank, peers.c_str(), phase, timeout_s}; }
 
   /// Completes reqs: blocking where each rank has a processor, else complete_yielding (common/waits.hpp).
   int complete(MPI_Request *reqs, int n) const {
@@ -216,6 +218,11 @@ NodecommResult nodecomm(MPI_Comm user_comm, const lat_nodecomm_options &o, int64
       MPI_Comm_rank(pairs.comm, &pairs.me);
       pairs.k_total = static_cast<int>(kmax);
       pairs.lib_rank = rank;
+      // A barrier cannot tell which rank is missing: the message names every other rank it waits for.
+      std::string others;
+      for (int m : members)
+        if (m != rank) others += (others.empty() ? "" : ", ") + std::to_string(m);
+      pairs.peers = (members.size() > 2 ? "ranks " : "rank ") + others;
       pairs.yield = oversubscribed != 0;
       pairs.timeout_s = o.timeout_s;
       int64_t largest = 1;

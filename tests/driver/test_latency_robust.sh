@@ -1,12 +1,13 @@
 #!/bin/bash
-# test_latency_robust.sh LATENCY "MPIEXEC [flags]" [MPPTEST [QUEUELAT]]
-# What a batch job meets: SIGTERM at the time limit, a rank that stops answering, an output directory
-# that is read-only or full. Checks exit statuses, messages and files; never a timing value. With
-# MPPTEST, the size sweep meets SIGTERM and a stopped rank too; with QUEUELAT, the queue sweep SIGTERM.
+# test_latency_robust.sh LATENCY "MPIEXEC [flags]" [MPPTEST [QUEUELAT [MMPI [NODECOMM]]]]
+# What a batch job meets: SIGTERM at the time limit, a rank that stops answering, a rank killed, an output
+# directory that is read-only or full. Checks exit statuses, messages and files; never a timing value. With
+# MPPTEST, the size sweep meets SIGTERM and a stopped rank too; with QUEUELAT, the queue sweep SIGTERM; every
+# driver given meets a killed rank and a full directory, and MMPI and NODECOMM a stopped rank.
 # The read-only and full directories are tmpfs mounts: without the right to mount (not root), those
 # cases are reported as skipped and the script exits 77 after the others.
 set -u
-latency=$1 mpiexec=$2 mpptest=${3:-} queuelat=${4:-}
+latency=$1 mpiexec=$2 mpptest=${3:-} queuelat=${4:-} mmpi=${5:-} nodecomm=${6:-}
 work=$(mktemp -d)
 mounts=()
 cleanup() {
@@ -278,6 +279,65 @@ if mkdir full && mount -t tmpfs -o size=12k tmpfs full 2> /dev/null; then
 else
   echo "SKIP: full disk (cannot mount tmpfs here)"
   skipped=1
+fi
+
+# ---- every driver: a rank killed (SIGKILL) in the middle of a run ends the job, never a hang ----------------
+# name program progress-phase args...: the launcher or the watchdog (--timeout 2) ends the job within 60 s, with
+# an exit status that is not 0, and no temporary file is left.
+killed_rank() {
+  local name=$1 program=$2 phase=$3 victim
+  shift 3
+  start_job "$name" 2 "$phase" "$program" "$@"
+  victim=$(pid_of_rank "$(basename "$program")" 1)
+  [ -n "$victim" ] && kill -KILL "$victim" || bad "$name: no rank 1 to kill"
+  finish 60
+  [ "$rc" -ne 0 ] && ok || bad "$name: exit status 0 after a rank was killed"
+  ls -A "$name" | grep -q '^\.mpilat-' && bad "$name: temporary files left: $(ls -A "$name")" || ok
+}
+killed_rank kill_latency "$latency" 'ping-pong trials' --nr 1000 --npp 1 --no-estimate --ntrial 200000000 --progress --timeout 2
+[ -n "$mpptest" ] && killed_rank kill_mpptest "$mpptest" 'size sweep' "${long_sweep[@]}" -timeout 2
+[ -n "$queuelat" ] && killed_rank kill_queuelat "$queuelat" 'queue sweep' "${long_queues[@]}" --timeout 2
+long_pairs=(--repeats 1000000000 --progress)
+long_nodecomm=(--sizes 8,64,512 --reps 1000000000 --noadaptive --noplot --progress)
+[ -n "$mmpi" ] && killed_rank kill_mmpi "$mmpi" 'pair matrix' "${long_pairs[@]}" --timeout 2
+[ -n "$nodecomm" ] && killed_rank kill_nodecomm "$nodecomm" 'nodecomm ' "${long_nodecomm[@]}" --timeout 2
+
+# ---- mmpi and nodecomm: a rank that stops answering (SIGSTOP), --timeout 2: the watchdog names it --------------
+stopped_rank() {  # name program phase args...
+  local name=$1 program=$2 phase=$3
+  shift 3
+  start_job "$name" 2 "$phase" "$program" "$@" --timeout 2
+  stop_rank_until_end "$(basename "$program")" 1 60
+  [ "$rc" -ne 0 ] && ok || bad "$name: exit status 0 with a rank stopped"
+  grep -Eq "rank 0: timeout: no answer from (rank 1|ranks [0-9.]+) within [0-9.]+ s \(" "$name.stderr" && ok ||
+    bad "$name: no message naming the silent rank and the phase ($(tail -3 "$name.stderr"))"
+}
+[ -n "$mmpi" ] && stopped_rank stop_mmpi "$mmpi" 'pair matrix' "${long_pairs[@]}"
+[ -n "$nodecomm" ] && stopped_rank stop_nodecomm "$nodecomm" 'nodecomm ' "${long_nodecomm[@]}"
+
+# ---- every driver: a directory that fills up while the files are written -----------------------------------------
+# The error names the file; an earlier good result of the same names stays whole; nothing new or temporary.
+full_dir() {  # name files-of-the-earlier-run program args...
+  local name=$1 earlier=$2 program=$3 f
+  shift 3
+  mkdir "$name" && mount -t tmpfs -o size=12k tmpfs "$name" 2> /dev/null || { echo "SKIP: $name (cannot mount tmpfs)"; skipped=1; return; }
+  mounts+=("$work/$name")
+  for f in $earlier; do echo "earlier run" > "$name/$f"; done
+  $mpiexec -n 2 "$program" "$@" --outdir "$name" > "$name.stdout" 2> "$name.stderr"
+  rc=$?
+  [ "$rc" -eq 1 ] && ok || bad "$name: exit status $rc, expected 1 ($(tail -3 "$name.stderr"))"
+  grep -Eq "cannot write $name/[^:]+: No space left on device" "$name.stderr" && ok ||
+    bad "$name: the message does not name the file and why ($(tail -3 "$name.stderr"))"
+  for f in $earlier; do [ "$(cat "$name/$f")" = "earlier run" ] && ok || bad "$name: $f of the earlier run was changed"; done
+  [ "$(ls -A "$name" | wc -l)" -eq "$(echo $earlier | wc -w)" ] && ok || bad "$name: files left: $(ls -A "$name")"
+}
+if [ "$(id -u)" = 0 ]; then
+  [ -n "$mpptest" ] && full_dir full_mpptest "mppout.json mppout.csv" "$mpptest" -sizelist 0,64,128 -sample_reps 2 -n_stable 0 \
+    -nr 4096 -noprogress
+  [ -n "$queuelat" ] && full_dir full_queuelat "queuelat.txt queuelat.json" "$queuelat" --lengths 0:4:2 --iters 5 --reps 3 \
+    --nr 1000 --noprogress
+  [ -n "$mmpi" ] && full_dir full_mmpi "ammpi_2_64_10.dat ammpi_2_64_10.json" "$mmpi" --repeats 10 --noprogress
+  [ -n "$nodecomm" ] && full_dir full_nodecomm "nodecomm.txt nodecomm.json" "$nodecomm" --quick --noprogress
 fi
 
 echo "driver_robust: $passes passed, $fails failed"
