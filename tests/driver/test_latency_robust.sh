@@ -283,16 +283,21 @@ fi
 
 # ---- every driver: a rank killed (SIGKILL) in the middle of a run ends the job, never a hang ----------------
 # name program progress-phase args...: the launcher or the watchdog (--timeout 2) ends the job within 60 s, with
-# an exit status that is not 0, and no temporary file is left.
+# an exit status that is not 0, and every file under its own name is whole (a JSON file parses). (Open MPI's
+# launcher may SIGKILL the rank writing its partial files: its hidden temporary file then stays behind; the
+# results are never half-written.)
 killed_rank() {
-  local name=$1 program=$2 phase=$3 victim
+  local name=$1 program=$2 phase=$3 victim f
   shift 3
   start_job "$name" 2 "$phase" "$program" "$@"
   victim=$(pid_of_rank "$(basename "$program")" 1)
   [ -n "$victim" ] && kill -KILL "$victim" || bad "$name: no rank 1 to kill"
   finish 60
   [ "$rc" -ne 0 ] && ok || bad "$name: exit status 0 after a rank was killed"
-  ls -A "$name" | grep -q '^\.mpilat-' && bad "$name: temporary files left: $(ls -A "$name")" || ok
+  for f in "$name"/*.json; do
+    [ -e "$f" ] || continue
+    python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$f" && ok || bad "$name: $f is not whole"
+  done
 }
 killed_rank kill_latency "$latency" 'ping-pong trials' --nr 1000 --npp 1 --no-estimate --ntrial 200000000 --progress --timeout 2
 [ -n "$mpptest" ] && killed_rank kill_mpptest "$mpptest" 'size sweep' "${long_sweep[@]}" -timeout 2
