@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <type_traits>
@@ -72,10 +74,25 @@ inline std::string command_line_of(int argc, char **argv) {
 
 /// Runs parse (app.parse of argv, or of CLI11's reversed vector); -1 to go on, or the exit status: 0 after
 /// --help (printed), 2 for a bad option ("<program>: <why> (try <help>)"). Only rank 0 prints.
+/// An empty value is refused for every option: CLI11 would read "" as 0 for a number, or as "absent" for a
+/// list, and run with what the user did not ask for.
 template <class Parse>
 int parse_options(CLI::App &app, Parse &&parse, int rank, const char *program, const char *help = "--help") {
   try {
     parse();
+    for (const CLI::Option *opt : app.get_options())
+      if (opt->get_type_size_max() > 0)
+        for (const std::string &value : opt->results()) {
+          if (value.empty()) throw CLI::ValidationError(opt->get_name() + " ''", "an empty value; give one or leave the option out");
+          // CLI11 reads an integer beyond 64 bits as the largest one: the value typed is refused instead.
+          if (opt->get_type_name().find("INT") != std::string::npos &&
+              value.find_first_not_of("+-0123456789") == std::string::npos) {
+            errno = 0;
+            (void)std::strtoll(value.c_str(), nullptr, 10);
+            if (errno == ERANGE)
+              throw CLI::ValidationError(opt->get_name() + " '" + value + "'", "beyond the range of a 64-bit integer");
+          }
+        }
   } catch (const CLI::CallForHelp &) {
     if (rank == 0) std::fputs(app.help().c_str(), stdout);
     return 0;

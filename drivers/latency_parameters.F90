@@ -58,8 +58,8 @@ contains
     type(latency_extras), optional, intent(out) :: extras
     type(latency_extras) :: ex
     integer :: i, nargs, ierr
-    logical :: quick, show_help, minutes_given, no_estimate_given, cut_coef_given
-    character(len=:), allocatable :: input
+    logical :: quick, show_help, minutes_given, no_estimate_given, cut_coef_given, ntrial_given
+    character(len=:), allocatable :: input, seen
     character(len=32) :: timer
 
     status = params_run
@@ -74,6 +74,8 @@ contains
     minutes_given = .false.
     no_estimate_given = .false.
     cut_coef_given = .false.
+    ntrial_given = .false.
+    seen = '|'
     allocate (ex%study(0))
 
     ! First pass: the options that decide how the others are read.
@@ -110,9 +112,18 @@ contains
       if (status /= params_run) return
     end if
 
-    ! Second pass: every option, in order.
+    ! Second pass: every option, in order; each at most once (the last of two would silently win).
     i = 1
     do while (i <= nargs)
+      if (len(args(i)%text) > 2) then
+        if (args(i)%text(1:2) == '--') then
+          if (index(seen, '|'//args(i)%text//'|') > 0) then
+            call fail(args(i)%text//' is given twice: give each option once')
+            return
+          end if
+          seen = seen//args(i)%text//'|'
+        end if
+      end if
       select case (args(i)%text)
       case ('--help', '-h', '--quick')
       case ('--progress')
@@ -161,6 +172,7 @@ contains
         call set_option(args(i)%text, args(i + 1)%text, opts, timer, outdir, status, message)
         if (status /= params_run) return
         if (args(i)%text == '--cut_coef') cut_coef_given = .true.
+        if (args(i)%text == '--ntrial') ntrial_given = .true.
         i = i + 1
       case default
         call fail('unknown option "'//args(i)%text//'"')
@@ -180,6 +192,10 @@ contains
       write (message, '(a,i0,a)') '--npp cannot be given with an npp study, which sets npp per value (got --npp ', &
         opts%npp, ')'
       status = params_bad
+      return
+    end if
+    if (minutes_given .and. ntrial_given) then
+      call fail('--minutes chooses ntrial: give one of --minutes and --ntrial')
       return
     end if
     if (size(ex%study) > 0 .and. minutes_given) then
@@ -228,6 +244,11 @@ contains
     real(real64) :: x
     integer :: ios
     status = params_run
+    if (len(value) == 0) then
+      status = params_bad
+      message = name//' needs a value, got ""'
+      return
+    end if
     select case (name)
     case ('--timer')
       if (len_trim(value) > len(timer)) then
@@ -349,8 +370,9 @@ contains
     real(real64) :: cut_coef, timeout
     namelist /latency/ source, dest, n, bytes, nr, npptrial, npp_init, res_npp, npp, ntrial, cut_coef, timer, &
       outdir, timeout
-    integer :: unit, ios
+    integer :: unit, ios, i
     character(len=512) :: iomsg
+    character(len=2) :: mark
 
     source = opts%source; dest = opts%dest; n = opts%n; bytes = opts%bytes; nr = opts%nr
     npptrial = opts%npptrial; npp_init = opts%npp_init; res_npp = opts%res_npp; npp = opts%npp
@@ -362,9 +384,27 @@ contains
       message = 'cannot read the namelist file "'//path//'": '//trim(iomsg)
       return
     end if
-    read (unit, nml=latency, iostat=ios, iomsg=iomsg)
+    close (unit)
+    ! An editor's "Unicode" save (UTF-16, a NUL every other byte) reads as an empty file: said plainly.
+    open (newunit=unit, file=path, status='old', action='read', access='stream', form='unformatted', iostat=ios)
+    if (ios == 0) then
+      read (unit, iostat=ios) mark
+      close (unit)
+      if (ios == 0 .and. (mark == achar(255)//achar(254) .or. mark == achar(254)//achar(255))) then
+        status = params_bad
+        message = 'the namelist file "'//path//'" is UTF-16 text (it starts with a byte-order mark); '// &
+                  'write it in ASCII or UTF-8, e.g. iconv -f UTF-16 -t UTF-8'
+        return
+      end if
+    end if
+    open (newunit=unit, file=path, status='old', action='read', iostat=ios, iomsg=iomsg)
+    if (ios == 0) read (unit, nml=latency, iostat=ios, iomsg=iomsg)
     close (unit)
     if (ios /= 0) then
+      ! gfortran's message may quote the file's bytes: control characters never reach the terminal.
+      do i = 1, len_trim(iomsg)
+        if (iachar(iomsg(i:i)) < 32 .or. iachar(iomsg(i:i)) > 126) iomsg(i:i) = '?'
+      end do
       status = params_bad
       message = 'the namelist file "'//path//'" has no valid &latency group: '//trim(iomsg)
       return

@@ -1,6 +1,6 @@
 #!/bin/bash
 # fuzz.sh [SECONDS]: fuzzes each text reader (the latency options and namelist, the nodecomm table, the mmpi
-# log) for SECONDS (default 120) with libFuzzer, then merges the
+# log, mpilat-compare's JSON) for SECONDS (default 120) with libFuzzer, then merges the
 # inputs that found new coverage into tests/fuzz/corpus/<target>/ (commit them: ctest replays them).
 # Findings (crash-*, timeout-*, oom-*) are left in build-fuzz/findings/<target>/; exit 1 if any.
 set -euo pipefail
@@ -9,15 +9,18 @@ seconds=${1:-120}
 bash scripts/install-deps.sh --tests
 cmake -S . -B build-fuzz -DMPILAT_TESTS=ON -DMPI_C_COMPILER=mpicc.mpich -DMPI_Fortran_COMPILER=mpif90.mpich \
   > build-fuzz.log 2>&1 || { cat build-fuzz.log; exit 1; }
-cmake --build build-fuzz -j "$(nproc)" --target fuzz_latency_options fuzz_latency_namelist fuzz_nodecomm_table fuzz_mmpi_log >> build-fuzz.log 2>&1 \
+cmake --build build-fuzz -j "$(nproc)" --target fuzz_latency_options fuzz_latency_namelist fuzz_nodecomm_table fuzz_mmpi_log fuzz_compare_json >> build-fuzz.log 2>&1 \
   || { cat build-fuzz.log; exit 1; }
 found=0
-for target in latency_options latency_namelist nodecomm_table mmpi_log; do
+for target in latency_options latency_namelist nodecomm_table mmpi_log compare_json; do
   corpus=tests/fuzz/corpus/$target
   scratch=build-fuzz/scratch/$target findings=build-fuzz/findings/$target
   rm -rf "$scratch" && mkdir -p "$scratch" "$findings"
   echo "== fuzz_$target for $seconds s"
-  build-fuzz/tests/fuzz/fuzz_$target -max_total_time="$seconds" -timeout=10 -max_len=512 \
+  # JSON needs room and its tokens; the others are short lines.
+  extra=(-max_len=512)
+  [ "$target" = compare_json ] && extra=(-max_len=8192 -dict=tests/fuzz/compare_json.dict)
+  build-fuzz/tests/fuzz/fuzz_$target -max_total_time="$seconds" -timeout=10 "${extra[@]}" \
     -artifact_prefix="$findings/" "$scratch" "$corpus" 2>&1 | grep -E '^#[0-9]+ +(DONE|INITED)|ERROR|SUMMARY' || true
   build-fuzz/tests/fuzz/fuzz_$target -merge=1 "$corpus" "$scratch" 2>&1 | grep -E 'MERGE-OUTER: [0-9]+ new files' || true
   if [ -n "$(ls -A "$findings")" ]; then

@@ -319,7 +319,7 @@ def rule_text(f):
     if c == 'timer':
         return 'a `lat_timer_kind` (0, 1, 2)'
     if c == 'timeout':
-        return 'finite, >= 0 (0: none)'
+        return 'seconds in 0..31536000 (a year; 0: none)'
     if c == 'by hand':
         return 'by hand: ' + f['why']
     if 'rule' in f:

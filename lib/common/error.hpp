@@ -1,8 +1,11 @@
 // error.hpp: the exceptions the core throws; lib/capi/guard.hpp maps each to one LAT_ERR_* code.
 #pragma once
 
+#include <charconv>
+#include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace lat {
 
@@ -59,9 +62,26 @@ Fault current_fault() noexcept;
 [[noreturn]] void throw_fault(Fault fault, const std::string &message);
 
 /// Builds "what must hold, got value" messages without iostreams at every call site.
+/// A value as a message shows it: integers whole, numbers in their shortest exact form ("120", "1e+308",
+/// "nan"), never std::to_string's six fixed decimals (1e308 printed 309 digits, 1e-7 printed 0.000000).
+template <class T>
+std::string shown_value(const T &value) {
+  if constexpr (std::is_floating_point_v<T>) {
+    // Whole numbers whole (600000, not 6e+05); the others in their shortest exact form.
+    if (value == static_cast<T>(static_cast<long long>(value)) && value < T(1e15) && value > T(-1e15) &&
+        (value != 0 || !std::signbit(value)))
+      return std::to_string(static_cast<long long>(value));
+    char text[64];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    return std::string(text, end);
+  } else {
+    return std::to_string(value);
+  }
+}
+
 template <class T>
 std::string got(const std::string &rule, const T &value) {
-  return rule + ", got " + std::to_string(value);
+  return rule + ", got " + shown_value(value);
 }
 
 }  // namespace lat

@@ -18,8 +18,11 @@ std::string check_flag(const char *name, int value) {
 }
 
 std::string check_timeout(double timeout_s) {
-  if (timeout_s >= 0.0 && std::isfinite(timeout_s)) return "";
-  return got("timeout_s must be a finite number of seconds >= 0 (0: no limit)", timeout_s);
+  // At most a year: beyond it the watchdog's deadline would not fit a clock's 64-bit nanoseconds.
+  if (timeout_s >= 0.0 && timeout_s <= kMaxTimeoutSeconds) return "";
+  return got("timeout_s must be a number of seconds in 0.." + std::to_string(static_cast<int64_t>(kMaxTimeoutSeconds)) +
+                 " (a year; 0: no limit)",
+             timeout_s);
 }
 
 int resolve_dest(int dest, int nprocs) { return dest == LAT_LAST_RANK ? nprocs - 1 : dest; }

@@ -14,7 +14,10 @@ std::string check_timer_kind(int timer);
 /// "" or "<name> must be 0 or 1, got 2".
 std::string check_flag(const char *name, int value);
 
-/// "" or the complaint about a watchdog timeout (seconds, 0 = none).
+/// The longest watchdog timeout: a year, in seconds.
+constexpr double kMaxTimeoutSeconds = 365.0 * 24 * 3600;
+
+/// "" or the complaint about a watchdog timeout (seconds in 0..kMaxTimeoutSeconds, 0 = none).
 std::string check_timeout(double timeout_s);
 
 /// "" or what is wrong with a source/dest pair on a communicator of nprocs ranks (dest may be

@@ -16,6 +16,15 @@ std::string quoted_line(const std::string &line) {
   return "'" + line.substr(0, kShown) + "...' (" + std::to_string(line.size()) + " characters)";
 }
 
+std::string encoding_complaint(const std::string &text, const std::string &name) {
+  const bool utf16 = text.rfind("\xff\xfe", 0) == 0 || text.rfind("\xfe\xff", 0) == 0;
+  const bool utf32 = text.rfind(std::string("\x00\x00\xfe\xff", 4), 0) == 0;
+  if (!utf16 && !utf32) return "";
+  return name + ": UTF-" + (utf32 || text.rfind(std::string("\xff\xfe\x00\x00", 4), 0) == 0 ? "32" : "16") +
+         " text (it starts with a byte-order mark); mpilat reads ASCII or UTF-8: convert it, e.g. iconv -f UTF-16 "
+         "-t UTF-8";
+}
+
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};

@@ -22,6 +22,10 @@ void append(std::string &out, fmt::format_string<Args...> format, Args &&...args
 /// so that a file of binary garbage never writes its raw bytes to the user's terminal.
 std::string quoted_line(const std::string &line);
 
+/// "" for a file whose text may be read, or why not, naming the file: one that starts with a UTF-16 or
+/// UTF-32 byte-order mark (an editor's "Unicode" save), whose every other byte is a NUL.
+std::string encoding_complaint(const std::string &text, const std::string &name);
+
 /// src into a result's fixed character array (a host name), cut to fit and always NUL-terminated.
 template <size_t N>
 void copy_c_string(char (&dst)[N], const char *src) {

@@ -65,12 +65,14 @@ std::string spec_check_fields(const lat_pingpong_options &o) {
   if (!(o.npp >= int64_t{0})) return got("npp must be >= 0 (0: calculate)", o.npp);
   if (!(o.npp <= LAT_NPP_MAX)) return got("npp must be <= " + std::to_string(LAT_NPP_MAX) + "", o.npp);
   if (!(o.ntrial >= int64_t{1})) return got("ntrial must be >= 1", o.ntrial);
-  if (!(o.cut_coef > 0.0) || !std::isfinite(o.cut_coef)) return got("cut_coef must be a finite number > 0", o.cut_coef);
+  if (!(o.ntrial <= int64_t{9007199254740992})) return got("ntrial must be <= 9007199254740992 (2^53: beyond it the counts in the double sums of the statistics are not exact)", o.ntrial);
+  if (!(o.cut_coef > 1.0) || !std::isfinite(o.cut_coef)) return got("cut_coef must be a finite number > 1 (the filter keeps the times up to cut_coef x the median)", o.cut_coef);
   if (std::string bad = check_timer_kind(o.timer); !bad.empty()) return bad;
   if (std::string bad = check_flag("progress", o.progress); !bad.empty()) return bad;
   if (std::string bad = check_timeout(o.timeout_s); !bad.empty()) return bad;
   if (std::string bad = check_flag("estimate", o.estimate); !bad.empty()) return bad;
-  if (!(o.minutes >= 0.0) || !std::isfinite(o.minutes)) return got("minutes must be a finite number > 0 (0: use ntrial)", o.minutes);
+  if (!(o.minutes >= 0.0) || !std::isfinite(o.minutes)) return got("minutes must be a finite number >= 0 (0: use ntrial)", o.minutes);
+  if (!(o.minutes <= 525600.0)) return got("minutes must be <= 525600 (a year)", o.minutes);
   return "";
 }
 
@@ -225,7 +227,9 @@ void spec_defaults(lat_queue_options &o) {
 
 std::string spec_check_fields(const lat_queue_options &o) {
   if (!(o.iters >= int64_t{1})) return got("iters must be >= 1", o.iters);
+  if (!(o.iters <= int64_t{1000000})) return got("iters must be <= 1000000 (a stop request is honoured between measurements, which must end in reasonable time)", o.iters);
   if (!(o.reps >= int64_t{1})) return got("reps must be >= 1", o.reps);
+  if (!(o.reps <= int64_t{1000000})) return got("reps must be <= 1000000", o.reps);
   if (std::string bad = check_timeout(o.timeout_s); !bad.empty()) return bad;
   if (!(o.mode >= 0)) return got("mode must be 0 (posted) or 1 (unexpected)", o.mode);
   if (!(o.mode <= 1)) return got("mode must be 0 (posted) or 1 (unexpected)", o.mode);
@@ -273,6 +277,7 @@ std::string spec_check_fields(const lat_pair_options &o) {
   if (!(o.msg_bytes >= int64_t{0})) return got("msg_bytes must be in 0.." + std::to_string(INT_MAX) + "", o.msg_bytes);
   if (!(o.msg_bytes <= INT_MAX)) return got("msg_bytes must be in 0.." + std::to_string(INT_MAX) + "", o.msg_bytes);
   if (!(o.repeats >= int64_t{1})) return got("repeats must be >= 1", o.repeats);
+  if (!(o.repeats <= int64_t{1000000000})) return got("repeats must be <= 1000000000", o.repeats);
   if (std::string bad = check_timeout(o.timeout_s); !bad.empty()) return bad;
   if (!(o.schedule >= 0)) return got("schedule must be 0 (sequential) or 1 (rounds)", o.schedule);
   if (!(o.schedule <= 1)) return got("schedule must be 0 (sequential) or 1 (rounds)", o.schedule);
@@ -316,6 +321,7 @@ std::string spec_check_fields(const lat_nodecomm_options &o) {
   if (!(o.size_last >= int64_t{1})) return got("size_last must be in 1.." + std::to_string(kMaxSizeLast) + "", o.size_last);
   if (!(o.size_last <= kMaxSizeLast)) return got("size_last must be in 1.." + std::to_string(kMaxSizeLast) + "", o.size_last);
   if (!(o.reps >= int64_t{1})) return got("reps must be >= 1", o.reps);
+  if (!(o.reps <= int64_t{1000000})) return got("reps must be <= 1000000", o.reps);
   if (!(o.max_pairs >= int64_t{0})) return got("max_pairs must be >= 0 (0: as many as possible)", o.max_pairs);
   if (std::string bad = check_timeout(o.timeout_s); !bad.empty()) return bad;
   if (std::string bad = check_flag("adaptive", o.adaptive); !bad.empty()) return bad;

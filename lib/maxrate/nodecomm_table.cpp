@@ -30,6 +30,7 @@ std::vector<lat_maxrate_obs> parse_nodecomm_table(const std::string &text, const
                                                   int64_t *missing) {
   if (missing != nullptr) *missing = 0;
   if (!(us_per_unit > 0.0) || !std::isfinite(us_per_unit)) throw ArgError(got("us_per_unit must be > 0", us_per_unit));
+  if (std::string bad = encoding_complaint(text, name); !bad.empty()) throw DataError(bad);
   std::vector<lat_maxrate_obs> obs;
   std::istringstream in(text);
   std::string line;

@@ -279,7 +279,19 @@ PairResult pair_matrix(MPI_Comm user_comm, const lat_pair_options &o) {
   MeasurementFrame frame(user_comm, o.timeout_s);
   const LibComm &comm = frame.comm();
   const int rank = frame.rank(), size = frame.size();
-  frame.agree(check_pair_options(o, size), pair_shared_values(o));
+  std::string complaint = check_pair_options(o, size);
+  // This rank keeps every round trip of its pairs: a repeats count beyond memory is bad input, found
+  // before anything is allocated (in doubles: the product can pass 2^63) and agreed like any other.
+  const double sample_bytes = static_cast<double>(o.repeats) * sizeof(double) * static_cast<double>(size - 1 - rank);
+  const int64_t available = available_memory_bytes();
+  if (complaint.empty() && available >= 0 && sample_bytes > static_cast<double>(available)) {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "repeats %lld needs %.4g MB of samples on this rank, but only %.1f MB of memory are available",
+                  static_cast<long long>(o.repeats), sample_bytes / 1e6, static_cast<double>(available) / 1e6);
+    complaint = text;
+  }
+  frame.agree(complaint, pair_shared_values(o));
 
   // Memory before anything is timed: this rank's samples, and on root the matrices.
   PairResult r;
@@ -291,10 +303,10 @@ PairResult pair_matrix(MPI_Comm user_comm, const lat_pair_options &o) {
     for (auto &s : walk.samples) s.reserve(static_cast<size_t>(o.repeats));
     walk.buf.assign(static_cast<size_t>(std::max<int64_t>(o.msg_bytes, 1)), 0);
     if (rank == o.root) {
-      no_memory = matrix_memory_complaint(size, available_memory_bytes());
+      no_memory = matrix_memory_complaint(size, available);
       if (no_memory.empty()) allocate_matrices(r, size);
     }
-  } catch (const std::bad_alloc &) {
+  } catch (const std::exception &) {  // bad_alloc, or length_error for a size beyond the vector's
     no_memory = rank == o.root ? "cannot allocate the " + std::to_string(static_cast<int64_t>(matrix_bytes(size) / 1e6)) +
                                      " MB of the matrices of " + std::to_string(size) + " ranks"
                                : "cannot allocate the samples of " + std::to_string(size - 1 - rank) + " pairs";

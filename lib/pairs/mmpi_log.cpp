@@ -88,6 +88,7 @@ std::string mmpi_log_text(const PairResult &r) {
 }
 
 PairResult parse_mmpi_log(const std::string &text, const std::string &name) {
+  if (std::string bad = encoding_complaint(text, name); !bad.empty()) throw DataError(bad);
   PairResult r;
   r.summary.schedule = -1;
   r.summary.has_matrices = 1;
@@ -95,6 +96,7 @@ PairResult parse_mmpi_log(const std::string &text, const std::string &name) {
   LogParser p{name, 0, ""};
   std::vector<int64_t> first_line;  // of each pair i < j, 0 when not seen
   std::vector<int64_t> host_line;   // where each rank's host was first given
+  std::vector<int64_t> diagonal_line;  // where each rank's line with itself was
   bool have_header = false;
   int64_t nlines = std::count(text.begin(), text.end(), '\n') + 1;
   std::istringstream in(text);
@@ -125,6 +127,7 @@ PairResult parse_mmpi_log(const std::string &text, const std::string &name) {
         r.triangle[LAT_PAIR_STDDEV].assign(static_cast<size_t>(n * (n - 1) / 2), 0.0);
         first_line.assign(static_cast<size_t>(n * (n - 1) / 2), 0);
         host_line.assign(static_cast<size_t>(n), 0);
+        diagonal_line.assign(static_cast<size_t>(n), 0);
         r.places.assign(static_cast<size_t>(n), lat_rank_place{});
         have_header = true;
       }
@@ -175,6 +178,9 @@ PairResult parse_mmpi_log(const std::string &text, const std::string &name) {
     }
     if (ranks[0] == ranks[1]) {
       if (mean != 0.0 || (sd != 0.0 && !std::isnan(sd))) p.fail(std::string("0.00 0.00 for rank ") + f[1] + " with itself (the diagonal)");
+      int64_t &seen = diagonal_line[static_cast<size_t>(ranks[0])];
+      if (seen != 0) p.fail_plain("rank " + f[1] + " with itself again (first on line " + std::to_string(seen) + ")");
+      seen = p.line_no;
       continue;
     }
     const int64_t i = std::min(ranks[0], ranks[1]), j = std::max(ranks[0], ranks[1]);

@@ -42,7 +42,7 @@ std::string check_queue_options(const lat_queue_options &o, int64_t nl, const in
              std::to_string(lengths[k]);
   for (int64_t k = 0; k < nf; ++k)
     if (!(fractions[k] >= 0.0 && fractions[k] <= 100.0))
-      return "fractions_percent[" + std::to_string(k) + "] must be in 0..100, got " + std::to_string(fractions[k]);
+      return got("fractions_percent[" + std::to_string(k) + "] must be in 0..100", fractions[k]);
   for (int64_t k = 0; k < ns; ++k)
     if (sizes[k] < 0 || sizes[k] > INT_MAX)
       return "sizes[" + std::to_string(k) + "] must be in 0.." + std::to_string(INT_MAX) + " bytes, got " +

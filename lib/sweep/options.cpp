@@ -30,6 +30,8 @@ std::string check_sweep_options(const lat_sweep_options &o, int64_t nsizes, cons
       return "the grid size_first..size_last by size_stride has more than " + std::to_string(kMaxSweepGrid) + " sizes";
   }
   if (nsizes > kMaxSweepGrid) return got("nsizes must be <= " + std::to_string(kMaxSweepGrid), nsizes);
+  if (nsizes > 0 && o.logscale)
+    return "logscale places sizes between size_first and size_last; it cannot be set with a list of sizes";
   if (std::string bad = spec_check_fields(o); !bad.empty()) return bad;
   if (nsizes > 0) {
     for (int64_t k = 0; k < nsizes; ++k)

@@ -351,7 +351,7 @@ static void collective_argument_errors(void **state) {
   o.cut_coef = 2.0;
   o.timeout_s = rank == 1 ? -1.0 : 5.0;
   expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG,
-                    "rank 1: timeout_s must be a finite number of seconds >= 0");
+                    "rank 1: timeout_s must be a number of seconds in 0..31536000");
   o.timeout_s = rank == 0 ? INFINITY : 5.0;
   expect_everywhere(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_ERR_ARG, "rank 0: timeout_s");
   o.timeout_s = 5.0 + rank;
@@ -377,7 +377,7 @@ static void collective_argument_errors(void **state) {
   expect_everywhere(lat_calibrate_timer(MPI_COMM_WORLD, &to, &t, NULL), LAT_ERR_ARG, "nr must be >= 1, got -4");
   to.nr = 100;
   to.timeout_s = rank == size - 1 ? NAN : 1.0;
-  expect_everywhere(lat_calibrate_timer(MPI_COMM_WORLD, &to, &t, NULL), LAT_ERR_ARG, "timeout_s must be a finite");
+  expect_everywhere(lat_calibrate_timer(MPI_COMM_WORLD, &to, &t, NULL), LAT_ERR_ARG, "timeout_s must be a number of seconds in 0..31536000");
   to.timeout_s = rank;
   expect_everywhere(lat_calibrate_timer(MPI_COMM_WORLD, &to, &t, NULL), LAT_ERR_ARG,
                     "timeout_s must be the same on all ranks");

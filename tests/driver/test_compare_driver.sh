@@ -125,7 +125,7 @@ expect_refusal "garbage.json: not an mpilat JSON result" garbage.json -- a1.json
 expect_refusal "binary.json: not an mpilat JSON result" a1.json -- binary.json
 [ "$(wc -c < refused.err)" -lt 300 ] && ok || bad "binary garbage echoed to the terminal"
 expect_refusal 'no files after "--"' a1.json --
-expect_refusal "confidence must be in (0, 1), got 1.000000" a1.json --confidence 1
+expect_refusal "confidence must be in (0, 1), got 1" a1.json --confidence 1
 expect_refusal "The following argument was not expected: --seed" a1.json --seed 3  # the bootstrap's options are gone with it (API 8)
 
 # Real files of this machine: two latency runs and a one-group spread (the kind, the layout, never the numbers).

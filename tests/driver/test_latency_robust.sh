@@ -302,8 +302,8 @@ killed_rank() {
 killed_rank kill_latency "$latency" 'ping-pong trials' --nr 1000 --npp 1 --no-estimate --ntrial 200000000 --progress --timeout 2
 [ -n "$mpptest" ] && killed_rank kill_mpptest "$mpptest" 'size sweep' "${long_sweep[@]}" -timeout 2
 [ -n "$queuelat" ] && killed_rank kill_queuelat "$queuelat" 'queue sweep' "${long_queues[@]}" --timeout 2
-long_pairs=(--repeats 1000000000 --progress)
-long_nodecomm=(--sizes 8,64,512 --reps 1000000000 --noadaptive --noplot --progress)
+long_pairs=(--repeats 100000000 --progress)
+long_nodecomm=(--sizes 8,64,512 --reps 1000000 --noadaptive --noplot --progress)
 [ -n "$mmpi" ] && killed_rank kill_mmpi "$mmpi" 'pair matrix' "${long_pairs[@]}" --timeout 2
 [ -n "$nodecomm" ] && killed_rank kill_nodecomm "$nodecomm" 'nodecomm ' "${long_nodecomm[@]}" --timeout 2
 

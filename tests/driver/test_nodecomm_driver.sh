@@ -144,11 +144,11 @@ fi
 # ---- Stopped as Slurm stops a job (SIGTERM, then SIGCONT and SIGTERM 10 ms later: one request): the points
 # measured, marked partial, exit 3.
 mkdir stopped
-$mpiexec -n 2 "$nodecomm" --sizes 8,64,512 --reps 100000000 --noadaptive --noplot --noprogress --outdir stopped \
+$mpiexec -n 2 "$nodecomm" --sizes 8,64,512 --reps 1000000 --noadaptive --noplot --noprogress --outdir stopped \
   > stop.out 2> stop.err &
 job=$!
 sleep 4
-slurm_stop nodecomm "--reps 100000000"
+slurm_stop nodecomm "--reps 1000000"
 wait $job; rc=$?
 [ "$rc" = 3 ] && ok || bad "SIGTERM burst: exit $rc, not 3 ($(cat stop.err))"
 grep -q 'stopped by signal 15' stop.err && ok || bad "SIGTERM burst: stderr does not say why ($(cat stop.err))"

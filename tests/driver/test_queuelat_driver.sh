@@ -56,8 +56,8 @@ expect_bad() {
   grep -q -- "$want" bad.err && ok || bad "$*: message lacks '$want': $(cat bad.err)"
   [ -z "$(ls -A bad)" ] && ok || bad "$*: files written: $(ls -A bad)"
 }
-expect_bad "lengths\\[1\\] must be in 0..16777216, got -5" --lengths=0,-5
-expect_bad "fractions_percent\\[1\\] must be in 0..100, got 120.000000" --fractions 50,120
+expect_bad "lengths\\[1\\] must be in 0..100000, got -5" --lengths=0,-5
+expect_bad "fractions_percent\\[1\\] must be in 0..100, got 120" --fractions 50,120
 expect_bad "source and dest must differ, both are 0" --source 0 --dest 0
 expect_bad "dest must be a rank in 0..1 (or -1: the last), got 9" --dest 9
 expect_bad "--mode 'foo'" --mode foo

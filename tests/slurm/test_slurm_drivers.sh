@@ -57,10 +57,10 @@ quick[queuelat]="--lengths 0:4:2 --iters 5 --reps 3 --nr 1000 --noplot --noprogr
 long[queuelat]="--lengths 0:1000:1 --iters 100 --reps 100 --nr 1000 --noplot --progress"
 files[queuelat]="queuelat.txt queuelat.json"
 quick[mmpi]="--repeats 10 --noprogress"
-long[mmpi]="--repeats 1000000000 --progress"
-files[mmpi]="ammpi_2_64_1000000000.json ammpi_2_64_1000000000.dat"
+long[mmpi]="--repeats 100000000 --progress"
+files[mmpi]="ammpi_2_64_100000000.json ammpi_2_64_100000000.dat"
 quick[nodecomm]="--quick --noplot --noprogress"
-long[nodecomm]="--sizes 8,64,512 --reps 1000000000 --noadaptive --noplot --progress"
+long[nodecomm]="--sizes 8,64,512 --reps 1000000 --noadaptive --noplot --progress"
 files[nodecomm]="nodecomm.txt nodecomm.json"
 
 # The job's state and exit code as Slurm recorded them, once the job has left the queue (completing
@@ -105,7 +105,7 @@ for name in "${names[@]}"; do
   mkdir "srun_$name"
   timeout 300 srun --mpi=pmi2 -n 2 "$drivers/$name" ${quick[$name]} --outdir "srun_$name" > "srun_$name.out" 2>&1 &&
     ok || bad "srun $name: exit $? ($(tail -3 "srun_$name.out"))"
-  for f in ${files[$name]//1000000000/10}; do [ -s "srun_$name/$f" ] && ok || bad "srun $name: no $f"; done
+  for f in ${files[$name]//100000000/10}; do [ -s "srun_$name/$f" ] && ok || bad "srun $name: no $f"; done
 done
 
 # ---- 1b. Slurm's default --mpi=none: each task a job of one process; exit 2, saying how to launch ---------
@@ -156,7 +156,7 @@ if $mpiexec --version 2>&1 | grep -q HYDRA; then
       > "mpiexec_$name.sh"
     timeout 300 sbatch --wait -n 2 -o "mpiexec_$name.log" "mpiexec_$name.sh" > /dev/null 2>&1 && ok ||
       bad "mpiexec in an allocation, $name: exit $? ($(tail -3 "mpiexec_$name.log"))"
-    for f in ${files[$name]//1000000000/10}; do [ -s "mpiexec_$name/$f" ] && ok || bad "mpiexec $name: no $f"; done
+    for f in ${files[$name]//100000000/10}; do [ -s "mpiexec_$name/$f" ] && ok || bad "mpiexec $name: no $f"; done
   done
 else
   echo "mpiexec inside the allocation left out: the launcher is not MPICH's hydra"

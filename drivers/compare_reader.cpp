@@ -1,0 +1,232 @@
+// compare_reader.cpp: a result file of any MPI driver into the quantities mpilat-compare compares
+// (compare_reader.hpp). The fields read are those of spec/json.toml (json_fields.hpp).
+#include "compare_reader.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "json_fields.hpp"
+
+namespace compare {
+
+using nlohmann::json;
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  if (n == 0) return NAN;
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+namespace {
+
+const std::set<std::string> kKinds = {json_fields::latency::kFormat, json_fields::sweep::kFormat, json_fields::queue::kFormat,
+                                      json_fields::pairs::kFormat, json_fields::nodecomm::kFormat};
+
+/// A value as a message or a note shows it: a string as it is, anything else as JSON; control characters
+/// as '?' and at most 60 characters, so that no file's bytes reach the terminal raw or at length.
+std::string text_of(const json &v) {
+  std::string t = v.is_string() ? v.get<std::string>() : v.dump();
+  if (t.size() > 60) t = t.substr(0, 57) + "...";
+  for (char &c : t)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return t;
+}
+
+/// A whole number of the file: refused (json::type_error) unless it is one, so that no 1e300 is cast to an
+/// integer.
+int64_t whole(const json &v, const char *what) {
+  if (v.is_number_integer() && (!v.is_number_unsigned() || v.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX)))
+    return v.get<int64_t>();
+  throw json::type_error::create(302, std::string(what) + " must be a whole number", &v);
+}
+
+double number_or_nan(const json &v) {
+  if (v.is_number()) return v.get<double>();
+  return NAN;  // "inf", "n/a", null: not a value to compare
+}
+
+void add(Launch &l, const std::string &name, bool higher_is_slower, double value, double x = NAN, double q = 0.0,
+         std::vector<double> values = {}, std::vector<int64_t> counts = {}) {
+  Quantity &qt = l.quantities[name];
+  if (qt.name.empty()) l.order.push_back(name);
+  qt.name = name;
+  qt.higher_is_slower = higher_is_slower;
+  qt.x = x;
+  qt.q = values.empty() ? 0.0 : q;
+  LaunchValue lv;
+  lv.value = value;
+  lv.values = std::move(values);
+  lv.counts = std::move(counts);
+  qt.launches = {lv};
+}
+
+/// The nearest-rank q-quantile of a table (values ascending).
+double table_quantile(const std::vector<double> &v, const std::vector<int64_t> &c, double q) {
+  int64_t n = 0;
+  for (int64_t k : c) n += k;
+  const int64_t rank = std::clamp<int64_t>(static_cast<int64_t>(std::ceil(q * static_cast<double>(n) - 1e-9)), 1, n);
+  int64_t seen = 0;
+  for (size_t i = 0; i < v.size(); ++i)
+    if ((seen += c[i]) >= rank) return v[i];
+  return v.empty() ? NAN : v.back();
+}
+
+/// The field at a JSON pointer of spec/json.toml (drivers/json_fields.hpp); json::out_of_range when absent.
+const json &at(const json &j, const char *pointer) { return j.at(json::json_pointer(pointer)); }
+bool has(const json &j, const char *pointer) { return j.contains(json::json_pointer(pointer)); }
+
+void read_latency(Launch &l, const json &j) {
+  namespace f = json_fields::latency;
+  l.must_match["message bytes"] = text_of(at(j, f::message_bytes));
+  l.noted["timer"] = text_of(at(j, f::timer_name));
+  l.noted["npp used"] = text_of(at(j, f::npp_used));
+  l.noted["MPI library"] = text_of(at(j, f::mpi_library_version)).substr(0, 40);
+  std::vector<double> v;
+  std::vector<int64_t> c;
+  int64_t total = 0;
+  if (has(j, f::frequencies))
+    for (const json &row : at(j, f::frequencies)) {
+      // [time, count]: a time of the distribution (>= 0, ascending) and how many trials had it (>= 1); the
+      // total stays below 2^62 so that it is exact and cannot overflow.
+      const double t = row.at(0).get<double>();
+      const int64_t k = whole(row.at(1), "a frequency count");
+      if (!(t >= 0.0) || (!v.empty() && !(t > v.back())) || k < 1 || k > (int64_t{1} << 53) ||
+          (total += k) > (int64_t{1} << 62))  // added only once k is in range: no overflow
+        throw BadInput(l.path + ": mpilat-latency frequencies row " + std::to_string(v.size()) +
+                       ": expected [time >= 0, ascending; count in 1..2^53], got " + text_of(row));
+      v.push_back(t);
+      c.push_back(k);
+    }
+  if (v.empty()) {
+    add(l, "latency median (us)", true, at(j, f::median_us).get<double>());
+    if (has(j, f::p99_us)) add(l, "latency p99 (us)", true, number_or_nan(at(j, f::p99_us)));
+    return;
+  }
+  add(l, "latency median (us)", true, table_quantile(v, c, 0.5), 1, 0.5, v, c);
+  add(l, "latency p99 (us)", true, table_quantile(v, c, 0.99), 2, 0.99, v, c);
+}
+
+void read_sweep(Launch &l, const json &j) {
+  namespace f = json_fields::sweep;
+  l.must_match["pattern"] = text_of(at(j, f::pattern_name));
+  l.noted["timer"] = text_of(at(j, f::timer_name));
+  for (const json &p : at(j, f::points)) {
+    const int64_t bytes = whole(at(p, f::point_bytes), "a point's bytes");
+    std::vector<double> samples = has(p, f::point_samples_us) ? at(p, f::point_samples_us).get<std::vector<double>>()
+                                                              : std::vector<double>{};
+    std::sort(samples.begin(), samples.end());
+    add(l, "minimum (us) at " + std::to_string(bytes) + " B", true, at(p, f::point_min_us).get<double>(),
+        static_cast<double>(bytes));
+    std::vector<int64_t> ones(samples.size(), 1);
+    add(l, "median (us) at " + std::to_string(bytes) + " B", true, at(p, f::point_median_us).get<double>(),
+        static_cast<double>(bytes), 0.5, samples, ones);
+  }
+}
+
+void read_queue(Launch &l, const json &j) {
+  namespace f = json_fields::queue;
+  l.must_match["mode"] = text_of(at(j, f::mode));
+  for (const json &p : at(j, f::points)) {
+    const std::string name = "queue length " + text_of(at(p, f::point_length)) + ", traversed " +
+                             text_of(at(p, f::point_traversed)) + ", " + text_of(at(p, f::point_bytes)) + " B (us)";
+    if (whole(at(p, f::point_measurements), "a point's measurements") > 0) add(l, name, true, at(p, f::point_paper_us).get<double>());
+  }
+}
+
+void read_pairs(Launch &l, const json &j) {
+  namespace f = json_fields::pairs;
+  l.must_match["ranks"] = text_of(at(j, f::nprocs));
+  l.must_match["message bytes"] = text_of(at(j, f::msg_bytes));
+  if (!has(j, f::median_matrix_us))
+    throw BadInput(l.path + ": holds no matrices (too many ranks for the JSON): compare the mmpi logs' JSON of a smaller job");
+  const json &m = at(j, f::median_matrix_us);
+  std::vector<double> all;
+  for (size_t a = 0; a < m.size(); ++a)
+    for (size_t b = a + 1; b < m.at(a).size(); ++b) {
+      const double v = number_or_nan(m.at(a).at(b));
+      all.push_back(v);
+      add(l, "pair " + std::to_string(a) + "-" + std::to_string(b) + " median round trip (us)", true, v);
+    }
+  std::vector<double> finite;
+  for (double v : all)
+    if (std::isfinite(v)) finite.push_back(v);
+  if (!finite.empty()) add(l, "matrix median of the pair medians (us)", true, median_of(finite));
+}
+
+void read_nodecomm(Launch &l, const json &j) {
+  namespace f = json_fields::nodecomm;
+  const json &regimes = at(j, f::regimes);
+  l.noted["regimes"] = std::to_string(regimes.size());
+  for (size_t r = 0; r < regimes.size(); ++r) {
+    const std::string where = "regime " + std::to_string(r + 1);
+    for (const auto &[model, fit] : at(regimes.at(r), f::regime_models).items())
+      for (const char *param : {"alpha_us", "rc_mbs", "rn_mbs", "rci_mbs"}) {
+        if (!fit.contains(param)) continue;
+        const double v = number_or_nan(fit.at(param));
+        // A parameter the data leave open ("inf", "n/a") is not a value to compare. Times are slower when
+        // higher; rates faster.
+        if (std::isfinite(v)) add(l, where + " " + model + ": " + param, std::string(param) == "alpha_us", v);
+      }
+  }
+}
+
+}  // namespace
+
+Launch read_launch(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw BadInput(path + ": cannot be read (" + std::string(std::strerror(errno)) + ")");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw BadInput(path + ": cannot be read (" + std::string(std::strerror(errno)) + ")");
+  return read_launch_text(buffer.str(), path);
+}
+
+Launch read_launch_text(const std::string &text, const std::string &path) {
+  if (text.empty()) throw BadInput(path + ": an empty file, not an mpilat JSON result");
+  if (text.rfind("\xff\xfe", 0) == 0 || text.rfind("\xfe\xff", 0) == 0)
+    throw BadInput(path + ": UTF-16 text (it starts with a byte-order mark); JSON is read as UTF-8: convert it, "
+                          "e.g. iconv -f UTF-16 -t UTF-8");
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error &e) {
+    // Where, not what: nlohmann's message quotes the bytes read.
+    throw BadInput(path + ": not an mpilat JSON result (not valid JSON: a syntax error at byte " + std::to_string(e.byte) + ")");
+  } catch (const json::out_of_range &) {  // 1e999: found by fuzz_compare_json
+    throw BadInput(path + ": not an mpilat JSON result (a number beyond the range of a double)");
+  }
+  if (!j.is_object()) throw BadInput(path + ": not an mpilat JSON result (not a JSON object)");
+  namespace common = json_fields::common;
+  if (!has(j, common::format) || !at(j, common::format).is_string() || kKinds.count(at(j, common::format).get<std::string>()) == 0)
+    throw BadInput(path + ": not an mpilat result this program reads (\"format\" must be one of mpilat-latency, "
+                          "mpilat-sweep, mpilat-queue, mpilat-pairs, mpilat-nodecomm)");
+  Launch l;
+  l.path = path;
+  l.kind = at(j, common::format).get<std::string>();
+  if (!has(j, common::format_version) || at(j, common::format_version) != 1)
+    throw BadInput(path + ": " + l.kind + " format_version " + (has(j, common::format_version) ? text_of(at(j, common::format_version)) : "missing") +
+                   ", this mpilat-compare reads version 1");
+  try {
+    if (l.kind == json_fields::latency::kFormat) read_latency(l, j);
+    else if (l.kind == json_fields::sweep::kFormat) read_sweep(l, j);
+    else if (l.kind == json_fields::queue::kFormat) read_queue(l, j);
+    else if (l.kind == json_fields::pairs::kFormat) read_pairs(l, j);
+    else read_nodecomm(l, j);
+  } catch (const json::exception &e) {
+    throw BadInput(path + ": " + l.kind + " lacks what it should hold (" + e.what() + ")");
+  }
+  if (has(j, common::partial) && at(j, common::partial).is_boolean() && at(j, common::partial).get<bool>())
+    l.noted["partial"] = "yes";
+  return l;
+}
+
+
+}  // namespace compare

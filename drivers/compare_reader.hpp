@@ -1,0 +1,54 @@
+// compare_reader.hpp: mpilat-compare's reading of a result file (the JSON of any MPI driver) into the
+// quantities it compares, apart from the comparison so that a fuzz target (tests/fuzz) can link it.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace compare {
+
+/// A bad input: exit 2 with the message, which names the file.
+struct BadInput : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// One launch's value of a quantity, and its trials where the file holds them (a frequency table or the
+/// samples of a size), for the comparison over trials.
+struct LaunchValue {
+  double value = NAN;
+  std::vector<double> values;   // the table's distinct values (or samples)
+  std::vector<int64_t> counts;  // their counts (1 for samples)
+};
+
+/// A quantity compared: its name, whether a higher value is slower (a time) or faster (a rate), the
+/// quantile its trials give it (0: none: a minimum, a fitted parameter), and each launch's value.
+struct Quantity {
+  std::string name;
+  bool higher_is_slower = true;
+  double q = 0.0;
+  double x = NAN;  // for the picture: a size, or the index
+  std::vector<LaunchValue> launches;
+};
+
+/// A launch: its file, kind, what must match between launches (refused if not), what is worth a note.
+struct Launch {
+  std::string path, kind;
+  std::map<std::string, std::string> must_match, noted;
+  std::map<std::string, Quantity> quantities;
+  std::vector<std::string> order;  // quantity names in the file's order
+};
+
+/// The median of values (the mean of the two middle ones for an even count); NaN for none.
+double median_of(std::vector<double> v);
+
+/// Reads the file at path: a Launch, or BadInput naming the file, never echoing its bytes.
+Launch read_launch(const std::string &path);
+
+/// The same for a file's text already read (path only names it in messages).
+Launch read_launch_text(const std::string &text, const std::string &path);
+
+}  // namespace compare

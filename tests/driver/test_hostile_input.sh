@@ -1,0 +1,105 @@
+#!/bin/bash
+# test_hostile_input.sh DRIVER_DIR DATA_DIR "MPIEXEC [flags]"
+# Hostile input across all drivers (docs/hostile-input.md): every bad command-line value of hostile_cli.txt
+# (exit 2, the value named, no file), and the readers (mmpi2mat, nodecomm --fit, mpilat-compare, latency's
+# &latency namelist) on the hostile files make_hostile_files.py makes of a good input (empty, truncated,
+# binary, 100 MB, CRLF, UTF-16, NaN/inf, a 1 MB line) and on the other drivers' files: each read (CRLF, and
+# a 100 MB namelist whose group ends before the repeated lines) or refused with exit 2 and the file named,
+# never a crash, a hang or a file written.
+set -u
+bin=$1 data=$2 mpiexec=$3
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=checks.sh
+. "$here/checks.sh"
+
+# A good input of each reader.
+python3 - <<'PY'
+import json
+j = {"format": "mpilat-latency", "format_version": 1, "run": {"mpi_library_version": "synthetic", "partial": False},
+     "message": {"bytes": 8}, "timer": {"name": "mpi_wtime"}, "npp": {"used": 3},
+     "pingpong": {"all": {"median_us": 0.25}, "frequencies": [[0.2, 10], [0.25, 30], [0.3, 5]]}}
+json.dump(j, open("good.json", "w"), indent=1)
+PY
+cp "$data/mmpi/paper_example.dat" good.dat
+cp "$data/nodecomm/bluewaters_table1.tsv" good.tsv
+printf '&latency\n  source = 0, dest = 1,\n  ntrial = 1000, cut_coef = 2.5d0, timer = "mpi_wtime" ! comment\n/\n' > good.nml
+
+# run_in DIR NP PROGRAM ARGS...: PROGRAM run in the empty directory DIR (under mpiexec unless NP is 0), its
+# status in $rc, its stderr in err.txt; at most 120 s.
+run_in() {
+  local dir=$1 np=$2 program=$3
+  shift 3
+  rm -rf "$dir" && mkdir "$dir"
+  if [ "$np" = 0 ]; then (cd "$dir" && timeout -s KILL 120 "$bin/$program" "$@" < /dev/null > ../out.txt 2> ../err.txt)
+  else (cd "$dir" && timeout -s KILL 120 $mpiexec -n "$np" "$bin/$program" "$@" < /dev/null > ../out.txt 2> ../err.txt); fi
+  rc=$?
+}
+
+# ---- Part 1: the command lines.
+cases=0
+while IFS= read -r line <&3; do
+  case $line in '#'* | '') continue ;; esac
+  eval "set -- $line"
+  program=$1 np=$2 want=$3
+  shift 3
+  args=()
+  for a in "$@"; do
+    case $a in LOG) args+=("$PWD/good.dat") ;; JSON) args+=("$PWD/good.json") ;; *) args+=("$a") ;; esac
+  done
+  cases=$((cases + 1))
+  run_in bad "$np" "$program" "${args[@]}"
+  [ "$rc" = 2 ] && ok || bad "$program ${args[*]} (np $np): exit $rc, not 2: $(head -c 300 err.txt)"
+  grep -qF -- "$want" err.txt && ok || bad "$program ${args[*]}: the message lacks '$want': $(head -c 300 err.txt)"
+  [ -z "$(ls -A bad)" ] && ok || bad "$program ${args[*]}: files written: $(ls -A bad)"
+done 3< "$here/hostile_cli.txt"
+[ "$cases" -ge 80 ] && ok || bad "only $cases hostile command lines"
+echo "command lines tried: $cases"
+
+# ---- Part 2: the readers on hostile files.
+for kind in json dat tsv nml; do python3 "$here/make_hostile_files.py" "good.$kind" "$kind"; done
+# Another driver's file for each reader: each reader is given the good files of the others.
+# reader KIND FILE: runs the reader of KIND on FILE (relative to here) in the empty directory out/.
+reader() {
+  local kind=$1 file=$PWD/$2
+  case $kind in
+    dat) run_in out 0 mmpi2mat "$file" --outdir . ;;
+    tsv) run_in out 0 nodecomm --fit "$file" --noplot ;;
+    json) run_in out 0 mpilat-compare "$file" ;;
+    nml) run_in out 1 latency --input "$file" ;;  # read before the job's size is checked: 1 process
+  esac
+}
+# expect_read KIND FILE: read as a good file: exit 0 and files (for the namelist: past the reading, to the
+# check of the job's size, which a single process fails with its own message).
+expect_read() {
+  reader "$1" "$2"
+  if [ "$1" = nml ]; then
+    [ "$rc" = 2 ] && grep -q "at least 2 MPI processes" err.txt && ok || bad "$2 not read as a namelist: exit $rc: $(head -c 300 err.txt)"
+  else
+    [ "$rc" = 0 ] && [ -n "$(ls -A out)" ] && ok || bad "$2 not read: exit $rc: $(head -c 300 err.txt)"
+  fi
+}
+# expect_refused KIND FILE [TEXT]: exit 2, the file named (and TEXT), no file written, no raw control byte
+# on the terminal.
+expect_refused() {
+  reader "$1" "$2"
+  [ "$rc" = 2 ] && ok || bad "$1 reader on $2: exit $rc, not 2: $(head -c 300 err.txt | cat -v)"
+  grep -qF -- "$(basename "$2")" err.txt && ok || bad "$1 reader on $2: the file is not named: $(head -c 300 err.txt | cat -v)"
+  [ -z "${3:-}" ] || { grep -qF -- "$3" err.txt && ok || bad "$1 reader on $2: the message lacks '$3': $(head -c 300 err.txt | cat -v)"; }
+  [ -z "$(ls -A out)" ] && ok || bad "$1 reader on $2: files written: $(ls -A out)"
+  LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' err.txt && bad "$1 reader on $2: control bytes on the terminal" || ok
+}
+for kind in json dat tsv nml; do
+  expect_read "$kind" "good.$kind"
+  expect_read "$kind" "$kind/crlf.$kind"
+  for class in empty truncated binary nan inf longline; do expect_refused "$kind" "$kind/$class.$kind"; done
+  expect_refused "$kind" "$kind/utf16.$kind" "UTF-16"
+  for other in json dat tsv nml; do [ "$other" = "$kind" ] || expect_refused "$kind" "good.$other"; done
+done
+# 100 MB: refused by what it holds (a JSON string where a kind belongs, a rank with itself again, lengths that
+# do not ascend) in bounded time; the namelist's group ends before the repeated lines, so it is read.
+expect_refused json json/big.json "not an mpilat result"
+expect_refused dat dat/big.dat "again"
+expect_refused tsv tsv/big.tsv "ascend"
+expect_read nml nml/big.nml
+
+finish_checks "driver_hostile"
