@@ -44,6 +44,13 @@ PY
 grep -q "mean round trip per pair" seq.out && ok || bad "summary on stdout"
 grep -q "^mmpi: 4 ranks, 6 pairs" seq.err && ok || bad "start line on stderr"
 
+# ---- -o is a path by design: a symlink there is replaced by the log, never written through (rename).
+echo "victim" > victim.txt
+ln -s "$PWD/victim.txt" linked.dat
+$mpiexec -n 2 "$mmpi" --repeats 3 --noprogress -o linked.dat > /dev/null 2> link.err || bad "-o linked.dat: $(cat link.err)"
+[ "$(cat victim.txt)" = victim ] && [ -f linked.dat ] && [ ! -L linked.dat ] && grep -q '^# Processors: 2' linked.dat \
+  && ok || bad "-o through a symlink: victim '$(head -c 80 victim.txt)', $(ls -l linked.dat)"
+
 # ---- 5 ranks, rounds, -o into a directory
 mkdir sub
 $mpiexec -n 5 "$mmpi" --schedule rounds --repeats 3 --noprogress -o sub/r.dat > rounds.out 2> rounds.err \
