@@ -68,8 +68,8 @@ template <class T>
 std::string shown_value(const T &value) {
   if constexpr (std::is_floating_point_v<T>) {
     // Whole numbers whole (600000, not 6e+05); the others in their shortest exact form.
-    if (value == static_cast<T>(static_cast<long long>(value)) && value < T(1e15) && value > T(-1e15) &&
-        (value != 0 || !std::signbit(value)))
+    // The range is tested first: casting NaN or 1e308 to an integer is undefined.
+    if (value < T(1e15) && value > T(-1e15) && value == std::trunc(value) && (value != 0 || !std::signbit(value)))
       return std::to_string(static_cast<long long>(value));
     char text[64];
     const auto end = std::to_chars(text, text + sizeof text, value).ptr;

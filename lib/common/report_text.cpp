@@ -17,12 +17,13 @@ std::string quoted_line(const std::string &line) {
 }
 
 std::string encoding_complaint(const std::string &text, const std::string &name) {
-  const bool utf16 = text.rfind("\xff\xfe", 0) == 0 || text.rfind("\xfe\xff", 0) == 0;
-  const bool utf32 = text.rfind(std::string("\x00\x00\xfe\xff", 4), 0) == 0;
+  const auto starts = [&](const char *mark, size_t n) { return text.compare(0, n, mark, n) == 0; };
+  const bool utf32 = starts("\x00\x00\xfe\xff", 4) || starts("\xff\xfe\x00\x00", 4);
+  const bool utf16 = !utf32 && (starts("\xff\xfe", 2) || starts("\xfe\xff", 2));
   if (!utf16 && !utf32) return "";
-  return name + ": UTF-" + (utf32 || text.rfind(std::string("\xff\xfe\x00\x00", 4), 0) == 0 ? "32" : "16") +
-         " text (it starts with a byte-order mark); mpilat reads ASCII or UTF-8: convert it, e.g. iconv -f UTF-16 "
-         "-t UTF-8";
+  const std::string utf = utf32 ? "UTF-32" : "UTF-16";
+  return name + ": " + utf + " text (it starts with a byte-order mark); mpilat reads ASCII or UTF-8: convert it, e.g. iconv -f " +
+         utf + " -t UTF-8";
 }
 
 std::string utc_now() {
