@@ -1,0 +1,42 @@
+// clock_model.hpp: a rank's clock against a reference rank's as a line (offset and drift), fitted from
+// timestamped exchanges, and the composition of such lines along a tree of references: the arithmetic of
+// the synchronised start of lat_collective (issue 25; the model of Hunold and Carpen-Amarie's HCA: each
+// client fits its offset to a reference against its own time, and the fits compose up to the root).
+#pragma once
+
+#include <vector>
+
+namespace lat {
+
+/// One exchange of a client with its reference: the client's clock when it sent, the reference's clock when
+/// it answered, the client's clock when the answer came back.
+struct ClockExchange {
+  double sent = 0.0, remote = 0.0, received = 0.0;
+};
+
+/// reference time = local + intercept + slope x local: the offset of the reference's clock, drifting
+/// linearly with the client's time.
+struct ClockLine {
+  double intercept = 0.0, slope = 0.0;
+  double to_reference(double local) const { return local + intercept + slope * local; }
+};
+
+/// One fit point: of a burst of exchanges, the one with the smallest round trip (the least delayed answer),
+/// its remote time minus the midpoint of its local send and receive; its error is within +-rtt/2 when the
+/// two directions are alike.
+struct OffsetPoint {
+  double local = 0.0, offset = 0.0, rtt = 0.0;
+};
+
+/// The fit point of a burst (not empty; exchanges with received < sent are never the minimum).
+OffsetPoint offset_point(const std::vector<ClockExchange> &burst);
+
+/// The least-squares line of offset against local time (local times centred first, so clocks counting from
+/// a large origin lose no digits); one point, or points at one local time: the offset alone, no drift.
+ClockLine fit_clock_line(const std::vector<OffsetPoint> &points);
+
+/// local -> reference -> root: a client's line to the root from its line to its reference and the
+/// reference's line to the root.
+ClockLine compose(const ClockLine &to_reference, const ClockLine &reference_to_root);
+
+}  // namespace lat
