@@ -52,3 +52,8 @@ int lat_f_nodecomm_measure(MPI_Fint comm, const lat_nodecomm_options *opts, int6
                            lat_nodecomm *result) {
   return lat_nodecomm_measure(comm_from_fortran(comm), opts, nsizes, sizes, result);
 }
+
+int lat_f_collective(MPI_Fint comm, const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes,
+                     lat_coll *result) {
+  return lat_collective(comm_from_fortran(comm), opts, nsizes, sizes, result);
+}

@@ -24,6 +24,7 @@ module mpilat
   use mpilat_latency
   use mpilat_sweep
   use mpilat_pairs
+  use mpilat_collective
   implicit none
   public
 end module mpilat

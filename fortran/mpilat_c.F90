@@ -540,6 +540,77 @@ module mpilat_c
       integer(c_int), value :: render
       integer(c_int) :: rc
     end function
+    ! ---- collective latency (lat_collective) ----
+    function lat_collective_defaults_c(opts) bind(C, name="lat_collective_defaults") result(rc)
+      import :: c_int, lat_collective_options
+      type(lat_collective_options), intent(out) :: opts
+      integer(c_int) :: rc
+    end function
+    function lat_collective_check_c(opts, nsizes, sizes, nprocs) bind(C, name="lat_collective_check") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_collective_options
+      type(lat_collective_options), intent(in) :: opts
+      integer(c_int64_t), value :: nsizes
+      type(c_ptr), value :: sizes
+      integer(c_int), value :: nprocs
+      integer(c_int) :: rc
+    end function
+    function lat_coll_op_from_name_c(name, op) bind(C, name="lat_coll_op_from_name") result(rc)
+      import :: c_int, c_char
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), intent(out) :: op
+      integer(c_int) :: rc
+    end function
+    function lat_collective_c(comm, opts, nsizes, sizes, result) bind(C, name="lat_f_collective") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_collective_options
+      integer(c_int), value :: comm
+      type(lat_collective_options), intent(in) :: opts
+      integer(c_int64_t), value :: nsizes
+      type(c_ptr), value :: sizes
+      type(c_ptr), intent(out) :: result
+      integer(c_int) :: rc
+    end function
+    function lat_coll_get_summary_c(coll, summary) bind(C, name="lat_coll_get_summary") result(rc)
+      import :: c_int, c_ptr, lat_coll_summary
+      type(c_ptr), value :: coll
+      type(lat_coll_summary), intent(out) :: summary
+      integer(c_int) :: rc
+    end function
+    function lat_coll_get_point_c(coll, index, point) bind(C, name="lat_coll_get_point") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_coll_point
+      type(c_ptr), value :: coll
+      integer(c_int64_t), value :: index
+      type(lat_coll_point), intent(out) :: point
+      integer(c_int) :: rc
+    end function
+    function lat_coll_get_rank_c(coll, index, rank, result) bind(C, name="lat_coll_get_rank") result(rc)
+      import :: c_int, c_int64_t, c_ptr, lat_coll_rank
+      type(c_ptr), value :: coll
+      integer(c_int64_t), value :: index
+      integer(c_int), value :: rank
+      type(lat_coll_rank), intent(out) :: result
+      integer(c_int) :: rc
+    end function
+    function lat_coll_get_samples_c(coll, index, n, values, count) bind(C, name="lat_coll_get_samples") result(rc)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: coll
+      integer(c_int64_t), value :: index, n
+      type(c_ptr), value :: values
+      integer(c_int64_t), intent(out) :: count
+      integer(c_int) :: rc
+    end function
+    function lat_write_coll_files_c(outdir, base, command_line, coll, render) bind(C, name="lat_write_coll_files") &
+        result(rc)
+      import :: c_int, c_char, c_ptr
+      character(kind=c_char), intent(in) :: outdir(*), base(*), command_line(*)
+      type(c_ptr), value :: coll
+      integer(c_int), value :: render
+      integer(c_int) :: rc
+    end function
+    function lat_coll_free_c(coll) bind(C, name="lat_coll_free") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: coll
+      integer(c_int) :: rc
+    end function
     function c_strlen(s) bind(C, name="strlen") result(n)
       import :: c_ptr, c_size_t
       type(c_ptr), value :: s

@@ -27,6 +27,8 @@ module mpilat_constants
   LAT_RUN_WARNINGS(LAT_F_PARAMETER)
   LAT_CHANGE_QUANTITIES(LAT_F_PARAMETER)
   LAT_PAIR_FILES_FLAGS(LAT_F_PARAMETER)
+  LAT_COLL_OPS(LAT_F_PARAMETER)
+  LAT_COLL_MODES(LAT_F_PARAMETER)
   LAT_PLACE_SHARES(LAT_F_PARAMETER)
   LAT_COMPARE_METHODS(LAT_F_PARAMETER)
   LAT_COMPARE_VERDICTS(LAT_F_PARAMETER)
@@ -37,6 +39,8 @@ module mpilat_constants
   integer, parameter, public :: lat_max_changes = LAT_MAX_CHANGES
   integer, parameter, public :: lat_npercentiles = LAT_NPERCENTILES, lat_cpuset_len = LAT_CPUSET_LEN
   integer, parameter, public :: lat_study_max = LAT_STUDY_MAX
+  integer, parameter, public :: lat_coll_all_ops = LAT_COLL_ALL_OPS, lat_coll_all_modes = LAT_COLL_ALL_MODES
+  integer, parameter, public :: lat_coll_max_sizes = LAT_COLL_MAX_SIZES
   ! An empty comment joins the macro's 0.2 to the kind suffix (gfortran's traditional preprocessor).
   real(c_double), parameter, public :: lat_bin_width_us = LAT_BIN_WIDTH_US/**/_c_double
   !> The API version these bindings were written for; compare with lat_get_api_version().

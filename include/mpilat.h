@@ -624,6 +624,73 @@ int lat_write_report_files(const char *outdir, int nfiles, const char *const *na
 /** Checks that files can be created in outdir (creates and removes a probe file). Not collective. */
 int lat_check_output_dir(const char *outdir);
 
+/* ---------------------------------------------------------------------------------------------------
+ * Collective latency, one call at a time from a synchronised start (docs/collective.md)
+ * ------------------------------------------------------------------------------------------------- */
+
+/** The collective operations (bits of lat_collective_options.ops). */
+enum lat_coll_op { LAT_COLL_OPS(LAT_C_ENUMERATOR) };
+
+/** How one call is timed (bits of lat_collective_options.modes). */
+enum lat_coll_mode { LAT_COLL_MODES(LAT_C_ENUMERATOR) };
+
+/* The structs lat_collective_options, lat_coll_summary, lat_coll_point, lat_coll_rank: include/mpilat_types.h,
+   generated from spec/collective.toml. */
+/** Opaque handle to a collective measurement; free with lat_coll_free(). */
+typedef struct lat_coll_s *lat_coll;
+
+/** Fills opts with the defaults of spec/collective.toml. */
+int lat_collective_defaults(lat_collective_options *opts);
+
+/** Checks opts and the size list (nsizes 0: size_first..size_last) as lat_collective() would on a
+    communicator of nprocs processes, memory included: LAT_SUCCESS, or LAT_ERR_ARG naming the value. Not
+    collective. */
+int lat_collective_check(const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, int nprocs);
+
+/** The lat_coll_op of a name ("barrier", "bcast", "reduce", "allreduce", "gather", "scatter", "allgather",
+    "alltoall") in *op; LAT_ERR_ARG for another name. */
+int lat_coll_op_from_name(const char *name, int *op);
+
+/**
+ * Collective latency over comm, one call per sample: the clocks of all ranks are synchronised to rank 0's
+ * (an offset and a drift each, by HCA's tree, again every opts->resync_s), then in each of opts->reps rounds
+ * every point (operation x message size x mode) gets one sample, in an order that turns from round to round
+ * (a slow phase of the machine falls on all points). Modes (lat_coll_mode): sync (each call starts at a
+ * scheduled time on the synchronised clock; last end - first start; a sample with a late rank is discarded
+ * and counted), barrier (largest local time after MPI_Barrier), loop (mean over ranks of the average of
+ * loop_calls calls back to back). Sizes: the list sizes[nsizes] (ascending), or with nsizes = 0
+ * size_first..size_last (powers of two between), refined by the size-sweep engine when opts->adaptive.
+ * Collective over comm (a duplicate is used); bad arguments are LAT_ERR_ARG on every rank, among them a
+ * window_us below 10 x the synchronisation error bound found. *result on every rank (the samples on root
+ * only), also on LAT_ERR_INTERRUPTED (lat_request_stop: the rounds made).
+ */
+int lat_collective(MPI_Comm comm, const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes,
+                   lat_coll *result);
+
+/** The summary of a collective measurement (the same on every rank). */
+int lat_coll_get_summary(lat_coll coll, lat_coll_summary *summary);
+
+/** Point index (0..summary.npoints-1; modes, then operations, then sizes, in their enums' order). */
+int lat_coll_get_point(lat_coll coll, int64_t index, lat_coll_point *point);
+
+/** Rank rank's part in point index: how often it finished last, started late, its local median. */
+int lat_coll_get_rank(lat_coll coll, int64_t index, int rank, lat_coll_rank *result);
+
+/** The kept samples of point index (us, in time order) into values[n]; *count gets how many there are
+    (a short n gets the first n). Where summary.has_samples is 0 (not the root rank): LAT_ERR_ARG. */
+int lat_coll_get_samples(lat_coll coll, int64_t index, int64_t n, double *values, int64_t *count);
+
+/**
+ * Writes outdir/<base>.txt (the table, every mode labelled with the quantity it reports), .json (format
+ * mpilat-coll, read by mpilat-compare), .csv (a row per point), .samples.csv (a row per sample), the
+ * gnuplot scripts .dist.gp (every point's distribution) and .size.gp with .size.dat (median against size)
+ * and, when render is 1, their PNG; whole or not at all. Needs the samples (the root rank). Not collective.
+ */
+int lat_write_coll_files(const char *outdir, const char *base, const char *command_line, lat_coll coll, int render);
+
+/** Frees the handle and sets *coll to NULL; a NULL *coll is accepted. */
+int lat_coll_free(lat_coll *coll);
+
 #ifdef __cplusplus
 }
 #endif

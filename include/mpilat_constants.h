@@ -127,11 +127,17 @@
  *   LAT_WARN_FILTERED  the filter removed more than 5 % of the trials, not the rare outliers it assumes
  *   LAT_WARN_STATE     the run changed state at a time: a change point in the chunks' median, their p99 or
  *                      their trials per second (change_*: when, what and by how much; docs/method.md)
+ *   LAT_WARN_OVERSUBSCRIBED  lat_collective: a node holds more ranks than processors; the times are the
+ *                      scheduler's (milliseconds per barrier), not the network's
+ *   LAT_WARN_LATE      lat_collective: more than 5 % of the synchronised samples had a rank start late
+ *                      (the window is too short for this machine's noise: lat_collective_options.window_us)
  */
 #define LAT_RUN_WARNINGS(LAT_X) \
   LAT_X(LAT_WARN_LEVELS, 1) \
   LAT_X(LAT_WARN_FILTERED, 2) \
-  LAT_X(LAT_WARN_STATE, 4)
+  LAT_X(LAT_WARN_STATE, 4) \
+  LAT_X(LAT_WARN_OVERSUBSCRIBED, 8) \
+  LAT_X(LAT_WARN_LATE, 16)
 
 /* What changed at a state change of a run (lat_pingpong_result.change_quantity; enum lat_change_quantity).
  *   LAT_CHANGE_MEDIAN  the chunks' median one-way time (us)
@@ -264,6 +270,34 @@
   LAT_X(LAT_BOUND_RN, 4) \
   LAT_X(LAT_BOUND_ALPHA, 8)
 
+/* The collective operations lat_collective() measures (bits of lat_collective_options.ops; enum
+ * lat_coll_op). The rooted ones (bcast, reduce, gather, scatter) use lat_collective_options.root; reduce and
+ * allreduce sum doubles (msg_bytes / 8 of them, none below 8 bytes); gather, scatter, allgather and alltoall move
+ * msg_bytes to or from each rank.
+ */
+#define LAT_COLL_OPS(LAT_X) \
+  LAT_X(LAT_COLL_BARRIER, 1) \
+  LAT_X(LAT_COLL_BCAST, 2) \
+  LAT_X(LAT_COLL_REDUCE, 4) \
+  LAT_X(LAT_COLL_ALLREDUCE, 8) \
+  LAT_X(LAT_COLL_GATHER, 16) \
+  LAT_X(LAT_COLL_SCATTER, 32) \
+  LAT_X(LAT_COLL_ALLGATHER, 64) \
+  LAT_X(LAT_COLL_ALLTOALL, 128)
+
+/* How lat_collective() times one call (bits of lat_collective_options.modes; enum lat_coll_mode).
+ *   LAT_COLL_MODE_SYNC     each call starts at a time scheduled on the synchronised global clock; the value
+ *                          is the last rank's end minus the first rank's start on that clock; a sample where
+ *                          a rank started late is counted and discarded (ReproMPI's method)
+ *   LAT_COLL_MODE_BARRIER  MPI_Barrier before each call; the value is the largest local time over the ranks
+ *   LAT_COLL_MODE_LOOP     calls back to back (loop_calls of them) after a barrier; the value is the mean over
+ *                          the ranks of each rank's average per call, as OSU and IMB report: for comparison
+ */
+#define LAT_COLL_MODES(LAT_X) \
+  LAT_X(LAT_COLL_MODE_SYNC, 1) \
+  LAT_X(LAT_COLL_MODE_BARRIER, 2) \
+  LAT_X(LAT_COLL_MODE_LOOP, 4)
+
 /* Single values: rank selectors, limits and sizes. */
 /** Every rank calibrates its own clock (a value of lat_timer_options.rank). */
 #define LAT_ALL_RANKS (-1)
@@ -294,13 +328,19 @@
 /** Most regimes of a max-rate fit (short, eager, rendezvous, and one more where a protocol switches twice);
     thresholds: LAT_MAX_REGIMES - 1. */
 #define LAT_MAX_REGIMES 4
+/** Every operation of lat_coll_op (the default of lat_collective_options.ops). */
+#define LAT_COLL_ALL_OPS 255
+/** Every mode of lat_coll_mode (the default of lat_collective_options.modes). */
+#define LAT_COLL_ALL_MODES 7
+/** Most message sizes of one lat_collective() call. */
+#define LAT_COLL_MAX_SIZES 64
 /** The one version of mpilat, written here only (CMake and Makefile.legacy read these three lines): the
     project's version is LAT_VERSION_MAJOR.LAT_API_VERSION.LAT_VERSION_PATCH. LAT_API_VERSION is bumped
     whenever the C ABI or module mpilat changes (a struct field added, removed, moved or retyped; a function
     added or changed; a constant's value), LAT_VERSION_PATCH for fixes that change neither (NEWS.md).
     Compare LAT_API_VERSION with lat_get_api_version() at run time. */
 #define LAT_VERSION_MAJOR 0
-#define LAT_API_VERSION 8
+#define LAT_API_VERSION 9
 #define LAT_VERSION_PATCH 0
 
 #endif /* MPILAT_CONSTANTS_H */

@@ -488,6 +488,103 @@ typedef struct lat_compare_result {
                               confidence is unbounded and resolves nothing */
 } lat_compare_result;
 
+/* ---- collective (spec/collective.toml) ---------------------------------------------------------------- */
+
+/** Options of lat_collective(); initialise with lat_collective_defaults(). Must be equal on all ranks
+    (except progress). */
+typedef struct lat_collective_options {
+  int ops;              /**< the operations: bits of lat_coll_op; default LAT_COLL_ALL_OPS (all eight,
+                             interleaved) */
+  int modes;            /**< how each call is timed: bits of lat_coll_mode; default LAT_COLL_ALL_MODES (sync,
+                             barrier and loop) */
+  int64_t reps;         /**< samples of every operation, size and mode, taken in interleaved rounds; default 1000 */
+  int64_t loop_calls;   /**< LAT_COLL_MODE_LOOP: calls back to back in one sample; default 100 */
+  int64_t size_first;   /**< without a size list: the smallest message; default 8 */
+  int64_t size_last;    /**< without a size list: the largest (the powers of two between are measured too);
+                             default 8 */
+  int adaptive;         /**< without a size list: 1 lets the size-sweep engine add sizes where the curve bends
+                             (Gropp & Lusk 3.2); default 0 */
+  int root;             /**< the root of the rooted operations, and the rank that gathers the samples; default 0 */
+  double window_us;     /**< LAT_COLL_MODE_SYNC: time from one scheduled start to the next; 0 (default): 4 x the
+                             slowest pilot call + 20 x the synchronisation error + 10 us */
+  int sync_points;      /**< fit points of each rank's clock line (offset and drift); default 10 */
+  int sync_burst;       /**< timestamped exchanges of one fit point (the least delayed one is kept); default 20 */
+  double sync_spacing_s; /**< time between fit points: the drift's time base is (sync_points - 1) x this; default
+                              0.01 */
+  double resync_s;      /**< the clocks are synchronised again when this long has passed since the last time; 0:
+                             never; default 30 */
+  double timeout_s;     /**< watchdog as in lat_pingpong_options; 0 (default): wait for ever */
+  int timer;            /**< lat_timer_kind of every rank's clock; default LAT_TIMER_MPI_WTIME */
+  int wait;             /**< lat_wait_mode outside the timed calls; default LAT_WAIT_AUTO (yield when a node has
+                             more ranks than processors) */
+  int progress;         /**< 1: the root prints progress on stderr; default 0 */
+  int reserved;         /**< 0 */
+} lat_collective_options;
+
+/** What a collective measurement holds, as a whole (the same on every rank). */
+typedef struct lat_coll_summary {
+  int64_t nprocs;       /**< ranks of the communicator */
+  int64_t nnodes;       /**< distinct nodes among them */
+  int64_t npoints;      /**< operation x size x mode combinations (lat_coll_get_point's index: 0..npoints-1) */
+  int64_t nsizes;       /**< message sizes measured */
+  int64_t reps;         /**< samples asked of every point */
+  int64_t rounds;       /**< interleaved rounds made (reps unless stopped); a round takes one sample of every
+                             point */
+  int64_t late_total;   /**< synchronised samples discarded because a rank started late */
+  int64_t syncs;        /**< clock synchronisations made (1 + re-estimations) */
+  int64_t processors;   /**< processors of the node holding most ranks per processor */
+  int64_t ranks_on_node; /**< ranks on that node */
+  double wall_s;        /**< from the call to the result */
+  double sync_s;        /**< time of the first clock synchronisation */
+  double residual_max_us; /**< largest |offset| of a rank's synchronised clock to the reference's, measured after
+                               each synchronisation and at the end */
+  double rtt_min_us;    /**< largest over the ranks of the smallest round trip of their clock exchanges (the
+                             residual is known within +-rtt/2) */
+  double error_bound_us; /**< the synchronisation error bound: residual_max_us + rtt_min_us / 2 */
+  double offset_max_us; /**< largest |offset| of a rank's clock to the reference rank's, as first estimated */
+  double drift_max;     /**< largest |drift| of a rank's clock to the reference rank's (seconds per second) */
+  int warnings;         /**< bits of lat_run_warning: every point's, and LAT_WARN_OVERSUBSCRIBED */
+  int ops;              /**< the operations measured (bits of lat_coll_op) */
+  int modes;            /**< the modes measured (bits of lat_coll_mode) */
+  int root;
+  int timer;
+  int wait;             /**< the lat_wait_mode used (LAT_WAIT_SPIN or LAT_WAIT_YIELD) */
+  int partial;          /**< 1: stopped by lat_request_stop(): rounds says how many were made */
+  int has_samples;      /**< 1 on the root rank, which holds every sample (lat_coll_get_samples,
+                             lat_write_coll_files) */
+} lat_coll_summary;
+
+/** One operation at one message size in one mode: its samples' statistics (us), as latency's. */
+typedef struct lat_coll_point {
+  int64_t msg_bytes;    /**< bytes per rank (reduce, allreduce: of doubles) */
+  int64_t samples;      /**< samples kept */
+  int64_t late;         /**< LAT_COLL_MODE_SYNC: samples discarded because a rank started late */
+  int64_t last_rank_count; /**< samples in which last_rank finished last */
+  double window_us;     /**< LAT_COLL_MODE_SYNC: the time between scheduled starts */
+  double local_max_median_us; /**< median over the samples of the largest local time (end - start on one rank's
+                                   clock) */
+  lat_stats stats;      /**< minimum, median, mean, maximum, variance, SD, CV, SE, RSE of the samples (rates for
+                             msg_bytes) */
+  lat_quantiles q;      /**< percentiles and the distribution-free 95 % intervals of the median and p99 */
+  int op;               /**< lat_coll_op */
+  int mode;             /**< lat_coll_mode */
+  int last_rank;        /**< the rank that finished last most often (the spread over ranks) */
+  int warnings;         /**< bits of lat_run_warning of this point's run over time and late starts */
+  int nlevels;          /**< levels of the run's chunk medians (more than one: the machine changed state) */
+  int nchanges;         /**< state changes of the run */
+} lat_coll_point;
+
+/** One rank's part in one point: the spread over ranks. */
+typedef struct lat_coll_rank {
+  int64_t last_count;   /**< kept samples in which this rank finished last */
+  int64_t late_count;   /**< LAT_COLL_MODE_SYNC: samples in which this rank started late */
+  double local_median_us; /**< median of this rank's local times (its own end - start) */
+  double end_median_us; /**< median of this rank's end after the sample's first start (global clock;
+                             LAT_COLL_MODE_SYNC, else 0) */
+  int rank;
+  int reserved;         /**< 0 */
+} lat_coll_rank;
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,7 +21,7 @@ import sys
 import tomllib
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-CAPABILITIES = ['timer', 'latency', 'sweep', 'queue', 'pairs', 'maxrate', 'compare']  # header order
+CAPABILITIES = ['timer', 'latency', 'sweep', 'queue', 'pairs', 'maxrate', 'compare', 'collective']  # header order
 C_KIND = {'int': 1, 'int64_t': 2, 'double': 3, 'char': 4}  # anything else: 5, a nested struct
 FORTRAN_TYPE = {'int': 'integer(c_int)', 'int64_t': 'integer(c_int64_t)', 'double': 'real(c_double)',
                 'char': 'character(kind=c_char)'}

@@ -8,6 +8,7 @@ module mpilat_types
   use mpilat_types_pairs
   use mpilat_types_maxrate
   use mpilat_types_compare
+  use mpilat_types_collective
   implicit none
   public
 end module mpilat_types

@@ -395,4 +395,93 @@ nlohmann::json spec_options_json(const lat_compare_options &/*o*/) {
   return j;
 }
 
+void spec_defaults(lat_collective_options &o) {
+  o = lat_collective_options{};
+  o.ops = LAT_COLL_ALL_OPS;
+  o.modes = LAT_COLL_ALL_MODES;
+  o.reps = int64_t{1000};
+  o.loop_calls = int64_t{100};
+  o.size_first = int64_t{8};
+  o.size_last = int64_t{8};
+  o.adaptive = 0;
+  o.root = 0;
+  o.window_us = 0.0;
+  o.sync_points = 10;
+  o.sync_burst = 20;
+  o.sync_spacing_s = 0.01;
+  o.resync_s = 30.0;
+  o.timeout_s = 0.0;
+  o.timer = LAT_TIMER_MPI_WTIME;
+  o.wait = LAT_WAIT_AUTO;
+  o.progress = 0;
+  o.reserved = 0;
+}
+
+std::string spec_check_fields(const lat_collective_options &o) {
+  if (!(o.ops >= 1)) return got("ops must be bits of lat_coll_op in 1..255", o.ops);
+  if (!(o.ops <= LAT_COLL_ALL_OPS)) return got("ops must be bits of lat_coll_op in 1..255", o.ops);
+  if (!(o.modes >= 1)) return got("modes must be bits of lat_coll_mode in 1..7", o.modes);
+  if (!(o.modes <= LAT_COLL_ALL_MODES)) return got("modes must be bits of lat_coll_mode in 1..7", o.modes);
+  if (!(o.reps >= int64_t{1})) return got("reps must be >= 1", o.reps);
+  if (!(o.reps <= int64_t{1000000})) return got("reps must be <= 1000000", o.reps);
+  if (!(o.loop_calls >= int64_t{1})) return got("loop_calls must be >= 1", o.loop_calls);
+  if (!(o.loop_calls <= int64_t{1000000})) return got("loop_calls must be <= 1000000", o.loop_calls);
+  if (!(o.size_first >= int64_t{0})) return got("size_first must be in 0.." + std::to_string(INT_MAX) + "", o.size_first);
+  if (!(o.size_first <= INT_MAX)) return got("size_first must be in 0.." + std::to_string(INT_MAX) + "", o.size_first);
+  if (!(o.size_last >= int64_t{0})) return got("size_last must be in 0.." + std::to_string(INT_MAX) + "", o.size_last);
+  if (!(o.size_last <= INT_MAX)) return got("size_last must be in 0.." + std::to_string(INT_MAX) + "", o.size_last);
+  if (std::string bad = check_flag("adaptive", o.adaptive); !bad.empty()) return bad;
+  if (!(o.sync_points >= 2)) return got("sync_points must be >= 2", o.sync_points);
+  if (!(o.sync_points <= 1000)) return got("sync_points must be <= 1000", o.sync_points);
+  if (!(o.sync_burst >= 1)) return got("sync_burst must be >= 1", o.sync_burst);
+  if (!(o.sync_burst <= 100000)) return got("sync_burst must be <= 100000", o.sync_burst);
+  if (!(o.sync_spacing_s >= 0.0) || !std::isfinite(o.sync_spacing_s)) return got("sync_spacing_s must be in 0..10", o.sync_spacing_s);
+  if (!(o.sync_spacing_s <= 10.0)) return got("sync_spacing_s must be in 0..10", o.sync_spacing_s);
+  if (!(o.resync_s >= 0.0) || !std::isfinite(o.resync_s)) return got("resync_s must be in 0..3.1536e+07", o.resync_s);
+  if (!(o.resync_s <= 31536000.0)) return got("resync_s must be in 0..3.1536e+07", o.resync_s);
+  if (std::string bad = check_timeout(o.timeout_s); !bad.empty()) return bad;
+  if (std::string bad = check_timer_kind(o.timer); !bad.empty()) return bad;
+  if (!(o.wait >= LAT_WAIT_AUTO)) return got("wait must be 0 (auto), 1 (spin) or 2 (yield)", o.wait);
+  if (!(o.wait <= LAT_WAIT_YIELD)) return got("wait must be 0 (auto), 1 (spin) or 2 (yield)", o.wait);
+  if (std::string bad = check_flag("progress", o.progress); !bad.empty()) return bad;
+  return "";
+}
+
+std::vector<Shared> spec_shared_values(const lat_collective_options &o) {
+  return {Shared::integer("ops", o.ops),
+          Shared::integer("modes", o.modes),
+          Shared::integer("reps", o.reps),
+          Shared::integer("loop_calls", o.loop_calls),
+          Shared::integer("size_first", o.size_first),
+          Shared::integer("size_last", o.size_last),
+          Shared::integer("adaptive", o.adaptive),
+          Shared::integer("root", o.root),
+          Shared::real("window_us", o.window_us),
+          Shared::integer("sync_points", o.sync_points),
+          Shared::integer("sync_burst", o.sync_burst),
+          Shared::real("sync_spacing_s", o.sync_spacing_s),
+          Shared::real("resync_s", o.resync_s),
+          Shared::real("timeout_s", o.timeout_s),
+          Shared::integer("timer", o.timer),
+          Shared::integer("wait", o.wait)};
+}
+
+nlohmann::json spec_options_json(const lat_collective_options &o) {
+  nlohmann::json j = nlohmann::json::object();
+  j["ops"] = o.ops;
+  j["modes"] = o.modes;
+  j["reps"] = o.reps;
+  j["loop_calls"] = o.loop_calls;
+  j["size_first"] = o.size_first;
+  j["size_last"] = o.size_last;
+  j["adaptive"] = o.adaptive != 0;
+  j["root"] = o.root;
+  j["window_us"] = o.window_us;
+  j["sync_points"] = o.sync_points;
+  j["sync_burst"] = o.sync_burst;
+  j["sync_spacing_s"] = o.sync_spacing_s;
+  j["resync_s"] = o.resync_s;
+  return j;
+}
+
 }  // namespace lat

@@ -86,4 +86,13 @@ std::vector<Shared> spec_shared_values(const lat_compare_options &opts);
 /// The fields of lat_compare_options marked echo, as the "options" object of a JSON report.
 nlohmann::json spec_options_json(const lat_compare_options &opts);
 
+/// lat_collective_options filled with the defaults of the spec (every other byte zero).
+void spec_defaults(lat_collective_options &opts);
+/// "" or the first field of lat_collective_options outside its range, named with its value.
+std::string spec_check_fields(const lat_collective_options &opts);
+/// The fields of lat_collective_options that every rank must share (collective = true), in spec order.
+std::vector<Shared> spec_shared_values(const lat_collective_options &opts);
+/// The fields of lat_collective_options marked echo, as the "options" object of a JSON report.
+nlohmann::json spec_options_json(const lat_collective_options &opts);
+
 }  // namespace lat

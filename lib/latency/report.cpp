@@ -1,4 +1,5 @@
 #include "latency/report.hpp"
+#include "common/report_json.hpp"
 
 #include "latency/run_levels.hpp"
 
@@ -411,42 +412,12 @@ std::string full_text(const LatencyReport &r) {
 
 namespace {
 
-nlohmann::json stats_json(const lat_stats &s) {
-  return {{"count", s.count},
-          {"min_us", s.min_us},
-          {"median_us", s.median_us},
-          {"mean_us", s.mean_us},
-          {"max_us", s.max_us},
-          {"variance_us2", s.variance_us2},
-          {"stddev_us", s.stddev_us},
-          {"cv_percent", s.cv_percent},
-          {"stderr_us", s.stderr_us},
-          {"rse", s.rse},
-          {"rate_min_mbs", s.rate_min_mbs},
-          {"rate_median_mbs", s.rate_median_mbs},
-          {"rate_mean_mbs", s.rate_mean_mbs},
-          {"rate_max_mbs", s.rate_max_mbs}};
-}
-
 const char *phase_json_name(int phase) {
   switch (phase) {
     case LAT_PHASE_CALIBRATION: return "timer calibration";
     case LAT_PHASE_ESTIMATE: return "npp estimate";
     default: return "trials";
   }
-}
-
-nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
-
-nlohmann::json quantiles_json(const lat_quantiles &q, int64_t count) {
-  nlohmann::json pct = nlohmann::json::object();
-  if (count > 0)
-    for (int i = 0; i < LAT_NPERCENTILES; ++i) pct[fmt::format("p{}", q.level[i])] = q.p_us[i];
-  return {{"rule", "nearest rank: the ceil(p n / 100)-th smallest time"},
-          {"percentiles_us", pct},
-          {"median_ci95_us", {number_or_null(q.median_ci_us[0]), number_or_null(q.median_ci_us[1])}},
-          {"p99_ci95_us", {number_or_null(q.p99_ci_us[0]), number_or_null(q.p99_ci_us[1])}},
-          {"ci_method", "distribution-free, order statistics with binomial coverage >= 95 %; null: unbounded (too few trials)"}};
 }
 
 nlohmann::json place_json(const lat_rank_place &p) {
@@ -459,11 +430,6 @@ nlohmann::json share_json(int bits, int known_bit, int share_bit) {
   return (bits & known_bit) ? nlohmann::json((bits & share_bit) != 0) : nlohmann::json();
 }
 
-nlohmann::json table_json(const Distribution &d) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (size_t i = 0; i < d.values.size(); ++i) rows.push_back({d.values[i], d.counts[i]});
-  return rows;
-}
 
 }  // namespace
 

@@ -1,9 +1,9 @@
-// test_clock_sync_mpi.cpp: HCA's tree over MPI with test clocks: rank r's clock runs r x 3e-6 fast and
-// r x 10 ms ahead of MPI_Wtime (one clock on one host), so the lines must recover both: the synchronised
-// time of every rank within 2 us of rank 0's (seen: 0.005 to 0.06 us on 2 ranks here), and the residual
-// measured after it as well. Run on 2 ranks only for now: with more ranks than cores, the concurrent pairs
-// of a round spin against each other and a fit can see only millisecond round trips (seen: 4 ranks on 2
-// cores, slope off by 7e-4); the rounds must then run one pair at a time with yielding waits (to do).
+// test_clock_sync_mpi.cpp: HCA's tree over MPI with a test-only clock. On one host the ranks share one clock,
+// so a known offset and drift are added to one rank's (the last: 12.3 ms ahead, 5e-6 fast) and every rank's
+// line must recover them: the synchronised time within 2 us of rank 0's and the drift within 1e-6 (the
+// tolerances of docs/collective.md), the residual measured after it within 2 us as well; the plain ranks'
+// offsets come out near zero (within their round trip). Run on 2 ranks, and on 4 (more ranks than this
+// machine's cores: the pairs of a round take turns and the others sleep, SyncWaits::one_pair_at_a_time).
 #include <mpi.h>
 
 #include <cmath>
@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <csetjmp>
 #include <cstdint>
+#include <cstdio>
+#include <thread>
 
 extern "C" {
 #include <cmocka.h>
@@ -20,35 +22,46 @@ extern "C" {
 
 namespace {
 
-int rank_of_world() {
-  int r = 0;
+int world(int *size = nullptr) {
+  int r = 0, s = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  if (size) *size = s;
   return r;
 }
 
-void skewed_clocks_are_recovered(void **) {
-  const int rank = rank_of_world();
-  const double drift = 3e-6 * rank, offset = 0.01 * rank;
-  const auto skewed = [=] { return MPI_Wtime() * (1.0 + drift) + offset; };
+void offset_and_drift_of_one_rank_are_recovered(void **) {
+  int size = 0;
+  const int rank = world(&size);
+  const bool skewed = rank == size - 1;
+  const double drift = skewed ? 5e-6 : 0.0, offset = skewed ? 0.0123 : 0.0;
+  const auto clock = [=] { return MPI_Wtime() * (1.0 + drift) + offset; };
   lat::ClockSyncOptions o;
   o.fit_points = 8;
   o.spacing_s = 0.02;
-  const lat::ClockSync sync = lat::synchronise_clocks(MPI_COMM_WORLD, o, skewed);
+  lat::SyncWaits w;
+  w.one_pair_at_a_time = static_cast<unsigned>(size) > std::thread::hardware_concurrency();
+  w.yield = w.one_pair_at_a_time;
+  const lat::ClockSync sync = lat::synchronise_clocks(MPI_COMM_WORLD, o, clock, w);
   if (rank == 0) assert_true(sync.to_root.intercept == 0.0 && sync.to_root.slope == 0.0);
   // The slope undoes the drift: (1 + slope)(1 + drift) = 1.
-  assert_true(std::fabs((1.0 + sync.to_root.slope) * (1.0 + drift) - 1.0) < 1e-6);
+  const double drift_error = (1.0 + sync.to_root.slope) * (1.0 + drift) - 1.0;
   const double t = MPI_Wtime();
-  const double error = sync.to_root.to_reference(t * (1.0 + drift) + offset) - t;
-  assert_true(std::fabs(error) < 2e-6);
-  const double residual = lat::residual_offset_s(MPI_COMM_WORLD, sync, 50, skewed);
-  assert_true(std::fabs(residual) < 2e-6);
+  const double offset_error = sync.to_root.to_reference(t * (1.0 + drift) + offset) - t;
+  std::printf("rank %d: drift error %.3g, time error %.3g us, fit round trip %.3g us\n", rank, drift_error,
+              offset_error * 1e6, sync.rtt_min_s * 1e6);
+  assert_true(std::fabs(drift_error) < 1e-6);
+  assert_true(std::fabs(offset_error) < 2e-6);
+  const lat::OffsetPoint residual = lat::residual_offset(MPI_COMM_WORLD, sync, 50, clock, w);
+  std::printf("rank %d: residual %.3g us (round trip %.3g us)\n", rank, residual.offset * 1e6, residual.rtt * 1e6);
+  assert_true(std::fabs(residual.offset) < 2e-6);
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  const struct CMUnitTest tests[] = {cmocka_unit_test(skewed_clocks_are_recovered)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(offset_and_drift_of_one_rank_are_recovered)};
   const int failed = cmocka_run_group_tests(tests, nullptr, nullptr);
   MPI_Finalize();
   return failed;

@@ -13,7 +13,7 @@ module layout_kinds
   public :: kind_of
   interface kind_of
     module procedure kind_int, kind_int64, kind_double, kind_char
-    module procedure kind_lat_timer_options, kind_lat_timer_result, kind_lat_pingpong_options, kind_lat_stats, kind_lat_quantiles, kind_lat_rank_place, kind_lat_pingpong_result, kind_lat_npp_study_row, kind_lat_sweep_options, kind_lat_sweep_point, kind_lat_sweep_threshold, kind_lat_sweep_line, kind_lat_sweep_summary, kind_lat_queue_options, kind_lat_queue_point, kind_lat_queue_summary, kind_lat_pair_options, kind_lat_pair_summary, kind_lat_maxrate_obs, kind_lat_nodecomm_options, kind_lat_nodecomm_point, kind_lat_nodecomm_summary, kind_lat_fit_options, kind_lat_model_fit, kind_lat_fit_summary, kind_lat_compare_options, kind_lat_compare_result
+    module procedure kind_lat_timer_options, kind_lat_timer_result, kind_lat_pingpong_options, kind_lat_stats, kind_lat_quantiles, kind_lat_rank_place, kind_lat_pingpong_result, kind_lat_npp_study_row, kind_lat_sweep_options, kind_lat_sweep_point, kind_lat_sweep_threshold, kind_lat_sweep_line, kind_lat_sweep_summary, kind_lat_queue_options, kind_lat_queue_point, kind_lat_queue_summary, kind_lat_pair_options, kind_lat_pair_summary, kind_lat_maxrate_obs, kind_lat_nodecomm_options, kind_lat_nodecomm_point, kind_lat_nodecomm_summary, kind_lat_fit_options, kind_lat_model_fit, kind_lat_fit_summary, kind_lat_compare_options, kind_lat_compare_result, kind_lat_collective_options, kind_lat_coll_summary, kind_lat_coll_point, kind_lat_coll_rank
   end interface kind_of
 contains
   integer function kind_int(x)
@@ -140,6 +140,22 @@ contains
     type(lat_compare_result), intent(in) :: x
     kind_lat_compare_result = 5 + 0 * int(c_sizeof(x))
   end function kind_lat_compare_result
+  integer function kind_lat_collective_options(x)
+    type(lat_collective_options), intent(in) :: x
+    kind_lat_collective_options = 5 + 0 * int(c_sizeof(x))
+  end function kind_lat_collective_options
+  integer function kind_lat_coll_summary(x)
+    type(lat_coll_summary), intent(in) :: x
+    kind_lat_coll_summary = 5 + 0 * int(c_sizeof(x))
+  end function kind_lat_coll_summary
+  integer function kind_lat_coll_point(x)
+    type(lat_coll_point), intent(in) :: x
+    kind_lat_coll_point = 5 + 0 * int(c_sizeof(x))
+  end function kind_lat_coll_point
+  integer function kind_lat_coll_rank(x)
+    type(lat_coll_rank), intent(in) :: x
+    kind_lat_coll_rank = 5 + 0 * int(c_sizeof(x))
+  end function kind_lat_coll_rank
 end module layout_kinds
 
 program test_layout
@@ -189,6 +205,10 @@ program test_layout
   type(lat_fit_summary), target :: v_lat_fit_summary
   type(lat_compare_options), target :: v_lat_compare_options
   type(lat_compare_result), target :: v_lat_compare_result
+  type(lat_collective_options), target :: v_lat_collective_options
+  type(lat_coll_summary), target :: v_lat_coll_summary
+  type(lat_coll_point), target :: v_lat_coll_point
+  type(lat_coll_rank), target :: v_lat_coll_rank
   integer :: failures = 0, checked = 0, structs = 0
 
   call check_size('lat_timer_options', c_sizeof(v_lat_timer_options))
@@ -912,6 +932,136 @@ program test_layout
                    c_sizeof(v_lat_compare_result%verdict), kind_of(v_lat_compare_result%verdict))
   call check_field('lat_compare_result', 'max_confidence', c_loc(v_lat_compare_result), c_loc(v_lat_compare_result%max_confidence), &
                    c_sizeof(v_lat_compare_result%max_confidence), kind_of(v_lat_compare_result%max_confidence))
+  call check_size('lat_collective_options', c_sizeof(v_lat_collective_options))
+  call check_field('lat_collective_options', 'ops', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%ops), &
+                   c_sizeof(v_lat_collective_options%ops), kind_of(v_lat_collective_options%ops))
+  call check_field('lat_collective_options', 'modes', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%modes), &
+                   c_sizeof(v_lat_collective_options%modes), kind_of(v_lat_collective_options%modes))
+  call check_field('lat_collective_options', 'reps', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%reps), &
+                   c_sizeof(v_lat_collective_options%reps), kind_of(v_lat_collective_options%reps))
+  call check_field('lat_collective_options', 'loop_calls', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%loop_calls), &
+                   c_sizeof(v_lat_collective_options%loop_calls), kind_of(v_lat_collective_options%loop_calls))
+  call check_field('lat_collective_options', 'size_first', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%size_first), &
+                   c_sizeof(v_lat_collective_options%size_first), kind_of(v_lat_collective_options%size_first))
+  call check_field('lat_collective_options', 'size_last', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%size_last), &
+                   c_sizeof(v_lat_collective_options%size_last), kind_of(v_lat_collective_options%size_last))
+  call check_field('lat_collective_options', 'adaptive', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%adaptive), &
+                   c_sizeof(v_lat_collective_options%adaptive), kind_of(v_lat_collective_options%adaptive))
+  call check_field('lat_collective_options', 'root', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%root), &
+                   c_sizeof(v_lat_collective_options%root), kind_of(v_lat_collective_options%root))
+  call check_field('lat_collective_options', 'window_us', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%window_us), &
+                   c_sizeof(v_lat_collective_options%window_us), kind_of(v_lat_collective_options%window_us))
+  call check_field('lat_collective_options', 'sync_points', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%sync_points), &
+                   c_sizeof(v_lat_collective_options%sync_points), kind_of(v_lat_collective_options%sync_points))
+  call check_field('lat_collective_options', 'sync_burst', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%sync_burst), &
+                   c_sizeof(v_lat_collective_options%sync_burst), kind_of(v_lat_collective_options%sync_burst))
+  call check_field('lat_collective_options', 'sync_spacing_s', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%sync_spacing_s), &
+                   c_sizeof(v_lat_collective_options%sync_spacing_s), kind_of(v_lat_collective_options%sync_spacing_s))
+  call check_field('lat_collective_options', 'resync_s', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%resync_s), &
+                   c_sizeof(v_lat_collective_options%resync_s), kind_of(v_lat_collective_options%resync_s))
+  call check_field('lat_collective_options', 'timeout_s', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%timeout_s), &
+                   c_sizeof(v_lat_collective_options%timeout_s), kind_of(v_lat_collective_options%timeout_s))
+  call check_field('lat_collective_options', 'timer', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%timer), &
+                   c_sizeof(v_lat_collective_options%timer), kind_of(v_lat_collective_options%timer))
+  call check_field('lat_collective_options', 'wait', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%wait), &
+                   c_sizeof(v_lat_collective_options%wait), kind_of(v_lat_collective_options%wait))
+  call check_field('lat_collective_options', 'progress', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%progress), &
+                   c_sizeof(v_lat_collective_options%progress), kind_of(v_lat_collective_options%progress))
+  call check_field('lat_collective_options', 'reserved', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%reserved), &
+                   c_sizeof(v_lat_collective_options%reserved), kind_of(v_lat_collective_options%reserved))
+  call check_size('lat_coll_summary', c_sizeof(v_lat_coll_summary))
+  call check_field('lat_coll_summary', 'nprocs', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%nprocs), &
+                   c_sizeof(v_lat_coll_summary%nprocs), kind_of(v_lat_coll_summary%nprocs))
+  call check_field('lat_coll_summary', 'nnodes', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%nnodes), &
+                   c_sizeof(v_lat_coll_summary%nnodes), kind_of(v_lat_coll_summary%nnodes))
+  call check_field('lat_coll_summary', 'npoints', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%npoints), &
+                   c_sizeof(v_lat_coll_summary%npoints), kind_of(v_lat_coll_summary%npoints))
+  call check_field('lat_coll_summary', 'nsizes', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%nsizes), &
+                   c_sizeof(v_lat_coll_summary%nsizes), kind_of(v_lat_coll_summary%nsizes))
+  call check_field('lat_coll_summary', 'reps', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%reps), &
+                   c_sizeof(v_lat_coll_summary%reps), kind_of(v_lat_coll_summary%reps))
+  call check_field('lat_coll_summary', 'rounds', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%rounds), &
+                   c_sizeof(v_lat_coll_summary%rounds), kind_of(v_lat_coll_summary%rounds))
+  call check_field('lat_coll_summary', 'late_total', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%late_total), &
+                   c_sizeof(v_lat_coll_summary%late_total), kind_of(v_lat_coll_summary%late_total))
+  call check_field('lat_coll_summary', 'syncs', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%syncs), &
+                   c_sizeof(v_lat_coll_summary%syncs), kind_of(v_lat_coll_summary%syncs))
+  call check_field('lat_coll_summary', 'processors', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%processors), &
+                   c_sizeof(v_lat_coll_summary%processors), kind_of(v_lat_coll_summary%processors))
+  call check_field('lat_coll_summary', 'ranks_on_node', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%ranks_on_node), &
+                   c_sizeof(v_lat_coll_summary%ranks_on_node), kind_of(v_lat_coll_summary%ranks_on_node))
+  call check_field('lat_coll_summary', 'wall_s', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%wall_s), &
+                   c_sizeof(v_lat_coll_summary%wall_s), kind_of(v_lat_coll_summary%wall_s))
+  call check_field('lat_coll_summary', 'sync_s', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%sync_s), &
+                   c_sizeof(v_lat_coll_summary%sync_s), kind_of(v_lat_coll_summary%sync_s))
+  call check_field('lat_coll_summary', 'residual_max_us', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%residual_max_us), &
+                   c_sizeof(v_lat_coll_summary%residual_max_us), kind_of(v_lat_coll_summary%residual_max_us))
+  call check_field('lat_coll_summary', 'rtt_min_us', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%rtt_min_us), &
+                   c_sizeof(v_lat_coll_summary%rtt_min_us), kind_of(v_lat_coll_summary%rtt_min_us))
+  call check_field('lat_coll_summary', 'error_bound_us', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%error_bound_us), &
+                   c_sizeof(v_lat_coll_summary%error_bound_us), kind_of(v_lat_coll_summary%error_bound_us))
+  call check_field('lat_coll_summary', 'offset_max_us', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%offset_max_us), &
+                   c_sizeof(v_lat_coll_summary%offset_max_us), kind_of(v_lat_coll_summary%offset_max_us))
+  call check_field('lat_coll_summary', 'drift_max', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%drift_max), &
+                   c_sizeof(v_lat_coll_summary%drift_max), kind_of(v_lat_coll_summary%drift_max))
+  call check_field('lat_coll_summary', 'warnings', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%warnings), &
+                   c_sizeof(v_lat_coll_summary%warnings), kind_of(v_lat_coll_summary%warnings))
+  call check_field('lat_coll_summary', 'ops', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%ops), &
+                   c_sizeof(v_lat_coll_summary%ops), kind_of(v_lat_coll_summary%ops))
+  call check_field('lat_coll_summary', 'modes', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%modes), &
+                   c_sizeof(v_lat_coll_summary%modes), kind_of(v_lat_coll_summary%modes))
+  call check_field('lat_coll_summary', 'root', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%root), &
+                   c_sizeof(v_lat_coll_summary%root), kind_of(v_lat_coll_summary%root))
+  call check_field('lat_coll_summary', 'timer', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%timer), &
+                   c_sizeof(v_lat_coll_summary%timer), kind_of(v_lat_coll_summary%timer))
+  call check_field('lat_coll_summary', 'wait', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%wait), &
+                   c_sizeof(v_lat_coll_summary%wait), kind_of(v_lat_coll_summary%wait))
+  call check_field('lat_coll_summary', 'partial', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%partial), &
+                   c_sizeof(v_lat_coll_summary%partial), kind_of(v_lat_coll_summary%partial))
+  call check_field('lat_coll_summary', 'has_samples', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%has_samples), &
+                   c_sizeof(v_lat_coll_summary%has_samples), kind_of(v_lat_coll_summary%has_samples))
+  call check_size('lat_coll_point', c_sizeof(v_lat_coll_point))
+  call check_field('lat_coll_point', 'msg_bytes', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%msg_bytes), &
+                   c_sizeof(v_lat_coll_point%msg_bytes), kind_of(v_lat_coll_point%msg_bytes))
+  call check_field('lat_coll_point', 'samples', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%samples), &
+                   c_sizeof(v_lat_coll_point%samples), kind_of(v_lat_coll_point%samples))
+  call check_field('lat_coll_point', 'late', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%late), &
+                   c_sizeof(v_lat_coll_point%late), kind_of(v_lat_coll_point%late))
+  call check_field('lat_coll_point', 'last_rank_count', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%last_rank_count), &
+                   c_sizeof(v_lat_coll_point%last_rank_count), kind_of(v_lat_coll_point%last_rank_count))
+  call check_field('lat_coll_point', 'window_us', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%window_us), &
+                   c_sizeof(v_lat_coll_point%window_us), kind_of(v_lat_coll_point%window_us))
+  call check_field('lat_coll_point', 'local_max_median_us', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%local_max_median_us), &
+                   c_sizeof(v_lat_coll_point%local_max_median_us), kind_of(v_lat_coll_point%local_max_median_us))
+  call check_field('lat_coll_point', 'stats', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%stats), &
+                   c_sizeof(v_lat_coll_point%stats), kind_of(v_lat_coll_point%stats))
+  call check_field('lat_coll_point', 'q', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%q), &
+                   c_sizeof(v_lat_coll_point%q), kind_of(v_lat_coll_point%q))
+  call check_field('lat_coll_point', 'op', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%op), &
+                   c_sizeof(v_lat_coll_point%op), kind_of(v_lat_coll_point%op))
+  call check_field('lat_coll_point', 'mode', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%mode), &
+                   c_sizeof(v_lat_coll_point%mode), kind_of(v_lat_coll_point%mode))
+  call check_field('lat_coll_point', 'last_rank', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%last_rank), &
+                   c_sizeof(v_lat_coll_point%last_rank), kind_of(v_lat_coll_point%last_rank))
+  call check_field('lat_coll_point', 'warnings', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%warnings), &
+                   c_sizeof(v_lat_coll_point%warnings), kind_of(v_lat_coll_point%warnings))
+  call check_field('lat_coll_point', 'nlevels', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%nlevels), &
+                   c_sizeof(v_lat_coll_point%nlevels), kind_of(v_lat_coll_point%nlevels))
+  call check_field('lat_coll_point', 'nchanges', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%nchanges), &
+                   c_sizeof(v_lat_coll_point%nchanges), kind_of(v_lat_coll_point%nchanges))
+  call check_size('lat_coll_rank', c_sizeof(v_lat_coll_rank))
+  call check_field('lat_coll_rank', 'last_count', c_loc(v_lat_coll_rank), c_loc(v_lat_coll_rank%last_count), &
+                   c_sizeof(v_lat_coll_rank%last_count), kind_of(v_lat_coll_rank%last_count))
+  call check_field('lat_coll_rank', 'late_count', c_loc(v_lat_coll_rank), c_loc(v_lat_coll_rank%late_count), &
+                   c_sizeof(v_lat_coll_rank%late_count), kind_of(v_lat_coll_rank%late_count))
+  call check_field('lat_coll_rank', 'local_median_us', c_loc(v_lat_coll_rank), c_loc(v_lat_coll_rank%local_median_us), &
+                   c_sizeof(v_lat_coll_rank%local_median_us), kind_of(v_lat_coll_rank%local_median_us))
+  call check_field('lat_coll_rank', 'end_median_us', c_loc(v_lat_coll_rank), c_loc(v_lat_coll_rank%end_median_us), &
+                   c_sizeof(v_lat_coll_rank%end_median_us), kind_of(v_lat_coll_rank%end_median_us))
+  call check_field('lat_coll_rank', 'rank', c_loc(v_lat_coll_rank), c_loc(v_lat_coll_rank%rank), &
+                   c_sizeof(v_lat_coll_rank%rank), kind_of(v_lat_coll_rank%rank))
+  call check_field('lat_coll_rank', 'reserved', c_loc(v_lat_coll_rank), c_loc(v_lat_coll_rank%reserved), &
+                   c_sizeof(v_lat_coll_rank%reserved), kind_of(v_lat_coll_rank%reserved))
 
   if (structs /= layout_c_nstructs()) then
     write (*, '(a,i0,a,i0,a)') 'FAIL: Fortran checked ', structs, ' structs, C lists ', layout_c_nstructs(), &

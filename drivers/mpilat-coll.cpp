@@ -1,0 +1,166 @@
+// mpilat-coll: collective latency, one call per sample, on lat_collective: every operation, size and mode
+// interleaved round by round; sync mode from a start scheduled on the synchronised clock. Writes
+// mpilat-coll.txt, .json, .csv, .samples.csv and two pictures into --outdir; see docs/collective.md.
+// Exit status: 0 done, 1 failed, 2 bad input, 3 partial (stopped by a signal).
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "driver_options.hpp"
+#include "driver_support.h"
+#include "mpilat.h"
+
+namespace {
+
+/// "" or the complaint; bits gets the operations of a comma list ("all": every one).
+std::string parse_ops(const std::string &text, int &bits) {
+  if (text == "all") {
+    bits = LAT_COLL_ALL_OPS;
+    return "";
+  }
+  bits = 0;
+  size_t at = 0;
+  while (at <= text.size()) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    const std::string name = text.substr(at, comma - at);
+    int op = 0;
+    if (lat_coll_op_from_name(name.c_str(), &op) != LAT_SUCCESS)
+      return "--ops '" + text + "': '" + name + "' is not an operation (barrier, bcast, reduce, allreduce, gather, "
+                                                "scatter, allgather, alltoall, or all)";
+    bits |= op;
+    at = comma + 1;
+  }
+  return "";
+}
+
+std::string parse_modes(const std::string &text, int &bits) {
+  if (text == "all") {
+    bits = LAT_COLL_ALL_MODES;
+    return "";
+  }
+  bits = 0;
+  size_t at = 0;
+  while (at <= text.size()) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    const std::string name = text.substr(at, comma - at);
+    if (name == "sync") bits |= LAT_COLL_MODE_SYNC;
+    else if (name == "barrier") bits |= LAT_COLL_MODE_BARRIER;
+    else if (name == "loop") bits |= LAT_COLL_MODE_LOOP;
+    else return "--modes '" + text + "': '" + name + "' is not a mode (sync, barrier, loop, or all)";
+    at = comma + 1;
+  }
+  return "";
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  driver_launch_hint("mpilat-coll");
+  int rank = 0, nprocs = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  lat_collective_options o;
+  lat_collective_defaults(&o);
+  std::string ops_text = "all", modes_text = "all", sizes_text, wait = "auto", timer = "mpi_wtime", outdir, base = "mpilat-coll";
+  bool quick = false, noplot = false, adaptive = false;
+  int progress = 1;
+  CLI::App app{"mpilat-coll (mpilat): collective latency, one call per sample, every operation, size and mode "
+               "interleaved; sync mode starts each call at a time scheduled on the synchronised clock."};
+  app.get_formatter()->column_width(30);
+  show_defaults(app);
+  app.add_option("--ops", ops_text, "operations, a comma list of barrier, bcast, reduce, allreduce, gather, scatter, allgather, alltoall; or all");
+  app.add_option("--modes", modes_text, "modes, a comma list of sync (last end - first start, global clock), barrier (max local time after a barrier), loop (OSU's average); or all");
+  app.add_option("--sizes", sizes_text, "message sizes in bytes per rank: a comma list or first:last:step (absent: --size-first..--size-last)");
+  app.add_option("--size-first", o.size_first, "without --sizes: the smallest size (the powers of two up to --size-last follow)");
+  app.add_option("--size-last", o.size_last, "without --sizes: the largest size");
+  app.add_flag("--adaptive", adaptive, "without --sizes: the size-sweep engine adds sizes where the curve bends");
+  app.add_option("--reps", o.reps, "samples of every point, in interleaved rounds");
+  app.add_option("--loop-calls", o.loop_calls, "loop mode: calls back to back in one sample");
+  app.add_option("--root", o.root, "root of bcast, reduce, gather, scatter; the rank that writes the files");
+  app.add_option("--window", o.window_us, "sync mode: us between scheduled starts; 0: 4 x the slowest pilot call + 20 x the clock error + 10 us");
+  app.add_option("--sync-points", o.sync_points, "fit points of each clock line");
+  app.add_option("--sync-burst", o.sync_burst, "exchanges per fit point (the least delayed is kept)");
+  app.add_option("--sync-spacing", o.sync_spacing_s, "seconds between fit points");
+  app.add_option("--resync", o.resync_s, "seconds after which the clocks are synchronised again; 0: never");
+  app.add_option("--wait", wait, "how waiting ranks wait: auto, spin or yield (auto: yield on an oversubscribed node)");
+  app.add_option("--timer", timer, "mpi_wtime, monotonic_raw or tsc");
+  app.add_option("--timeout", o.timeout_s, "seconds a rank waits for another before giving up; 0: for ever");
+  app.add_option("--outdir", outdir, "directory of the files (default: the working directory)");
+  app.add_option("--base", base, "base name of the files");
+  app.add_flag("--noplot", noplot, "no PNG (the gnuplot scripts are written)");
+  app.add_flag("--quick", quick, "seconds, not minutes: 100 reps, 10 loop calls, 5 fit points");
+  add_progress_flags(app, progress, "on, at most a line every 2 s");
+  int status = parse_options(app, [&] { app.parse(argc, argv); }, rank, "mpilat-coll");
+  std::vector<int64_t> sizes;
+  std::string bad;
+  if (status < 0) {
+    if (quick) {
+      if (app.count("--reps") == 0) o.reps = 100;
+      if (app.count("--loop-calls") == 0) o.loop_calls = 10;
+      if (app.count("--sync-points") == 0) o.sync_points = 5;
+    }
+    o.adaptive = adaptive ? 1 : 0;
+    bad = parse_ops(ops_text, o.ops);
+    if (bad.empty()) bad = parse_modes(modes_text, o.modes);
+    if (bad.empty() && !sizes_text.empty()) bad = parse_list("--sizes", sizes_text, sizes);
+    if (bad.empty() && !sizes_text.empty() && (app.count("--size-first") || app.count("--size-last")))
+      bad = "--sizes '" + sizes_text + "' and --size-first/--size-last: give one or the other";
+    if (bad.empty()) {
+      if (wait == "auto") o.wait = LAT_WAIT_AUTO;
+      else if (wait == "spin") o.wait = LAT_WAIT_SPIN;
+      else if (wait == "yield") o.wait = LAT_WAIT_YIELD;
+      else bad = "--wait '" + wait + "': must be auto, spin or yield";
+    }
+    if (bad.empty() && lat_timer_from_name(timer.c_str(), &o.timer) != LAT_SUCCESS)
+      bad = "--timer '" + timer + "': must be mpi_wtime, monotonic_raw or tsc";
+    // The library's own rules (those lat_collective applies), before anything is measured.
+    if (bad.empty())
+      bad = check_complaint(lat_collective_check(&o, static_cast<int64_t>(sizes.size()), sizes.empty() ? nullptr : sizes.data(), nprocs));
+    if (bad.empty()) bad = name_complaint("--base", base, true);
+    if (bad.empty()) bad = name_complaint("--outdir", outdir, false);
+    if (!bad.empty()) {
+      if (rank == 0) std::fprintf(stderr, "mpilat-coll: %s\n", bad.c_str());
+      status = DRIVER_BAD_INPUT;
+    }
+  }
+  if (status < 0 && !driver_outdir_usable("mpilat-coll", "--outdir", outdir.c_str())) status = DRIVER_BAD_INPUT;
+  if (status >= 0) {
+    MPI_Finalize();
+    return status;
+  }
+  o.progress = rank == o.root ? progress : 0;
+  latency_install_stop_handlers();
+  lat_coll coll = nullptr;
+  const int rc = lat_collective(MPI_COMM_WORLD, &o, static_cast<int64_t>(sizes.size()), sizes.empty() ? nullptr : sizes.data(), &coll);
+  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) return driver_measurement_failed("mpilat-coll", rc, rank);
+  status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
+  if (rank == o.root) {
+    const std::string cmd = command_line_of(argc, argv);
+    const std::string where = outdir.empty() ? "" : outdir + (outdir.back() == '/' ? "" : "/");
+    if (lat_write_coll_files(outdir.c_str(), base.c_str(), cmd.c_str(), coll, noplot ? 0 : 1) != LAT_SUCCESS) {
+      std::fprintf(stderr, "mpilat-coll: writing %s%s.*: %s\n", where.c_str(), base.c_str(), lat_last_error_message());
+      status = DRIVER_FAILED;
+    } else {
+      // The table on the terminal too: it is what the run is for.
+      const std::string table = where + base + ".txt";
+      if (FILE *f = std::fopen(table.c_str(), "r")) {
+        char line[4096];
+        while (std::fgets(line, sizeof line, f)) std::fputs(line, stdout);
+        std::fclose(f);
+      }
+      std::printf("files: %s%s.txt, .json, .csv, .samples.csv%s\n", where.c_str(), base.c_str(),
+                  noplot ? ", .dist.gp, .size.gp" : ", .dist.png, .size.png");
+      if (status == DRIVER_PARTIAL)
+        std::fprintf(stderr, "mpilat-coll: stopped by signal %d: the files hold the rounds measured (JSON: run.rounds)\n",
+                     latency_stop_signal());
+    }
+  }
+  lat_coll_free(&coll);
+  driver_bcast_int_politely(&status);
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,126 @@
+// collective.cpp: the C shims of lat_collective, its handle and its files.
+#include "collective/measurement.hpp"
+#include "collective/options.hpp"
+#include "collective/report.hpp"
+#include "common/staged_files.hpp"
+#include "guard.hpp"
+
+namespace {
+
+const lat_coll_s &handle(lat_coll coll) { return lat::deref(coll, "coll"); }
+
+/// The point of index, or ArgError naming the range.
+int64_t point_index(const lat::CollResult &r, int64_t index) {
+  if (index < 0 || index >= static_cast<int64_t>(r.points.size()))
+    throw lat::ArgError(lat::got("index must be a point in 0.." + std::to_string(static_cast<int64_t>(r.points.size()) - 1), index));
+  return index;
+}
+
+const lat::CollResult &with_samples(lat_coll coll) {
+  const lat::CollResult &r = handle(coll).r;
+  if (!r.summary.has_samples)
+    throw lat::ArgError("the samples are on the root rank " + std::to_string(r.summary.root) + " only (lat_collective_options.root)");
+  return r;
+}
+
+}  // namespace
+
+extern "C" {
+
+int lat_collective_defaults(lat_collective_options *opts) {
+  return lat::guard([&] {
+    lat::require_nonnull(opts, "opts");
+    *opts = lat::collective_defaults();
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_collective_check(const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, int nprocs) {
+  return lat::guard([&] {
+    lat::require_nonnull(opts, "opts");
+    lat::require_no_complaint(lat::check_collective_options(*opts, nsizes, sizes, nprocs));
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_coll_op_from_name(const char *name, int *op) {
+  return lat::guard([&] {
+    lat::require_nonnull(name, "name");
+    lat::require_nonnull(op, "op");
+    const int found = lat::coll_op_from_name(name);
+    if (found == 0)
+      throw lat::ArgError("operation '" + lat::printable(name) +
+                          "': must be barrier, bcast, reduce, allreduce, gather, scatter, allgather or alltoall");
+    *op = found;
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_collective(MPI_Comm comm, const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, lat_coll *result) {
+  return lat::guard([&] {
+    lat::require_nonnull(result, "result");
+    *result = nullptr;
+    lat::require_nonnull(opts, "opts");
+    auto *h = new lat_coll_s{lat::collective(comm, *opts, nsizes, sizes)};
+    *result = h;
+    return lat::interrupted_code(h->r.summary.partial != 0, "collective measurement",
+                                 "summary.rounds says how many rounds were made");
+  });
+}
+
+int lat_coll_get_summary(lat_coll coll, lat_coll_summary *summary) {
+  return lat::guard([&] {
+    lat::require_nonnull(summary, "summary");
+    *summary = handle(coll).r.summary;
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_coll_get_point(lat_coll coll, int64_t index, lat_coll_point *point) {
+  return lat::guard([&] {
+    lat::require_nonnull(point, "point");
+    const lat::CollResult &r = handle(coll).r;
+    *point = r.points[static_cast<size_t>(point_index(r, index))];
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_coll_get_rank(lat_coll coll, int64_t index, int rank, lat_coll_rank *result) {
+  return lat::guard([&] {
+    lat::require_nonnull(result, "result");
+    const lat::CollResult &r = handle(coll).r;
+    const int64_t p = point_index(r, index), n = r.summary.nprocs;
+    if (rank < 0 || rank >= n) throw lat::ArgError(lat::got("rank must be in 0.." + std::to_string(n - 1), rank));
+    *result = r.ranks[static_cast<size_t>(p * n + rank)];
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_coll_get_samples(lat_coll coll, int64_t index, int64_t n, double *values, int64_t *count) {
+  return lat::guard([&] {
+    const lat::CollResult &r = with_samples(coll);
+    const std::vector<double> &v = r.series[static_cast<size_t>(point_index(r, index))].values_us;
+    lat::require_nonnull(count, "count");
+    if (n < 0) throw lat::ArgError(lat::got("n must be >= 0", n));
+    if (n > 0) lat::require_nonnull(values, "values");
+    *count = static_cast<int64_t>(v.size());
+    std::copy(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(std::min<int64_t>(n, *count)), values);
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_write_coll_files(const char *outdir, const char *base, const char *command_line, lat_coll coll, int render) {
+  return lat::guard([&] {
+    const lat::CollResult &r = with_samples(coll);
+    lat::require_nonnull(base, "base");
+    if (render != 0 && render != 1) throw lat::ArgError(lat::got("render must be 0 or 1", render));
+    lat::write_coll_files(outdir ? outdir : "", base, command_line ? command_line : "", r, render == 1);
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_coll_free(lat_coll *coll) {
+  return lat::guard([&] { return lat::free_handle(coll, "coll"); });
+}
+
+}  // extern "C"

@@ -1,0 +1,514 @@
+#include "collective/measurement.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <thread>
+
+#include "collective/clock_sync.hpp"
+#include "collective/operations.hpp"
+#include "collective/options.hpp"
+#include "common/agreement.hpp"
+#include "common/bytes.hpp"
+#include "common/clock.hpp"
+#include "common/communicator.hpp"
+#include "common/error.hpp"
+#include "common/failure_notes.hpp"
+#include "common/frame.hpp"
+#include "common/memory.hpp"
+#include "common/placement.hpp"
+#include "common/progress.hpp"
+#include "common/stop.hpp"
+#include "common/waits.hpp"
+#include "common/watchdog.hpp"
+#include "sweep/engine.hpp"
+
+namespace lat {
+
+namespace {
+
+constexpr int kPilotCalls = 5;
+
+/// A time in a message, to three digits.
+std::string three_digits(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", v);
+  return text;
+}
+constexpr double kLeadStartS = 200e-6, kLeadYieldS = 5e-3, kLeadMaxS = 50e-3;
+
+/// A point of the run: what is measured, and its series on the root.
+struct PointPlan {
+  int op, mode;
+  int64_t bytes;
+};
+
+/// What every rank needs while it measures.
+struct Run {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0, size = 0, root = 0;
+  bool yield = false;
+  double timeout_s = 0.0;
+  FailureListener *listener = nullptr;
+  const char *all_ranks = "";
+  Waiting waiting(const char *phase) const { return {rank, all_ranks, phase, timeout_s}; }
+  void barrier(const char *phase) const {
+    if (yield) barrier_yielding(comm, waiting(phase));
+    else check_mpi(MPI_Barrier(comm), "MPI_Barrier");
+  }
+  /// An allreduce of doubles outside the timed calls.
+  void allreduce(double *v, int n, MPI_Op op, const char *phase) const {
+    MPI_Request req;
+    check_mpi(MPI_Iallreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, op, comm, &req), "MPI_Iallreduce");
+    wait_as(yield, req, waiting(phase), listener);
+  }
+};
+
+/// The synchronised clocks of every rank: the line, and the error bound agreed over the ranks.
+struct SyncState {
+  ClockSync sync;
+  ClockReport report;
+  double error_bound_s = 0.0, residual_max_s = 0.0, rtt_max_s = 0.0;
+  double at_s = 0.0;  // when it was made (this rank's clock)
+};
+
+template <class Clock>
+SyncState synchronise(const Clock &clock, const Run &run, const lat_collective_options &o, bool one_pair_at_a_time) {
+  const std::function<double()> now = [&clock] { return clock.now(); };
+  SyncWaits w{one_pair_at_a_time, run.yield, run.timeout_s, run.listener};
+  SyncState s;
+  s.sync = synchronise_clocks(run.comm, ClockSyncOptions{o.sync_points, o.sync_burst, o.sync_spacing_s}, now, w);
+  const OffsetPoint residual = residual_offset(run.comm, s.sync, std::max(o.sync_burst, 10), now, w);
+  s.at_s = clock.now();
+  s.report.offset_us = s.sync.to_root.intercept * 1e6 + s.sync.to_root.slope * s.at_s * 1e6;  // at this time
+  s.report.drift = s.sync.to_root.slope;
+  s.report.rtt_us = s.sync.rtt_min_s * 1e6;
+  s.report.residual_us = residual.offset * 1e6;
+  s.report.residual_rtt_us = residual.rtt * 1e6;
+  double v[2] = {std::fabs(residual.offset), s.sync.rtt_min_s};
+  run.allreduce(v, 2, MPI_MAX, "phase 'clock synchronisation': the error bound");
+  s.residual_max_s = v[0];
+  s.rtt_max_s = v[1];
+  s.error_bound_s = v[0] + 0.5 * v[1];
+  return s;
+}
+
+/// Sizes by the size-sweep engine (Gropp & Lusk 3.2): the root runs it on one operation in barrier mode,
+/// every rank takes part in each sample the root asks for; the root's sizes are then every rank's.
+template <class Clock>
+std::vector<int64_t> sizes_by_engine(const Clock &clock, const Run &run, const lat_collective_options &o,
+                                     const std::vector<int64_t> &start, int op, CollBuffers &bufs) {
+  auto sample = [&](int64_t bytes) {
+    run.barrier("phase 'sizes': the barrier before a call");
+    const double t1 = clock.now();
+    const int rc = bufs.call(op, bytes, o.root, run.comm);
+    double t = clock.now() - t1;
+    check_mpi(rc, coll_op_name(op));
+    run.allreduce(&t, 1, MPI_MAX, "phase 'sizes': the largest local time");
+    return t * 1e6;
+  };
+  std::vector<char> bytes;
+  if (run.rank == 0) {
+    SweepPlan plan;
+    plan.sizes = start;
+    plan.adaptive = true;
+    plan.reps = 30;
+    plan.n_stable = 5;
+    plan.refine_after = 3;
+    plan.autorel = 0.05;
+    plan.max_sizes = LAT_COLL_MAX_SIZES;
+    plan.budget_s = 60.0;
+    const auto begin = std::chrono::steady_clock::now();
+    const SweepOutcome out = run_sweep(
+        plan,
+        [&](int64_t size) {
+          double cmd = static_cast<double>(size);
+          bcast_yielding(&cmd, 1, MPI_DOUBLE, 0, run.comm, run.waiting("phase 'sizes'"), run.listener);
+          return sample(size);
+        },
+        [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); },
+        [] { return stop_requested(); });
+    double done = -1.0;
+    bcast_yielding(&done, 1, MPI_DOUBLE, 0, run.comm, run.waiting("phase 'sizes'"), run.listener);
+    for (const SizePoint &p : out.points) put_bytes(bytes, p.size);
+  } else {
+    for (;;) {
+      double cmd = 0.0;
+      bcast_yielding(&cmd, 1, MPI_DOUBLE, 0, run.comm, run.waiting("phase 'sizes': the root's next size"), run.listener);
+      if (cmd < 0.0) break;
+      sample(static_cast<int64_t>(cmd));
+    }
+  }
+  share_bytes_from_root(bytes, 0, run.comm, run.waiting("phase 'sizes': the sizes chosen"), run.listener);
+  std::vector<int64_t> sizes(bytes.size() / sizeof(int64_t));
+  std::memcpy(sizes.data(), bytes.data(), bytes.size());
+  return sizes;
+}
+
+/// Waits on the synchronised clock until start; returns this rank's local reading at that moment and
+/// whether it was already past (late). Sleeps first when waiting ranks yield and the start is far.
+template <class Clock>
+double wait_until(const Clock &clock, const ClockLine &line, double start, bool yield, bool &late) {
+  double l = clock.now();
+  late = line.to_reference(l) >= start;
+  if (late) return l;
+  if (yield) {
+    for (double left = start - line.to_reference(l); left > 2e-3; left = start - line.to_reference(l)) {
+      std::this_thread::sleep_for(std::chrono::duration<double>(left - 1e-3));
+      l = clock.now();
+    }
+  }
+  while (line.to_reference(l) < start) {
+    if (yield) sched_yield();
+    l = clock.now();
+  }
+  return l;
+}
+
+template <class Clock>
+void measure_rounds(const Clock &clock, const Run &run, const lat_collective_options &o,
+                    const std::vector<PointPlan> &plan, std::vector<double> &window_s, SyncState &sync, CollResult &r,
+                    CollBuffers &bufs, bool one_pair_at_a_time, double run_start_global) {
+  const int np = static_cast<int>(plan.size());
+  std::vector<int> sync_points, barrier_points, loop_points;
+  for (int p = 0; p < np; ++p)
+    (plan[static_cast<size_t>(p)].mode == LAT_COLL_MODE_SYNC      ? sync_points
+     : plan[static_cast<size_t>(p)].mode == LAT_COLL_MODE_BARRIER ? barrier_points
+                                                                  : loop_points)
+        .push_back(p);
+  std::vector<double> mine(static_cast<size_t>(np) * kRecordDoubles), all;
+  if (run.rank == run.root) all.resize(mine.size() * static_cast<size_t>(run.size));
+  StallWatch stall(o.timeout_s, run.rank, run.root, "phase 'calls': a timed collective call");
+  Progress progress(o.progress != 0 && run.rank == run.root, "collective rounds");
+  double lead = run.yield ? kLeadYieldS : kLeadStartS;
+  const auto global_now = [&] { return sync.sync.to_root.to_reference(clock.now()); };
+  int64_t round = 0, call = 0;
+  while (round < o.reps) {
+    // The round's control: a stop anywhere, and the root's word on a new synchronisation and the start.
+    double ctl[3] = {stop_requested() ? 1.0 : 0.0, 0.0, -HUGE_VAL};
+    if (run.rank == 0) {
+      ctl[1] = o.resync_s > 0.0 && clock.now() - sync.at_s > o.resync_s ? 1.0 : 0.0;
+      ctl[2] = global_now() + lead;
+    }
+    run.allreduce(ctl, 3, MPI_MAX, "phase 'rounds': the round's control");
+    if (ctl[0] != 0.0) {
+      r.summary.partial = 1;
+      break;
+    }
+    if (ctl[1] != 0.0) {
+      sync = synchronise(clock, run, o, one_pair_at_a_time);
+      ++r.summary.syncs;
+      r.summary.residual_max_us = std::max(r.summary.residual_max_us, sync.residual_max_s * 1e6);
+      r.summary.rtt_min_us = std::max(r.summary.rtt_min_us, sync.rtt_max_s * 1e6);
+      continue;
+    }
+    // sync: every call at its own scheduled start, one window after another, in an order that turns.
+    double start = ctl[2];
+    bool first_late = false;
+    const size_t ns = sync_points.size();
+    for (size_t j = 0; j < ns; ++j) {
+      const int p = sync_points[(j + static_cast<size_t>(round)) % ns];
+      const PointPlan &pp = plan[static_cast<size_t>(p)];
+      bool late = false;
+      const double t1 = wait_until(clock, sync.sync.to_root, start, run.yield, late);
+      stall.enter(call);
+      const int rc = bufs.call(pp.op, pp.bytes, o.root, run.comm);
+      const double t2 = clock.now();
+      stall.leave(call++);
+      check_mpi(rc, coll_op_name(pp.op));
+      double *rec = &mine[static_cast<size_t>(p) * kRecordDoubles];
+      rec[0] = sync.sync.to_root.to_reference(t1);
+      rec[1] = sync.sync.to_root.to_reference(t2);
+      rec[2] = t2 - t1;
+      rec[3] = late ? 1.0 : 0.0;
+      if (j == 0) first_late = late;
+      start += window_s[static_cast<size_t>(p)];
+    }
+    // barrier, then loop: a barrier before each sample, in a turning order.
+    for (const std::vector<int> *points : {&barrier_points, &loop_points}) {
+      const size_t n = points->size();
+      for (size_t j = 0; j < n; ++j) {
+        const int p = (*points)[(j + static_cast<size_t>(round)) % n];
+        const PointPlan &pp = plan[static_cast<size_t>(p)];
+        const int64_t calls = pp.mode == LAT_COLL_MODE_LOOP ? o.loop_calls : 1;
+        run.barrier("phase 'rounds': the barrier before a sample");
+        stall.enter(call);
+        int rc = MPI_SUCCESS;
+        const double t1 = clock.now();
+        for (int64_t c = 0; c < calls && rc == MPI_SUCCESS; ++c) rc = bufs.call(pp.op, pp.bytes, o.root, run.comm);
+        const double t2 = clock.now();
+        stall.leave(call++);
+        check_mpi(rc, coll_op_name(pp.op));
+        double *rec = &mine[static_cast<size_t>(p) * kRecordDoubles];
+        rec[0] = rec[1] = rec[3] = 0.0;
+        rec[2] = (t2 - t1) / static_cast<double>(calls);
+      }
+    }
+    // The round's records to the root.
+    MPI_Request req;
+    check_mpi(MPI_Igather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), static_cast<int>(mine.size()),
+                          MPI_DOUBLE, run.root, run.comm, &req),
+              "MPI_Igather (records)");
+    wait_as(run.yield, req, run.waiting("phase 'rounds': the records to the root"), run.listener);
+    if (run.rank == run.root) {
+      const double at = ctl[2] - run_start_global;
+      std::vector<RankRecord> recs(static_cast<size_t>(run.size));
+      for (int p = 0; p < np; ++p) {
+        for (int k = 0; k < run.size; ++k) {
+          const double *d = &all[(static_cast<size_t>(k) * static_cast<size_t>(np) + static_cast<size_t>(p)) * kRecordDoubles];
+          recs[static_cast<size_t>(k)] = {d[0], d[1], d[2], d[3]};
+        }
+        r.series[static_cast<size_t>(p)].add(recs.data(), run.size, at);
+      }
+    }
+    // The first start of a round waits for the control's allreduce to end everywhere: when it was late,
+    // the lead was too short (yielding ranks sleep in ms steps); shrink it again slowly.
+    double late_first = first_late ? 1.0 : 0.0;
+    if (ns > 0) run.allreduce(&late_first, 1, MPI_MAX, "phase 'rounds': the lead");
+    lead = late_first != 0.0 ? std::min(2.0 * lead, kLeadMaxS) : std::max(lead * 0.95, run.yield ? kLeadYieldS : kLeadStartS);
+    ++round;
+    progress.update(round, o.reps);
+  }
+  progress.finish(round, o.reps);
+  r.summary.rounds = round;
+}
+
+}  // namespace
+
+CollResult collective(MPI_Comm user_comm, const lat_collective_options &o, int64_t nsizes, const int64_t *sizes_in) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  MeasurementFrame frame(user_comm, o.timeout_s);
+  const LibComm &comm = frame.comm();
+  const int rank = frame.rank(), size = frame.size();
+  std::string complaint = check_collective_options(o, nsizes, sizes_in, size);
+  const std::vector<int> ops = ops_of(o.ops), modes = modes_of(o.modes);
+  if (complaint.empty() && rank == o.root) {
+    // The root keeps every sample of every point: a count beyond memory is bad input, found before anything.
+    const double points = static_cast<double>(modes.size() * ops.size()) *
+                          static_cast<double>(o.adaptive ? LAT_COLL_MAX_SIZES : starting_sizes(o, nsizes, sizes_in).size());
+    const double need = points * static_cast<double>(o.reps) * (2.0 * size + 3.0) * sizeof(double);
+    const int64_t available = available_memory_bytes();
+    if (available >= 0 && need > static_cast<double>(available)) {
+      char text[256];
+      std::snprintf(text, sizeof text,
+                    "reps %lld needs %.4g MB of samples on the root rank, but only %.1f MB of memory are available",
+                    static_cast<long long>(o.reps), need / 1e6, static_cast<double>(available) / 1e6);
+      complaint = text;
+    }
+  }
+  frame.agree(complaint, collective_shared_values(o, nsizes, sizes_in));
+
+  CollResult r;
+  r.options = o;
+  std::vector<int64_t> start = starting_sizes(o, nsizes, sizes_in);
+  std::unique_ptr<CollBuffers> bufs;
+  std::string no_memory;
+  try {
+    bufs = std::make_unique<CollBuffers>(o.ops, start.back(), size);
+  } catch (const std::exception &) {
+    no_memory = "cannot allocate the buffers of " + std::to_string(start.back()) + "-byte messages on " +
+                std::to_string(size) + " ranks";
+  }
+  agree_on_failure(comm, no_memory, Fault::nomem);
+
+  FailureListener &listener = frame.listener();
+  Run run;
+  run.comm = comm.get();
+  run.rank = rank;
+  run.size = size;
+  run.root = o.root;
+  run.timeout_s = o.timeout_s;
+  run.listener = &listener;
+  run.all_ranks = comm.all_ranks();
+  lat_coll_summary &s = r.summary;
+
+  frame.telling_failures([&] {
+    // Where the ranks are, and whether a node holds more ranks than it has processors.
+    LocalPlace local = place_of_this_rank(comm.get(), rank);
+    int here[2] = {local.kernel_size, local.processors}, worst[2] = {0, 0};
+    {
+      std::vector<int> every(static_cast<size_t>(2 * size));
+      MPI_Request req;
+      check_mpi(MPI_Iallgather(here, 2, MPI_INT, every.data(), 2, MPI_INT, comm.get(), &req), "MPI_Iallgather (places)");
+      wait_yielding(req, run.waiting("phase 'places'"), &listener);
+      double worst_ratio = -1.0;
+      for (int k = 0; k < size; ++k) {
+        const int ranks = every[static_cast<size_t>(2 * k)], procs = every[static_cast<size_t>(2 * k + 1)];
+        const double ratio = procs > 0 ? static_cast<double>(ranks) / procs : 0.0;
+        if (ratio > worst_ratio) worst_ratio = ratio, worst[0] = ranks, worst[1] = procs;
+      }
+    }
+    const bool oversubscribed = worst[1] > 0 && worst[0] > worst[1];
+    s.wait = o.wait != LAT_WAIT_AUTO ? o.wait : oversubscribed ? LAT_WAIT_YIELD : LAT_WAIT_SPIN;
+    run.yield = s.wait == LAT_WAIT_YIELD;
+    s.processors = worst[1];
+    s.ranks_on_node = worst[0];
+    s.nprocs = size;
+    s.nnodes = local.nnodes;
+    s.reps = o.reps;
+    s.ops = o.ops;
+    s.modes = o.modes;
+    s.root = o.root;
+    s.timer = o.timer;
+    if (oversubscribed) s.warnings |= LAT_WARN_OVERSUBSCRIBED;
+
+    with_clock(o.timer, [&](const auto &clock) {
+      // The clocks: offset and drift of every rank against rank 0's, and the error that remains.
+      const auto sync_begin = std::chrono::steady_clock::now();
+      SyncState sync = synchronise(clock, run, o, oversubscribed);
+      s.sync_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - sync_begin).count();
+      s.syncs = 1;
+      s.residual_max_us = sync.residual_max_s * 1e6;
+      s.rtt_min_us = sync.rtt_max_s * 1e6;
+      const ClockReport first = sync.report;
+      double ext[2] = {std::fabs(first.offset_us), std::fabs(first.drift)};
+      run.allreduce(ext, 2, MPI_MAX, "phase 'clock synchronisation'");
+      s.offset_max_us = ext[0];
+      s.drift_max = ext[1];
+      if ((o.modes & LAT_COLL_MODE_SYNC) && o.window_us > 0.0 && o.window_us < 10.0 * sync.error_bound_s * 1e6)
+        throw ArgError(got("window_us must be at least 10 x the synchronisation error bound (" +
+                               three_digits(sync.error_bound_s * 1e6) + " us here): >= " +
+                               three_digits(10.0 * sync.error_bound_s * 1e6) + " us, or 0 to choose it",
+                           o.window_us));
+
+      // The sizes: the list, or size_first..size_last refined by the size-sweep engine.
+      int sized_op = 0;
+      for (int op : ops)
+        if (op != LAT_COLL_BARRIER && sized_op == 0) sized_op = op;
+      r.sizes = o.adaptive && sized_op != 0 ? sizes_by_engine(clock, run, o, start, sized_op, *bufs) : start;
+
+      std::vector<PointPlan> plan;
+      for (int mode : modes)
+        for (int op : ops)
+          for (size_t k = 0; k < (op == LAT_COLL_BARRIER ? 1 : r.sizes.size()); ++k)
+            plan.push_back({op, mode, op == LAT_COLL_BARRIER ? 0 : r.sizes[k]});
+
+      // Pilot calls (and warm-up): the slowest rank's median of a few calls sets each sync window.
+      std::vector<double> pilot(plan.size(), 0.0), window_s(plan.size(), 0.0);
+      for (size_t p = 0; p < plan.size(); ++p) {
+        std::vector<double> t;
+        for (int c = 0; c < kPilotCalls; ++c) {
+          run.barrier("phase 'pilot': the barrier before a call");
+          const double t1 = clock.now();
+          const int rc = bufs->call(plan[p].op, plan[p].bytes, o.root, run.comm);
+          t.push_back(clock.now() - t1);
+          check_mpi(rc, coll_op_name(plan[p].op));
+        }
+        pilot[p] = median_in_place(t);
+      }
+      run.allreduce(pilot.data(), static_cast<int>(pilot.size()), MPI_MAX, "phase 'pilot': the slowest rank's time");
+      double window_min = HUGE_VAL;
+      for (size_t p = 0; p < plan.size(); ++p) {
+        window_s[p] = o.window_us > 0.0 ? o.window_us * 1e-6 : 4.0 * pilot[p] + 20.0 * sync.error_bound_s + 10e-6;
+        if (plan[p].mode == LAT_COLL_MODE_SYNC) window_min = std::min(window_min, window_s[p]);
+      }
+      if (rank == o.root)
+        for (const PointPlan &pp : plan) {
+          r.series.emplace_back(pp.op, pp.mode, pp.bytes, size);
+          r.series.back().window_us = pp.mode == LAT_COLL_MODE_SYNC ? window_s[r.series.size() - 1] * 1e6 : 0.0;
+        }
+      const double run_start_global = sync.sync.to_root.to_reference(clock.now());
+      measure_rounds(clock, run, o, plan, window_s, sync, r, *bufs, oversubscribed, run_start_global);
+
+      // The clocks again at the end: what the drift left of the synchronisation.
+      const SyncWaits w{oversubscribed, run.yield, run.timeout_s, run.listener};
+      const std::function<double()> now = [&clock] { return clock.now(); };
+      const OffsetPoint end = residual_offset(run.comm, sync.sync, std::max(o.sync_burst, 10), now, w);
+      double v = std::fabs(end.offset) * 1e6;
+      run.allreduce(&v, 1, MPI_MAX, "phase 'clock residual'");
+      s.residual_max_us = std::max(s.residual_max_us, v);
+      s.error_bound_us = s.residual_max_us + 0.5 * s.rtt_min_us;
+
+      // Every rank's clock report, to the root.
+      ClockReport mine = first;
+      mine.residual_us = end.offset * 1e6;
+      mine.residual_rtt_us = end.rtt * 1e6;
+      std::vector<char> reports(rank == o.root ? sizeof mine * static_cast<size_t>(size) : 0);
+      MPI_Request req;
+      check_mpi(MPI_Igather(&mine, static_cast<int>(sizeof mine), MPI_BYTE, reports.data(), static_cast<int>(sizeof mine),
+                            MPI_BYTE, o.root, run.comm, &req),
+                "MPI_Igather (clocks)");
+      wait_as(run.yield, req, run.waiting("phase 'clock residual': the reports to the root"), &listener);
+      if (rank == o.root) {
+        r.clocks.resize(static_cast<size_t>(size));
+        std::memcpy(r.clocks.data(), reports.data(), reports.size());
+      }
+    });
+
+    // The root's analysis, then the result on every rank (the samples stay on the root).
+    std::vector<char> bytes;
+    if (rank == o.root) {
+      char name[MPI_MAX_PROCESSOR_NAME] = {0};
+      int len = 0;
+      MPI_Get_processor_name(name, &len);
+      r.host = name;
+      char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
+      MPI_Get_library_version(lib, &len);
+      r.mpi_library = std::string(lib).substr(0, std::string(lib).find('\n'));
+      if (oversubscribed)
+        r.warnings.push_back("WARNING: " + std::to_string(s.ranks_on_node) + " ranks share " + std::to_string(s.processors) +
+                             " processors on a node: the times are the scheduler's (a rank waits for a processor, "
+                             "milliseconds), not the network's");
+      for (PointSeries &ps : r.series) {
+        PointOutcome out = finish_point(ps);
+        s.warnings |= out.point.warnings;
+        s.late_total += out.point.late;
+        for (const std::string &w : out.warnings)
+          r.warnings.push_back(std::string("WARNING: ") + coll_op_name(ps.op) + " " + std::to_string(ps.bytes) + " B " +
+                               coll_mode_name(ps.mode) + ": " + w.substr(w.rfind("WARNING: ", 0) == 0 ? 9 : 0));
+        r.points.push_back(out.point);
+        r.ranks.insert(r.ranks.end(), out.ranks.begin(), out.ranks.end());
+      }
+      s.npoints = static_cast<int64_t>(r.points.size());
+      s.nsizes = static_cast<int64_t>(r.sizes.size());
+      s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+      put_bytes(bytes, s);
+      const auto put_vector = [&](const auto &v) {
+        put_bytes(bytes, static_cast<int64_t>(v.size()));
+        for (const auto &x : v) put_bytes(bytes, x);
+      };
+      put_vector(r.sizes);
+      put_vector(r.points);
+      put_vector(r.ranks);
+      put_vector(r.clocks);
+      put_bytes(bytes, static_cast<int64_t>(r.warnings.size()));
+      for (const std::string &w : r.warnings) {
+        put_bytes(bytes, static_cast<int64_t>(w.size()));
+        bytes.insert(bytes.end(), w.begin(), w.end());
+      }
+    }
+    bytes = frame.share_result(std::move(bytes), o.root, true);
+    if (rank != o.root) {
+      size_t at = 0;
+      take_bytes(bytes, at, s);
+      const auto take_vector = [&](auto &v) {
+        int64_t n = 0;
+        take_bytes(bytes, at, n);
+        v.resize(static_cast<size_t>(n));
+        for (auto &x : v) take_bytes(bytes, at, x);
+      };
+      take_vector(r.sizes);
+      take_vector(r.points);
+      take_vector(r.ranks);
+      take_vector(r.clocks);
+      int64_t n = 0;
+      take_bytes(bytes, at, n);
+      for (int64_t k = 0; k < n; ++k) {
+        int64_t len = 0;
+        take_bytes(bytes, at, len);
+        r.warnings.emplace_back(bytes.data() + at, static_cast<size_t>(len));
+        at += static_cast<size_t>(len);
+      }
+    }
+  });
+  s.has_samples = rank == o.root ? 1 : 0;
+  return r;
+}
+
+}  // namespace lat

@@ -1,0 +1,45 @@
+#include "common/report_json.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace lat {
+
+nlohmann::json stats_json(const lat_stats &s) {
+  return {{"count", s.count},
+          {"min_us", s.min_us},
+          {"median_us", s.median_us},
+          {"mean_us", s.mean_us},
+          {"max_us", s.max_us},
+          {"variance_us2", s.variance_us2},
+          {"stddev_us", s.stddev_us},
+          {"cv_percent", s.cv_percent},
+          {"stderr_us", s.stderr_us},
+          {"rse", s.rse},
+          {"rate_min_mbs", s.rate_min_mbs},
+          {"rate_median_mbs", s.rate_median_mbs},
+          {"rate_mean_mbs", s.rate_mean_mbs},
+          {"rate_max_mbs", s.rate_max_mbs}};
+}
+
+nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
+
+nlohmann::json quantiles_json(const lat_quantiles &q, int64_t count) {
+  nlohmann::json pct = nlohmann::json::object();
+  if (count > 0)
+    for (int i = 0; i < LAT_NPERCENTILES; ++i) pct[fmt::format("p{}", q.level[i])] = q.p_us[i];
+  return {{"rule", "nearest rank: the ceil(p n / 100)-th smallest time"},
+          {"percentiles_us", pct},
+          {"median_ci95_us", {number_or_null(q.median_ci_us[0]), number_or_null(q.median_ci_us[1])}},
+          {"p99_ci95_us", {number_or_null(q.p99_ci_us[0]), number_or_null(q.p99_ci_us[1])}},
+          {"ci_method", "distribution-free, order statistics with binomial coverage >= 95 %; null: unbounded (too few trials)"}};
+}
+
+nlohmann::json table_json(const Distribution &d) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (size_t i = 0; i < d.values.size(); ++i) rows.push_back({d.values[i], d.counts[i]});
+  return rows;
+}
+
+}  // namespace lat
