@@ -1,0 +1,117 @@
+// test_collective_analysis.cpp: the rules of lat_collective's samples on hand-made records, against values
+// computed by hand: the value of each mode, the late sample discarded and counted, who finished last, the
+// spread over ranks, the late-start warning, the chunks of the run over time. No MPI.
+#include <cmath>
+#include <cstdarg>
+#include <cstddef>
+#include <csetjmp>
+#include <cstdint>
+#include <vector>
+
+extern "C" {
+#include <cmocka.h>
+}
+
+#include "collective/analysis.hpp"
+#include "collective/options.hpp"
+
+namespace {
+
+// Values in us made from seconds near 100 s carry ~1e-8 us of rounding.
+bool near(double a, double b) { return std::fabs(a - b) <= 1e-6 * std::max(1.0, std::fabs(b)); }
+
+void sync_is_last_end_minus_first_start(void **) {
+  // Rank 0 starts at 10 s and ends 5 us later; rank 1 starts 1 us late (on time: not flagged) and ends at 8 us.
+  const lat::RankRecord r[2] = {{10.0, 10.000005, 5e-6, 0.0}, {10.000001, 10.000008, 7e-6, 0.0}};
+  const lat::SampleVerdict v = lat::judge_sample(LAT_COLL_MODE_SYNC, r, 2);
+  assert_true(v.kept);
+  assert_true(near(v.value_s, 8e-6));
+  assert_int_equal(v.last_rank, 1);
+  assert_true(near(v.local_max_s, 7e-6));
+  assert_true(v.first_start_s == 10.0);
+  lat::RankRecord late[2] = {r[0], r[1]};
+  late[0].late = 1.0;
+  assert_false(lat::judge_sample(LAT_COLL_MODE_SYNC, late, 2).kept);
+}
+
+void barrier_is_the_largest_local_and_loop_the_mean(void **) {
+  const lat::RankRecord r[3] = {{0, 0, 3e-6, 0}, {0, 0, 7e-6, 0}, {0, 0, 5e-6, 0}};
+  const lat::SampleVerdict b = lat::judge_sample(LAT_COLL_MODE_BARRIER, r, 3);
+  assert_true(b.kept && near(b.value_s, 7e-6));
+  assert_int_equal(b.last_rank, 1);
+  const lat::RankRecord l[3] = {{0, 0, 2e-6, 0}, {0, 0, 4e-6, 0}, {0, 0, 6e-6, 0}};
+  const lat::SampleVerdict m = lat::judge_sample(LAT_COLL_MODE_LOOP, l, 3);
+  assert_true(m.kept && near(m.value_s, 4e-6));
+  assert_int_equal(m.last_rank, 2);
+}
+
+void a_point_from_its_samples(void **) {
+  // 20 sync samples of 2 ranks: values 1..20 us (rank 1 ends last in the even ones), the 21st late.
+  lat::PointSeries s(LAT_COLL_ALLREDUCE, LAT_COLL_MODE_SYNC, 8, 2);
+  s.window_us = 50.0;
+  for (int k = 1; k <= 20; ++k) {
+    const double t0 = 100.0 + k;
+    const bool even = k % 2 == 0;
+    const lat::RankRecord r[2] = {{t0, t0 + (even ? 0.5 : 1.0) * k * 1e-6, 1e-6, 0.0},
+                                  {t0, t0 + (even ? 1.0 : 0.5) * k * 1e-6, 2e-6, 0.0}};
+    s.add(r, 2, 0.01 * k);
+  }
+  const lat::RankRecord late[2] = {{200.0, 200.00001, 1e-5, 0.0}, {200.0, 200.00001, 1e-5, 1.0}};
+  s.add(late, 2, 0.3);
+  const lat::PointOutcome o = lat::finish_point(s);
+  const lat_coll_point &p = o.point;
+  assert_int_equal(p.samples, 20);
+  assert_int_equal(p.late, 1);
+  assert_int_equal(p.stats.count, 20);
+  assert_true(near(p.stats.min_us, 1.0) && near(p.stats.max_us, 20.0));
+  assert_true(near(p.stats.median_us, 10.5));  // the mean of the 10th and 11th
+  assert_true(near(p.stats.mean_us, 10.5));
+  assert_true(near(p.stats.variance_us2, 35.0));  // (n^2 - 1) / 12 x n / (n - 1) for 1..20: 35
+  assert_true(near(p.q.p_us[6], 18.0));           // p90: the 18th of 20 (nearest rank)
+  assert_int_equal(p.last_rank_count, 10);
+  assert_int_equal(o.ranks[0].last_count + o.ranks[1].last_count, 20);
+  assert_int_equal(o.ranks[1].late_count, 1);
+  assert_int_equal(o.ranks[0].late_count, 0);
+  assert_true(near(o.ranks[0].local_median_us, 1.0) && near(o.ranks[1].local_median_us, 2.0));
+  assert_true(p.window_us == 50.0);
+  assert_false(p.warnings & LAT_WARN_LATE);  // 1 of 21: below 5 %
+  // Two more late samples: 3 of 23 is above 5 %, and the point says so.
+  s.add(late, 2, 0.31);
+  s.add(late, 2, 0.32);
+  const lat::PointOutcome w = lat::finish_point(s);
+  assert_true(w.point.warnings & LAT_WARN_LATE);
+  assert_false(w.warnings.empty());
+}
+
+void chunks_of_the_run(void **) {
+  // 0.25 s chunks: {0, 0.1} ends where the next begins (0.3); the last sample alone would have no rate,
+  // so {0.3, 0.6} is one chunk, ending a mean gap (0.3 s) after its last sample.
+  const std::vector<double> v = {1, 3, 5, 7}, at = {0.0, 0.1, 0.3, 0.6};
+  const std::vector<lat::TrialChunk> c = lat::chunks_of(v, at, 0.25);
+  assert_int_equal(c.size(), 2);
+  assert_int_equal(c[0].count, 2);
+  assert_true(near(c[0].median_us, 2.0) && near(c[0].end_s, 0.3));
+  assert_int_equal(c[1].count, 2);
+  assert_true(near(c[1].start_s, 0.3) && near(c[1].end_s, 0.9) && near(c[1].min_us, 5.0));
+}
+
+void names_and_orders(void **) {
+  assert_int_equal(lat::coll_op_from_name("scatter"), LAT_COLL_SCATTER);
+  assert_int_equal(lat::coll_op_from_name("Scatter"), 0);
+  assert_int_equal(lat::ops_of(LAT_COLL_ALL_OPS).size(), 8);
+  assert_int_equal(lat::modes_of(LAT_COLL_MODE_LOOP | LAT_COLL_MODE_SYNC).front(), LAT_COLL_MODE_SYNC);
+  lat_collective_options o = lat::collective_defaults();
+  o.size_first = 3;
+  o.size_last = 100;
+  const std::vector<int64_t> s = lat::starting_sizes(o, 0, nullptr);
+  assert_true((s == std::vector<int64_t>{3, 4, 8, 16, 32, 64, 100}));
+}
+
+}  // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(sync_is_last_end_minus_first_start), cmocka_unit_test(barrier_is_the_largest_local_and_loop_the_mean),
+      cmocka_unit_test(a_point_from_its_samples), cmocka_unit_test(chunks_of_the_run), cmocka_unit_test(names_and_orders)};
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
