@@ -28,7 +28,8 @@ double median_of(std::vector<double> v) {
 namespace {
 
 const std::set<std::string> kKinds = {json_fields::latency::kFormat, json_fields::sweep::kFormat, json_fields::queue::kFormat,
-                                      json_fields::pairs::kFormat, json_fields::nodecomm::kFormat};
+                                      json_fields::pairs::kFormat, json_fields::nodecomm::kFormat,
+                                      json_fields::coll::kFormat};
 
 /// A value as a message or a note shows it: a string as it is, anything else as JSON; control characters
 /// as '?' and at most 60 characters, so that no file's bytes reach the terminal raw or at length.
@@ -83,6 +84,23 @@ double table_quantile(const std::vector<double> &v, const std::vector<int64_t> &
 const json &at(const json &j, const char *pointer) { return j.at(json::json_pointer(pointer)); }
 bool has(const json &j, const char *pointer) { return j.contains(json::json_pointer(pointer)); }
 
+/// A frequency table's rows [time, count] into v and c: a time of the distribution (>= 0, ascending) and
+/// how many trials had it (>= 1); the total stays below 2^62 so that it is exact and cannot overflow.
+void read_frequencies(const Launch &l, const json &rows, const std::string &what, std::vector<double> &v,
+                      std::vector<int64_t> &c) {
+  int64_t total = 0;
+  for (const json &row : rows) {
+    const double t = row.at(0).get<double>();
+    const int64_t k = whole(row.at(1), "a frequency count");
+    if (!(t >= 0.0) || (!v.empty() && !(t > v.back())) || k < 1 || k > (int64_t{1} << 53) ||
+        (total += k) > (int64_t{1} << 62))  // added only once k is in range: no overflow
+      throw BadInput(l.path + ": " + what + " row " + std::to_string(v.size()) +
+                     ": expected [time >= 0, ascending; count in 1..2^53], got " + text_of(row));
+    v.push_back(t);
+    c.push_back(k);
+  }
+}
+
 void read_latency(Launch &l, const json &j) {
   namespace f = json_fields::latency;
   l.must_match["message bytes"] = text_of(at(j, f::message_bytes));
@@ -91,20 +109,7 @@ void read_latency(Launch &l, const json &j) {
   l.noted["MPI library"] = text_of(at(j, f::mpi_library_version)).substr(0, 40);
   std::vector<double> v;
   std::vector<int64_t> c;
-  int64_t total = 0;
-  if (has(j, f::frequencies))
-    for (const json &row : at(j, f::frequencies)) {
-      // [time, count]: a time of the distribution (>= 0, ascending) and how many trials had it (>= 1); the
-      // total stays below 2^62 so that it is exact and cannot overflow.
-      const double t = row.at(0).get<double>();
-      const int64_t k = whole(row.at(1), "a frequency count");
-      if (!(t >= 0.0) || (!v.empty() && !(t > v.back())) || k < 1 || k > (int64_t{1} << 53) ||
-          (total += k) > (int64_t{1} << 62))  // added only once k is in range: no overflow
-        throw BadInput(l.path + ": mpilat-latency frequencies row " + std::to_string(v.size()) +
-                       ": expected [time >= 0, ascending; count in 1..2^53], got " + text_of(row));
-      v.push_back(t);
-      c.push_back(k);
-    }
+  if (has(j, f::frequencies)) read_frequencies(l, at(j, f::frequencies), "mpilat-latency frequencies", v, c);
   if (v.empty()) {
     add(l, "latency median (us)", true, at(j, f::median_us).get<double>());
     if (has(j, f::p99_us)) add(l, "latency p99 (us)", true, number_or_nan(at(j, f::p99_us)));
@@ -178,6 +183,25 @@ void read_nodecomm(Launch &l, const json &j) {
   }
 }
 
+void read_coll(Launch &l, const json &j) {
+  namespace f = json_fields::coll;
+  l.must_match["ranks"] = text_of(at(j, f::nprocs));
+  l.noted["timer"] = text_of(at(j, f::timer_name));
+  const json &points = at(j, f::points);
+  for (size_t k = 0; k < points.size(); ++k) {
+    const json &p = points.at(k);
+    const int64_t bytes = whole(at(p, f::point_bytes), "a point's bytes");
+    const std::string name = text_of(at(p, f::point_operation)) + " " + std::to_string(bytes) + " B " +
+                             text_of(at(p, f::point_mode)) + " median (us)";
+    if (whole(at(p, f::point_samples), "a point's samples") == 0) continue;
+    std::vector<double> v;
+    std::vector<int64_t> c;
+    if (has(p, f::point_frequencies)) read_frequencies(l, at(p, f::point_frequencies), "mpilat-coll point " + std::to_string(k) + " frequencies", v, c);
+    if (v.empty()) add(l, name, true, at(p, f::point_median_us).get<double>(), static_cast<double>(bytes));
+    else add(l, name, true, table_quantile(v, c, 0.5), static_cast<double>(bytes), 0.5, v, c);
+  }
+}
+
 }  // namespace
 
 Launch read_launch(const std::string &path) {
@@ -207,7 +231,7 @@ Launch read_launch_text(const std::string &text, const std::string &path) {
   namespace common = json_fields::common;
   if (!has(j, common::format) || !at(j, common::format).is_string() || kKinds.count(at(j, common::format).get<std::string>()) == 0)
     throw BadInput(path + ": not an mpilat result this program reads (\"format\" must be one of mpilat-latency, "
-                          "mpilat-sweep, mpilat-queue, mpilat-pairs, mpilat-nodecomm)");
+                          "mpilat-sweep, mpilat-queue, mpilat-pairs, mpilat-nodecomm, mpilat-coll)");
   Launch l;
   l.path = path;
   l.kind = at(j, common::format).get<std::string>();
@@ -219,6 +243,7 @@ Launch read_launch_text(const std::string &text, const std::string &path) {
     else if (l.kind == json_fields::sweep::kFormat) read_sweep(l, j);
     else if (l.kind == json_fields::queue::kFormat) read_queue(l, j);
     else if (l.kind == json_fields::pairs::kFormat) read_pairs(l, j);
+    else if (l.kind == json_fields::coll::kFormat) read_coll(l, j);
     else read_nodecomm(l, j);
   } catch (const json::exception &e) {
     throw BadInput(path + ": " + l.kind + " lacks what it should hold (" + e.what() + ")");

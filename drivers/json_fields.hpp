@@ -63,4 +63,18 @@ constexpr const char *regimes = "/fit/regimes";  // an array
 constexpr const char *regime_models = "/models";  // in each element of /fit/regimes
 }  // namespace nodecomm
 
+/// mpilat-coll
+namespace coll {
+constexpr const char *kFormat = "mpilat-coll";
+constexpr const char *nprocs = "/run/nprocs";
+constexpr const char *timer_name = "/run/timer";
+constexpr const char *points = "/points";  // an array
+constexpr const char *point_operation = "/operation";  // in each element of /points
+constexpr const char *point_bytes = "/bytes";  // in each element of /points
+constexpr const char *point_mode = "/mode";  // in each element of /points
+constexpr const char *point_samples = "/samples";  // in each element of /points
+constexpr const char *point_median_us = "/stats/median_us";  // in each element of /points
+constexpr const char *point_frequencies = "/frequencies";  // in each element of /points
+}  // namespace coll
+
 }  // namespace json_fields

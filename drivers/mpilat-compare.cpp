@@ -347,7 +347,7 @@ int main(int argc, char **argv) {
       break;
     }
   std::vector<std::string> b_files;
-  CLI::App app{"mpilat-compare: two groups of mpilat results (JSON of latency, mpptest, queuelat, mmpi, nodecomm), compared\n"
+  CLI::App app{"mpilat-compare: two groups of mpilat results (JSON of latency, mpptest, queuelat, mmpi, nodecomm, mpilat-coll), compared\n"
                "with the launch as the unit. usage: mpilat-compare [options] A1.json A2.json ... [-- B1.json B2.json ...]"};
   lat_compare_options opts;
   lat_compare_defaults(&opts);
