@@ -176,6 +176,26 @@ static void sizes_by_the_engine(void **state) {
   lat_coll_free(&c);
 }
 
+static void clocks_synchronised_again_in_a_long_run(void **state) {
+  (void)state;
+  lat_collective_options o;
+  small_options(&o);
+  o.ops = LAT_COLL_ALLREDUCE;
+  o.modes = LAT_COLL_MODE_SYNC;
+  o.reps = 300;
+  o.resync_s = 0.02; /* the run lasts longer than that: synchronised again, at round boundaries */
+  lat_coll c = NULL;
+  assert_int_equal(lat_collective(MPI_COMM_WORLD, &o, 0, NULL, &c), LAT_SUCCESS);
+  lat_coll_summary s;
+  assert_int_equal(lat_coll_get_summary(c, &s), LAT_SUCCESS);
+  assert_true(s.syncs >= 2);
+  assert_int_equal(s.rounds, 300);
+  lat_coll_point p;
+  assert_int_equal(lat_coll_get_point(c, 0, &p), LAT_SUCCESS);
+  assert_int_equal(p.samples + p.late, 300);
+  lat_coll_free(&c);
+}
+
 static void bad_arguments_on_every_rank(void **state) {
   (void)state;
   lat_collective_options o;
@@ -245,6 +265,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(points_rounds_and_spread),
       cmocka_unit_test(sizes_by_the_engine),
+      cmocka_unit_test(clocks_synchronised_again_in_a_long_run),
       cmocka_unit_test(bad_arguments_on_every_rank),
       cmocka_unit_test(stop_request_ends_every_rank),
   };

@@ -41,12 +41,12 @@ fi
 # name, quick run, long run (beyond a minute; stops at its next safe point within a second or two), the
 # progress line of its measurement, and the files every run writes.
 names=()
-for name in latency mpptest queuelat mmpi nodecomm; do
+for name in latency mpptest queuelat mmpi nodecomm mpilat-coll; do
   [ -x "$drivers/$name" ] && names+=("$name") || echo "$name not built: left out"
 done
 declare -A quick long files measuring
 measuring=([latency]="ping-pong trials" [mpptest]="size sweep" [queuelat]="queue sweep" [mmpi]="pair matrix"
-           [nodecomm]="nodecomm ")
+           [nodecomm]="nodecomm " [mpilat-coll]="collective rounds")
 quick[latency]="--quick --noplot --no-progress"
 long[latency]="--nr 1048576 --npptrial 4096 --minutes 5 --noplot --progress"
 files[latency]="latency.output latency.summary.output latency.json"
@@ -62,6 +62,9 @@ files[mmpi]="ammpi_2_64_100000000.json ammpi_2_64_100000000.dat"
 quick[nodecomm]="--quick --noplot --noprogress"
 long[nodecomm]="--sizes 8,64,512 --reps 1000000 --noadaptive --noplot --progress"
 files[nodecomm]="nodecomm.txt nodecomm.json"
+quick[mpilat-coll]="--quick --ops allreduce,barrier --sizes 8 --noplot --noprogress"
+long[mpilat-coll]="--ops allreduce,barrier --sizes 8 --reps 1000000 --noplot --progress"
+files[mpilat-coll]="mpilat-coll.txt mpilat-coll.json"
 
 # The job's state and exit code as Slurm recorded them, once the job has left the queue (completing
 # included: its tasks have ended): "TIMEOUT 3:0". (jobcomp.txt is written when the state is set, before the
