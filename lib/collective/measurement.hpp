@@ -14,9 +14,11 @@
 
 namespace lat {
 
-/// One rank's clock against the reference rank's, as the synchronisation found it (us; drift s/s).
+/// One rank's clock against the reference rank's: the offset HCA's first synchronisation found (us), the
+/// drift of the line in use at the end (s/s), the smallest round trip of the fit, the residual at the end
+/// with its round trip (us), and the checks of the run that the line went through.
 struct ClockReport {
-  double offset_us = 0.0, drift = 0.0, rtt_us = 0.0, residual_us = 0.0, residual_rtt_us = 0.0;
+  double offset_us = 0.0, drift = 0.0, rtt_us = 0.0, residual_us = 0.0, residual_rtt_us = 0.0, checks = 0.0;
 };
 
 struct CollResult {
