@@ -1,5 +1,6 @@
 #include "collective/clock_model.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace lat {
@@ -42,6 +43,19 @@ ClockLine compose(const ClockLine &to_reference, const ClockLine &reference_to_r
   line.intercept = reference_to_root.intercept + (1.0 + reference_to_root.slope) * to_reference.intercept;
   line.slope = to_reference.slope + reference_to_root.slope + to_reference.slope * reference_to_root.slope;
   return line;
+}
+
+bool DriftTracker::add(const OffsetPoint &p) {
+  if (!checks_.empty() && !(p.rtt <= 2.0 * best_rtt_ + 50e-9)) return false;
+  if (!(p.rtt >= 0.0)) return false;
+  best_rtt_ = checks_.empty() ? p.rtt : std::min(best_rtt_, p.rtt);
+  // The base's time back to local time, exactly: the clocks of two nodes may differ by days, and a drift of
+  // 1e-7 over days is milliseconds.
+  const double local = (p.local - base_.intercept) / (1.0 + base_.slope);
+  checks_.push_back({local, p.offset, p.rtt});
+  const ClockLine c = fit_clock_line(checks_);
+  in_use_ = {base_.intercept + c.intercept, base_.slope + c.slope};
+  return true;
 }
 
 }  // namespace lat

@@ -4,6 +4,7 @@
 // client fits its offset to a reference against its own time, and the fits compose up to the root).
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace lat {
@@ -38,5 +39,24 @@ ClockLine fit_clock_line(const std::vector<OffsetPoint> &points);
 /// local -> reference -> root: a client's line to the root from its line to its reference and the
 /// reference's line to the root.
 ClockLine compose(const ClockLine &to_reference, const ClockLine &reference_to_root);
+
+/// The line in use during a run: a base line (HCA's) plus the least-squares line through checks of the
+/// offset to the root measured against the base as the run goes on, so that the drift's time base grows
+/// with the run. A check whose round trip is above twice the best (+50 ns) is left out: a delayed exchange
+/// gives its offset only within its round trip.
+class DriftTracker {
+ public:
+  explicit DriftTracker(const ClockLine &base = {}) : base_(base), in_use_(base) {}
+  /// A check: the offset to the root against the base, at a time on the base's clock (as residual_offset
+  /// gives it); false when left out.
+  bool add(const OffsetPoint &on_base);
+  const ClockLine &in_use() const { return in_use_; }
+  std::size_t checks() const { return checks_.size(); }
+
+ private:
+  ClockLine base_, in_use_;
+  std::vector<OffsetPoint> checks_;  // at local times
+  double best_rtt_ = 0.0;
+};
 
 }  // namespace lat

@@ -78,22 +78,15 @@ struct Run {
 struct SyncState {
   ClockSync base;  // HCA's line
   ClockSync sync;  // in use: base + the line through the checks
-  std::vector<OffsetPoint> checks;  // offset to rank 0 against base, at this rank's local time
-  double best_rtt_s = HUGE_VAL;
+  DriftTracker tracker;
   ClockReport report;
   double error_bound_s = 0.0, residual_max_s = 0.0, rtt_max_s = 0.0;
   double at_s = 0.0, checked_s = 0.0;  // when it was made and last checked (this rank's clock)
 
-  /// A check of this rank (not rank 0) against rank 0, its time on base's clock: into the line in use. A
-  /// check whose exchange was delayed (round trip above twice the best) is known only within that: left out.
+  /// A check of this rank (not rank 0) against rank 0, its time on base's clock: into the line in use.
   void add_check(const OffsetPoint &p) {
-    if (!(p.rtt <= 2.0 * best_rtt_s + 50e-9)) return;
-    best_rtt_s = std::min(best_rtt_s, p.rtt);
-    // base's time back to local time (exact: clocks of two nodes may differ by days).
-    const double local = (p.local - base.to_root.intercept) / (1.0 + base.to_root.slope);
-    checks.push_back({local, p.offset, p.rtt});
-    const ClockLine c = fit_clock_line(checks);
-    sync.to_root = {base.to_root.intercept + c.intercept, base.to_root.slope + c.slope};
+    tracker.add(p);
+    sync.to_root = tracker.in_use();
   }
 };
 
@@ -107,6 +100,7 @@ SyncState synchronise(const Clock &clock, const Run &run, const lat_collective_o
   SyncState s;
   s.base = synchronise_clocks(run.comm, ClockSyncOptions{o.sync_points, o.sync_burst, o.sync_spacing_s}, now, w);
   s.sync = s.base;
+  s.tracker = DriftTracker(s.base.to_root);
   const OffsetPoint residual = residual_offset(run.comm, s.base, std::max(o.sync_burst, 10), now, w);
   if (run.rank != 0) s.add_check(residual);
   s.at_s = s.checked_s = clock.now();
@@ -461,7 +455,7 @@ CollResult collective(MPI_Comm user_comm, const lat_collective_options &o, int64
       // Every rank's clock report, to the root.
       ClockReport mine = first;
       mine.drift = sync.sync.to_root.slope;
-      mine.checks = static_cast<double>(sync.checks.size());
+      mine.checks = static_cast<double>(sync.tracker.checks());
       mine.residual_us = end.offset * 1e6;
       mine.residual_rtt_us = end.rtt * 1e6;
       std::vector<char> reports(rank == o.root ? sizeof mine * static_cast<size_t>(size) : 0);

@@ -71,11 +71,35 @@ void lines_compose_along_the_tree(void **) {
 
 }  // namespace
 
+void drift_tracker_corrects_a_line_off_by_its_drift(void **) {
+  // The truth: the root's time = local + 3 s + 2e-6 local (a clock of another node, 3 s apart). The base
+  // line has the offset right at local 1000 s but a drift off by 1e-7 (as a fit over 0.1 s can be): after
+  // 10 s it is 1 us wrong. Checks every 0.1 s with +-5 ns of noise (and one delayed check with an offset
+  // 3 us off, which must be left out) bring the line in use within 20 ns over the whole run.
+  const auto truth = [](double l) { return l + 3.0 + 2e-6 * l; };
+  const double t0 = 1000.0;
+  lat::ClockLine base;
+  base.slope = 2e-6 + 1e-7;
+  base.intercept = truth(t0) - t0 - base.slope * t0;
+  lat::DriftTracker tracker(base);
+  assert_true(std::fabs(tracker.in_use().to_reference(t0 + 10.0) - truth(t0 + 10.0)) > 0.9e-6);
+  for (int k = 0; k <= 100; ++k) {
+    const double local = t0 + 0.1 * k, noise = ((k * 7919) % 11 - 5) * 1e-9;
+    const lat::OffsetPoint on_base{base.to_reference(local), truth(local) - base.to_reference(local) + noise, 0.25e-6};
+    assert_true(tracker.add(on_base));
+    if (k == 50) assert_false(tracker.add({base.to_reference(local), 3e-6, 5e-6}));  // delayed: left out
+  }
+  assert_int_equal(tracker.checks(), 101);
+  for (double local = t0; local <= t0 + 10.0; local += 0.5)
+    assert_true(std::fabs(tracker.in_use().to_reference(local) - truth(local)) < 20e-9);
+}
+
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(least_delayed_exchange_gives_the_offset),
       cmocka_unit_test(line_recovers_offset_and_drift),
       cmocka_unit_test(lines_compose_along_the_tree),
+      cmocka_unit_test(drift_tracker_corrects_a_line_off_by_its_drift),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
