@@ -42,6 +42,7 @@ std::string three_digits(double v) {
   return text;
 }
 constexpr double kLeadStartS = 200e-6, kLeadYieldS = 5e-3, kLeadMaxS = 50e-3;
+constexpr double kStartSlackS = 1e-6;  // a spinning rank's start this far past its time is late
 
 /// A point of the run: what is measured, and its series on the root.
 struct PointPlan {
@@ -170,7 +171,11 @@ std::vector<int64_t> sizes_by_engine(const Clock &clock, const Run &run, const l
 }
 
 /// Waits on the synchronised clock until start; returns this rank's local reading at that moment and
-/// whether it was already past (late). Sleeps first when waiting ranks yield and the start is far.
+/// whether it started late: it was already past the start when it first looked, or, when it spins, it left
+/// the wait more than 1 us after the start (it was preempted while waiting: a spin reads the clock every
+/// ~35 ns). A yielding rank (more ranks than processors) gives its processor away in every turn of the wait
+/// and gets it back milliseconds later as a rule, so only the first look counts there (ReproMPI's rule); the
+/// run says it is oversubscribed. Sleeps first when waiting ranks yield and the start is far.
 template <class Clock>
 double wait_until(const Clock &clock, const ClockLine &line, double start, bool yield, bool &late) {
   double l = clock.now();
@@ -182,10 +187,13 @@ double wait_until(const Clock &clock, const ClockLine &line, double start, bool 
       l = clock.now();
     }
   }
-  while (line.to_reference(l) < start) {
+  double g = line.to_reference(l);
+  while (g < start) {
     if (yield) sched_yield();
     l = clock.now();
+    g = line.to_reference(l);
   }
+  late = !yield && g - start > kStartSlackS;
   return l;
 }
 

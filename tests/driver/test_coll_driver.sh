@@ -120,6 +120,27 @@ grep -q 'PARTIAL: stopped' stopped/mpilat-coll.txt && ok || bad "table not marke
 python3 -c "import json,sys; j=json.load(open(sys.argv[1])); r=j['run']; assert r['partial'] and 0 < r['rounds'] < 1000000" \
   stopped/mpilat-coll.json && ok || bad "json partial with the rounds"
 
+# ---- A real disturbance: two CPU hogs (nice -10) on this 2-core machine for 2 s in the middle of ~6 s of
+# rounds. Every point's run over time says the run changed state; a spinning rank preempted in its wait
+# starts late, and such samples are discarded, not averaged in.
+mkdir hog
+hog() { timeout 2 nice -n -10 sh -c 'while :; do :; done'; }
+( sleep 2; hog & hog & wait ) &
+hogs=$!
+(cd hog && exec $mpiexec -n 2 "$coll" --ops allreduce --modes sync,barrier --sizes 8 --reps 1000000 --noplot --noprogress \
+   > ../hog.out 2> ../hog.err) &
+job=$!
+sleep 6.5
+slurm_stop mpilat-coll "--reps 1000000"
+wait $job
+wait $hogs
+grep -q '^WARNING: allreduce 8 B sync: the run changed state at' hog/mpilat-coll.txt && ok \
+  || bad "hog: no state change of the sync point: $(grep -c WARN hog/mpilat-coll.txt) warnings ($(cat hog.err))"
+grep -q '^WARNING: allreduce 8 B barrier: the run changed state at' hog/mpilat-coll.txt && ok || bad "hog: no state change of the barrier point"
+python3 -c "
+import json,sys; j=json.load(open(sys.argv[1]))
+assert j['run']['warning_bits'] & 4 and all(p['state_changes'] > 0 for p in j['points'])" hog/mpilat-coll.json && ok || bad "hog: json"
+
 # ---- --help shows the library's defaults
 "$coll" --help > help.out 2>&1
 grep -Eq -- '--reps INT=1000 ' help.out && grep -Eq -- '--loop-calls INT=100 ' help.out && ok || bad "--help: the library's defaults"
