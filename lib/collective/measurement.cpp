@@ -210,7 +210,7 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
         .push_back(p);
   std::vector<double> mine(static_cast<size_t>(np) * kRecordDoubles), all;
   if (run.rank == run.root) all.resize(mine.size() * static_cast<size_t>(run.size));
-  StallWatch stall(o.timeout_s, run.rank, run.root, "phase 'calls': a timed collective call");
+  StallWatch stall(o.timeout_s, run.rank, -1, "phase 'calls': a timed collective call");
   Progress progress(o.progress != 0 && run.rank == run.root, "collective rounds");
   double lead = run.yield ? kLeadYieldS : kLeadStartS;
   const auto global_now = [&] { return sync.sync.to_root.to_reference(clock.now()); };

@@ -1,5 +1,7 @@
 #include "common/watchdog.hpp"
 
+#include <string>
+
 #include <mpi.h>
 
 #include <chrono>
@@ -47,10 +49,12 @@ void StallWatch::watch() {
 }
 
 void StallWatch::fire(int64_t trial, double waited_s) {
+  const int peer = peer_.load();
+  const std::string from = peer >= 0 ? "rank " + std::to_string(peer) : std::string("the other ranks of the collective call");
   std::fprintf(stderr,
-               "mpilat: rank %d: timeout: no answer from rank %d within %.3g s (%s: inside the timed loop of "
+               "mpilat: rank %d: timeout: no answer from %s within %.3g s (%s: inside the timed loop of "
                "trial %lld). A blocking MPI call cannot be interrupted, so the job is ended.\n",
-               rank_, peer_.load(), waited_s, phase_.c_str(), static_cast<long long>(trial));
+               rank_, from.c_str(), waited_s, phase_.c_str(), static_cast<long long>(trial));
   std::fflush(stderr);
   // A moment for the launcher to forward the message before the job is torn down.
   std::this_thread::sleep_for(std::chrono::milliseconds(500));

@@ -28,7 +28,7 @@ class StallWatch {
   /// Before t1 of trial `trial` (counted from 0) and after t2: outside the timed region.
   void enter(int64_t trial) noexcept { state_.store(2 * trial + 1, std::memory_order_relaxed); }
   void leave(int64_t trial) noexcept { state_.store(2 * trial + 2, std::memory_order_relaxed); }
-  /// The rank waited for from now on (measurements that change partners).
+  /// The rank waited for from now on (measurements that change partners); -1: every other rank (a collective).
   void set_peer(int peer) noexcept { peer_.store(peer, std::memory_order_relaxed); }
 
  private:

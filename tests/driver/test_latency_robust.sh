@@ -7,7 +7,7 @@
 # The read-only and full directories are tmpfs mounts: without the right to mount (not root), those
 # cases are reported as skipped and the script exits 77 after the others.
 set -u
-latency=$1 mpiexec=$2 mpptest=${3:-} queuelat=${4:-} mmpi=${5:-} nodecomm=${6:-}
+latency=$1 mpiexec=$2 mpptest=${3:-} queuelat=${4:-} mmpi=${5:-} nodecomm=${6:-} coll=${7:-}
 work=$(mktemp -d)
 mounts=()
 cleanup() {
@@ -306,6 +306,8 @@ long_pairs=(--repeats 100000000 --progress)
 long_nodecomm=(--sizes 8,64,512 --reps 1000000 --noadaptive --noplot --progress)
 [ -n "$mmpi" ] && killed_rank kill_mmpi "$mmpi" 'pair matrix' "${long_pairs[@]}" --timeout 2
 [ -n "$nodecomm" ] && killed_rank kill_nodecomm "$nodecomm" 'nodecomm ' "${long_nodecomm[@]}" --timeout 2
+long_coll=(--ops allreduce,barrier --sizes 8 --reps 1000000 --noplot --progress)
+[ -n "$coll" ] && killed_rank kill_coll "$coll" 'collective rounds' "${long_coll[@]}" --timeout 2
 
 # ---- mmpi and nodecomm: a rank that stops answering (SIGSTOP), --timeout 2: the watchdog names it --------------
 stopped_rank() {  # name program phase args...
@@ -314,11 +316,12 @@ stopped_rank() {  # name program phase args...
   start_job "$name" 2 "$phase" "$program" "$@" --timeout 2
   stop_rank_until_end "$(basename "$program")" 1 60
   [ "$rc" -ne 0 ] && ok || bad "$name: exit status 0 with a rank stopped"
-  grep -Eq "rank 0: timeout: no answer from (rank 1|ranks [0-9.]+) within [0-9.]+ s \(" "$name.stderr" && ok ||
+  grep -Eq "rank 0: timeout: no answer from (rank 1|ranks [0-9.]+|the other ranks of the collective call) within [0-9.]+ s \(" "$name.stderr" && ok ||
     bad "$name: no message naming the silent rank and the phase ($(tail -3 "$name.stderr"))"
 }
 [ -n "$mmpi" ] && stopped_rank stop_mmpi "$mmpi" 'pair matrix' "${long_pairs[@]}"
 [ -n "$nodecomm" ] && stopped_rank stop_nodecomm "$nodecomm" 'nodecomm ' "${long_nodecomm[@]}"
+[ -n "$coll" ] && stopped_rank stop_coll "$coll" 'collective rounds' "${long_coll[@]}"
 
 # ---- every driver: a directory that fills up while the files are written -----------------------------------------
 # The error names the file; an earlier good result of the same names stays whole; nothing new or temporary.
@@ -343,6 +346,7 @@ if [ "$(id -u)" = 0 ]; then
     --nr 1000 --noprogress
   [ -n "$mmpi" ] && full_dir full_mmpi "ammpi_2_64_10.dat ammpi_2_64_10.json" "$mmpi" --repeats 10 --noprogress
   [ -n "$nodecomm" ] && full_dir full_nodecomm "nodecomm.txt nodecomm.json" "$nodecomm" --quick --noprogress
+  [ -n "$coll" ] && full_dir full_coll "mpilat-coll.txt mpilat-coll.json" "$coll" --quick --ops allreduce --sizes 8 --noprogress
 fi
 
 echo "driver_robust: $passes passed, $fails failed"
