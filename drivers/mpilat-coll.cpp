@@ -15,44 +15,35 @@
 
 namespace {
 
-/// "" or the complaint; bits gets the operations of a comma list ("all": every one).
-std::string parse_ops(const std::string &text, int &bits) {
+/// "" or the complaint; bits gets the bits of a comma list of names ("all": every bit of all). bit_of gives
+/// a name's bit, 0 for none; what names the kind ("an operation") and valid the names (for the message).
+template <class BitOf>
+std::string parse_names(const std::string &option, const std::string &text, BitOf bit_of, int all, const char *what,
+                        const char *valid, int &bits) {
+  bits = 0;
   if (text == "all") {
-    bits = LAT_COLL_ALL_OPS;
+    bits = all;
     return "";
   }
-  bits = 0;
   size_t at = 0;
   while (at <= text.size()) {
     const size_t comma = std::min(text.find(',', at), text.size());
     const std::string name = text.substr(at, comma - at);
-    int op = 0;
-    if (lat_coll_op_from_name(name.c_str(), &op) != LAT_SUCCESS)
-      return "--ops '" + text + "': '" + name + "' is not an operation (barrier, bcast, reduce, allreduce, gather, "
-                                                "scatter, allgather, alltoall, or all)";
-    bits |= op;
+    const int bit = bit_of(name);
+    if (bit == 0) return option + " '" + text + "': '" + name + "' is not " + what + " (" + valid + ", or all)";
+    bits |= bit;
     at = comma + 1;
   }
   return "";
 }
 
-std::string parse_modes(const std::string &text, int &bits) {
-  if (text == "all") {
-    bits = LAT_COLL_ALL_MODES;
-    return "";
-  }
-  bits = 0;
-  size_t at = 0;
-  while (at <= text.size()) {
-    const size_t comma = std::min(text.find(',', at), text.size());
-    const std::string name = text.substr(at, comma - at);
-    if (name == "sync") bits |= LAT_COLL_MODE_SYNC;
-    else if (name == "barrier") bits |= LAT_COLL_MODE_BARRIER;
-    else if (name == "loop") bits |= LAT_COLL_MODE_LOOP;
-    else return "--modes '" + text + "': '" + name + "' is not a mode (sync, barrier, loop, or all)";
-    at = comma + 1;
-  }
-  return "";
+int op_of(const std::string &name) {
+  int op = 0;
+  return lat_coll_op_from_name(name.c_str(), &op) == LAT_SUCCESS ? op : 0;
+}
+
+int mode_of(const std::string &name) {
+  return name == "sync" ? LAT_COLL_MODE_SYNC : name == "barrier" ? LAT_COLL_MODE_BARRIER : name == "loop" ? LAT_COLL_MODE_LOOP : 0;
 }
 
 }  // namespace
@@ -104,8 +95,9 @@ int main(int argc, char **argv) {
       if (app.count("--sync-points") == 0) o.sync_points = 5;
     }
     o.adaptive = adaptive ? 1 : 0;
-    bad = parse_ops(ops_text, o.ops);
-    if (bad.empty()) bad = parse_modes(modes_text, o.modes);
+    bad = parse_names("--ops", ops_text, op_of, LAT_COLL_ALL_OPS, "an operation",
+                      "barrier, bcast, reduce, allreduce, gather, scatter, allgather, alltoall", o.ops);
+    if (bad.empty()) bad = parse_names("--modes", modes_text, mode_of, LAT_COLL_ALL_MODES, "a mode", "sync, barrier, loop", o.modes);
     if (bad.empty() && !sizes_text.empty()) bad = parse_list("--sizes", sizes_text, sizes);
     if (bad.empty() && !sizes_text.empty() && (app.count("--size-first") || app.count("--size-last")))
       bad = "--sizes '" + sizes_text + "' and --size-first/--size-last: give one or the other";
