@@ -17,7 +17,8 @@ done
 PATH="$work/bin" make -s -C "$src" -f Makefile.legacy BUILD="$work/build" -j2
 PATH="$work/bin" PREFIX="$work/prefix" make -s -C "$src" -f Makefile.legacy BUILD="$work/build" install
 for f in lib/libmpilat.a lib/libmpilat_fortran.a include/mpilat.h include/mpilat_version.h \
-         include/mpilat/legacy/mpilat.mod bin/latency bin/mpptest bin/queuelat bin/mpilat-compare; do
+         include/mpilat/legacy/mpilat.mod include/mpilat/legacy/mpilat_collective.mod bin/latency bin/mpptest bin/queuelat \
+         bin/mpilat-compare bin/mpilat-coll; do
   [ -e "$work/prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 cd "$work"
@@ -29,4 +30,6 @@ $mpiexec -n 2 "$work/prefix/bin/queuelat" --lengths 0,10 --iters 2 --reps 1 --nr
 [ -s queuelat.json ] && [ -s queuelat.txt ]
 "$work/prefix/bin/mpilat-compare" latency.json -- latency.json --noplot > /dev/null 2>&1
 [ -s compare.json ] && [ -s compare.csv ]
+$mpiexec -n 2 "$work/prefix/bin/mpilat-coll" --quick --ops allreduce --sizes 8 --reps 5 --noplot --noprogress > /dev/null
+[ -s mpilat-coll.json ] && [ -s mpilat-coll.txt ]
 echo "legacy_makefile: 1 passed, 0 failed"
