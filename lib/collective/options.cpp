@@ -129,6 +129,15 @@ const char *coll_mode_quantity(int mode) {
   }
 }
 
+const char *coll_mode_short_quantity(int mode) {
+  switch (mode) {
+    case LAT_COLL_MODE_SYNC: return "last end - first start (global clock)";
+    case LAT_COLL_MODE_BARRIER: return "largest local time after a barrier";
+    case LAT_COLL_MODE_LOOP: return "mean of the ranks' loop averages";
+    default: return "";
+  }
+}
+
 bool coll_op_rooted(int op) {
   return op == LAT_COLL_BCAST || op == LAT_COLL_REDUCE || op == LAT_COLL_GATHER || op == LAT_COLL_SCATTER;
 }

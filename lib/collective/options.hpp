@@ -37,6 +37,8 @@ int coll_op_from_name(const std::string &name);
 const char *coll_mode_name(int mode);
 /// The quantity a mode reports, as every output labels it.
 const char *coll_mode_quantity(int mode);
+/// The same in a few words, for a CSV column and a plot's key.
+const char *coll_mode_short_quantity(int mode);
 /// Whether the operation has a root.
 bool coll_op_rooted(int op);
 

@@ -63,11 +63,11 @@ std::string coll_table_text(const CollResult &r) {
 }
 
 std::string coll_csv_text(const CollResult &r) {
-  std::string o = "operation,bytes,mode,samples,late,min_us,median_us,mean_us,max_us,stddev_us,stderr_us,rse,p90_us,p99_us,"
-                  "median_ci_low_us,median_ci_high_us,window_us,local_max_median_us,last_rank,last_rank_count,warnings\n";
+  std::string o = "operation,bytes,mode,quantity,samples,late,min_us,median_us,mean_us,max_us,stddev_us,stderr_us,rse,p90_us,"
+                  "p99_us,median_ci_low_us,median_ci_high_us,window_us,local_max_median_us,last_rank,last_rank_count,warnings\n";
   for (const lat_coll_point &p : r.points)
-    append(o, "{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.3f},{:.6f},{},{},{}\n",
-           coll_op_name(p.op), p.msg_bytes, coll_mode_name(p.mode), p.samples, p.late, p.stats.min_us, p.stats.median_us,
+    append(o, "{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.3f},{:.6f},{},{},{}\n",
+           coll_op_name(p.op), p.msg_bytes, coll_mode_name(p.mode), coll_mode_short_quantity(p.mode), p.samples, p.late, p.stats.min_us, p.stats.median_us,
            p.stats.mean_us, p.stats.max_us, p.stats.stddev_us, p.stats.stderr_us, p.stats.rse, p.q.p_us[6], p.q.p_us[8],
            p.q.median_ci_us[0], p.q.median_ci_us[1], p.window_us, p.local_max_median_us, p.last_rank, p.last_rank_count,
            p.warnings);
@@ -75,13 +75,13 @@ std::string coll_csv_text(const CollResult &r) {
 }
 
 std::string coll_samples_csv_text(const CollResult &r) {
-  std::string o = "point,operation,bytes,mode,label,sample,at_s,value_us\n";
+  std::string o = "point,operation,bytes,mode,label,sample,at_s,value_us,quantity\n";
   for (size_t k = 0; k < r.series.size(); ++k) {
     const PointSeries &ps = r.series[k];
     const std::string label = fmt::format("{} {} B {}", coll_op_name(ps.op), ps.bytes, coll_mode_name(ps.mode));
     for (size_t i = 0; i < ps.values_us.size(); ++i)
-      append(o, "{},{},{},{},{},{},{:.6f},{:.6f}\n", k, coll_op_name(ps.op), ps.bytes, coll_mode_name(ps.mode), label, i,
-             ps.at_s[i], ps.values_us[i]);
+      append(o, "{},{},{},{},{},{},{:.6f},{:.6f},{}\n", k, coll_op_name(ps.op), ps.bytes, coll_mode_name(ps.mode), label, i,
+             ps.at_s[i], ps.values_us[i], coll_mode_short_quantity(ps.mode));
   }
   return o;
 }
@@ -181,7 +181,7 @@ std::string size_data_text(const CollResult &r, std::vector<std::string> &titles
         }
       if (!any) continue;
       o += "\n\n";
-      titles.push_back(fmt::format("{} {}", coll_op_name(op), coll_mode_name(m)));
+      titles.push_back(fmt::format("{} {}: {}", coll_op_name(op), coll_mode_name(m), coll_mode_short_quantity(m)));
     }
   return o;
 }
@@ -206,8 +206,12 @@ std::string size_plot_text(const std::string &base, const std::vector<std::strin
 std::string dist_plot_text(const std::string &base, const CollResult &r) {
   std::string o = gnuplot_figure_head(base + ".dist", std::max<int>(900, 60 * static_cast<int>(r.points.size())), 650);
   append(o, "if (!exists(\"datafile\")) datafile = {}\n", gnuplot_quoted(base + ".samples.csv"));
-  o += "set datafile separator ','\nset title 'every sample of every point (box: quartiles; whiskers: 1.5 IQR)'\n"
-       "set ylabel 'us (each mode its own quantity: see the table)'\nset logscale y\nset grid y\n"
+  std::string key;
+  for (int m : modes_of(r.summary.modes)) key += fmt::format("{}{}: {}", key.empty() ? "" : "; ", coll_mode_name(m), coll_mode_short_quantity(m));
+  append(o, "set datafile separator ','\nset title 'every sample of every point (box: quartiles; whiskers: 1.5 IQR)' offset 0, 1\n"
+            "set label 2 {} at screen 0.5, screen 0.94 center font ',9'\n",
+         gnuplot_quoted(key));
+  o += "set ylabel 'us'\nset logscale y\nset grid y\n"
        "set style data boxplot\nset style boxplot sorted nooutliers\nset xtics rotate by -45\nset bmargin 12\nset rmargin 10\nunset key\n";
   if (r.series.empty() || std::all_of(r.series.begin(), r.series.end(), [](const PointSeries &s) { return s.values_us.empty(); })) {
     o += "set label 1 'no sample' at graph 0.5, graph 0.5 center\nplot 1/0 notitle\n";
