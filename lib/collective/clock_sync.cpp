@@ -9,6 +9,7 @@
 #include "common/communicator.hpp"
 #include "common/error.hpp"
 #include "common/waits.hpp"
+#include "common/watchdog.hpp"
 
 namespace lat {
 
@@ -16,15 +17,32 @@ namespace {
 
 constexpr int kTagPing = 1, kTagPong = 2, kTagLine = 3, kTagTurn = 4;
 
+/// One blocking exchange under the watchdog of w (if any): a peer that stops answering ends the job.
+class Watched {
+ public:
+  explicit Watched(const SyncWaits &w) : w_(w) {
+    if (w_.watch) w_.watch->enter(*w_.watched);
+  }
+  ~Watched() {
+    if (w_.watch) w_.watch->leave((*w_.watched)++);
+  }
+  Watched(const Watched &) = delete;
+  Watched &operator=(const Watched &) = delete;
+
+ private:
+  const SyncWaits &w_;
+};
+
 /// The client's side of one fit against reference: bursts spaced in time, each reduced to its point. The
 /// exchanges are blocking: only this pair is busy (or every rank has a processor).
 std::vector<OffsetPoint> measure_points(MPI_Comm comm, int reference, int points, int burst, double spacing_s,
-                                        const std::function<double()> &now) {
+                                        const std::function<double()> &now, const SyncWaits &w) {
   std::vector<OffsetPoint> out;
   std::vector<ClockExchange> exchanges(static_cast<size_t>(burst));
   for (int f = 0; f < points; ++f) {
     if (f > 0) std::this_thread::sleep_for(std::chrono::duration<double>(spacing_s));
     for (ClockExchange &e : exchanges) {
+      const Watched watched(w);
       char ping = 0;
       e.sent = now();
       check_mpi(MPI_Send(&ping, 1, MPI_CHAR, reference, kTagPing, comm), "MPI_Send (clock ping)");
@@ -37,8 +55,9 @@ std::vector<OffsetPoint> measure_points(MPI_Comm comm, int reference, int points
 }
 
 /// The reference's side: answer every ping of client with its own time.
-void answer_pings(MPI_Comm comm, int client, int count, const std::function<double()> &now) {
+void answer_pings(MPI_Comm comm, int client, int count, const std::function<double()> &now, const SyncWaits &w) {
   for (int k = 0; k < count; ++k) {
+    const Watched watched(w);
     char ping = 0;
     check_mpi(MPI_Recv(&ping, 1, MPI_CHAR, client, kTagPing, comm, MPI_STATUS_IGNORE), "MPI_Recv (clock ping)");
     const double t = now();
@@ -70,13 +89,13 @@ ClockSync synchronise_clocks(MPI_Comm comm, const ClockSyncOptions &o, const std
     for (int first = 0; first < size - d; first += 2 * d) {
       const int last = w.one_pair_at_a_time ? first : size;  // the references of this turn: first..last
       if (rank % (2 * d) == d && rank - d >= first && rank - d <= last) {
-        const std::vector<OffsetPoint> points = measure_points(comm, rank - d, o.fit_points, o.burst, o.spacing_s, now);
+        const std::vector<OffsetPoint> points = measure_points(comm, rank - d, o.fit_points, o.burst, o.spacing_s, now, w);
         to_reference = fit_clock_line(points);
         sync.rtt_min_s = points.front().rtt;
         for (const OffsetPoint &p : points) sync.rtt_min_s = std::min(sync.rtt_min_s, p.rtt);
         my_round = r;
       } else if (rank % (2 * d) == 0 && rank + d < size && rank >= first && rank <= last) {
-        answer_pings(comm, rank + d, o.fit_points * o.burst, now);
+        answer_pings(comm, rank + d, o.fit_points * o.burst, now, w);
       }
       if (!w.one_pair_at_a_time) break;
       barrier_yielding(comm, {rank, "every rank", "phase 'clock synchronisation': the turn of the next pair", w.timeout_s});
@@ -108,14 +127,17 @@ OffsetPoint residual_offset(MPI_Comm comm, const ClockSync &sync, int burst, con
   if (rank == 0) {
     for (int client = 1; client < size; ++client) {
       const double turn = 0.0;
-      check_mpi(MPI_Send(&turn, 1, MPI_DOUBLE, client, kTagTurn, comm), "MPI_Send (residual turn)");
-      answer_pings(comm, client, burst, global);
+      {
+        const Watched watched(w);  // a rank that does not take its turn
+        check_mpi(MPI_Send(&turn, 1, MPI_DOUBLE, client, kTagTurn, comm), "MPI_Send (residual turn)");
+      }
+      answer_pings(comm, client, burst, global, w);
     }
     return {};
   }
   double turn = 0.0;
   receive_waiting(&turn, 1, 0, kTagTurn, comm, rank, w, "phase 'clock residual': this rank's turn");
-  return measure_points(comm, 0, 1, burst, 0.0, global).front();
+  return measure_points(comm, 0, 1, burst, 0.0, global, w).front();
 }
 
 }  // namespace lat

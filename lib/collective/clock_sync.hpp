@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <functional>
 
 #include "collective/clock_model.hpp"
@@ -14,6 +15,7 @@
 namespace lat {
 
 class FailureListener;
+class StallWatch;
 
 struct ClockSyncOptions {
   int fit_points = 10;      // offset points per line
@@ -28,6 +30,10 @@ struct SyncWaits {
   bool yield = false;
   double timeout_s = 0.0;
   FailureListener *listener = nullptr;
+  /// The exchanges are blocking (polling would change what they measure): a watchdog covers each one when
+  /// given, with watched its running count (unique per watch, as the watchdog needs).
+  StallWatch *watch = nullptr;
+  int64_t *watched = nullptr;
 };
 
 /// This rank's line to rank 0's clock (rank 0: the identity), and the smallest round trip of its own fit

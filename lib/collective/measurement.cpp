@@ -58,10 +58,23 @@ struct Run {
   double timeout_s = 0.0;
   FailureListener *listener = nullptr;
   const char *all_ranks = "";
+  StallWatch *stall = nullptr;  // the watchdog of every blocking call: a rank that stops answering ends the job
+  int64_t *watched = nullptr;   // the running count of the calls it watched
   Waiting waiting(const char *phase) const { return {rank, all_ranks, phase, timeout_s}; }
+  SyncWaits sync_waits(bool one_pair_at_a_time) const {
+    return {one_pair_at_a_time, yield, timeout_s, listener, stall, watched};
+  }
+  /// f(), blocking MPI calls returning MPI's code, under the watchdog.
+  template <class F>
+  int watched_call(F &&f) const {
+    stall->enter(*watched);
+    const int rc = f();
+    stall->leave((*watched)++);
+    return rc;
+  }
   void barrier(const char *phase) const {
     if (yield) barrier_yielding(comm, waiting(phase));
-    else check_mpi(MPI_Barrier(comm), "MPI_Barrier");
+    else check_mpi(watched_call([&] { return MPI_Barrier(comm); }), "MPI_Barrier");
   }
   /// An allreduce of doubles outside the timed calls.
   void allreduce(double *v, int n, MPI_Op op, const char *phase) const {
@@ -97,7 +110,7 @@ constexpr int kCheckBurst = 20;
 template <class Clock>
 SyncState synchronise(const Clock &clock, const Run &run, const lat_collective_options &o, bool one_pair_at_a_time) {
   const std::function<double()> now = [&clock] { return clock.now(); };
-  SyncWaits w{one_pair_at_a_time, run.yield, run.timeout_s, run.listener};
+  const SyncWaits w = run.sync_waits(one_pair_at_a_time);
   SyncState s;
   s.base = synchronise_clocks(run.comm, ClockSyncOptions{o.sync_points, o.sync_burst, o.sync_spacing_s}, now, w);
   s.sync = s.base;
@@ -125,9 +138,13 @@ std::vector<int64_t> sizes_by_engine(const Clock &clock, const Run &run, const l
                                      const std::vector<int64_t> &start, int op, CollBuffers &bufs) {
   auto sample = [&](int64_t bytes) {
     run.barrier("phase 'sizes': the barrier before a call");
-    const double t1 = clock.now();
-    const int rc = bufs.call(op, bytes, o.root, run.comm);
-    double t = clock.now() - t1;
+    double t1 = 0.0, t = 0.0;
+    const int rc = run.watched_call([&] {
+      t1 = clock.now();
+      const int code = bufs.call(op, bytes, o.root, run.comm);
+      t = clock.now() - t1;
+      return code;
+    });
     check_mpi(rc, coll_op_name(op));
     run.allreduce(&t, 1, MPI_MAX, "phase 'sizes': the largest local time");
     return t * 1e6;
@@ -210,11 +227,10 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
         .push_back(p);
   std::vector<double> mine(static_cast<size_t>(np) * kRecordDoubles), all;
   if (run.rank == run.root) all.resize(mine.size() * static_cast<size_t>(run.size));
-  StallWatch stall(o.timeout_s, run.rank, -1, "phase 'calls': a timed collective call");
   Progress progress(o.progress != 0 && run.rank == run.root, "collective rounds");
   double lead = run.yield ? kLeadYieldS : kLeadStartS;
   const auto global_now = [&] { return sync.sync.to_root.to_reference(clock.now()); };
-  int64_t round = 0, call = 0;
+  int64_t round = 0;
   while (round < o.reps) {
     // The round's control: a stop anywhere, and the root's word on a new synchronisation and the start.
     double ctl[4] = {stop_requested() ? 1.0 : 0.0, 0.0, -HUGE_VAL, 0.0};
@@ -237,8 +253,7 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
     }
     if (ctl[3] != 0.0) {  // a check of the clocks between rounds (not timed)
       const std::function<double()> now = [&clock] { return clock.now(); };
-      const OffsetPoint p = residual_offset(run.comm, sync.base, kCheckBurst, now,
-                                            SyncWaits{one_pair_at_a_time, run.yield, run.timeout_s, run.listener});
+      const OffsetPoint p = residual_offset(run.comm, sync.base, kCheckBurst, now, run.sync_waits(one_pair_at_a_time));
       if (run.rank != 0) sync.add_check(p);
       sync.checked_s = clock.now();
       continue;
@@ -252,10 +267,10 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
       const PointPlan &pp = plan[static_cast<size_t>(p)];
       bool late = false;
       const double t1 = wait_until(clock, sync.sync.to_root, start, run.yield, late);
-      stall.enter(call);
+      run.stall->enter(*run.watched);
       const int rc = bufs.call(pp.op, pp.bytes, o.root, run.comm);
       const double t2 = clock.now();
-      stall.leave(call++);
+      run.stall->leave((*run.watched)++);
       check_mpi(rc, coll_op_name(pp.op));
       double *rec = &mine[static_cast<size_t>(p) * kRecordDoubles];
       rec[0] = sync.sync.to_root.to_reference(t1);
@@ -273,12 +288,12 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
         const PointPlan &pp = plan[static_cast<size_t>(p)];
         const int64_t calls = pp.mode == LAT_COLL_MODE_LOOP ? o.loop_calls : 1;
         run.barrier("phase 'rounds': the barrier before a sample");
-        stall.enter(call);
+        run.stall->enter(*run.watched);
         int rc = MPI_SUCCESS;
         const double t1 = clock.now();
         for (int64_t c = 0; c < calls && rc == MPI_SUCCESS; ++c) rc = bufs.call(pp.op, pp.bytes, o.root, run.comm);
         const double t2 = clock.now();
-        stall.leave(call++);
+        run.stall->leave((*run.watched)++);
         check_mpi(rc, coll_op_name(pp.op));
         double *rec = &mine[static_cast<size_t>(p) * kRecordDoubles];
         rec[0] = rec[1] = rec[3] = 0.0;
@@ -393,6 +408,12 @@ CollResult collective(MPI_Comm user_comm, const lat_collective_options &o, int64
     s.timer = o.timer;
     if (oversubscribed) s.warnings |= LAT_WARN_OVERSUBSCRIBED;
 
+    // One watchdog for every blocking call from here on (the collective calls, the barriers before them, the
+    // clock exchanges): with timeout_s, a rank that stops answering ends the job with a message.
+    StallWatch stall(o.timeout_s, rank, -1, "phase 'calls': a collective call or a clock exchange");
+    int64_t watched = 0;
+    run.stall = &stall;
+    run.watched = &watched;
     with_clock(o.timer, [&](const auto &clock) {
       // The clocks: offset and drift of every rank against rank 0's, and the error that remains.
       const auto sync_begin = std::chrono::steady_clock::now();
@@ -430,9 +451,13 @@ CollResult collective(MPI_Comm user_comm, const lat_collective_options &o, int64
         std::vector<double> t;
         for (int c = 0; c < kPilotCalls; ++c) {
           run.barrier("phase 'pilot': the barrier before a call");
-          const double t1 = clock.now();
-          const int rc = bufs->call(plan[p].op, plan[p].bytes, o.root, run.comm);
-          t.push_back(clock.now() - t1);
+          double t1 = 0.0;
+          const int rc = run.watched_call([&] {
+            t1 = clock.now();
+            const int code = bufs->call(plan[p].op, plan[p].bytes, o.root, run.comm);
+            t.push_back(clock.now() - t1);
+            return code;
+          });
           check_mpi(rc, coll_op_name(plan[p].op));
         }
         pilot[p] = median_in_place(t);
@@ -452,7 +477,7 @@ CollResult collective(MPI_Comm user_comm, const lat_collective_options &o, int64
       measure_rounds(clock, run, o, plan, window_s, sync, r, *bufs, oversubscribed, run_start_global);
 
       // The clocks again at the end: what the drift left of the synchronisation.
-      const SyncWaits w{oversubscribed, run.yield, run.timeout_s, run.listener};
+      const SyncWaits w = run.sync_waits(oversubscribed);
       const std::function<double()> now = [&clock] { return clock.now(); };
       const OffsetPoint end = residual_offset(run.comm, sync.sync, std::max(o.sync_burst, 10), now, w);  // the line in use
       double v = std::fabs(end.offset) * 1e6;
