@@ -197,6 +197,31 @@ static void clocks_synchronised_again_in_a_long_run(void **state) {
   lat_coll_free(&c);
 }
 
+/* Options that change the run where a test can see it: a window given is every sync point's window; a wait
+   mode given is the one used. */
+static void window_and_wait_given_are_used(void **state) {
+  (void)state;
+  lat_collective_options o;
+  small_options(&o);
+  o.ops = LAT_COLL_ALLREDUCE | LAT_COLL_BCAST;
+  o.modes = LAT_COLL_MODE_SYNC | LAT_COLL_MODE_BARRIER;
+  o.reps = 5;
+  o.window_us = 250.0;
+  o.wait = LAT_WAIT_YIELD;
+  lat_coll c = NULL;
+  assert_int_equal(lat_collective(MPI_COMM_WORLD, &o, 0, NULL, &c), LAT_SUCCESS);
+  lat_coll_summary s;
+  assert_int_equal(lat_coll_get_summary(c, &s), LAT_SUCCESS);
+  assert_int_equal(s.wait, LAT_WAIT_YIELD);
+  for (int64_t i = 0; i < s.npoints; ++i) {
+    lat_coll_point p;
+    assert_int_equal(lat_coll_get_point(c, i, &p), LAT_SUCCESS);
+    if (p.mode == LAT_COLL_MODE_SYNC) assert_true(p.window_us == 250.0);
+    else assert_true(p.window_us == 0.0);
+  }
+  lat_coll_free(&c);
+}
+
 static void bad_arguments_on_every_rank(void **state) {
   (void)state;
   lat_collective_options o;
@@ -267,6 +292,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(points_rounds_and_spread),
       cmocka_unit_test(sizes_by_the_engine),
       cmocka_unit_test(clocks_synchronised_again_in_a_long_run),
+      cmocka_unit_test(window_and_wait_given_are_used),
       cmocka_unit_test(bad_arguments_on_every_rank),
       cmocka_unit_test(stop_request_ends_every_rank),
   };
