@@ -266,8 +266,8 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
       const int p = sync_points[(j + static_cast<size_t>(round)) % ns];
       const PointPlan &pp = plan[static_cast<size_t>(p)];
       bool late = false;
+      run.stall->enter(*run.watched);  // before the wait: nothing but the call between the clock reads
       const double t1 = wait_until(clock, sync.sync.to_root, start, run.yield, late);
-      run.stall->enter(*run.watched);
       const int rc = bufs.call(pp.op, pp.bytes, o.root, run.comm);
       const double t2 = clock.now();
       run.stall->leave((*run.watched)++);
