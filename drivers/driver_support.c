@@ -86,6 +86,11 @@ void driver_bcast_int_politely(int *value) {
   }
 }
 
+void driver_finalize(void) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize();
+}
+
 int driver_measurement_failed(const char *program, int rc, int rank) {
   if (rank == 0 || rc == LAT_ERR_TIMEOUT) fprintf(stderr, "%s: %s: %s\n", program, lat_strerror(rc), lat_last_error_message());
   if (rc == LAT_ERR_TIMEOUT) {

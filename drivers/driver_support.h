@@ -34,6 +34,12 @@ int driver_measurement_failed(const char *program, int rc, int rank);
 void driver_launch_hint(const char *program);
 /** Rank 0's *value on every rank of MPI_COMM_WORLD; the others poll and sleep instead of spinning. */
 void driver_bcast_int_politely(int *value);
+/** The end of a run: every rank of MPI_COMM_WORLD meets in a blocking MPI_Barrier, then MPI_Finalize. Ranks
+    that reach MPI_Finalize milliseconds apart (one still asleep in a polite wait) hang there for ever over
+    UCX's TCP transport: the first one in tears its connections down and stops progressing them while the
+    other's teardown waits for it (openucx/ucx#8738; seen with nodecomm between two nodes, tested by the
+    cluster tests). */
+void driver_finalize(void);
 
 #ifdef __cplusplus
 }

@@ -157,12 +157,12 @@ int main(int argc, char **argv) {
   Settings s;
   const int parsed = parse(argc, argv, rank, nprocs, s);
   if (parsed >= 0) {
-    MPI_Finalize();
+    driver_finalize();
     return parsed;
   }
   // The output directory is checked before anything is measured: a sweep may take an hour.
   if (!driver_outdir_usable("mpptest", "-outdir", s.outdir.c_str())) {
-    MPI_Finalize();
+    driver_finalize();
     return DRIVER_BAD_INPUT;
   }
   latency_install_stop_handlers();
@@ -192,6 +192,6 @@ int main(int argc, char **argv) {
   }
   lat_sweep_free(&sweep);
   driver_bcast_int_politely(&status);
-  MPI_Finalize();
+  driver_finalize();
   return status;
 }
