@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
 
 #include "common/communicator.hpp"
 #include "common/error.hpp"
@@ -16,8 +17,12 @@ namespace lat {
 
 namespace {
 // How long a waiting rank sleeps between tests. 0.5 ms costs a waiting rank well under 1 % of a core
-// and delays the end of a wait by at most that much, which is never inside a timed region.
+// and delays the end of a wait by at most that much; barrier_before_timing keeps that delay out of every
+// timed region.
 constexpr long kPollSleepNs = 500 * 1000;
+
+/// What a rank does between two tests of its request.
+enum class Pause { kSpin, kYield, kSleep };
 
 [[noreturn]] void throw_timeout(const Waiting &w, double waited_s) {
   char text[512];
@@ -26,8 +31,9 @@ constexpr long kPollSleepNs = 500 * 1000;
   throw TimeoutError(text);
 }
 
-/// MPI_Test until done; between tests, pause (if any), the listener, and every 1024 tests the deadline.
-void wait_polling(MPI_Request &req, const Waiting &w, FailureListener *listener, bool pause) {
+/// MPI_Test until done; between tests, the pause, the listener, and every 1024 tests the deadline (after
+/// every test where the rank sleeps).
+void wait_polling(MPI_Request &req, const Waiting &w, FailureListener *listener, Pause pause) {
   const timespec nap{0, kPollSleepNs};
   const auto start = std::chrono::steady_clock::now();
   for (uint64_t tests = 1;; ++tests) {
@@ -36,8 +42,9 @@ void wait_polling(MPI_Request &req, const Waiting &w, FailureListener *listener,
       throw MpiError(std::string("MPI_Test failed on rank ") + std::to_string(w.rank) + " (" + w.phase + ")");
     if (done) return;
     if (listener != nullptr) listener->check();
-    if (pause) nanosleep(&nap, nullptr);
-    if (w.timeout_s > 0.0 && (pause || tests % 1024 == 0)) {
+    if (pause == Pause::kSleep) nanosleep(&nap, nullptr);
+    else if (pause == Pause::kYield) sched_yield();
+    if (w.timeout_s > 0.0 && (pause == Pause::kSleep || tests % 1024 == 0)) {
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (waited > w.timeout_s) throw_timeout(w, waited);
     }
@@ -47,11 +54,11 @@ void wait_polling(MPI_Request &req, const Waiting &w, FailureListener *listener,
 }  // namespace
 
 void wait_yielding(MPI_Request &req, const Waiting &w, FailureListener *listener) {
-  wait_polling(req, w, listener, true);
+  wait_polling(req, w, listener, Pause::kSleep);
 }
 
 void wait_spinning(MPI_Request &req, const Waiting &w, FailureListener *listener) {
-  wait_polling(req, w, listener, false);
+  wait_polling(req, w, listener, Pause::kSpin);
 }
 
 int complete_yielding(MPI_Request *reqs, int n) {
@@ -67,6 +74,24 @@ void barrier_yielding(MPI_Comm comm, const Waiting &w) {
   MPI_Request req;
   check_mpi(MPI_Ibarrier(comm, &req), "MPI_Ibarrier");
   wait_yielding(req, w);
+}
+
+TimingBarrierHold g_timing_barrier_hold;
+
+void barrier_before_timing(MPI_Comm comm, bool yield, const Waiting &w, FailureListener *listener) {
+  if (g_timing_barrier_hold.world_rank >= 0) {
+    int world_rank = -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    if (world_rank == g_timing_barrier_hold.world_rank)
+      std::this_thread::sleep_for(std::chrono::duration<double>(g_timing_barrier_hold.seconds));
+  }
+  MPI_Request req;
+  if (yield) {
+    check_mpi(MPI_Ibarrier(comm, &req), "MPI_Ibarrier");
+    wait_polling(req, w, listener, Pause::kSleep);
+  }
+  check_mpi(MPI_Ibarrier(comm, &req), "MPI_Ibarrier");
+  wait_polling(req, w, listener, yield ? Pause::kYield : Pause::kSpin);
 }
 
 void bcast_yielding(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, const Waiting &w,

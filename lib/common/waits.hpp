@@ -44,8 +44,26 @@ inline void wait_as(bool yield, MPI_Request &req, const Waiting &w, FailureListe
 /// time would be the scheduler's, milliseconds). Returns MPI's code; no watchdog (use StallWatch).
 int complete_yielding(MPI_Request *reqs, int n);
 
-/// A barrier that yields: MPI_Ibarrier then wait_yielding.
+/// A barrier that yields: MPI_Ibarrier then wait_yielding. Never the last wait before a clock is read:
+/// a rank may still be asleep when it completes (barrier_before_timing).
 void barrier_yielding(MPI_Comm comm, const Waiting &w);
+
+/// The barrier before a timed region, the one way the ranks of a timed loop meet. A wait that may sleep
+/// never ends inside a timed region: where waiting ranks yield (more ranks than processors), the ranks meet
+/// first in barrier_yielding (the long wait, asleep), then in a barrier polled without sleeping (MPI_Test,
+/// and sched_yield between tests), so that every rank is awake before any rank leaves it and reads its
+/// clock. A rank asleep as the first barrier completed would otherwise wake up to 0.5 ms later, inside its
+/// partner's timed loop (nodecomm's k pairs measured 10-20x too slow on 16 cores, issue 31). Where each
+/// rank has a processor: one barrier, spinning.
+void barrier_before_timing(MPI_Comm comm, bool yield, const Waiting &w, FailureListener *listener = nullptr);
+
+/// Test hook of barrier_before_timing (tests/core/test_waits_mpi.cpp): the rank of MPI_COMM_WORLD that
+/// pauses before each such barrier, and for how long; -1: none. Never set outside the tests.
+struct TimingBarrierHold {
+  int world_rank = -1;
+  double seconds = 0.0;
+};
+extern TimingBarrierHold g_timing_barrier_hold;
 
 /// MPI_Ibcast then wait_yielding.
 void bcast_yielding(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, const Waiting &w,

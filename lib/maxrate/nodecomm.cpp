@@ -53,7 +53,7 @@ struct Pairs {
   /// the slowest pair's mean full ping-pong time in us comes back on every pair rank, with the stop verdict.
   template <class Clock>
   double measure(const Clock &clock, int k, int bytes, int64_t n_avg, StallWatch &stall, int64_t step, bool &stop) {
-    barrier_yielding(comm, waiting("phase 'nodecomm': the barrier of the pairs"));
+    barrier_before_timing(comm, yield, waiting("phase 'nodecomm': the barrier of the pairs"));
     const int pair = me < k_total ? me : me - k_total;
     const bool a_side = me < k_total;
     double t = 0.0;

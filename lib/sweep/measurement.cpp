@@ -223,9 +223,8 @@ template <class Clock>
 double sample(const Clock &clock, Participant &p, const Command &c, StallWatch &stall) {
   const int count = static_cast<int>(p.pattern == LAT_SWEEP_OVERLAP ? p.overlap_bytes : c.size);
   const int64_t work = p.pattern == LAT_SWEEP_OVERLAP ? c.size : 0;
-  MPI_Request req;
-  check_mpi(MPI_Ibarrier(p.work, &req), "MPI_Ibarrier");
-  p.wait(req, p.waiting("phase 'sweep': the barrier before a sample", "the other ranks of the sweep"));
+  barrier_before_timing(p.work, p.yield, p.waiting("phase 'sweep': the barrier before a sample", "the other ranks of the sweep"),
+                        p.listener);
   double acc = 1.0, per_op = 0.0;
   int failed;
   stall.enter(c.seed);
