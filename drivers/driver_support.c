@@ -1,4 +1,6 @@
 /* driver_support.c: the little the Fortran drivers need from POSIX and cannot say in standard Fortran. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +86,33 @@ void driver_bcast_int_politely(int *value) {
     if (done) return;
     latency_pause_seconds(0.001);
   }
+}
+
+int driver_warn_oversubscribed(const char *program) {
+  cpu_set_t mine, node_cpus;
+  CPU_ZERO(&mine);
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0) CPU_ZERO(&mine);
+  MPI_Comm node;
+  int node_ranks = 1, rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &node_ranks);
+  MPI_Allreduce(&mine, &node_cpus, (int)sizeof mine, MPI_BYTE, MPI_BOR, node);
+  MPI_Comm_free(&node);
+  const int processors = CPU_COUNT(&node_cpus);
+  /* The worst node: the most ranks beyond its processors, and its two counts. */
+  int excess[2] = {processors > 0 ? node_ranks - processors : 0, rank}, worst[2];
+  MPI_Allreduce(excess, worst, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
+  int counts[2] = {node_ranks, processors};
+  MPI_Bcast(counts, 2, MPI_INT, worst[1], MPI_COMM_WORLD);
+  if (worst[0] <= 0) return 0;
+  if (rank == 0)
+    fprintf(stderr,
+            "%s: WARNING: ranks outnumber processors: %d ranks on a node whose ranks may use %d processors. "
+            "Waiting ranks yield, and a time can include the scheduler's (milliseconds): use as many ranks as "
+            "processors per node for figures to trust.\n",
+            program, counts[0], counts[1]);
+  return 1;
 }
 
 void driver_finalize(void) {

@@ -34,6 +34,10 @@ int driver_measurement_failed(const char *program, int rc, int rank);
 void driver_launch_hint(const char *program);
 /** Rank 0's *value on every rank of MPI_COMM_WORLD; the others poll and sleep instead of spinning. */
 void driver_bcast_int_politely(int *value);
+/** Collective over MPI_COMM_WORLD: where a node runs more ranks than its ranks have processors (the union of
+    their CPU affinity masks), rank 0 prints "<program>: WARNING: ..." on stderr naming the worst node's counts:
+    waiting ranks there yield and a time can include the scheduler's. Returns 1 when so, on every rank. */
+int driver_warn_oversubscribed(const char *program);
 /** The end of a run: every rank of MPI_COMM_WORLD meets in a blocking MPI_Barrier, then MPI_Finalize. Ranks
     that reach MPI_Finalize milliseconds apart (one still asleep in a polite wait) hang there for ever over
     UCX's TCP transport: the first one in tears its connections down and stops progressing them while the

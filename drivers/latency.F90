@@ -32,6 +32,12 @@ program latency_driver
       import :: c_char
       character(kind=c_char), intent(in) :: program(*)
     end subroutine
+    !> Collective: rank 0 warns on stderr where a node has more ranks than processors; 1 when so.
+    function warn_oversubscribed(program) bind(C, name="driver_warn_oversubscribed") result(yes)
+      import :: c_char, c_int
+      character(kind=c_char), intent(in) :: program(*)
+      integer(c_int) :: yes
+    end function
     !> Every rank meets in a blocking barrier, then MPI_Finalize (drivers/driver_support.h: why).
     subroutine finalize() bind(C, name="driver_finalize")
     end subroutine finalize
@@ -54,7 +60,7 @@ program latency_driver
   type(lat_histogram) :: thist, phist
   type(latency_extras) :: extras
   type(lat_npp_study_row), allocatable :: rows(:)
-  integer :: rank, nprocs, ierr, status, pp_ierr, nstudy
+  integer :: rank, nprocs, ierr, status, pp_ierr, nstudy, oversubscribed
   real(real64) :: t_start
   character(len=max_path) :: outdir
   character(len=1024) :: message
@@ -100,6 +106,7 @@ program latency_driver
   call MPI_Bcast(extras%noplot, 1, MPI_LOGICAL, 0, MPI_COMM_WORLD)
 
   ! ---- Part 1: the timer on the source rank; Parts 2-5: the ping-pongs ---------------------------------
+  oversubscribed = warn_oversubscribed('latency'//c_null_char)  ! said on stderr by rank 0
   call lat_timer_defaults(topts)
   topts%nr = popts%nr
   topts%timer = popts%timer

@@ -165,6 +165,7 @@ int main(int argc, char **argv) {
     driver_finalize();
     return DRIVER_BAD_INPUT;
   }
+  driver_warn_oversubscribed("mpptest");
   latency_install_stop_handlers();
   lat_sweep sweep = nullptr;
   const int64_t nsizes = static_cast<int64_t>(s.size_list.size());

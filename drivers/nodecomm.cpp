@@ -169,6 +169,7 @@ int main(int argc, char **argv) {
     return status;
   }
   s.opts.progress = rank == 0 ? s.progress : 0;
+  driver_warn_oversubscribed("nodecomm");
   latency_install_stop_handlers();
   lat_nodecomm measured = nullptr;
   const int rc = lat_nodecomm_measure(MPI_COMM_WORLD, &s.opts, static_cast<int64_t>(s.sizes.size()),

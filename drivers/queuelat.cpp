@@ -82,6 +82,7 @@ int main(int argc, char **argv) {
   }
   o.progress = progress >= 0 ? progress : latency_stderr_is_terminal();
   if (rank != o.source) o.progress = 0;
+  driver_warn_oversubscribed("queuelat");
   latency_install_stop_handlers();
   lat_queue q = nullptr;
   const int rc = lat_queue_sweep(MPI_COMM_WORLD, &o, static_cast<int64_t>(lengths.size()),

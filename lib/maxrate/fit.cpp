@@ -116,6 +116,13 @@ MaxrateFit fit_maxrate(const lat_fit_options &o, const std::vector<lat_maxrate_o
       f.rn_mbs = fit.rn;
       f.rn_min_mbs = fit.rn_min;
       f.k_star = k_star_of(fit, m);
+      if (s.kmax == 1 && (m == LAT_MODEL_MAXRATE || m == LAT_MODEL_MAXRATE4 || m == LAT_MODEL_MAXPOSTAL)) {
+        // One pair: T = alpha + n / min(RN, RC). Only the smaller rate is seen; RN, RCi and k* are not
+        // identifiable, and a figure for them would be made up.
+        f.rc_mbs = std::fmin(f.rc_mbs, f.rn_mbs);
+        f.rn_mbs = f.rn_min_mbs = f.rci_mbs = f.k_star = nan;
+        f.bounded &= ~(LAT_BOUND_RN | LAT_BOUND_RCI);
+      }
       f.sse_gap = fit.gap;
       f.certified = fit.certified ? 1 : 0;
       for (size_t i = 0; i < obs.size(); ++i) {

@@ -102,6 +102,12 @@ std::string k_star_text(double k) { return std::isnan(k) ? "n/d" : std::isinf(k)
 
 }  // namespace
 
+std::string one_pair_note() {
+  return "K = 1: one pair cannot tell the network's rate from a core's. The max-rate models see only min(RN, RC), "
+         "shown as RC; RN, RCi and k* are not identifiable (n/d). Measure with 2 or more pairs (up to a node's "
+         "cores) to separate them";
+}
+
 std::string maxrate_tables_text(const MaxrateFit &fit) {
   const lat_fit_summary &s = fit.summary;
   const int nreg = static_cast<int>(s.nregimes);
@@ -140,6 +146,7 @@ std::string maxrate_tables_text(const MaxrateFit &fit) {
     }
     o += "\n";
   }
+  if (s.kmax == 1) notes.insert(notes.begin(), one_pair_note());
   if (!notes.empty()) {
     o += "What the data leave open:\n";
     for (const std::string &n : notes) o += "  " + n + "\n";
@@ -285,6 +292,7 @@ std::string title_lines(const std::vector<std::string> &lines) {
 
 /// k* of each regime under the model, as a line of text.
 std::string k_star_line(const MaxrateFit &fit, int model) {
+  if (fit.summary.kmax == 1) return "k*: not identifiable from one pair (K = 1)";
   const int nreg = static_cast<int>(fit.summary.nregimes);
   std::string o = "k* (the network limits from this many pairs): ";
   for (int g = 0; g < nreg; ++g)

@@ -17,7 +17,8 @@ for m in maxrate4 maxrate maxpostal postal_1pair postal_kpairs postal_all; do
   for f in bw err; do
     for x in gp png svg; do [ -s "two/nodecomm_${f}_$m.$x" ] && ok || bad "2 ranks: nodecomm_${f}_$m.$x missing"; done
   done
-  grep -q "k\* (the network limits from this many pairs)" "two/nodecomm_bw_$m.gp" && ok || bad "k* not on the $m figure"
+  # 2 ranks: K = 1, and one pair cannot identify k* (issue 31): the figure says so instead of a number.
+  grep -q "k\*: not identifiable from one pair (K = 1)" "two/nodecomm_bw_$m.gp" && ok || bad "K = 1: k* said unidentifiable on the $m figure"
 done
 ls -a two | grep -q '^\.mpilat-' && bad "temporary files left behind" || ok
 grep -q 'INTRA-NODE' two/nodecomm.txt && grep -q 'INTRA-NODE' two/nodecomm_fit.txt && grep -q 'INTRA-NODE' two.out \
@@ -50,6 +51,16 @@ $mpiexec -n 4 "$nodecomm" --sizes 0,1024,8192,16384,32768,65536 --reps 2 --nopro
 [ "$(sed -n 2p four/nodecomm.txt)" = "$(printf 'len\t1\t2')" ] && ok || bad "4 ranks: a column per k = 1, 2"
 [ "$(tail -n +3 four/nodecomm.txt | wc -l)" = 6 ] && ok || bad "4 ranks: a row per size"
 [ ! -e four/nodecomm_bw_maxrate.png ] && [ -s four/nodecomm_bw_maxrate.gp ] && ok || bad "--noplot drew"
+grep -q "k\* (the network limits from this many pairs)" four/nodecomm_bw_maxrate.gp && ok || bad "K = 2: k* on the figure"
+grep -q "K = 1: one pair cannot tell" four/nodecomm_fit.txt && bad "K = 2 said K = 1" || ok
+grep -q "K = 1: one pair cannot tell the network's rate from a core's" two/nodecomm_fit.txt two.out && ok || bad "K = 1: not said"
+python3 -c "
+import json; m = json.load(open('two/nodecomm.json'))
+fits = [f for g in m['fit']['regimes'] for n, f in g['models'].items() if n.startswith('max-rate') or n.startswith('modified')]
+assert len(fits) >= 3 and all(f['rn_mbs'] == 'n/a' and f['k_star'] == 'n/a' for f in fits), fits
+assert any(f['rc_mbs'] != 'n/a' for f in fits), fits" && ok || bad "K = 1: RN and k* in the JSON"
+grep -q "WARNING: ranks outnumber processors: 4 ranks" four.err && ok || bad "4 ranks on 2 cores: no warning"
+grep -q "WARNING: ranks outnumber" two.err && bad "2 ranks on 2 cores: warned" || ok
 
 # --sides socket on this one-package machine: its halves, and every file says so (not two sockets).
 mkdir socket
