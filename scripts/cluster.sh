@@ -5,10 +5,13 @@
 # hostname, own IPC and network namespace), so ranks on different nodes talk over TCP through the veths.
 # Needs root (as CI runs).
 #
-#   cluster.sh up NODES [RATE_MBS]   make nodes node0..node{N-1}; RATE_MBS: each link shaped to that many
-#                                    MB/s (10^6 bytes/s) both ways, tbf with a 2 MB burst; 0 or none: unshaped
-#   cluster.sh shape NODE RATE_MBS   reshape one node's link (0: unshaped)
+#   cluster.sh up NODES [RATE_MBS [BURST]]  make nodes node0..node{N-1}; RATE_MBS: each link shaped to that
+#                                    many MB/s (10^6 bytes/s) both ways by tbf; 0 or none: unshaped. BURST (tc's
+#                                    units, e.g. 2mb): the bucket; default what the link carries in 1 ms (at
+#                                    least 64kb), so that a ping-pong's idle direction cannot save up a message
+#   cluster.sh shape NODE RATE_MBS [BURST]  reshape one node's link (0: unshaped)
 #   cluster.sh cut NODE              take one node's link down (a cable pulled)
+#   cluster.sh mend NODE             bring it up again
 #   cluster.sh down                  remove every namespace, veth and the bridge this script made
 #   cluster.sh env                   the launcher's flags and environment, for eval
 #
@@ -22,22 +25,22 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 ns_of() { echo "mpi_$1"; }  # fakessh's name for a host's namespace
 veth_of() { echo "${prefix}v${1#node}"; }
 
-shape_dev() {  # RATE_MBS DEV [namespace]
-  local rate=$1 dev=$2 run=()
-  [ -n "${3:-}" ] && run=(ip netns exec "$3")
+shape_dev() {  # RATE_MBS BURST DEV [namespace]
+  local rate=$1 burst=$2 dev=$3 run=()
+  [ -n "${4:-}" ] && run=(ip netns exec "$4")
   "${run[@]}" tc qdisc del dev "$dev" root 2> /dev/null || true
-  # tc's "mbps" is megabytes per second; a 2 MB burst passes a message at the veth's own speed only once,
-  # the rate holds over any longer run.
-  [ "$rate" = 0 ] || "${run[@]}" tc qdisc add dev "$dev" root tbf rate "${rate}mbps" burst 2mb latency 100ms
+  # tc's "mbps" is megabytes per second (mbit: megabits).
+  [ "$rate" = 0 ] || "${run[@]}" tc qdisc add dev "$dev" root tbf rate "${rate}mbps" burst "$burst" latency 100ms
 }
 
-shape() {  # NODE RATE_MBS: both directions of the node's link
-  shape_dev "$2" "$(veth_of "$1")"
-  shape_dev "$2" "$node_if" "$(ns_of "$1")"
+shape() {  # NODE RATE_MBS [BURST]: both directions of the node's link
+  local burst=${3:-$(( $2 * 1000 > 65536 ? $2 * 1000 : 65536 ))}  # 1 ms of the rate, in bytes
+  shape_dev "$2" "$burst" "$(veth_of "$1")"
+  shape_dev "$2" "$burst" "$node_if" "$(ns_of "$1")"
 }
 
 up() {
-  local nodes=$1 rate=${2:-0}
+  local nodes=$1 rate=${2:-0} burst=${3:-}
   [[ $nodes =~ ^[0-9]+$ ]] && [ "$nodes" -ge 1 ] && [ "$nodes" -le 200 ] || { echo "cluster.sh: NODES must be 1..200, got '$nodes'" >&2; exit 2; }
   [[ $rate =~ ^[0-9]+$ ]] || { echo "cluster.sh: RATE_MBS must be a whole number of MB/s, got '$rate'" >&2; exit 2; }
   [ "$(id -u)" = 0 ] || { echo "cluster.sh: needs root (network namespaces)" >&2; exit 77; }
@@ -60,7 +63,7 @@ up() {
     ip netns exec "$ns" ip link set "$node_if" up
     ip netns exec "$ns" ip link set lo up
     ip netns exec "$ns" sysctl -q -w net.ipv4.tcp_slow_start_after_idle=0
-    shape "$node" "$rate"
+    shape "$node" "$rate" $burst
   done
 }
 
@@ -78,8 +81,9 @@ down() {
 
 case "${1:-}" in
   up) shift; up "$@" ;;
-  shape) shape "$2" "$3" ;;
+  shape) shape "$2" "$3" ${4:-} ;;
   cut) ip link set "$(veth_of "$2")" down ;;
+  mend) ip link set "$(veth_of "$2")" up ;;
   down) down ;;
   env)
     # For the launcher (MPICH's hydra): ranks reach each other only on the nodes' veths.
