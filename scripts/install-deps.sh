@@ -21,8 +21,8 @@ if [ "${1:-}" = --tests ]; then
              libclang-rt-14-dev         # libFuzzer's runtime: the fuzz targets replay their corpus
              clang-14 afl++             # scripts/fuzz.sh: coverage-guided fuzzing runs
              netpipe-mpich2             # the reference beside our numbers (docs/performance.md)
-             slurm-wlm munge             # a one-node Slurm for the batch-job tests (scripts/slurm-start.sh)
-          iproute2)                  # ip and tc: the namespaced test cluster (scripts/cluster.sh)
+             slurm-wlm munge            # a one-node Slurm for the batch-job tests (scripts/slurm-start.sh)
+             iproute2)                  # ip and tc: the namespaced test cluster (scripts/cluster.sh)
 fi
 missing=()
 for p in "${packages[@]}"; do
