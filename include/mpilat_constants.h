@@ -131,13 +131,17 @@
  *                      scheduler's (milliseconds per barrier), not the network's
  *   LAT_WARN_LATE      lat_collective: more than 5 % of the synchronised samples had a rank start late
  *                      (the window is too short for this machine's noise: lat_collective_options.window_us)
+ *   LAT_WARN_CLOCKS    lat_collective: the clocks could not be kept: a rank's residual offset to rank 0, after
+ *                      3 synchronisations or at the end of the run, was beyond what its exchanges allow (half
+ *                      the fit's best round trip + 0.1 us); the sync mode's figures are withheld
  */
 #define LAT_RUN_WARNINGS(LAT_X) \
   LAT_X(LAT_WARN_LEVELS, 1) \
   LAT_X(LAT_WARN_FILTERED, 2) \
   LAT_X(LAT_WARN_STATE, 4) \
   LAT_X(LAT_WARN_OVERSUBSCRIBED, 8) \
-  LAT_X(LAT_WARN_LATE, 16)
+  LAT_X(LAT_WARN_LATE, 16) \
+  LAT_X(LAT_WARN_CLOCKS, 32)
 
 /* What changed at a state change of a run (lat_pingpong_result.change_quantity; enum lat_change_quantity).
  *   LAT_CHANGE_MEDIAN  the chunks' median one-way time (us)

@@ -139,4 +139,12 @@ PointOutcome finish_point(const PointSeries &s) {
   return out;
 }
 
+std::string withheld_reason(const lat_coll_point &p) {
+  if (p.mode != LAT_COLL_MODE_SYNC) return "";
+  if (p.warnings & LAT_WARN_CLOCKS) return "the clocks were not kept";
+  if (p.late * 2 > p.samples + p.late)
+    return std::to_string(p.late) + " of " + std::to_string(p.samples + p.late) + " samples started late";
+  return "";
+}
+
 }  // namespace lat

@@ -1,6 +1,7 @@
 #include "collective/clock_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace lat {
@@ -18,8 +19,16 @@ OffsetPoint offset_point(const std::vector<ClockExchange> &burst) {
   return {mid, best->remote - mid, best->received - best->sent};
 }
 
-ClockLine fit_clock_line(const std::vector<OffsetPoint> &points) {
-  if (points.empty()) throw std::invalid_argument("fit_clock_line: no point");
+bool least_delayed(const OffsetPoint &p, double best_rtt) { return p.rtt <= 2.0 * best_rtt + kDelaySlackS; }
+
+ClockLine fit_clock_line(const std::vector<OffsetPoint> &all) {
+  double best = HUGE_VAL;
+  for (const OffsetPoint &p : all)
+    if (p.rtt >= 0.0) best = std::min(best, p.rtt);
+  std::vector<OffsetPoint> points;
+  for (const OffsetPoint &p : all)
+    if (p.rtt >= 0.0 && least_delayed(p, best)) points.push_back(p);
+  if (points.empty()) throw std::invalid_argument("fit_clock_line: no point with a round trip >= 0");
   const double n = static_cast<double>(points.size());
   double mx = 0.0, my = 0.0;
   for (const OffsetPoint &p : points) {
@@ -46,16 +55,21 @@ ClockLine compose(const ClockLine &to_reference, const ClockLine &reference_to_r
 }
 
 bool DriftTracker::add(const OffsetPoint &p) {
-  if (!checks_.empty() && !(p.rtt <= 2.0 * best_rtt_ + 50e-9)) return false;
   if (!(p.rtt >= 0.0)) return false;
   best_rtt_ = checks_.empty() ? p.rtt : std::min(best_rtt_, p.rtt);
   // The base's time back to local time, exactly: the clocks of two nodes may differ by days, and a drift of
   // 1e-7 over days is milliseconds.
   const double local = (p.local - base_.intercept) / (1.0 + base_.slope);
   checks_.push_back({local, p.offset, p.rtt});
-  const ClockLine c = fit_clock_line(checks_);
+  const ClockLine c = fit_clock_line(checks_);  // the least-delayed checks only, the best known so far
   in_use_ = {base_.intercept + c.intercept, base_.slope + c.slope};
-  return true;
+  return least_delayed(p, best_rtt_);
+}
+
+std::size_t DriftTracker::checks() const {
+  std::size_t n = 0;
+  for (const OffsetPoint &c : checks_) n += least_delayed(c, best_rtt_) ? 1 : 0;
+  return n;
 }
 
 }  // namespace lat

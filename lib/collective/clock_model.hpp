@@ -32,8 +32,17 @@ struct OffsetPoint {
 /// The fit point of a burst (not empty; exchanges with received < sent are never the minimum).
 OffsetPoint offset_point(const std::vector<ClockExchange> &burst);
 
-/// The least-squares line of offset against local time (local times centred first, so clocks counting from
-/// a large origin lose no digits); one point, or points at one local time: the offset alone, no drift.
+/// How much a point's round trip may exceed twice the best one's and still count as least delayed.
+constexpr double kDelaySlackS = 50e-9;
+
+/// A point whose round trip is at most 2x the best (+ kDelaySlackS): its offset is known within about the
+/// best's uncertainty. A delayed exchange gives its offset only within its own round trip, which may be
+/// milliseconds on a loaded node: one such point weighted as the others tilts a line.
+bool least_delayed(const OffsetPoint &p, double best_rtt);
+
+/// The least-squares line of offset against local time through the least-delayed points only (local times
+/// centred first, so clocks counting from a large origin lose no digits); one point, or points at one local
+/// time: the offset alone, no drift. Points with a negative round trip never count.
 ClockLine fit_clock_line(const std::vector<OffsetPoint> &points);
 
 /// local -> reference -> root: a client's line to the root from its line to its reference and the
@@ -42,16 +51,17 @@ ClockLine compose(const ClockLine &to_reference, const ClockLine &reference_to_r
 
 /// The line in use during a run: a base line (HCA's) plus the least-squares line through checks of the
 /// offset to the root measured against the base as the run goes on, so that the drift's time base grows
-/// with the run. A check whose round trip is above twice the best (+50 ns) is left out: a delayed exchange
-/// gives its offset only within its round trip.
+/// with the run. Only the least-delayed checks count (least_delayed, against the best round trip so far;
+/// a later better check leaves earlier ones out).
 class DriftTracker {
  public:
   explicit DriftTracker(const ClockLine &base = {}) : base_(base), in_use_(base) {}
   /// A check: the offset to the root against the base, at a time on the base's clock (as residual_offset
-  /// gives it); false when left out.
+  /// gives it); false when it is not (now) among the least delayed.
   bool add(const OffsetPoint &on_base);
   const ClockLine &in_use() const { return in_use_; }
-  std::size_t checks() const { return checks_.size(); }
+  /// The checks the line goes through (the least delayed).
+  std::size_t checks() const;
 
  private:
   ClockLine base_, in_use_;

@@ -48,6 +48,11 @@ std::string coll_table_text(const CollResult &r) {
   for (const lat_coll_point &p : r.points) {
     const lat_stats &st = p.stats;
     const double p90 = p.q.p_us[6], p99 = p.q.p_us[8];
+    if (const std::string why = withheld_reason(p); !why.empty()) {
+      append(o, "{:<10} {:>9} {:<8} {:>7} {:>6} withheld: {}\n", coll_op_name(p.op), p.msg_bytes, coll_mode_name(p.mode),
+             p.samples, p.late, why);
+      continue;
+    }
     append(o, "{:<10} {:>9} {:<8} {:>7} {:>6} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>8.3f} {:>8.4f} {:>6.4f} {:>9.3f} {:>9.3f} "
               "{:>21} {:>9} {}\n",
            coll_op_name(p.op), p.msg_bytes, coll_mode_name(p.mode), p.samples, p.late, st.min_us, st.median_us, st.mean_us,
@@ -65,12 +70,18 @@ std::string coll_table_text(const CollResult &r) {
 std::string coll_csv_text(const CollResult &r) {
   std::string o = "operation,bytes,mode,quantity,samples,late,min_us,median_us,mean_us,max_us,stddev_us,stderr_us,rse,p90_us,"
                   "p99_us,median_ci_low_us,median_ci_high_us,window_us,local_max_median_us,last_rank,last_rank_count,warnings\n";
-  for (const lat_coll_point &p : r.points)
+  for (const lat_coll_point &p : r.points) {
+    if (!withheld_reason(p).empty()) {  // no figure a reader could take for a measurement
+      append(o, "{},{},{},{},{},{},,,,,,,,,,,,{:.3f},,,,{}\n", coll_op_name(p.op), p.msg_bytes, coll_mode_name(p.mode),
+             coll_mode_short_quantity(p.mode), p.samples, p.late, p.window_us, p.warnings);
+      continue;
+    }
     append(o, "{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.3f},{:.6f},{},{},{}\n",
            coll_op_name(p.op), p.msg_bytes, coll_mode_name(p.mode), coll_mode_short_quantity(p.mode), p.samples, p.late, p.stats.min_us, p.stats.median_us,
            p.stats.mean_us, p.stats.max_us, p.stats.stddev_us, p.stats.stderr_us, p.stats.rse, p.q.p_us[6], p.q.p_us[8],
            p.q.median_ci_us[0], p.q.median_ci_us[1], p.window_us, p.local_max_median_us, p.last_rank, p.last_rank_count,
            p.warnings);
+  }
   return o;
 }
 
@@ -126,7 +137,8 @@ std::string coll_json_text(const CollResult &r, const std::string &command_line)
                  {"residual_max_us", s.residual_max_us},
                  {"rtt_min_us", s.rtt_min_us},
                  {"error_bound_us", s.error_bound_us},
-                 {"error_bound_rule", "residual_max_us + rtt_min_us / 2"},
+                 {"error_bound_rule", "max over ranks of |residual| + the residual exchange's round trip / 2, after each "
+                                      "synchronisation and at the end (rank 0's time lies within that exchange)"},
                  {"ranks", clocks}};
   nlohmann::json modes = nlohmann::json::object();
   for (int m : modes_of(s.modes)) modes[coll_mode_name(m)] = coll_mode_quantity(m);
@@ -156,6 +168,7 @@ std::string coll_json_text(const CollResult &r, const std::string &command_line)
                         {"last_rank", p.last_rank},
                         {"last_rank_count", p.last_rank_count},
                         {"warning_bits", p.warnings},
+                        {"withheld", withheld_reason(p).empty() ? nlohmann::json() : nlohmann::json(withheld_reason(p))},
                         {"levels", p.nlevels},
                         {"state_changes", p.nchanges},
                         {"ranks", ranks}};

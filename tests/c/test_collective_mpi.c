@@ -70,7 +70,9 @@ static void points_rounds_and_spread(void **state) {
   /* One host, one clock (CLOCK_MONOTONIC_RAW): the offsets found are within the round trip of the exchanges. */
   assert_true(s.nnodes == 1);
   assert_true(s.offset_max_us <= s.rtt_min_us + 0.1);
-  assert_true(fabs(s.error_bound_us - (s.residual_max_us + 0.5 * s.rtt_min_us)) < 1e-9);
+  /* The bound: a residual plus half its own exchange's round trip, the worst rank (issue 31). */
+  assert_true(s.error_bound_us >= s.residual_max_us && s.error_bound_us > 0.0);
+  assert_false(s.warnings & LAT_WARN_CLOCKS); /* one quiet host: the clocks are kept */
   /* Modes, then operations, then sizes; barrier once per mode, at 0 bytes. */
   const int modes[3] = {LAT_COLL_MODE_SYNC, LAT_COLL_MODE_BARRIER, LAT_COLL_MODE_LOOP};
   const int ops[5] = {LAT_COLL_BARRIER, LAT_COLL_BCAST, LAT_COLL_BCAST, LAT_COLL_ALLREDUCE, LAT_COLL_ALLREDUCE};

@@ -63,6 +63,27 @@ void line_recovers_offset_and_drift(void **) {
   assert_true(one.slope == 0.0 && one.intercept == points.front().offset);
 }
 
+void delayed_points_do_not_tilt_the_line(void **) {
+  // 20 fit points 0.05 s apart on the line offset = 12.3 ms + 5e-6 local, round trips 0.5 us; 4 of them
+  // delayed (a rank preempted during its burst: every exchange of the burst 2-3 ms late, the offset off by
+  // up to half that). Weighted as the others they tilt the line by ~1e-3; left out, the line is the truth's.
+  const auto truth = [](double l) { return 0.0123 + 5e-6 * l; };
+  std::vector<lat::OffsetPoint> points;
+  for (int f = 0; f < 20; ++f) {
+    const double local = 1e5 + 0.05 * f;
+    const bool delayed = f % 5 == 4;
+    points.push_back({local, truth(local) + (delayed ? 1.1e-3 : 0.0), delayed ? 2.5e-3 : 0.5e-6});
+  }
+  const lat::ClockLine line = lat::fit_clock_line(points);
+  assert_true(std::fabs(line.slope - 5e-6) < 1e-9);
+  for (double local : {1e5, 1e5 + 0.5, 1e5 + 1.0}) assert_true(std::fabs(line.to_reference(local) - local - truth(local)) < 1e-9);
+  // The same points weighted alike (every round trip equal): the line is far off, as it was before.
+  for (lat::OffsetPoint &p : points) p.rtt = 0.5e-6;
+  assert_true(std::fabs(lat::fit_clock_line(points).to_reference(1e5 + 1.0) - (1e5 + 1.0) - truth(1e5 + 1.0)) > 1e-4);
+  // The rule: at most 2 x the best round trip + 50 ns.
+  assert_true(lat::least_delayed({0.0, 0.0, 1.05e-6}, 0.5e-6) && !lat::least_delayed({0.0, 0.0, 1.06e-6}, 0.5e-6));
+}
+
 void lines_compose_along_the_tree(void **) {
   const lat::ClockLine a{0.5, 2e-6}, b{-0.25, -1e-6};
   const lat::ClockLine ab = lat::compose(a, b);
@@ -98,6 +119,7 @@ int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(least_delayed_exchange_gives_the_offset),
       cmocka_unit_test(line_recovers_offset_and_drift),
+      cmocka_unit_test(delayed_points_do_not_tilt_the_line),
       cmocka_unit_test(lines_compose_along_the_tree),
       cmocka_unit_test(drift_tracker_corrects_a_line_off_by_its_drift),
   };

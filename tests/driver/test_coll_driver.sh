@@ -34,7 +34,11 @@ assert r["nprocs"] == 2 and r["rounds"] == 20 and r["reps"] == 20 and r["partial
 assert set(j["modes"]) == {"sync", "barrier", "loop"}
 c = j["clocks"]
 assert c["syncs"] == 1 and len(c["ranks"]) == 2 and c["ranks"][0]["offset_us"] == 0
-assert abs(c["error_bound_us"] - (c["residual_max_us"] + c["rtt_min_us"] / 2)) < 1e-9
+# The bound: each rank's residual plus half the round trip of the exchange that measured it (issue 31), at
+# the synchronisation and at the end (the ranks' end residuals are listed): never below any of them.
+assert c["error_bound_us"] >= c["residual_max_us"] and c["error_bound_us"] > 0
+assert all(c["error_bound_us"] >= abs(k["residual_end_us"]) + k["residual_rtt_us"] / 2 - 1e-9 for k in c["ranks"])
+assert c["error_bound_rule"].startswith("max over ranks of |residual| + the residual exchange's round trip / 2")
 pts = j["points"]
 assert len(pts) == 15 and j["sizes"] == [8, 1024]
 assert [(p["mode"], p["operation"], p["bytes"]) for p in pts[:5]] == [("sync", "barrier", 0), ("sync", "bcast", 8),
@@ -134,12 +138,15 @@ sleep 6.5
 slurm_stop mpilat-coll "--reps 1000000"
 wait $job
 wait $hogs
-grep -q '^WARNING: allreduce 8 B sync: the run changed state at' hog/mpilat-coll.txt && ok \
-  || bad "hog: no state change of the sync point: $(grep -c WARN hog/mpilat-coll.txt) warnings ($(cat hog.err))"
+# The sync point: preempted samples are discarded as late (issue 31), so what is kept may show no change;
+# either the change or the discarded samples are said.
+grep -Eq '^WARNING: allreduce 8 B sync: (the run changed state at|[0-9]+ of [0-9]+ synchronised samples had a rank start late)' \
+  hog/mpilat-coll.txt && ok || bad "hog: the sync point says nothing: $(grep -c WARN hog/mpilat-coll.txt) warnings ($(cat hog.err))"
 grep -q '^WARNING: allreduce 8 B barrier: the run changed state at' hog/mpilat-coll.txt && ok || bad "hog: no state change of the barrier point"
 python3 -c "
 import json,sys; j=json.load(open(sys.argv[1]))
-assert j['run']['warning_bits'] & 4 and all(p['state_changes'] > 0 for p in j['points'])" hog/mpilat-coll.json && ok || bad "hog: json"
+assert j['run']['warning_bits'] & 4 and all(p['state_changes'] > 0 or p['warning_bits'] & 16 for p in j['points'])" \
+  hog/mpilat-coll.json && ok || bad "hog: json"
 
 # ---- --help shows the library's defaults
 "$coll" --help > help.out 2>&1
