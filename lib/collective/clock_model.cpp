@@ -46,6 +46,12 @@ ClockLine fit_clock_line(const std::vector<OffsetPoint> &all) {
   return line;
 }
 
+bool residual_within_bound(const OffsetPoint &residual, double fit_rtt_s) {
+  return std::fabs(residual.offset) <= 0.5 * fit_rtt_s + kResidualSlackS;
+}
+
+double error_bound_of(const OffsetPoint &residual) { return std::fabs(residual.offset) + 0.5 * residual.rtt; }
+
 ClockLine compose(const ClockLine &to_reference, const ClockLine &reference_to_root) {
   // root = r + a2 + b2 r with r = l + a1 + b1 l: root = l + (a2 + (1 + b2) a1) + (b1 + b2 + b1 b2) l.
   ClockLine line;

@@ -45,6 +45,17 @@ bool least_delayed(const OffsetPoint &p, double best_rtt);
 /// time: the offset alone, no drift. Points with a negative round trip never count.
 ClockLine fit_clock_line(const std::vector<OffsetPoint> &points);
 
+/// The check of a synchronisation: the residual (a rank's offset to rank 0 measured right after, on the
+/// new line) within half the fit's best round trip plus 0.1 us, what the exchanges themselves allow. A worse
+/// residual is a line tilted or shifted by delayed exchanges (a loaded node).
+constexpr double kResidualSlackS = 0.1e-6;
+bool residual_within_bound(const OffsetPoint &residual, double fit_rtt_s);
+
+/// The bound of a time on the synchronised clock against rank 0's: the residual seen, plus half the round
+/// trip of the exchange that saw it (rank 0's reading lies somewhere within that exchange, whatever the two
+/// directions' delays).
+double error_bound_of(const OffsetPoint &residual);
+
 /// local -> reference -> root: a client's line to the root from its line to its reference and the
 /// reference's line to the root.
 ClockLine compose(const ClockLine &to_reference, const ClockLine &reference_to_root);

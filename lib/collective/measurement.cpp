@@ -108,21 +108,9 @@ struct SyncState {
 constexpr double kCheckEveryS = 0.1;
 constexpr int kCheckBurst = 20;
 
-/// A synchronisation is kept when every rank's residual (its offset to rank 0 measured right after, on the
-/// new line) is within half its fit's best round trip plus 0.1 us: what the exchanges themselves allow. A
-/// worse residual is a line tilted or shifted by delayed exchanges (a loaded node): the synchronisation is
-/// done again, kSyncTries in all, and the best try kept, the run saying so (LAT_WARN_CLOCKS).
+/// A synchronisation that fails its check (residual_within_bound) is done again, kSyncTries in all, and
+/// the best try kept, the run saying so (LAT_WARN_CLOCKS).
 constexpr int kSyncTries = 3;
-constexpr double kResidualSlackS = 0.1e-6;
-
-bool residual_within_bound(const OffsetPoint &residual, double fit_rtt_s) {
-  return std::fabs(residual.offset) <= 0.5 * fit_rtt_s + kResidualSlackS;
-}
-
-/// The bound of a time on the synchronised clock against rank 0's: the residual seen, plus half the round
-/// trip of the exchange that saw it (rank 0's reading lies somewhere within that exchange, whatever the
-/// two directions' delays).
-double error_bound_of(const OffsetPoint &residual) { return std::fabs(residual.offset) + 0.5 * residual.rtt; }
 
 template <class Clock>
 SyncState synchronise_once(const Clock &clock, const Run &run, const lat_collective_options &o, bool one_pair_at_a_time,

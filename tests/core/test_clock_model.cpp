@@ -84,6 +84,15 @@ void delayed_points_do_not_tilt_the_line(void **) {
   assert_true(lat::least_delayed({0.0, 0.0, 1.05e-6}, 0.5e-6) && !lat::least_delayed({0.0, 0.0, 1.06e-6}, 0.5e-6));
 }
 
+void a_synchronisation_is_checked_and_bounded(void **) {
+  // Fit round trip 0.5 us: a residual within 0.25 + 0.1 us passes, beyond it the synchronisation is redone.
+  assert_true(lat::residual_within_bound({0.0, 0.34e-6, 0.6e-6}, 0.5e-6));
+  assert_true(lat::residual_within_bound({0.0, -0.34e-6, 0.6e-6}, 0.5e-6));
+  assert_false(lat::residual_within_bound({0.0, 0.36e-6, 0.6e-6}, 0.5e-6));
+  // The bound: |residual| + half the residual exchange's own round trip (not the fit's best).
+  assert_true(std::fabs(lat::error_bound_of({0.0, -0.2e-6, 3.0e-6}) - 1.7e-6) < 1e-15);
+}
+
 void lines_compose_along_the_tree(void **) {
   const lat::ClockLine a{0.5, 2e-6}, b{-0.25, -1e-6};
   const lat::ClockLine ab = lat::compose(a, b);
@@ -120,6 +129,7 @@ int main() {
       cmocka_unit_test(least_delayed_exchange_gives_the_offset),
       cmocka_unit_test(line_recovers_offset_and_drift),
       cmocka_unit_test(delayed_points_do_not_tilt_the_line),
+      cmocka_unit_test(a_synchronisation_is_checked_and_bounded),
       cmocka_unit_test(lines_compose_along_the_tree),
       cmocka_unit_test(drift_tracker_corrects_a_line_off_by_its_drift),
   };

@@ -109,9 +109,25 @@ void names_and_orders(void **) {
 
 }  // namespace
 
+void figures_withheld_when_the_clocks_were_not_kept_or_most_starts_late(void **) {
+  lat_coll_point p{};
+  p.mode = LAT_COLL_MODE_SYNC;
+  p.samples = 50;
+  p.late = 50;  // half: kept
+  assert_string_equal(lat::withheld_reason(p).c_str(), "");
+  p.late = 51;
+  assert_string_equal(lat::withheld_reason(p).c_str(), "51 of 101 samples started late");
+  p.late = 0;
+  p.warnings = LAT_WARN_CLOCKS;
+  assert_string_equal(lat::withheld_reason(p).c_str(), "the clocks were not kept");
+  p.mode = LAT_COLL_MODE_BARRIER;  // no clock in barrier or loop mode
+  assert_string_equal(lat::withheld_reason(p).c_str(), "");
+}
+
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sync_is_last_end_minus_first_start), cmocka_unit_test(barrier_is_the_largest_local_and_loop_the_mean),
-      cmocka_unit_test(a_point_from_its_samples), cmocka_unit_test(chunks_of_the_run), cmocka_unit_test(names_and_orders)};
+      cmocka_unit_test(a_point_from_its_samples), cmocka_unit_test(chunks_of_the_run), cmocka_unit_test(names_and_orders),
+      cmocka_unit_test(figures_withheld_when_the_clocks_were_not_kept_or_most_starts_late)};
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
