@@ -344,7 +344,7 @@
     added or changed; a constant's value), LAT_VERSION_PATCH for fixes that change neither (NEWS.md).
     Compare LAT_API_VERSION with lat_get_api_version() at run time. */
 #define LAT_VERSION_MAJOR 0
-#define LAT_API_VERSION 9
+#define LAT_API_VERSION 10
 #define LAT_VERSION_PATCH 0
 
 #endif /* MPILAT_CONSTANTS_H */

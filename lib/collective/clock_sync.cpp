@@ -98,7 +98,8 @@ ClockSync synchronise_clocks(MPI_Comm comm, const ClockSyncOptions &o, const std
         answer_pings(comm, rank + d, o.fit_points * o.burst, now, w);
       }
       if (!w.one_pair_at_a_time) break;
-      barrier_yielding(comm, {rank, "every rank", "phase 'clock synchronisation': the turn of the next pair", w.timeout_s});
+      // Awake when it ends: the next pair's first exchanges would otherwise wait for a sleeping reference.
+      barrier_before_timing(comm, true, {rank, "every rank", "phase 'clock synchronisation': the turn of the next pair", w.timeout_s});
     }
   }
   // Top down: a reference's line to rank 0 is known once its own round is past.

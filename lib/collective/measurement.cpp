@@ -73,8 +73,10 @@ struct Run {
     stall->leave((*watched)++);
     return rc;
   }
+  /// The barrier before a timed call: yielding ranks meet again awake (barrier_before_timing), or one
+  /// blocking MPI_Barrier under the watchdog.
   void barrier(const char *phase) const {
-    if (yield) barrier_yielding(comm, waiting(phase));
+    if (yield) barrier_before_timing(comm, true, waiting(phase), listener);
     else check_mpi(watched_call([&] { return MPI_Barrier(comm); }), "MPI_Barrier");
   }
   /// An allreduce of doubles outside the timed calls.

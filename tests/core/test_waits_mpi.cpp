@@ -72,18 +72,22 @@ void within_noise(const char *what, double free_us, double held_us) {
   assert_true(held_us < 2.0 * free_us + 2.0);
 }
 
+/// f(false) and f(true) alternated, the free run first and last; the medians within the noise.
+void free_and_held_alike(const char *what, double (*f)(bool)) {
+  std::vector<double> free_us, held_us;
+  for (int k = 0; k < 2; ++k) {
+    free_us.push_back(f(false));
+    held_us.push_back(f(true));
+  }
+  free_us.push_back(f(false));
+  within_noise(what, median(free_us), median(held_us));
+}
+
 void no_wake_up_in_the_loop_after_the_timing_barrier(void **) {
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size != 2) skip();
-  // Alternated, the free run first and last, the median of each kind.
-  std::vector<double> free_us, held_us;
-  for (int k = 0; k < 2; ++k) {
-    free_us.push_back(timed_after_barrier(false));
-    held_us.push_back(timed_after_barrier(true));
-  }
-  free_us.push_back(timed_after_barrier(false));
-  within_noise("barrier_before_timing", median(free_us), median(held_us));
+  free_and_held_alike("barrier_before_timing", timed_after_barrier);
 }
 
 /// nodecomm's k = 1 time at 0 bytes, a run of its own (4 ranks on 2 cores: the waits yield).
@@ -108,13 +112,7 @@ void nodecomm_k1_time_does_not_move_when_a_partner_sleeps(void **) {
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size != 4) skip();
-  std::vector<double> free_us, held_us;
-  for (int k = 0; k < 2; ++k) {
-    free_us.push_back(nodecomm_k1(false));
-    held_us.push_back(nodecomm_k1(true));
-  }
-  free_us.push_back(nodecomm_k1(false));
-  within_noise("nodecomm k = 1, 0 bytes, full ping-pong", median(free_us), median(held_us));
+  free_and_held_alike("nodecomm k = 1, 0 bytes, full ping-pong", nodecomm_k1);
 }
 
 }  // namespace
