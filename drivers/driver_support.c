@@ -1,6 +1,8 @@
 /* driver_support.c: the little the Fortran drivers need from POSIX and cannot say in standard Fortran. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,9 +117,30 @@ int driver_warn_oversubscribed(const char *program) {
   return 1;
 }
 
-void driver_finalize(void) {
+#define FINALIZE_LIMIT_SECONDS 10
+
+static void *finalize_watch(void *status) {
+  struct timespec left = {FINALIZE_LIMIT_SECONDS, 0};
+  while (nanosleep(&left, &left) != 0) {
+  }
+  fprintf(stderr,
+          "mpilat: MPI_Finalize did not return within %d s (a teardown hang of UCX's TCP transport, "
+          "openucx/ucx#8738); every rank had finished and the files are complete: exiting with status %d\n",
+          FINALIZE_LIMIT_SECONDS, (int)(intptr_t)status);
+  fflush(stderr);
+  _exit((int)(intptr_t)status);
+  return NULL;
+}
+
+void driver_finalize(int status) {
   MPI_Barrier(MPI_COMM_WORLD);
+  pthread_t watch;
+  const int watching = pthread_create(&watch, NULL, finalize_watch, (void *)(intptr_t)status) == 0;
   MPI_Finalize();
+  if (watching) {
+    pthread_cancel(watch);
+    pthread_join(watch, NULL);
+  }
 }
 
 int driver_measurement_failed(const char *program, int rc, int rank) {

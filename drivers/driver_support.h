@@ -38,12 +38,14 @@ void driver_bcast_int_politely(int *value);
     their CPU affinity masks), rank 0 prints "<program>: WARNING: ..." on stderr naming the worst node's counts:
     waiting ranks there yield and a time can include the scheduler's. Returns 1 when so, on every rank. */
 int driver_warn_oversubscribed(const char *program);
-/** The end of a run: every rank of MPI_COMM_WORLD meets in a blocking MPI_Barrier, then MPI_Finalize. Ranks
-    that reach MPI_Finalize milliseconds apart (one still asleep in a polite wait) hang there for ever over
-    UCX's TCP transport: the first one in tears its connections down and stops progressing them while the
-    other's teardown waits for it (openucx/ucx#8738; seen with nodecomm between two nodes, tested by the
-    cluster tests). */
-void driver_finalize(void);
+/** The end of a run whose exit status is status: every rank of MPI_COMM_WORLD meets in a blocking
+    MPI_Barrier, then MPI_Finalize. Ranks that reach MPI_Finalize milliseconds apart (one still asleep in a
+    polite wait) hang there for ever over UCX's TCP transport: the first ones in tear their connections down
+    and stop progressing them while a late one's teardown waits for them (openucx/ucx#8738; seen with
+    nodecomm between two nodes, and with mmpi on 2 x 2 ranks of 2 cores even after the barrier). So a watch
+    thread ends the process with status, saying why, when MPI_Finalize has not returned within 10 s: by then
+    every rank has passed the barrier, after the files were written. Tested by the cluster tests. */
+void driver_finalize(int status);
 
 #ifdef __cplusplus
 }

@@ -39,7 +39,9 @@ program latency_driver
       integer(c_int) :: yes
     end function
     !> Every rank meets in a blocking barrier, then MPI_Finalize (drivers/driver_support.h: why).
-    subroutine finalize() bind(C, name="driver_finalize")
+    subroutine finalize(status) bind(C, name="driver_finalize")
+      import :: c_int
+      integer(c_int), value :: status
     end subroutine finalize
     !> Sleeps the given seconds (a grace period before ending a stuck job).
     subroutine pause_seconds(seconds) bind(C, name="latency_pause_seconds")
@@ -91,7 +93,7 @@ program latency_driver
   if (status /= params_run) then
     if (rank == 0 .and. status == params_bad) write (error_unit, '(a)') 'latency: error: '//trim(message), &
       'latency: run "latency --help" for the options'
-    call finalize()
+    call finalize(merge(exit_bad_input, 0, status == params_bad))
     if (status == params_bad) stop exit_bad_input, quiet=.true.
     stop
   end if
@@ -134,7 +136,7 @@ program latency_driver
   status = 0
   if (rank == 0) status = write_files()
   call MPI_Bcast(status, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
-  call finalize()
+  call finalize(exit_code())
   if (status /= 0) stop exit_failed, quiet=.true.
   if (pres%partial /= LAT_COMPLETE) stop exit_partial, quiet=.true.
 
@@ -213,7 +215,7 @@ contains
     end if
     call lat_histogram_free(thist)
     call MPI_Bcast(status, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
-    call finalize()
+    call finalize(exit_code())
     if (status /= 0) stop exit_failed, quiet=.true.
     if (pres%partial /= LAT_COMPLETE) stop exit_partial, quiet=.true.
     stop 0, quiet=.true.
@@ -309,6 +311,13 @@ contains
     end if
     call MPI_Abort(MPI_COMM_WORLD, exit_partial)
   end subroutine after_timeout
+
+  !> The status the program ends with after the files: as the stops after finalize say.
+  integer function exit_code()
+    exit_code = 0
+    if (pres%partial /= LAT_COMPLETE) exit_code = exit_partial
+    if (status /= 0) exit_code = exit_failed
+  end function exit_code
 
   subroutine fail(phase, code)
     character(len=*), intent(in) :: phase

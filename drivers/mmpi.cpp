@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
   if (status < 0 && !driver_outdir_usable("mmpi", outdir.empty() ? "--outdir" : "-o/--outdir", outdir.c_str()))
     status = DRIVER_BAD_INPUT;
   if (status >= 0) {
-    driver_finalize();
+    driver_finalize(status);
     return status;
   }
   o.progress = rank == 0 ? progress : 0;
@@ -130,6 +130,6 @@ int main(int argc, char **argv) {
   }
   lat_pairs_free(&pairs);
   driver_bcast_int_politely(&status);
-  driver_finalize();
+  driver_finalize(status);
   return status;
 }

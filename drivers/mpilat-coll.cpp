@@ -121,7 +121,7 @@ int main(int argc, char **argv) {
   }
   if (status < 0 && !driver_outdir_usable("mpilat-coll", "--outdir", outdir.c_str())) status = DRIVER_BAD_INPUT;
   if (status >= 0) {
-    driver_finalize();
+    driver_finalize(status);
     return status;
   }
   o.progress = rank == o.root ? progress : 0;
@@ -153,6 +153,6 @@ int main(int argc, char **argv) {
   }
   lat_coll_free(&coll);
   driver_bcast_int_politely(&status);
-  driver_finalize();
+  driver_finalize(status);
   return status;
 }

@@ -157,12 +157,12 @@ int main(int argc, char **argv) {
   Settings s;
   const int parsed = parse(argc, argv, rank, nprocs, s);
   if (parsed >= 0) {
-    driver_finalize();
+    driver_finalize(parsed);
     return parsed;
   }
   // The output directory is checked before anything is measured: a sweep may take an hour.
   if (!driver_outdir_usable("mpptest", "-outdir", s.outdir.c_str())) {
-    driver_finalize();
+    driver_finalize(DRIVER_BAD_INPUT);
     return DRIVER_BAD_INPUT;
   }
   driver_warn_oversubscribed("mpptest");
@@ -193,6 +193,6 @@ int main(int argc, char **argv) {
   }
   lat_sweep_free(&sweep);
   driver_bcast_int_politely(&status);
-  driver_finalize();
+  driver_finalize(status);
   return status;
 }

@@ -165,7 +165,7 @@ int main(int argc, char **argv) {
   if (fit_only) return status >= 0 ? status : fit_table(s, cmd);
   if (status < 0 && !driver_outdir_usable("nodecomm", "--outdir", s.outdir.c_str())) status = DRIVER_BAD_INPUT;
   if (status >= 0) {
-    driver_finalize();
+    driver_finalize(status);
     return status;
   }
   s.opts.progress = rank == 0 ? s.progress : 0;
@@ -198,6 +198,6 @@ int main(int argc, char **argv) {
   }
   lat_nodecomm_free(&measured);
   driver_bcast_int_politely(&status);
-  driver_finalize();
+  driver_finalize(status);
   return status;
 }

@@ -77,7 +77,7 @@ int main(int argc, char **argv) {
   // The output directory is checked before anything is measured.
   if (status < 0 && !driver_outdir_usable("queuelat", "--outdir", outdir.c_str())) status = DRIVER_BAD_INPUT;
   if (status >= 0) {
-    driver_finalize();
+    driver_finalize(status);
     return status;
   }
   o.progress = progress >= 0 ? progress : latency_stderr_is_terminal();
@@ -109,6 +109,6 @@ int main(int argc, char **argv) {
   }
   lat_queue_free(&q);
   driver_bcast_int_politely(&status);
-  driver_finalize();
+  driver_finalize(status);
   return status;
 }
