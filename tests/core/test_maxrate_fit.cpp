@@ -216,6 +216,27 @@ void three_parameter_sets_recovered(void **) {
     }
 }
 
+void one_pair_identifies_only_the_smaller_rate(void **) {
+  // K = 1: T = alpha + n / min(RN, RC). Generated with RC 2000 and RN 6000 (and with the two swapped): the
+  // fit gives the one-pair rate 2000 as RC and says nothing of RN, RCi or k* (NaN: not identifiable).
+  for (const Params &p : {Params{2.0, 6000.0, 2000.0, 2000.0}, Params{2.0, 2000.0, 6000.0, 6000.0}}) {
+    std::vector<lat_maxrate_obs> obs;
+    uint64_t state = 11;
+    add(obs, p, 1, range(1024, 262144, 8192), 0.0, state);
+    lat_maxrate_fit f = fit_of(obs, 0, 0, 0);
+    for (int model : {LAT_MODEL_MAXRATE, LAT_MODEL_MAXRATE4, LAT_MODEL_MAXPOSTAL}) {
+      lat_model_fit m;
+      assert_int_equal(lat_maxrate_get_model(f, 0, model, &m), LAT_SUCCESS);
+      if (!near(m.rc_mbs, 2000.0, 1e-6) || !std::isnan(m.rn_mbs) || !std::isnan(m.k_star) || !std::isnan(m.rci_mbs))
+        fail_msg("model %d: RC %g RN %g RCi %g k* %g", model, m.rc_mbs, m.rn_mbs, m.rci_mbs, m.k_star);
+    }
+    lat_model_fit postal;
+    lat_maxrate_get_model(f, 0, LAT_MODEL_POSTAL_1PAIR, &postal);
+    assert_true(near(postal.rc_mbs, 2000.0, 1e-6));
+    lat_maxrate_free(&f);
+  }
+}
+
 /// The relative least-squares objective of the three-parameter model at a fixed k* (alpha, RC by least
 /// squares): the profile a local optimiser walks along.
 double profile_at(const std::vector<lat_maxrate_obs> &obs, double kstar) {
@@ -505,7 +526,8 @@ void four_regimes_found(void **) {
 
 int main() {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(blue_waters_table1_recovered), cmocka_unit_test(three_parameter_sets_recovered), cmocka_unit_test(k_star_per_model),
+      cmocka_unit_test(blue_waters_table1_recovered), cmocka_unit_test(three_parameter_sets_recovered),
+      cmocka_unit_test(one_pair_identifies_only_the_smaller_rate), cmocka_unit_test(k_star_per_model),
       cmocka_unit_test(regimes_rise_drop_kink), cmocka_unit_test(detected_drop_fits_exactly),
       cmocka_unit_test(global_optimum_not_a_local_one), cmocka_unit_test(regime_thresholds_detected),
       cmocka_unit_test(bad_input_named),              cmocka_unit_test(nodecomm_tables_read),
