@@ -15,11 +15,12 @@
 #   cluster.sh down                  remove every namespace, veth and the bridge this script made
 #   cluster.sh env                   the launcher's flags and environment, for eval
 #
-# Every name carries the prefix "mlc" (mpilat cluster) so that `down` removes exactly what `up` made. Each
+# `up` records what it made in /run/mpilat-cluster (one namespace or link a line), and `down` removes only
+# what is listed there: a namespace named mpi_node0 that someone made by hand for fakessh is not ours. Each
 # namespace has TCP's slow start after idle turned off: a ping-pong idles between messages, and with it on
 # every message after a pause starts again from a small window (measured 6x below a shaped rate).
 set -euo pipefail
-readonly bridge=mlcbr0 prefix=mlc net=198.18.0 host_ip=198.18.0.254 node_if=mlc0
+readonly bridge=mlcbr0 prefix=mlc net=198.18.0 host_ip=198.18.0.254 node_if=mlc0 made=/run/mpilat-cluster
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 ns_of() { echo "mpi_$1"; }  # fakessh's name for a host's namespace
@@ -45,6 +46,17 @@ up() {
   [[ $rate =~ ^[0-9]+$ ]] || { echo "cluster.sh: RATE_MBS must be a whole number of MB/s, got '$rate'" >&2; exit 2; }
   [ "$(id -u)" = 0 ] || { echo "cluster.sh: needs root (network namespaces)" >&2; exit 77; }
   down
+  for ((i = 0; i < nodes; i++)); do
+    if ip netns list 2> /dev/null | awk '{print $1}' | grep -qx "$(ns_of "node$i")"; then
+      echo "cluster.sh: namespace $(ns_of "node$i") exists and is not this script's: not touched, not made" >&2
+      exit 2
+    fi
+  done
+  if ip link show "$bridge" > /dev/null 2>&1; then
+    echo "cluster.sh: link $bridge exists and is not this script's: not touched" >&2
+    exit 2
+  fi
+  echo "link $bridge" >> "$made"
   ip link add "$bridge" type bridge
   sysctl -q -w "net.ipv6.conf.$bridge.disable_ipv6=1"  # IPv4 in the benchmarking range only
   ip addr add "$host_ip/24" dev "$bridge"
@@ -53,7 +65,9 @@ up() {
     local node=node$i ns veth
     ns=$(ns_of "$node")
     veth=$(veth_of "$node")
+    echo "netns $ns" >> "$made"
     ip netns add "$ns"
+    echo "link $veth" >> "$made"
     ip link add "$veth" type veth peer name "$node_if" netns "$ns"
     sysctl -q -w "net.ipv6.conf.$veth.disable_ipv6=1"
     ip netns exec "$ns" sysctl -q -w "net.ipv6.conf.all.disable_ipv6=1"
@@ -68,15 +82,18 @@ up() {
 }
 
 down() {
-  local ns
-  for ns in $(ip netns list 2> /dev/null | awk '{print $1}' | grep -E '^mpi_node[0-9]+$' || true); do
-    # A rank left in the namespace would keep it: end them first.
-    ip netns pids "$ns" 2> /dev/null | xargs -r kill -9 2> /dev/null || true
-    ip netns del "$ns" 2> /dev/null || true
-  done
-  for dev in $(ip -o link show 2> /dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E "^${prefix}(v[0-9]+|br0)$" || true); do
-    ip link del "$dev" 2> /dev/null || true
-  done
+  [ -f "$made" ] || return 0
+  local kind name
+  while read -r kind name; do
+    if [ "$kind" = netns ]; then
+      # A rank left in the namespace would keep it: end them first.
+      ip netns pids "$name" 2> /dev/null | xargs -r kill -9 2> /dev/null || true
+      ip netns del "$name" 2> /dev/null || true
+    else
+      ip link del "$name" 2> /dev/null || true
+    fi
+  done < "$made"
+  rm -f "$made"
 }
 
 case "${1:-}" in
