@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "json_fields.hpp"
+#include "mpilat.h"
 
 namespace compare {
 
@@ -205,6 +206,9 @@ void read_coll(Launch &l, const json &j) {
 }  // namespace
 
 Launch read_launch(const std::string &path) {
+  // A regular file of bounded size only (a FIFO would block, /dev/zero never end); recorded as an input,
+  // which no output of this run may replace.
+  if (lat_check_input_file(path.c_str()) != LAT_SUCCESS) throw BadInput(lat_last_error_message());
   std::ifstream in(path, std::ios::binary);
   if (!in) throw BadInput(path + ": cannot be read (" + std::string(std::strerror(errno)) + ")");
   std::stringstream buffer;

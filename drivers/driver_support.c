@@ -1,5 +1,6 @@
 /* driver_support.c: the little the Fortran drivers need from POSIX and cannot say in standard Fortran. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
@@ -163,4 +164,19 @@ void driver_launch_hint(const char *program) {
             "%s: Slurm started %d tasks but MPI sees 1 process in this one: each task is an MPI job of its own. "
             "Launch MPICH's programs with srun --mpi=pmi2 (docs/batch.md)\n",
             program, atoi(ntasks));
+}
+
+int driver_write_failed_status(int rc) { return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED; }
+
+int driver_output_usable(const char *program, const char *option, const char *path) {
+  if (lat_check_output_file(path) == LAT_SUCCESS) return 1;
+  fprintf(stderr, "%s: %s: %s\n", program, option, lat_last_error_message());
+  return 0;
+}
+
+int driver_stdout_status(const char *program) {
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout)) return DRIVER_DONE;
+  fprintf(stderr, "%s: writing to standard output: %s\n", program, errno ? strerror(errno) : "failed");
+  return DRIVER_FAILED;
 }

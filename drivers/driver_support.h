@@ -46,6 +46,16 @@ int driver_warn_oversubscribed(const char *program);
     thread ends the process with status, saying why, when MPI_Finalize has not returned within 10 s: by then
     every rank has passed the barrier, after the files were written. Tested by the cluster tests. */
 void driver_finalize(int status);
+/** The exit status after a lat_write_* or lat_check_output_file call failed with rc: DRIVER_BAD_INPUT for
+    LAT_ERR_ARG (an output that is a directory or device, an input, or another output of the run), else
+    DRIVER_FAILED (the disk full, no permission). */
+int driver_write_failed_status(int rc);
+/** Rank 0, before anything is measured: 1 when path may be written (lat_check_output_file), else prints
+    "<program>: <option>: <why>" and returns 0. Not collective. */
+int driver_output_usable(const char *program, const char *option, const char *path);
+/** Flushes standard output; 0 when everything written there arrived, else prints "<program>: writing to
+    standard output: <why>" on stderr and returns DRIVER_FAILED. */
+int driver_stdout_status(const char *program);
 
 #ifdef __cplusplus
 }

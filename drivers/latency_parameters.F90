@@ -6,7 +6,8 @@
 module latency_parameters
   use, intrinsic :: iso_fortran_env, only: int64, real64, output_unit
   use mpilat, only: lat_pingpong_options, lat_pingpong_defaults, lat_pingpong_check, lat_timer_from_name, &
-                    lat_timer_name, lat_last_error_message, LAT_SUCCESS, lat_npp_study_check, lat_study_max
+                    lat_timer_name, lat_last_error_message, LAT_SUCCESS, lat_npp_study_check, lat_study_max, &
+                    lat_check_input_file
   implicit none
   private
 
@@ -378,28 +379,32 @@ contains
     npptrial = opts%npptrial; npp_init = opts%npp_init; res_npp = opts%res_npp; npp = opts%npp
     ntrial = opts%ntrial; cut_coef = opts%cut_coef; timeout = opts%timeout_s
     status = params_run
-    open (newunit=unit, file=path, status='old', action='read', iostat=ios, iomsg=iomsg)
-    if (ios /= 0) then
+    ! A regular file of bounded size only, as every reader of mpilat: a FIFO would block, /dev/zero never end.
+    call lat_check_input_file(path, ios)
+    if (ios /= LAT_SUCCESS) then
       status = params_bad
-      message = 'cannot read the namelist file "'//path//'": '//trim(iomsg)
+      message = 'cannot read the namelist file: '//lat_last_error_message()
       return
     end if
-    close (unit)
     ! An editor's "Unicode" save (UTF-16, a NUL every other byte) reads as an empty file: said plainly.
     open (newunit=unit, file=path, status='old', action='read', access='stream', form='unformatted', iostat=ios)
     if (ios == 0) then
       read (unit, iostat=ios) mark
       close (unit)
-      if (ios == 0 .and. (mark == achar(255)//achar(254) .or. mark == achar(254)//achar(255))) then
+      if (ios == 0 .and. (mark == char(255)//char(254) .or. mark == char(254)//char(255))) then
         status = params_bad
         message = 'the namelist file "'//path//'" is UTF-16 text (it starts with a byte-order mark); '// &
                   'write it in ASCII or UTF-8, e.g. iconv -f UTF-16 -t UTF-8'
         return
       end if
     end if
-    open (newunit=unit, file=path, status='old', action='read', iostat=ios, iomsg=iomsg)
-    if (ios == 0) read (unit, nml=latency, iostat=ios, iomsg=iomsg)
-    close (unit)
+    ! gfortran reads a group whose last line has no newline and then reports the end of the file: such a
+    ! file (the docs' one-line example, as many editors save it) is read from a scratch copy that has one.
+    unit = open_with_final_newline(path, ios, iomsg)
+    if (ios == 0) then
+      read (unit, nml=latency, iostat=ios, iomsg=iomsg)
+      close (unit)
+    end if
     if (ios /= 0) then
       ! gfortran's message may quote the file's bytes: control characters never reach the terminal.
       do i = 1, len_trim(iomsg)
@@ -413,6 +418,38 @@ contains
     opts%npptrial = npptrial; opts%npp_init = npp_init; opts%res_npp = res_npp; opts%npp = npp
     opts%ntrial = ntrial; opts%cut_coef = cut_coef; opts%timeout_s = timeout
   end subroutine read_namelist
+
+  !> A formatted unit to read path from: the file itself, or, when its last byte is not a newline, a scratch
+  !> copy with one (deleted when closed). ios /= 0 (and iomsg) when neither could be opened.
+  function open_with_final_newline(path, ios, iomsg) result(unit)
+    character(len=*), intent(in) :: path
+    integer, intent(out) :: ios
+    character(len=*), intent(inout) :: iomsg
+    integer :: unit, raw
+    integer(int64) :: bytes
+    character(len=:), allocatable :: text
+    character(len=1) :: last
+    open (newunit=raw, file=path, status='old', action='read', access='stream', form='unformatted', iostat=ios, &
+          iomsg=iomsg)
+    if (ios /= 0) return
+    inquire (unit=raw, size=bytes)
+    last = achar(10)
+    if (bytes > 0) read (raw, pos=bytes, iostat=ios, iomsg=iomsg) last
+    if (ios /= 0 .or. last == achar(10)) then
+      close (raw)
+      if (ios == 0) open (newunit=unit, file=path, status='old', action='read', iostat=ios, iomsg=iomsg)
+      return
+    end if
+    allocate (character(len=bytes) :: text)  ! at most LAT_MAX_INPUT_BYTES: lat_check_input_file
+    read (raw, pos=1, iostat=ios, iomsg=iomsg) text
+    close (raw)
+    if (ios /= 0) return
+    open (newunit=unit, status='scratch', access='stream', form='formatted', iostat=ios, iomsg=iomsg)
+    if (ios /= 0) return
+    write (unit, '(a)', iostat=ios, iomsg=iomsg) text
+    if (ios == 0) rewind (unit)
+    if (ios /= 0) close (unit)
+  end function open_with_final_newline
 
   !> The options with the library's defaults (lat_pingpong_defaults), never a typed copy of them.
   subroutine print_help()

@@ -84,6 +84,19 @@ int main(int argc, char **argv) {
   // The output directory is checked before anything is measured.
   if (status < 0 && !driver_outdir_usable("mmpi", outdir.empty() ? "--outdir" : "-o/--outdir", outdir.c_str()))
     status = DRIVER_BAD_INPUT;
+  // The log itself, and its JSON (the log's name with .json for its extension): never the same file.
+  if (status < 0) {
+    const std::string log_path = outdir.empty() ? log_name : outdir + (outdir.back() == '/' ? "" : "/") + log_name;
+    int usable = 1;
+    if (rank == 0 && log_name.size() > 5 && log_name.compare(log_name.size() - 5, 5, ".json") == 0) {
+      std::fprintf(stderr, "mmpi: -o '%s': the log's JSON goes beside it with the extension .json, so the log "
+                           "must have another (.dat)\n", output.c_str());
+      usable = 0;
+    }
+    if (rank == 0 && usable) usable = driver_output_usable("mmpi", "-o", log_path.c_str());
+    driver_bcast_int_politely(&usable);
+    if (!usable) status = DRIVER_BAD_INPUT;
+  }
   if (status >= 0) {
     driver_finalize(status);
     return status;
@@ -104,9 +117,9 @@ int main(int argc, char **argv) {
   if (rank == 0) {
     const std::string cmd = command_line_of(argc, argv);
     const std::string where = outdir.empty() ? "" : outdir + (outdir.back() == '/' ? "" : "/");
-    if (lat_write_pair_files(outdir.c_str(), log_name.c_str(), cmd.c_str(), pairs) != LAT_SUCCESS) {
+    if (const int wrote = lat_write_pair_files(outdir.c_str(), log_name.c_str(), cmd.c_str(), pairs); wrote != LAT_SUCCESS) {
       std::fprintf(stderr, "mmpi: writing %s%s: %s\n", where.c_str(), log_name.c_str(), lat_last_error_message());
-      status = DRIVER_FAILED;
+      status = driver_write_failed_status(wrote);
     } else {
       lat_pair_summary s;
       lat_pairs_get_summary(pairs, &s);

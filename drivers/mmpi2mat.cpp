@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
   int status = DRIVER_DONE;
   if (rc != LAT_SUCCESS) {
     std::fprintf(stderr, "mmpi2mat: writing %s_*: %s\n", base.c_str(), lat_last_error_message());
-    status = DRIVER_FAILED;
+    status = driver_write_failed_status(rc);
   } else {
     lat_pair_summary s;
     lat_pairs_get_summary(pairs, &s);
@@ -68,5 +68,5 @@ int main(int argc, char **argv) {
                 base.c_str(), base.c_str(), noplot ? "" : (", " + base + "_heatmap.png, " + base + "_heatmap.svg").c_str());
   }
   lat_pairs_free(&pairs);
-  return status;
+  return status == DRIVER_DONE ? driver_stdout_status("mmpi2mat") : status;
 }

@@ -133,9 +133,10 @@ int main(int argc, char **argv) {
   if (rank == o.root) {
     const std::string cmd = command_line_of(argc, argv);
     const std::string where = outdir.empty() ? "" : outdir + (outdir.back() == '/' ? "" : "/");
-    if (lat_write_coll_files(outdir.c_str(), base.c_str(), cmd.c_str(), coll, noplot ? 0 : 1) != LAT_SUCCESS) {
+    if (const int wrote = lat_write_coll_files(outdir.c_str(), base.c_str(), cmd.c_str(), coll, noplot ? 0 : 1);
+        wrote != LAT_SUCCESS) {
       std::fprintf(stderr, "mpilat-coll: writing %s%s.*: %s\n", where.c_str(), base.c_str(), lat_last_error_message());
-      status = DRIVER_FAILED;
+      status = driver_write_failed_status(wrote);
     } else {
       // The table on the terminal too: it is what the run is for.
       const std::string table = where + base + ".txt";

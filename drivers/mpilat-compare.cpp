@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "driver_options.hpp"
+#include "driver_support.h"
 #include "compare_reader.hpp"
 #include "json_fields.hpp"
 #include "mpilat.h"
@@ -322,9 +323,11 @@ int run(const std::vector<std::string> &a_files, const std::vector<std::string> 
   std::fputs(table.c_str(), stdout);
   std::vector<const char *> names, contents;
   for (const auto &[n, c] : files) names.push_back(n.c_str()), contents.push_back(c.c_str());
-  if (lat_write_report_files(outdir.c_str(), static_cast<int>(files.size()), names.data(), contents.data(), plot ? 1 : 0) != LAT_SUCCESS) {
+  if (const int wrote = lat_write_report_files(outdir.c_str(), static_cast<int>(files.size()), names.data(),
+                                               contents.data(), plot ? 1 : 0);
+      wrote != LAT_SUCCESS) {
     std::fprintf(stderr, "mpilat-compare: error: %s\n", lat_last_error_message());
-    return 1;
+    return wrote == LAT_ERR_ARG ? 2 : 1;
   }
   std::fflush(stdout);
   std::fprintf(stdout, "mpilat-compare: wrote compare.json, compare.csv%s in %s\n",
@@ -371,7 +374,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   try {
-    return run(a_files, b_files, outdir, opts, !noplot, command_line_of(argc, argv));
+    const int done = run(a_files, b_files, outdir, opts, !noplot, command_line_of(argc, argv));
+    return done == DRIVER_DONE ? driver_stdout_status("mpilat-compare") : done;
   } catch (const BadInput &e) {
     std::fprintf(stderr, "mpilat-compare: error: %s\n", e.what());
     return 2;

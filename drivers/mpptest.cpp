@@ -161,7 +161,9 @@ int main(int argc, char **argv) {
     return parsed;
   }
   // The output directory is checked before anything is measured: a sweep may take an hour.
-  if (!driver_outdir_usable("mpptest", "-outdir", s.outdir.c_str())) {
+  int outputs_usable = rank != 0 || s.fname.empty() || driver_output_usable("mpptest", "-fname", s.fname.c_str());
+  driver_bcast_int_politely(&outputs_usable);
+  if (!outputs_usable || !driver_outdir_usable("mpptest", "-outdir", s.outdir.c_str())) {
     driver_finalize(DRIVER_BAD_INPUT);
     return DRIVER_BAD_INPUT;
   }
@@ -179,9 +181,10 @@ int main(int argc, char **argv) {
     const std::string cmd = command_line_of(argc, argv);
     const int flags = (s.no_png ? 0 : LAT_SWEEP_FILES_PNG) | (s.gnuplot ? LAT_SWEEP_FILES_GNUPLOT : 0);
     const char *table = s.fname.empty() ? "-" : s.fname.c_str();
-    if (lat_write_sweep_files(s.outdir.c_str(), s.outbase.c_str(), cmd.c_str(), sweep, flags, table) != LAT_SUCCESS) {
+    if (const int wrote = lat_write_sweep_files(s.outdir.c_str(), s.outbase.c_str(), cmd.c_str(), sweep, flags, table);
+        wrote != LAT_SUCCESS) {
       std::fprintf(stderr, "mpptest: writing %s.*: %s\n", s.outbase.c_str(), lat_last_error_message());
-      status = DRIVER_FAILED;
+      status = driver_write_failed_status(wrote);
     } else if (summary.end == LAT_SWEEP_END_BUDGET) {
       std::fprintf(stderr, "mpptest: the time limit (-max_run_time %g s) ended the sweep: files hold the passes "
                            "measured, marked partial\n", s.opts.budget_s);
@@ -189,7 +192,7 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "mpptest: stopped by signal %d: files hold the sizes measured so far\n",
                    latency_stop_signal());
     }
-    std::fflush(stdout);
+    if (const int out = driver_stdout_status("mpptest"); out != DRIVER_DONE && status != DRIVER_BAD_INPUT) status = out;
   }
   lat_sweep_free(&sweep);
   driver_bcast_int_politely(&status);

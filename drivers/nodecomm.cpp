@@ -98,10 +98,11 @@ int fit_and_write(Settings &s, const std::string &cmd, lat_nodecomm measured, co
     return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED;
   }
   int status = DRIVER_DONE;
-  if (lat_write_maxrate_files(s.outdir.c_str(), cmd.c_str(), measured, static_cast<int64_t>(obs.size()), obs.data(), fit,
-                              s.noplot ? 0 : 1) != LAT_SUCCESS) {
+  if (const int wrote = lat_write_maxrate_files(s.outdir.c_str(), cmd.c_str(), measured, static_cast<int64_t>(obs.size()),
+                                                obs.data(), fit, s.noplot ? 0 : 1);
+      wrote != LAT_SUCCESS) {
     std::fprintf(stderr, "nodecomm: writing nodecomm.*: %s\n", lat_last_error_message());
-    status = DRIVER_FAILED;
+    status = driver_write_failed_status(wrote);
   } else {
     const std::string tables = (s.outdir.empty() ? std::string(".") : s.outdir) + "/nodecomm_fit.txt";
     if (FILE *f = std::fopen(tables.c_str(), "r")) {
@@ -111,7 +112,7 @@ int fit_and_write(Settings &s, const std::string &cmd, lat_nodecomm measured, co
     }
   }
   lat_maxrate_free(&fit);
-  return status;
+  return status == DRIVER_DONE ? driver_stdout_status("nodecomm") : status;
 }
 
 /// --fit FILE: no MPI job.

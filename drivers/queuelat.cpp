@@ -93,9 +93,9 @@ int main(int argc, char **argv) {
   status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
   if (rank == 0) {
     const std::string cmd = command_line_of(argc, argv);
-    if (lat_write_queue_files(outdir.c_str(), cmd.c_str(), q, noplot ? 0 : 1) != LAT_SUCCESS) {
+    if (const int wrote = lat_write_queue_files(outdir.c_str(), cmd.c_str(), q, noplot ? 0 : 1); wrote != LAT_SUCCESS) {
       std::fprintf(stderr, "queuelat: writing queuelat.*: %s\n", lat_last_error_message());
-      status = DRIVER_FAILED;
+      status = driver_write_failed_status(wrote);
     } else {
       const std::string table = (outdir.empty() ? std::string(".") : outdir) + "/queuelat.txt";
       if (FILE *f = std::fopen(table.c_str(), "r")) {

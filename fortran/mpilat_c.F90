@@ -266,6 +266,16 @@ module mpilat_c
       character(kind=c_char), intent(in) :: outdir(*)
       integer(c_int) :: rc
     end function
+    function lat_check_output_file_c(path) bind(C, name="lat_check_output_file") result(rc)
+      import :: c_int, c_char
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int) :: rc
+    end function
+    function lat_check_input_file_c(path) bind(C, name="lat_check_input_file") result(rc)
+      import :: c_int, c_char
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int) :: rc
+    end function
     function lat_sweep_defaults_c(opts) bind(C, name="lat_sweep_defaults") result(rc)
       import :: c_int, lat_sweep_options
       type(lat_sweep_options), intent(out) :: opts

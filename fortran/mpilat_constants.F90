@@ -41,6 +41,7 @@ module mpilat_constants
   integer, parameter, public :: lat_study_max = LAT_STUDY_MAX
   integer, parameter, public :: lat_coll_all_ops = LAT_COLL_ALL_OPS, lat_coll_all_modes = LAT_COLL_ALL_MODES
   integer, parameter, public :: lat_coll_max_sizes = LAT_COLL_MAX_SIZES
+  integer, parameter, public :: lat_max_input_bytes = LAT_MAX_INPUT_BYTES, lat_max_input_line = LAT_MAX_INPUT_LINE
   ! An empty comment joins the macro's 0.2 to the kind suffix (gfortran's traditional preprocessor).
   real(c_double), parameter, public :: lat_bin_width_us = LAT_BIN_WIDTH_US/**/_c_double
   !> The API version these bindings were written for; compare with lat_get_api_version().

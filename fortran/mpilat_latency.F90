@@ -18,7 +18,8 @@ module mpilat_latency
   public :: lat_timer_defaults, lat_timer_check, lat_pingpong_check, lat_sweep_check, lat_queue_check
   public :: lat_pair_check, lat_nodecomm_check, lat_fit_check, lat_pingpong_defaults, lat_write_latency_files
   public :: lat_write_latency_plots, lat_npp_study_check, lat_write_npp_study_files, lat_compare_defaults, lat_compare_distributions
-  public :: lat_compare_launches, lat_quantiles_compute, lat_check_output_dir, lat_calibrate_timer, lat_pingpong_stats
+  public :: lat_compare_launches, lat_quantiles_compute, lat_check_output_dir, lat_check_output_file, &
+            lat_check_input_file, lat_calibrate_timer, lat_pingpong_stats
   public :: lat_npp_study
 
   !> Timer calibration, collective over comm (type(MPI_Comm) or an integer handle).
@@ -375,6 +376,21 @@ contains
     rc = lat_check_output_dir_c(trim(outdir)//c_null_char)
     call handle(rc, 'lat_check_output_dir', ierr)
   end subroutine lat_check_output_dir
+
+  !> Checks that a file may be written: absent, or a regular file that is not an input of this process.
+  subroutine lat_check_output_file(path, ierr)
+    character(len=*), intent(in) :: path
+    integer, optional, intent(out) :: ierr
+    call handle(lat_check_output_file_c(trim(path)//c_null_char), 'lat_check_output_file', ierr)
+  end subroutine lat_check_output_file
+
+  !> Checks that path is an input the readers take (a regular file of at most lat_max_input_bytes) and
+  !> records it as an input, which no output of this process may replace.
+  subroutine lat_check_input_file(path, ierr)
+    character(len=*), intent(in) :: path
+    integer, optional, intent(out) :: ierr
+    call handle(lat_check_input_file_c(trim(path)//c_null_char), 'lat_check_input_file', ierr)
+  end subroutine lat_check_input_file
 
   !> Writes text files into outdir, whole or not at all: names(i) (a plain file name) holding contents(i),
   !> each without its trailing blanks; with render, every name ending in ".gp" (a gnuplot script) is also

@@ -621,8 +621,27 @@ int lat_compare_launches(int64_t na, const double *a, int64_t nb, const double *
 int lat_write_report_files(const char *outdir, int nfiles, const char *const *names, const char *const *contents,
                            int render);
 
-/** Checks that files can be created in outdir (creates and removes a probe file). Not collective. */
+/** Checks that files can be created in outdir (creates and removes a probe file), making outdir and its missing
+    parents first (mode 0755; since API 10); a file in its place is refused (LAT_ERR_IO). Not collective. */
 int lat_check_output_dir(const char *outdir);
+
+/**
+ * Checks, before anything is measured, that a file the caller will have written may be: absent, a regular
+ * file or a symbolic link (replaced by the file, never written through), and not naming an input of this
+ * process. A directory, device, FIFO or socket is refused (LAT_ERR_ARG), as is an input; every lat_write_*
+ * function applies the same rule to each of its files, and never lets two of them have one name. Not
+ * collective. Since API 10.
+ */
+int lat_check_output_file(const char *path);
+
+/**
+ * Checks that path is an input the library's readers take: a regular file of at most LAT_MAX_INPUT_BYTES
+ * (LAT_ERR_IO otherwise, the message naming what it is or its size; a FIFO or device is never opened), and
+ * records it as an input of this process, which no lat_write_* function will replace. The readers
+ * (lat_read_mmpi_log, lat_read_pair_json, lat_read_nodecomm_table) apply it themselves, and refuse a line
+ * longer than LAT_MAX_INPUT_LINE bytes. Not collective. Since API 10.
+ */
+int lat_check_input_file(const char *path);
 
 /* ---------------------------------------------------------------------------------------------------
  * Collective latency, one call at a time from a synchronised start (docs/collective.md)

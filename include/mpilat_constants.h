@@ -338,6 +338,10 @@
 #define LAT_COLL_ALL_MODES 7
 /** Most message sizes of one lat_collective() call. */
 #define LAT_COLL_MAX_SIZES 64
+/** The largest file the readers take, in bytes (1 GiB), and the longest line of a line-oriented one (an mmpi
+    log, a nodecomm table): lat_check_input_file. */
+#define LAT_MAX_INPUT_BYTES 1073741824
+#define LAT_MAX_INPUT_LINE 65536
 /** The one version of mpilat, written here only (CMake and Makefile.legacy read these three lines): the
     project's version is LAT_VERSION_MAJOR.LAT_API_VERSION.LAT_VERSION_PATCH. LAT_API_VERSION is bumped
     whenever the C ABI or module mpilat changes (a struct field added, removed, moved or retyped; a function

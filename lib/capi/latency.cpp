@@ -129,4 +129,23 @@ int lat_check_output_dir(const char *outdir) {
   });
 }
 
+int lat_check_output_file(const char *path) {
+  return lat::guard([&] {
+    lat::require_nonnull(path, "path");
+    lat::require_plain_path("path", path);
+    if (!*path) throw lat::ArgError("path must not be empty");
+    lat::check_output_file(path);
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_check_input_file(const char *path) {
+  return lat::guard([&] {
+    lat::require_nonnull(path, "path");
+    if (!*path) throw lat::ArgError("path must not be empty");
+    lat::check_input_file(path);
+    return LAT_SUCCESS;
+  });
+}
+
 }  // extern "C"

@@ -87,7 +87,7 @@ int lat_read_nodecomm_table(const char *path, double us_per_unit, int64_t n, lat
     lat::require_nonnull(path, "path");
     lat::require_nonnull(nobs, "nobs");
     const std::vector<lat_maxrate_obs> got =
-        lat::parse_nodecomm_table(lat::read_text_file(path), path, us_per_unit, nmissing);
+        lat::parse_nodecomm_table(lat::read_input_file(path, lat::kMaxInputLineBytes), path, us_per_unit, nmissing);
     *nobs = static_cast<int64_t>(got.size());
     if (n == 0 && obs == nullptr) return LAT_SUCCESS;
     if (n < *nobs) throw lat::ArgError("n must be at least " + std::to_string(*nobs) + ", got " + std::to_string(n));

@@ -110,7 +110,7 @@ int lat_read_mmpi_log(const char *path, lat_pairs *result) {
     lat::require_nonnull(result, "result");
     *result = nullptr;
     lat::require_nonnull(path, "path");
-    *result = new lat_pairs_s{lat::parse_mmpi_log(lat::read_text_file(path), path)};
+    *result = new lat_pairs_s{lat::parse_mmpi_log(lat::read_input_file(path, lat::kMaxInputLineBytes), path)};
     return LAT_SUCCESS;
   });
 }
@@ -120,7 +120,7 @@ int lat_read_pair_json(const char *path, lat_pairs *result) {
     lat::require_nonnull(result, "result");
     *result = nullptr;
     lat::require_nonnull(path, "path");
-    *result = new lat_pairs_s{lat::parse_pair_json(lat::read_text_file(path), path)};
+    *result = new lat_pairs_s{lat::parse_pair_json(lat::read_input_file(path, 0), path)};
     return LAT_SUCCESS;
   });
 }

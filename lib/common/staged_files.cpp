@@ -9,6 +9,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
 #include <sstream>
 
 #include "common/error.hpp"
@@ -57,7 +60,138 @@ std::string stage(const std::string &path, const std::string &contents) {
   return tmp;
 }
 
+/// What a file that is not a regular one is, for a message.
+std::string kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+using FileId = std::pair<dev_t, ino_t>;
+
+/// The inputs this process has read (or checked), by identity: no output may replace one.
+struct InputRegistry {
+  std::mutex lock;
+  std::map<FileId, std::string> paths;
+};
+InputRegistry &inputs() {
+  static InputRegistry registry;
+  return registry;
+}
+
+/// The directory entry path names (its directory resolved): two paths with one key are one name, which a
+/// set of files cannot use twice. A symbolic link is an entry of its own, replaced and never written through.
+std::string entry_of(const std::string &path) {
+  char *dir = realpath(dir_of(path).c_str(), nullptr);
+  const size_t slash = path.find_last_of('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::string key = (dir ? std::string(dir) : dir_of(path)) + "/" + name;
+  std::free(dir);
+  return key;
+}
+
+/// check_output_file for every name, and no two of them one file (ArgError naming both).
+void check_output_set(const std::vector<std::string> &paths) {
+  std::map<std::string, std::string> seen;
+  for (const std::string &p : paths) {
+    check_output_file(p);
+    const auto [at, fresh] = seen.emplace(entry_of(p), p);
+    if (!fresh)
+      throw ArgError("'" + at->second + "' and '" + p + "' are one file: two outputs of this run cannot share it "
+                     "(give them other names)");
+  }
+}
+
+/// mkdir -p dir (mode 0755 less the umask), as users expect of an --outdir that does not exist yet.
+void make_directories(const std::string &dir) {
+  for (size_t at = dir.find('/', 1);; at = dir.find('/', at + 1)) {
+    const std::string part = at == std::string::npos ? dir : dir.substr(0, at);
+    if (!part.empty() && mkdir(part.c_str(), 0755) != 0 && errno != EEXIST) fail("cannot make output directory", dir, errno);
+    if (at == std::string::npos) return;
+  }
+}
+
 }  // namespace
+
+void check_input_file(const std::string &path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) throw IoError("cannot open " + path + ": " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    throw IoError(path + ": " + kind_of(st.st_mode) + ", not a regular file: only regular files are read");
+  if (st.st_size > kMaxInputBytes)
+    throw IoError(path + ": " + std::to_string(st.st_size) + " bytes, more than an input may hold (" +
+                  std::to_string(kMaxInputBytes) + " bytes)");
+  InputRegistry &r = inputs();
+  std::lock_guard<std::mutex> hold(r.lock);
+  r.paths.emplace(FileId{st.st_dev, st.st_ino}, path);
+}
+
+std::string read_input_file(const std::string &path, int64_t max_line) {
+  check_input_file(path);
+  // O_NONBLOCK: should the name become a FIFO after the check, open and read do not wait.
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) throw IoError(path + ": cannot be read (" + std::strerror(errno) + ")");
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    throw IoError(path + ": not a regular file: only regular files are read");
+  }
+  std::string text;
+  char chunk[65536];
+  int64_t line = 1, line_bytes = 0;
+  for (;;) {
+    const ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      close(fd);
+      throw IoError(path + ": cannot be read (" + std::strerror(err) + ")");
+    }
+    if (n == 0) break;
+    if (static_cast<int64_t>(text.size()) + n > kMaxInputBytes) {
+      close(fd);
+      throw IoError(path + ": grew beyond what an input may hold (" + std::to_string(kMaxInputBytes) + " bytes)");
+    }
+    if (max_line > 0)
+      for (ssize_t k = 0; k < n; ++k) {
+        if (chunk[k] == '\n') {
+          ++line;
+          line_bytes = 0;
+        } else if (++line_bytes > max_line) {
+          close(fd);
+          throw IoError(path + ": line " + std::to_string(line) + " is longer than a line may be (" +
+                        std::to_string(max_line) + " bytes)");
+        }
+      }
+    text.append(chunk, static_cast<size_t>(n));
+  }
+  close(fd);
+  return text;
+}
+
+void check_output_file(const std::string &path) {
+  // The entry itself: a symbolic link is replaced by the file (rename), never written through, so a link
+  // planted where results go cannot aim them at someone's file.
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return;
+    fail("cannot use", path, errno);
+  }
+  if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+    throw ArgError("'" + path + "' is " + kind_of(st.st_mode) + ": mpilat writes results only to regular files, " +
+                   "which it replaces whole; never to a directory, device, FIFO or socket");
+  // What the name reads as (through a link): an input keeps its name.
+  if (stat(path.c_str(), &st) != 0) return;
+  InputRegistry &r = inputs();
+  std::lock_guard<std::mutex> hold(r.lock);
+  const auto input = r.paths.find(FileId{st.st_dev, st.st_ino});
+  if (input != r.paths.end())
+    throw ArgError("'" + path + "' is the input '" + input->second + "' of this run: an output never replaces an "
+                   "input (give another name or directory)");
+}
 
 std::string read_text_file(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
@@ -117,6 +251,11 @@ void write_files_whole(const std::vector<std::pair<std::string, std::string>> &f
 void write_files_whole(const std::vector<std::pair<std::string, std::string>> &files, const MakeFromStaged &make,
                        size_t scratch_from) {
   for (const auto &f : files) require_plain_path("a file name", f.first);
+  // What will be renamed into place is checked before anything is staged (the files asked for) and after
+  // make (the files made): all regular or absent, no input, no two one file.
+  std::vector<std::string> published;
+  for (size_t k = 0; k < files.size() && k < scratch_from; ++k) published.push_back(files[k].first);
+  check_output_set(published);
   std::vector<std::string> staged;
   std::vector<std::string> finals;
   try {
@@ -129,7 +268,9 @@ void write_files_whole(const std::vector<std::pair<std::string, std::string>> &f
       for (const auto &m : make(made_from)) {
         finals.push_back(m.first);
         staged.push_back(m.second);
+        published.push_back(m.first);
       }
+      check_output_set(published);
     }
   } catch (...) {
     for (const auto &t : staged) unlink(t.c_str());
@@ -162,6 +303,7 @@ void check_writable_dir(const std::string &dir) {
   const std::string d = dir.empty() ? "." : dir;
   require_plain_path("the output directory", d);
   struct stat st;
+  if (stat(d.c_str(), &st) != 0 && errno == ENOENT) make_directories(d);
   if (stat(d.c_str(), &st) != 0) fail("cannot use output directory", d, errno);
   if (!S_ISDIR(st.st_mode)) fail("output directory", d, ENOTDIR);
   std::vector<char> name;

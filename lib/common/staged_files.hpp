@@ -1,12 +1,17 @@
 // staged_files.hpp: files that appear whole or not at all. Each is written to a temporary file in its
 // directory, flushed to disk, and renamed into place only when every file of the set is complete; on
-// any failure the temporaries are removed and existing files keep their old contents.
+// any failure the temporaries are removed and existing files keep their old contents. Only regular files and
+// symbolic links (the link, never what it names) are replaced; never an input of the process, and no two
+// files of a set may have one name.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "mpilat_constants.h"
 
 namespace lat {
 
@@ -29,11 +34,30 @@ void write_files_whole(const std::vector<std::pair<std::string, std::string>> &f
 /// A new empty file beside path (same directory, hidden name) for a program to write into; its name.
 std::string temporary_beside(const std::string &path, const std::string &suffix);
 
-/// Throws IoError unless a file can be created in dir ("" is the working directory).
+/// Throws IoError unless a file can be created in dir ("" is the working directory), making dir and its
+/// missing parents first; a file in its place is refused.
 void check_writable_dir(const std::string &dir);
 
-/// The whole of a file; IoError naming it and the system's reason when it cannot be read.
+/// The whole of a file the library made itself (gnuplot's messages); IoError naming it when it cannot be read.
 std::string read_text_file(const std::string &path);
+
+/// The largest input a reader takes, and the longest line of a line-oriented one (docs/hostile-input.md).
+constexpr int64_t kMaxInputBytes = LAT_MAX_INPUT_BYTES;
+constexpr int64_t kMaxInputLineBytes = LAT_MAX_INPUT_LINE;
+
+/// Throws IoError (naming path, what it is and its size) unless path is a regular file of at most
+/// kMaxInputBytes; never waits on a FIFO or device. Records it as an input of this process: no output of
+/// write_files_whole may replace it.
+void check_input_file(const std::string &path);
+
+/// A user's input, whole, after check_input_file: with max_line > 0 a line longer than max_line bytes is
+/// refused (its number and length named) as soon as it is read.
+std::string read_input_file(const std::string &path, int64_t max_line);
+
+/// Throws ArgError unless path may be written by write_files_whole: absent, a regular file or a symbolic link
+/// (replaced, not written through), and not naming an input of this process. A directory, device, FIFO or
+/// socket is refused, never written to or replaced.
+void check_output_file(const std::string &path);
 
 /// Throws ArgError unless name is a plain file name (not empty, not "." or "..", no '/', no control
 /// character); what names the argument.

@@ -258,6 +258,8 @@ void write_pair_files(const std::string &outdir, const std::string &log_name, co
   require_file_name("log_name", log_name);
   const size_t dot = log_name.find_last_of('.');
   const std::string json_name = (dot == std::string::npos || dot == 0 ? log_name : log_name.substr(0, dot)) + ".json";
+  if (json_name == log_name)
+    throw ArgError("log_name '" + log_name + "' ends in .json, the name of its JSON: give the log another extension");
   write_files_whole({{join_path(outdir, log_name), mmpi_log_text(r)},
                      {join_path(outdir, json_name), pair_json_text(r, command_line)}});
 }

@@ -208,9 +208,9 @@ static void write_files_whole_or_not_at_all(void **state) {
   fclose(f);
   assert_int_equal(chmod(dir, 0555), 0);
   if (geteuid() == 0) {
-    /* root writes anyway; a directory that does not exist fails for everyone */
+    /* root writes anyway; a directory that cannot be made (under a file) fails for everyone */
     char missing[600];
-    snprintf(missing, sizeof missing, "%s/missing", dir);
+    snprintf(missing, sizeof missing, "%s/latency.output/missing", dir);
     assert_int_equal(lat_write_latency_files(missing, "", 0.0, NULL, NULL, &p, NULL), LAT_ERR_IO);
     assert_int_equal(lat_check_output_dir(missing), LAT_ERR_IO);
     assert_non_null(strstr(lat_last_error_message(), "missing"));
@@ -219,6 +219,13 @@ static void write_files_whole_or_not_at_all(void **state) {
     assert_int_equal(lat_check_output_dir(dir), LAT_ERR_IO);
   }
   chmod(dir, 0755);
+  /* A directory that does not exist yet is made, with its parents. */
+  char deeper[600], made[600];
+  snprintf(made, sizeof made, "%s/new", dir);
+  snprintf(deeper, sizeof deeper, "%s/new/deeper", dir);
+  assert_int_equal(lat_check_output_dir(deeper), LAT_SUCCESS);
+  assert_int_equal(rmdir(deeper), 0);
+  assert_int_equal(rmdir(made), 0);
   char *old = read_file(path);
   assert_string_equal(old, "old results\n");
   free(old);
@@ -742,6 +749,66 @@ static void checks_without_mpi(void **state) {
   assert_string_equal(lat_last_error_message(), "opts must not be NULL");
 }
 
+/* lat_check_output_file and lat_check_input_file: only absent names, regular files and links are outputs; an
+   input checked (or read) is never one; inputs are regular files only. */
+static void output_and_input_checks(void **state) {
+  (void)state;
+  char dir[] = "/tmp/mpilat-test-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char file[600], fifo[600], sub[600], link[600], absent[600];
+  snprintf(file, sizeof file, "%s/in.txt", dir);
+  snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+  snprintf(sub, sizeof sub, "%s/sub", dir);
+  snprintf(link, sizeof link, "%s/link", dir);
+  snprintf(absent, sizeof absent, "%s/absent", dir);
+  FILE *f = fopen(file, "w");
+  fputs("1\n", f);
+  fclose(f);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  assert_int_equal(mkdir(sub, 0700), 0);
+  assert_int_equal(symlink(file, link), 0);
+  assert_int_equal(lat_check_output_file(NULL), LAT_ERR_ARG);
+  assert_int_equal(lat_check_output_file(""), LAT_ERR_ARG);
+  assert_int_equal(lat_check_output_file(absent), LAT_SUCCESS);
+  assert_int_equal(lat_check_output_file(file), LAT_SUCCESS);
+  assert_int_equal(lat_check_output_file(link), LAT_SUCCESS);
+  assert_int_equal(lat_check_output_file(fifo), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "is a FIFO"));
+  assert_int_equal(lat_check_output_file(sub), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "is a directory"));
+  assert_int_equal(lat_check_output_file("/dev/null"), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "is a character device"));
+  assert_int_equal(lat_check_input_file(NULL), LAT_ERR_ARG);
+  assert_int_equal(lat_check_input_file(fifo), LAT_ERR_IO);
+  assert_non_null(strstr(lat_last_error_message(), "a FIFO, not a regular file"));
+  assert_int_equal(lat_check_input_file(sub), LAT_ERR_IO);
+  assert_int_equal(lat_check_input_file(absent), LAT_ERR_IO);
+  assert_non_null(strstr(lat_last_error_message(), "absent"));
+  /* Once an input, never an output: by its name or through a link to it. */
+  assert_int_equal(lat_check_input_file(file), LAT_SUCCESS);
+  assert_int_equal(lat_check_output_file(file), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "is the input"));
+  assert_int_equal(lat_check_output_file(link), LAT_ERR_ARG);
+  const char *names[] = {"in.txt"}, *contents[] = {"2\n"};
+  assert_int_equal(lat_write_report_files(dir, 1, names, contents, 0), LAT_ERR_ARG);
+  f = fopen(file, "r");
+  char line[8] = "";
+  assert_non_null(fgets(line, sizeof line, f));
+  fclose(f);
+  assert_string_equal(line, "1\n");
+  /* Two files of one set with one name: refused, nothing written. */
+  const char *twice[] = {"a.txt", "a.txt"}, *two[] = {"a\n", "b\n"};
+  char twice_dir[700];
+  snprintf(twice_dir, sizeof twice_dir, "%s/sub", dir);
+  assert_int_equal(lat_write_report_files(twice_dir, 2, twice, two, 0), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "are one file"));
+  assert_int_equal(rmdir(sub), 0); /* empty: nothing was written there */
+  unlink(link);
+  unlink(fifo);
+  unlink(file);
+  assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(stats_hand_computed_even),   cmocka_unit_test(stats_hand_computed_odd_and_single),
@@ -750,7 +817,7 @@ int main(void) {
       cmocka_unit_test(errors_and_versions),        cmocka_unit_test(null_and_range_errors),
       cmocka_unit_test(measuring_before_mpi_init),  cmocka_unit_test(defaults_are_appendix_c),
       cmocka_unit_test(sweep_run_finds_the_threshold), cmocka_unit_test(sweep_run_logscale_grid), cmocka_unit_test(sweep_run_errors),
-      cmocka_unit_test(sweep_files_whole),          cmocka_unit_test(checks_without_mpi),
+      cmocka_unit_test(sweep_files_whole), cmocka_unit_test(output_and_input_checks),          cmocka_unit_test(checks_without_mpi),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

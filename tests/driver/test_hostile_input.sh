@@ -101,5 +101,13 @@ expect_refused json json/big.json "not an mpilat result"
 expect_refused dat dat/big.dat "again"
 expect_refused tsv tsv/big.tsv "ascend"
 expect_read nml nml/big.nml
+# Without a final newline, as many editors save a one-line file (the docs' example): read, as every other
+# reader reads such a file; a group that never ends is still refused.
+printf '&latency source = 0, dest = 1, ntrial = 1000 /' > nonewline.nml
+expect_read nml nonewline.nml
+printf '&latency source = 0, dest = 1' > unended.nml
+expect_refused nml unended.nml "no valid &latency group"
+mkfifo fifo.nml
+expect_refused nml fifo.nml "a FIFO, not a regular file"
 
 finish_checks "driver_hostile"

@@ -228,8 +228,8 @@ expect_error "has no valid &latency group" 2 --input broken.nml
 expect_error 'unknown option "--bogus"' 2 --bogus
 expect_error "timer must be mpi_wtime, monotonic_raw or tsc, got 'sundial'" 2 --timer sundial
 expect_error "--outdir is given twice: give each option once" 2 --outdir /nonexistent/dir
-timeout 60 $mpiexec -n 2 "$latency" --quick --outdir /nonexistent/dir > bad.out 2> bad.err
-[ $? = 2 ] && grep -qF "cannot use output directory" bad.err && ok || bad "--outdir /nonexistent/dir: $(cat bad.err)"
+timeout 60 $mpiexec -n 2 "$latency" --quick --outdir /proc/nonexistent/dir > bad.out 2> bad.err
+[ $? = 2 ] && grep -qF "cannot make output directory /proc/nonexistent/dir" bad.err && ok || bad "--outdir /proc/nonexistent/dir: $(cat bad.err)"
 expect_error "the npp study has the value 9 twice" 2 --npp-study 1,9,9
 expect_error "the npp study values must be in 1..1000000000, got 0" 2 --npp-study 0,4
 expect_error "the res_npp study values must be in 1..1000000000, got -5" 2 --res-npp-study 25,-5

@@ -153,8 +153,8 @@ $mmpi2mat broken2.dat > b.out 2> b.err; rc=$?
   && ok || bad "bad number: rc $rc $(cat b.err)"
 $mmpi2mat nothere.dat > b.out 2> b.err; rc=$?
 [ "$rc" = 2 ] && grep -q "cannot open nothere.dat" b.err && ok || bad "missing log: rc $rc $(cat b.err)"
-$mmpi2mat --outdir /nonexistent $log > b.out 2> b.err; rc=$?
-[ "$rc" = 2 ] && grep -q -- "--outdir '/nonexistent'" b.err && ok || bad "mmpi2mat --outdir: rc $rc $(cat b.err)"
+$mmpi2mat --outdir /proc/nonexistent $log > b.out 2> b.err; rc=$?
+[ "$rc" = 2 ] && grep -q -- "--outdir '/proc/nonexistent'" b.err && ok || bad "mmpi2mat --outdir: rc $rc $(cat b.err)"
 $mmpi2mat > b.out 2> b.err; [ $? = 2 ] && grep -q "log is required" b.err && ok || bad "mmpi2mat without a log"
 
 # ---- mmpi: bad input
@@ -174,7 +174,7 @@ expect_bad "--schedule 'fast': must be sequential or rounds" 2 --schedule fast
 expect_bad "--wait 'sometimes'" 2 --wait sometimes
 expect_bad "a pair matrix needs at least 2 processes, the communicator has 1" 1
 expect_bad "-o 'out/': must name a file" 2 -o out/
-expect_bad "'/nonexistent'" 2 --outdir /nonexistent
+expect_bad "'/proc/nonexistent'" 2 --outdir /proc/nonexistent
 expect_bad "--timer 'sundial'" 2 --timer sundial
 $mpiexec -n 2 "$mmpi" --help > help.out 2>&1 && grep -q -- '--schedule' help.out && ok || bad "--help"
 # The defaults shown are the library's (lat_*_defaults), not copies typed into the help text.
