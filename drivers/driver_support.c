@@ -24,7 +24,7 @@ static struct timespec first_stop_at;
    scancel, Slurm's slurmstepd sends SIGTERM, then SIGCONT and SIGTERM again within milliseconds. */
 #define STOP_BURST_SECONDS 1.0
 
-/* The first SIGTERM/SIGINT asks the measurement to stop at its next safe point (the files are then
+/* The first SIGTERM/SIGINT/SIGUSR1/SIGHUP asks the measurement to stop at its next safe point (the files are then
    written with what was measured); one that comes later than STOP_BURST_SECONDS after it restores the
    default action and ends the program (a person pressing Ctrl-C again). clock_gettime is
    async-signal-safe. */
@@ -51,6 +51,11 @@ void latency_install_stop_handlers(void) {
   action.sa_flags = SA_RESTART;
   sigaction(SIGTERM, &action, NULL);
   sigaction(SIGINT, &action, NULL);
+  /* Slurm's early warning (sbatch --signal=USR1@60, scancel --signal=USR1) and a hang-up: the same stop.
+     Installed after MPI_Init, so UCX's own SIGHUP handler (a page of debug lines, and the run goes on) is
+     replaced. */
+  sigaction(SIGUSR1, &action, NULL);
+  sigaction(SIGHUP, &action, NULL);
 }
 
 int latency_stop_signal(void) { return (int)stop_signo; }

@@ -191,10 +191,13 @@ int main(int argc, char **argv) {
     std::printf("nodecomm (mpilat %s): %s - %s%s, K = %lld pairs, %lld sizes, %.1f s\n\n", MPILAT_VERSION_STRING,
                 sum.host_a, sum.host_b, between, static_cast<long long>(sum.kmax), static_cast<long long>(sum.nsizes),
                 sum.wall_s);
-    const int fitted = nobs > 0 ? fit_and_write(s, cmd, measured, obs) : DRIVER_FAILED;
-    if (nobs == 0) std::fprintf(stderr, "nodecomm: stopped before anything was timed: no files\n");
+    // Stopped while the sizes were chosen (the first seconds): no k-pair point to write, status 3 still.
+    const int fitted = nobs > 0 ? fit_and_write(s, cmd, measured, obs) : status == DRIVER_PARTIAL ? DRIVER_PARTIAL : DRIVER_FAILED;
+    if (nobs == 0)
+      std::fprintf(stderr, "nodecomm: stopped by signal %d while the sizes were chosen, before any k-pair point was "
+                           "timed: no files\n", latency_stop_signal());
     if (fitted != DRIVER_DONE) status = fitted == DRIVER_BAD_INPUT ? DRIVER_FAILED : fitted;
-    if (status == DRIVER_PARTIAL)
+    if (status == DRIVER_PARTIAL && nobs > 0)
       std::fprintf(stderr, "nodecomm: stopped by signal %d: the files hold the points measured\n", latency_stop_signal());
   }
   lat_nodecomm_free(&measured);

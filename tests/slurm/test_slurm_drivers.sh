@@ -7,7 +7,10 @@
 #      limit with its own SIGTERM burst (TERM, CONT, TERM); the files are whole (no temporary file), marked
 #      partial, and Slurm records the job as TIMEOUT with exit code 3, before the SIGKILL that follows
 #      KillWait (30 s);
+#   2b. `sbatch --signal=USR1@50` (Slurm's early warning): the run stops at its next safe point with its
+#      partial files, exit 3, the job FAILED 3:0 before its limit;
 #   3. `scancel` of a running job of each driver: the same, the job CANCELLED with exit code 3;
+#   3b. `scancel --signal=USR1` and `--signal=HUP`: as 2b, and no UCX debug lines in the job's output;
 #   4. MPICH's mpiexec inside an allocation (sbatch --wait): a quick run of each driver.
 # The jobs of each step run at once (the partition lets jobs share the 2 CPUs), so the time limit is
 # waited for once. Never a timing value. Exit 77 (skipped) when the daemons cannot start here, unless
@@ -123,14 +126,26 @@ for name in "${names[@]}"; do
 done
 
 # ---- 2. the time limit: every driver's job at once, --time=1 ------------------------------------------------
-declare -A timeout_job
+# With them, 2b: Slurm's early warning, sbatch --signal=USR1@50: slurmctld sends it on its first check at
+# least 10 s into the job (checks come every 30 s, so 10-40 s in), long before the limit.
+declare -A timeout_job warned_job
 for name in "${names[@]}"; do timeout_job[$name]=$(submit "$name" "limit_$name" --time=1); done
+for name in "${names[@]}"; do warned_job[$name]=$(submit "$name" "warned_$name" --time=1 --signal=USR1@50); done
 for name in "${names[@]}"; do
   record=$(job_record "${timeout_job[$name]}")
   [ "$record" = "TIMEOUT 3:0" ] && ok || bad "time limit $name: Slurm recorded '$record', not 'TIMEOUT 3:0' ($(tail -3 "limit_$name.log"))"
   partial_files "$name" "limit_$name" "time limit"
   grep -q 'CANCELLED AT .* DUE TO TIME LIMIT' "limit_$name.log" && ok || bad "time limit $name: not ended by the time limit"
   grep -q 'KILLED\|Killed' "limit_$name.log" && bad "time limit $name: killed before it ended: $(grep -i killed "limit_$name.log")" || ok
+done
+
+# A warned job stops at its next safe point with its partial files: its tasks exit 3, which Slurm records as
+# FAILED 3:0 (not TIMEOUT: it ended before the limit).
+for name in "${names[@]}"; do
+  record=$(job_record "${warned_job[$name]}")
+  [ "$record" = "FAILED 3:0" ] && ok || bad "--signal=USR1@50 $name: Slurm recorded '$record', not 'FAILED 3:0' ($(tail -3 "warned_$name.log"))"
+  partial_files "$name" "warned_$name" "--signal=USR1@50"
+  grep -q "signal 10" "warned_$name.log" && ok || bad "--signal=USR1@50 $name: no 'signal 10' in the log ($(tail -3 "warned_$name.log"))"
 done
 
 # ---- 3. scancel of a running job: the same, CANCELLED with exit code 3 ------------------------------------
@@ -149,6 +164,35 @@ for name in "${names[@]}"; do
   record=$(job_record "${cancel_job[$name]}")
   [ "$record" = "CANCELLED 3:0" ] && ok || bad "scancel $name: Slurm recorded '$record', not 'CANCELLED 3:0' ($(tail -3 "cancel_$name.log"))"
   partial_files "$name" "cancel_$name" scancel
+done
+
+# ---- 3b. scancel --signal=USR1 (the warning by hand) and --signal=HUP of a running job: the same stop, the
+# job FAILED 3:0 (it ended itself), and no page of UCX debug lines (UCX prints one on SIGHUP unless replaced).
+declare -A usr1_job hup_job
+for name in "${names[@]}"; do
+  usr1_job[$name]=$(submit "$name" "usr1_$name")
+  hup_job[$name]=$(submit "$name" "hup_$name")
+done
+for name in "${names[@]}"; do
+  for kind in usr1 hup; do
+    for _ in $(seq 1200); do
+      grep -q "mpilat: ${measuring[$name]}" "${kind}_$name.log" 2> /dev/null && break
+      sleep 0.1
+    done
+    grep -q "mpilat: ${measuring[$name]}" "${kind}_$name.log" 2> /dev/null || bad "scancel --signal $kind $name: not measuring after 120 s"
+  done
+  scancel --signal=USR1 "${usr1_job[$name]}"
+  scancel --signal=HUP "${hup_job[$name]}"
+done
+for name in "${names[@]}"; do
+  for kind in usr1 hup; do
+    job=${usr1_job[$name]}
+    [ "$kind" = hup ] && job=${hup_job[$name]}
+    record=$(job_record "$job")
+    [ "$record" = "FAILED 3:0" ] && ok || bad "scancel --signal=$kind $name: Slurm recorded '$record', not 'FAILED 3:0' ($(tail -3 "${kind}_$name.log"))"
+    partial_files "$name" "${kind}_$name" "scancel --signal=$kind"
+    grep -qi "ucs\|ucp_\|uct_" "${kind}_$name.log" && bad "scancel --signal=$kind $name: UCX lines: $(grep -ci 'ucs' "${kind}_$name.log")" || ok
+  done
 done
 
 # ---- 4. MPICH's mpiexec inside the allocation -------------------------------------------------------------

@@ -1,0 +1,93 @@
+#!/bin/bash
+# test_stops.sh DRIVER_DIR "MPIEXEC [flags]" TTY_CTRLC
+# Stops as users make them (docs/batch.md, "Stopping a run"), for every MPI driver under the suite's mpiexec:
+#   1. Ctrl-C at a terminal: the driver runs as the foreground job of a pseudo-terminal (TTY_CTRLC) and the
+#      byte 0x03 is typed once it is measuring: the launcher's own SIGINT handling, as a person meets it;
+#   2. SIGTERM to mpiexec itself (a script's `kill`, a batch system that signals only the launcher);
+#   3. SIGUSR1 and SIGHUP to the ranks (Slurm's --signal warning; a closed session).
+# Each time: the files are there, whole (no temporary left) and marked partial, and the launcher's exit
+# status is one of those docs/batch.md lists for it (MPICH 4.0's hydra: 3 or 0; Open MPI 4.1's mpirun: 1).
+set -u
+bin=$1 mpiexec=$2 tty_ctrlc=$3
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=checks.sh
+. "$here/checks.sh"
+
+# Open MPI's mpirun SIGKILLs the ranks odls_base_sigkill_timeout s after its SIGTERM; the suite sets 0 (for
+# quick failures), a user has the default 1 s, in which the files are written: the default here.
+mpiexec=${mpiexec//--mca odls_base_sigkill_timeout 0/}
+if $mpiexec --version 2>&1 | grep -q HYDRA; then launcher=mpich; else launcher=openmpi; fi
+# The statuses each launcher gives after a stop, as they are (docs/batch.md).
+case $launcher in
+  mpich) allowed_ctrlc="0 3" allowed_term="0 3" ;;
+  openmpi) allowed_ctrlc="1" allowed_term="1" ;;
+esac
+allowed_signal="3"  # a signal to the ranks themselves: the drivers' own status passes through
+
+names=(latency mpptest queuelat mmpi nodecomm mpilat-coll)
+declare -A long measuring json
+long[latency]="--nr 1048576 --npptrial 4096 --minutes 5 --noplot --progress"
+long[mpptest]="-size 0 65536 64 -max_sizes 2000 -sample_reps 100000 -n_stable 0 -nr 1000 -noplot -progress"
+long[queuelat]="--lengths 0:1000:1 --iters 100 --reps 100 --nr 1000 --noplot --progress"
+long[mmpi]="--repeats 100000000 --progress"
+long[nodecomm]="--sizes 8,64,512 --reps 1000000 --noadaptive --noplot --progress"
+long[mpilat-coll]="--ops allreduce,barrier --sizes 8 --reps 1000000 --noplot --progress"
+measuring=([latency]="mpilat: ping-pong trials" [mpptest]="mpilat: size sweep" [queuelat]="mpilat: queue sweep"
+           [mmpi]="mpilat: pair matrix" [nodecomm]="mpilat: nodecomm " [mpilat-coll]="mpilat: collective rounds")
+json=([latency]=latency.json [mpptest]=mppout.json [queuelat]=queuelat.json [mmpi]=ammpi_2_64_100000000.json
+      [nodecomm]=nodecomm.json [mpilat-coll]=mpilat-coll.json)
+
+# stopped WHAT NAME DIR STATUS ALLOWED: the files of a stopped run, and the status.
+stopped() {
+  local what=$1 name=$2 dir=$3 status=$4 allowed=$5
+  [[ " $allowed " == *" $status "* ]] && ok || bad "$what $name: status $status, not one of $allowed ($(tail -c 300 "$dir.log" | tr '\r' ' '))"
+  python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['run']['partial'] is True" "$dir/${json[$name]}" 2> /dev/null \
+    && ok || bad "$what $name: no ${json[$name]} marked partial ($(ls -A "$dir" | tr '\n' ' '); $(tail -c 300 "$dir.log" | tr '\r' ' '))"
+  ls -A "$dir" | grep -q '^\.mpilat-' && bad "$what $name: temporary files left" || ok
+}
+# ranks_of PID NAME: the processes named NAME below PID (the launcher's ranks, not anyone else's).
+ranks_of() {
+  local p
+  for p in $(pgrep -P "$1"); do
+    [ "$(cat "/proc/$p/comm" 2> /dev/null)" = "$2" ] && echo "$p"
+    ranks_of "$p" "$2"
+  done
+}
+# wait_for PATTERN FILE: up to 120 s for PATTERN to appear in FILE.
+wait_for() {
+  for _ in $(seq 1200); do
+    grep -q "$1" "$2" 2> /dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+for name in "${names[@]}"; do
+  [ -x "$bin/$name" ] || { bad "$name not built"; continue; }
+  # ---- 1. Ctrl-C at a terminal.
+  mkdir "ctrlc_$name"
+  # shellcheck disable=SC2086
+  python3 "$tty_ctrlc" "${measuring[$name]}" 120 "ctrlc_$name.log" $mpiexec -n 2 "$bin/$name" ${long[$name]} --outdir "ctrlc_$name"
+  stopped "Ctrl-C" "$name" "ctrlc_$name" $? "$allowed_ctrlc"
+  # ---- 2. SIGTERM to mpiexec.
+  mkdir "term_$name"
+  # shellcheck disable=SC2086
+  $mpiexec -n 2 "$bin/$name" ${long[$name]} --outdir "term_$name" > "term_$name.log" 2>&1 &
+  launcher_pid=$!
+  wait_for "${measuring[$name]}" "term_$name.log" || bad "SIGTERM $name: not measuring after 120 s"
+  kill -TERM "$launcher_pid"
+  wait "$launcher_pid"
+  stopped "SIGTERM to mpiexec" "$name" "term_$name" $? "$allowed_term"
+  # ---- 3. SIGUSR1 and SIGHUP to the ranks.
+  for sig in USR1 HUP; do
+    mkdir "${sig}_$name"
+    # shellcheck disable=SC2086
+    $mpiexec -n 2 "$bin/$name" ${long[$name]} --outdir "${sig}_$name" > "${sig}_$name.log" 2>&1 &
+    launcher_pid=$!
+    wait_for "${measuring[$name]}" "${sig}_$name.log" || bad "SIG$sig $name: not measuring after 120 s"
+    for rank in $(ranks_of "$launcher_pid" "$name"); do kill "-$sig" "$rank"; done
+    wait "$launcher_pid"
+    stopped "SIG$sig to the ranks" "$name" "${sig}_$name" $? "$allowed_signal"
+  done
+done
+finish_checks "driver_stops ($launcher)"
