@@ -84,6 +84,13 @@ int parse_options(CLI::App &app, Parse &&parse, int rank, const char *program, c
       if (opt->get_type_size_max() > 0)
         for (const std::string &value : opt->results()) {
           if (value.empty()) throw CLI::ValidationError(opt->get_name() + " ''", "an empty value; give one or leave the option out");
+          // One rule for integers in every driver (latency's namelist and options too): decimal digits with
+          // an optional sign. CLI11 alone would take 0x10, 0b101, 1e3 or 1'000 in some drivers.
+          if (opt->get_type_name().find("INT") != std::string::npos) {
+            const size_t digits = value.find_first_not_of("+-") == std::string::npos ? 0 : value.find_first_not_of("+-");
+            if (digits > 1 || value.size() == digits || value.find_first_not_of("0123456789", digits) != std::string::npos)
+              throw CLI::ValidationError(opt->get_name() + " '" + value + "'", "an integer is written in decimal digits");
+          }
           // CLI11 reads an integer beyond 64 bits as the largest one: the value typed is refused instead.
           if (opt->get_type_name().find("INT") != std::string::npos &&
               value.find_first_not_of("+-0123456789") == std::string::npos) {
@@ -103,7 +110,7 @@ int parse_options(CLI::App &app, Parse &&parse, int rank, const char *program, c
   return -1;
 }
 
-/// "0,100,250" or "first:last:step" (last included) into values; "" or the complaint.
+/// "0,100,250" (each value once) or "first:last:step" (last included) into values; "" or the complaint.
 template <class T>
 std::string parse_list(const std::string &option, const std::string &text, std::vector<T> &values) {
   values.clear();
@@ -136,6 +143,8 @@ std::string parse_list(const std::string &option, const std::string &text, std::
     T v{};
     const std::string item = text.substr(at, comma - at);
     if (!number(item, v)) return option + " '" + text + "': '" + item + "' is not a number";
+    if (std::find(values.begin(), values.end(), v) != values.end())
+      return option + " '" + text + "': '" + item + "' is given twice: give each value once";
     values.push_back(v);
     at = comma + 1;
   }

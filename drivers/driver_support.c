@@ -185,3 +185,10 @@ int driver_stdout_status(const char *program) {
   fprintf(stderr, "%s: writing to standard output: %s\n", program, errno ? strerror(errno) : "failed");
   return DRIVER_FAILED;
 }
+
+const char *driver_stop_cause(void) {
+  static char cause[48];
+  if (stop_signo == 0) return "by a signal to another rank";
+  snprintf(cause, sizeof cause, "by signal %d", (int)stop_signo);
+  return cause;
+}

@@ -53,6 +53,9 @@ int driver_write_failed_status(int rc);
 /** Rank 0, before anything is measured: 1 when path may be written (lat_check_output_file), else prints
     "<program>: <option>: <why>" and returns 0. Not collective. */
 int driver_output_usable(const char *program, const char *option, const char *path);
+/** How this rank's run was stopped, for a message: "by signal 15", or "by a signal to another rank" when the
+    stop came from a peer (the measuring ranks pass a stop request on). */
+const char *driver_stop_cause(void);
 /** Flushes standard output; 0 when everything written there arrived, else prints "<program>: writing to
     standard output: <why>" on stderr and returns DRIVER_FAILED. */
 int driver_stdout_status(const char *program);

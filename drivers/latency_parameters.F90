@@ -374,6 +374,8 @@ contains
     integer :: unit, ios, i
     character(len=512) :: iomsg
     character(len=2) :: mark
+    character(len=:), allocatable :: repeated
+    integer :: first_line, second_line
 
     source = opts%source; dest = opts%dest; n = opts%n; bytes = opts%bytes; nr = opts%nr
     npptrial = opts%npptrial; npp_init = opts%npp_init; res_npp = opts%res_npp; npp = opts%npp
@@ -398,6 +400,14 @@ contains
         return
       end if
     end if
+    ! A name given twice: gfortran takes the last silently; refused, naming both lines.
+    call find_repeated_name(path, repeated, first_line, second_line)
+    if (len(repeated) > 0) then
+      status = params_bad
+      write (message, '(a,i0,a,i0,a)') 'the namelist file "'//path//'" gives '//repeated//' twice (lines ', &
+        first_line, ' and ', second_line, '): give each once'
+      return
+    end if
     ! gfortran reads a group whose last line has no newline and then reports the end of the file: such a
     ! file (the docs' one-line example, as many editors save it) is read from a scratch copy that has one.
     unit = open_with_final_newline(path, ios, iomsg)
@@ -418,6 +428,111 @@ contains
     opts%npptrial = npptrial; opts%npp_init = npp_init; opts%res_npp = res_npp; opts%npp = npp
     opts%ntrial = ntrial; opts%cut_coef = cut_coef; opts%timeout_s = timeout
   end subroutine read_namelist
+
+  !> The first name assigned twice in the &latency group of path (lower case; '' when none, or when the file
+  !> cannot be read: the namelist read then says why), and the lines of both. Strings and comments are
+  !> skipped; the group ends at its '/'.
+  subroutine find_repeated_name(path, repeated, first_line, second_line)
+    character(len=*), intent(in) :: path
+    character(len=:), allocatable, intent(out) :: repeated
+    integer, intent(out) :: first_line, second_line
+    integer, parameter :: most = 64
+    character(len=32) :: seen(most)
+    integer :: seen_line(most), nseen, raw, ios, line, at, start, k
+    integer(int64) :: bytes
+    character(len=:), allocatable :: text
+    character(len=32) :: name
+    character :: c, quote
+    logical :: in_group, in_comment, in_string
+    repeated = ''
+    first_line = 0
+    second_line = 0
+    open (newunit=raw, file=path, status='old', action='read', access='stream', form='unformatted', iostat=ios)
+    if (ios /= 0) return
+    inquire (unit=raw, size=bytes)
+    allocate (character(len=max(bytes, 0_int64)) :: text)  ! at most LAT_MAX_INPUT_BYTES: lat_check_input_file
+    if (bytes > 0) read (raw, iostat=ios) text
+    close (raw)
+    if (ios /= 0) return
+    nseen = 0
+    line = 1
+    in_group = .false.
+    in_comment = .false.
+    in_string = .false.
+    quote = ' '
+    at = 1
+    do while (at <= len(text))
+      c = text(at:at)
+      if (c == achar(10)) then
+        line = line + 1
+        in_comment = .false.
+      else if (in_comment) then
+        continue
+      else if (in_string) then
+        in_string = c /= quote
+      else if (c == '!') then
+        in_comment = .true.
+      else if (c == '"' .or. c == "'") then
+        in_string = .true.
+        quote = c
+      else if (.not. in_group) then
+        if ((c == '&' .or. c == '$') .and. at + 7 <= len(text)) then
+          in_group = lower(text(at + 1:at + 7)) == 'latency'
+          if (in_group) at = at + 7
+        end if
+      else if (c == '/' .or. c == '&' .or. c == '$') then
+        return
+      else if (is_name_start(c)) then
+        start = at
+        do while (at < len(text))
+          if (.not. is_name_char(text(at + 1:at + 1))) exit
+          at = at + 1
+        end do
+        name = lower(text(start:min(at, start + 31)))
+        k = at + 1
+        do while (k <= len(text))
+          if (text(k:k) /= ' ' .and. text(k:k) /= achar(9)) exit
+          k = k + 1
+        end do
+        if (k <= len(text)) then
+          if (text(k:k) == '=') then
+            do k = 1, nseen
+              if (seen(k) == name) then
+                repeated = trim(name)
+                first_line = seen_line(k)
+                second_line = line
+                return
+              end if
+            end do
+            if (nseen < most) then
+              nseen = nseen + 1
+              seen(nseen) = name
+              seen_line(nseen) = line
+            end if
+          end if
+        end if
+      end if
+      at = at + 1
+    end do
+  contains
+    logical function is_name_start(ch)
+      character, intent(in) :: ch
+      is_name_start = (ch >= 'a' .and. ch <= 'z') .or. (ch >= 'A' .and. ch <= 'Z')
+    end function is_name_start
+    logical function is_name_char(ch)
+      character, intent(in) :: ch
+      is_name_char = is_name_start(ch) .or. (ch >= '0' .and. ch <= '9') .or. ch == '_'
+    end function is_name_char
+    function lower(word) result(low)
+      character(len=*), intent(in) :: word
+      character(len=len(word)) :: low
+      integer :: j
+      low = word
+      do j = 1, len(word)
+        if (word(j:j) >= 'A' .and. word(j:j) <= 'Z') low(j:j) = achar(iachar(word(j:j)) + 32)
+      end do
+    end function lower
+  end subroutine find_repeated_name
 
   !> A formatted unit to read path from: the file itself, or, when its last byte is not a newline, a scratch
   !> copy with one (deleted when closed). ios /= 0 (and iomsg) when neither could be opened.

@@ -137,8 +137,8 @@ int main(int argc, char **argv) {
       std::printf("log: %s%s (the JSON beside it: the same name, .json)\nmatrices and heat map: mmpi2mat %s%s\n",
                   where.c_str(), log_name.c_str(), where.c_str(), log_name.c_str());
       if (status == DRIVER_PARTIAL)
-        std::fprintf(stderr, "mmpi: stopped by signal %d: the files hold the round trips measured (JSON: count)\n",
-                     latency_stop_signal());
+        std::fprintf(stderr, "mmpi: stopped %s: the files hold the round trips measured (JSON: count)\n",
+                     driver_stop_cause());
     }
   }
   lat_pairs_free(&pairs);

@@ -31,6 +31,7 @@ std::string parse_names(const std::string &option, const std::string &text, BitO
     const std::string name = text.substr(at, comma - at);
     const int bit = bit_of(name);
     if (bit == 0) return option + " '" + text + "': '" + name + "' is not " + what + " (" + valid + ", or all)";
+    if (bits & bit) return option + " '" + text + "': '" + name + "' is given twice: give each once";
     bits |= bit;
     at = comma + 1;
   }
@@ -148,8 +149,8 @@ int main(int argc, char **argv) {
       std::printf("files: %s%s.txt, .json, .csv, .samples.csv%s\n", where.c_str(), base.c_str(),
                   noplot ? ", .dist.gp, .size.gp" : ", .dist.png, .size.png");
       if (status == DRIVER_PARTIAL)
-        std::fprintf(stderr, "mpilat-coll: stopped by signal %d: the files hold the rounds measured (JSON: run.rounds)\n",
-                     latency_stop_signal());
+        std::fprintf(stderr, "mpilat-coll: stopped %s: the files hold the rounds measured (JSON: run.rounds)\n",
+                     driver_stop_cause());
     }
   }
   lat_coll_free(&coll);

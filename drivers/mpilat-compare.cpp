@@ -1,6 +1,8 @@
 // mpilat-compare: is the difference real? Two groups of mpilat results (the JSON of any driver), compared
 // with the launch as the unit: `mpilat-compare A1.json A2.json ... -- B1.json B2.json ...`. One group alone:
 // its spread within launches against its spread between launches. No MPI job (docs/compare.md).
+#include <sys/stat.h>
+
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -232,6 +234,15 @@ std::string compare_plot(const std::vector<Row> &rows) {
 
 int run(const std::vector<std::string> &a_files, const std::vector<std::string> &b_files, const std::string &outdir,
         const lat_compare_options &opts, bool plot, const std::string &command_line) {
+  // A launch is a file: one file given twice (by two names, or in both groups) would count as two launches.
+  std::map<std::pair<dev_t, ino_t>, std::string> seen;
+  for (const std::vector<std::string> *group : {&a_files, &b_files})
+    for (const std::string &f : *group) {
+      struct stat st;
+      if (stat(f.c_str(), &st) != 0) continue;  // read_launch says why
+      const auto [at, fresh] = seen.emplace(std::make_pair(st.st_dev, st.st_ino), f);
+      if (!fresh) throw BadInput("'" + at->second + "' and '" + f + "' are one file: give each launch once");
+    }
   std::vector<Launch> a, b;
   for (const std::string &f : a_files) a.push_back(read_launch(f));
   for (const std::string &f : b_files) b.push_back(read_launch(f));

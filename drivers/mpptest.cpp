@@ -189,8 +189,8 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "mpptest: the time limit (-max_run_time %g s) ended the sweep: files hold the passes "
                            "measured, marked partial\n", s.opts.budget_s);
     } else if (status == DRIVER_PARTIAL) {
-      std::fprintf(stderr, "mpptest: stopped by signal %d: files hold the sizes measured so far\n",
-                   latency_stop_signal());
+      std::fprintf(stderr, "mpptest: stopped %s: files hold the sizes measured so far\n",
+                   driver_stop_cause());
     }
     if (const int out = driver_stdout_status("mpptest"); out != DRIVER_DONE && status != DRIVER_BAD_INPUT) status = out;
   }

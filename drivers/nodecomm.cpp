@@ -194,11 +194,11 @@ int main(int argc, char **argv) {
     // Stopped while the sizes were chosen (the first seconds): no k-pair point to write, status 3 still.
     const int fitted = nobs > 0 ? fit_and_write(s, cmd, measured, obs) : status == DRIVER_PARTIAL ? DRIVER_PARTIAL : DRIVER_FAILED;
     if (nobs == 0)
-      std::fprintf(stderr, "nodecomm: stopped by signal %d while the sizes were chosen, before any k-pair point was "
-                           "timed: no files\n", latency_stop_signal());
+      std::fprintf(stderr, "nodecomm: stopped %s while the sizes were chosen, before any k-pair point was "
+                           "timed: no files\n", driver_stop_cause());
     if (fitted != DRIVER_DONE) status = fitted == DRIVER_BAD_INPUT ? DRIVER_FAILED : fitted;
     if (status == DRIVER_PARTIAL && nobs > 0)
-      std::fprintf(stderr, "nodecomm: stopped by signal %d: the files hold the points measured\n", latency_stop_signal());
+      std::fprintf(stderr, "nodecomm: stopped %s: the files hold the points measured\n", driver_stop_cause());
   }
   lat_nodecomm_free(&measured);
   driver_bcast_int_politely(&status);

@@ -104,7 +104,7 @@ int main(int argc, char **argv) {
         std::fclose(f);
       }
       if (status == DRIVER_PARTIAL)
-        std::fprintf(stderr, "queuelat: stopped by signal %d: the files hold the points measured\n", latency_stop_signal());
+        std::fprintf(stderr, "queuelat: stopped %s: the files hold the points measured\n", driver_stop_cause());
     }
   }
   lat_queue_free(&q);

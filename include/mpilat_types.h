@@ -68,7 +68,7 @@ typedef struct lat_pingpong_options {
                              (default): wait for ever */
   int estimate;         /**< 1 (default): Part 2, the npp estimate, runs even when npp is given, so the rule's
                              value is reported beside the one used; 0: skipped when npp is given */
-  double minutes;       /**< > 0: ntrial is chosen so that the trials take about this long, from the time per
+  double minutes;       /**< >= 0.01: ntrial is chosen so that the trials take about this long, from the time per
                              trial seen in Part 2 (which then must run); 0 (default): ntrial as given */
 } lat_pingpong_options;
 
@@ -511,8 +511,8 @@ typedef struct lat_collective_options {
   int sync_burst;       /**< timestamped exchanges of one fit point (the least delayed one is kept); default 20 */
   double sync_spacing_s; /**< time between fit points: the drift's time base is (sync_points - 1) x this; default
                               0.01 */
-  double resync_s;      /**< the clocks are synchronised again when this long has passed since the last time; 0:
-                             never; default 30 */
+  double resync_s;      /**< the clocks are synchronised again when this long has passed since the last time (at
+                             least 1 s); 0: never; default 30 */
   double timeout_s;     /**< watchdog as in lat_pingpong_options; 0 (default): wait for ever */
   int timer;            /**< lat_timer_kind of every rank's clock; default LAT_TIMER_MPI_WTIME */
   int wait;             /**< lat_wait_mode outside the timed calls; default LAT_WAIT_AUTO (yield when a node has

@@ -45,8 +45,8 @@ module mpilat_types_latency
     !> 1 (default): Part 2, the npp estimate, runs even when npp is given, so the rule's value is reported
     !> beside the one used; 0: skipped when npp is given
     integer(c_int) :: estimate
-    !> > 0: ntrial is chosen so that the trials take about this long, from the time per trial seen in Part
-    !> 2 (which then must run); 0 (default): ntrial as given
+    !> >= 0.01: ntrial is chosen so that the trials take about this long, from the time per trial seen in
+    !> Part 2 (which then must run); 0 (default): ntrial as given
     real(c_double) :: minutes
   end type lat_pingpong_options
 

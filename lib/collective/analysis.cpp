@@ -140,6 +140,7 @@ PointOutcome finish_point(const PointSeries &s) {
 }
 
 std::string withheld_reason(const lat_coll_point &p) {
+  if (p.samples == 0) return "no sample (the run stopped before this point was measured)";
   if (p.mode != LAT_COLL_MODE_SYNC) return "";
   if (p.warnings & LAT_WARN_CLOCKS) return "the clocks were not kept";
   if (p.late * 2 > p.samples + p.late)

@@ -57,8 +57,9 @@ struct PointOutcome {
 };
 PointOutcome finish_point(const PointSeries &s);
 
-/// Why a point's figures are withheld, "" when they are not: a sync-mode point whose clocks were not kept
-/// (LAT_WARN_CLOCKS), or of whose samples more than half started late (what is left is the scheduler's
+/// Why a point's figures are withheld, "" when they are not: a point with no sample (a stopped run never
+/// reached it), a sync-mode point whose clocks were not kept (LAT_WARN_CLOCKS), or of whose samples more
+/// than half started late (what is left is the scheduler's
 /// lucky draws, not the call's time). Its statistics stay in the JSON for the record.
 std::string withheld_reason(const lat_coll_point &p);
 

@@ -32,6 +32,10 @@ std::string last_rank_text(const lat_coll_point &p) {
 std::string coll_table_text(const CollResult &r) {
   const lat_coll_summary &s = r.summary;
   std::string o;
+  // A stopped run says so on its first line, as latency's files do.
+  if (s.partial)
+    append(o, "*** PARTIAL RESULTS: the run was stopped after {} of {} rounds; points with no sample have no figures ***\n",
+           s.rounds, s.reps);
   append(o, "mpilat-coll (mpilat {}): collective latency, one call per sample\n", MPILAT_VERSION_STRING);
   append(o, "ranks {} on {} node(s); the busiest node: {} ranks on {} processors; root {}; timer {}; waits {}\n",
          s.nprocs, s.nnodes, s.ranks_on_node, s.processors, s.root, timer_name(s.timer), wait_name(s.wait));

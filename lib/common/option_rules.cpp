@@ -19,9 +19,11 @@ std::string check_flag(const char *name, int value) {
 
 std::string check_timeout(double timeout_s) {
   // At most a year: beyond it the watchdog's deadline would not fit a clock's 64-bit nanoseconds.
-  if (timeout_s >= 0.0 && timeout_s <= kMaxTimeoutSeconds) return "";
+  // At least a millisecond: a shorter deadline cannot be told from the scheduler's noise (and 1e-9 is below
+  // the clocks' resolution): it would end every run with a timeout.
+  if (timeout_s == 0.0 || (timeout_s >= kMinTimeoutSeconds && timeout_s <= kMaxTimeoutSeconds)) return "";
   return got("timeout_s must be a number of seconds in 0.." + std::to_string(static_cast<int64_t>(kMaxTimeoutSeconds)) +
-                 " (a year; 0: no limit)",
+                 " (a year; 0: no limit), at least 0.001 when not 0",
              timeout_s);
 }
 

@@ -16,8 +16,10 @@ std::string check_flag(const char *name, int value);
 
 /// The longest watchdog timeout: a year, in seconds.
 constexpr double kMaxTimeoutSeconds = 365.0 * 24 * 3600;
+/// The shortest one (other than 0, none): a millisecond.
+constexpr double kMinTimeoutSeconds = 1e-3;
 
-/// "" or the complaint about a watchdog timeout (seconds in 0..kMaxTimeoutSeconds, 0 = none).
+/// "" or the complaint about a watchdog timeout (0 = none, or seconds in kMinTimeoutSeconds..kMaxTimeoutSeconds).
 std::string check_timeout(double timeout_s);
 
 /// "" or what is wrong with a source/dest pair on a communicator of nprocs ranks (dest may be

@@ -6,24 +6,27 @@
 
 namespace lat {
 
+nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
+
 nlohmann::json stats_json(const lat_stats &s) {
+  // Statistics of nothing (a point a stopped run never reached) are missing, null, never 0 us.
+  auto figure = [&](double x) { return s.count > 0 ? number_or_null(x) : nlohmann::json(); };
   return {{"count", s.count},
-          {"min_us", s.min_us},
-          {"median_us", s.median_us},
-          {"mean_us", s.mean_us},
-          {"max_us", s.max_us},
-          {"variance_us2", s.variance_us2},
-          {"stddev_us", s.stddev_us},
-          {"cv_percent", s.cv_percent},
-          {"stderr_us", s.stderr_us},
-          {"rse", s.rse},
-          {"rate_min_mbs", s.rate_min_mbs},
-          {"rate_median_mbs", s.rate_median_mbs},
-          {"rate_mean_mbs", s.rate_mean_mbs},
-          {"rate_max_mbs", s.rate_max_mbs}};
+          {"min_us", figure(s.min_us)},
+          {"median_us", figure(s.median_us)},
+          {"mean_us", figure(s.mean_us)},
+          {"max_us", figure(s.max_us)},
+          {"variance_us2", figure(s.variance_us2)},
+          {"stddev_us", figure(s.stddev_us)},
+          {"cv_percent", figure(s.cv_percent)},
+          {"stderr_us", figure(s.stderr_us)},
+          {"rse", figure(s.rse)},
+          {"rate_min_mbs", figure(s.rate_min_mbs)},
+          {"rate_median_mbs", figure(s.rate_median_mbs)},
+          {"rate_mean_mbs", figure(s.rate_mean_mbs)},
+          {"rate_max_mbs", figure(s.rate_max_mbs)}};
 }
 
-nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
 
 nlohmann::json quantiles_json(const lat_quantiles &q, int64_t count) {
   nlohmann::json pct = nlohmann::json::object();

@@ -21,6 +21,9 @@ std::string check_pingpong_options(const lat_pingpong_options &o, int nprocs, in
   if (std::string bad = spec_check_fields(o); !bad.empty()) return bad;
   if (o.bytes == -1 && o.n < 0) return got("n must be >= 0", o.n);
   if (o.bytes == -1 && o.n > INT_MAX) return got("n must be <= " + std::to_string(INT_MAX), o.n);
+  // A run shorter than 0.6 s may hold no trial at all (a median of nothing): refused, not reported as 0 us.
+  if (o.minutes > 0.0 && o.minutes < 0.01)
+    return got("minutes must be 0 (ntrial as given) or at least 0.01 (0.6 s of trials)", o.minutes);
   if (o.minutes > 0.0 && o.npp != 0 && o.estimate == 0)
     return "minutes needs Part 2 (the npp estimate) to time a trial: it cannot be given with npp and estimate = 0";
   const bool estimating = o.npp == 0 || o.estimate != 0;

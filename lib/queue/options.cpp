@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <climits>
 
+#include <fmt/format.h>
+
 #include "common/error.hpp"
 #include "common/option_rules.hpp"
 #include "generated/spec_options.hpp"
@@ -50,6 +52,17 @@ std::string check_queue_options(const lat_queue_options &o, int64_t nl, const in
   if (nl * std::max<int64_t>(nf, 1) * std::max<int64_t>(ns, 1) > kMaxQueuePoints)
     return "the grid has more than " + std::to_string(kMaxQueuePoints) + " points";
   if (std::string bad = spec_check_fields(o); !bad.empty()) return bad;
+  // The work of the grid, before anything is posted: every measurement posts its queue and walks it iters
+  // times (at most), at ~10 ns an entry; beyond kMaxQueueWork a run would take hours.
+  const QueueGrid g = grid_of(o, nl, lengths, nf, fractions, ns, sizes);
+  double entries = 0.0;
+  for (int64_t l : g.lengths) entries += static_cast<double>(l);
+  const double work = entries * static_cast<double>(o.iters + 1) * static_cast<double>(g.fractions.size()) *
+                      static_cast<double>(g.sizes.size()) * static_cast<double>(o.reps);
+  if (work > kMaxQueueWork)
+    return fmt::format("the grid would handle about {:.2g} queue entries (the lengths' sum x (iters + 1) x fractions x "
+                       "sizes x reps), more than {:.0e} (about 20 minutes at 10 ns an entry): give fewer or shorter "
+                       "lengths, or fewer iters or reps", work, kMaxQueueWork);
   if (std::string bad = check_pair_of_ranks("queue sweep", o.source, o.dest, size); !bad.empty()) return bad;
   return rank == o.source ? check_calibration(cal, o.timer, o.nr) : "";
 }

@@ -15,6 +15,8 @@ namespace lat {
 // assertion, not an error code) beyond about 2^17 of them (tried: 131072 ran, 262144 aborted).
 constexpr int64_t kMaxQueueLength = 100000;
 constexpr int64_t kMaxQueuePoints = int64_t{1} << 20;
+/// The most queue entries a grid may post and walk in all (docs/hostile-input.md).
+constexpr double kMaxQueueWork = 1e11;
 
 /// lat_queue_defaults(): 1000 timed iterations, 5 measurements a point, posted mode, ranks 0 and last.
 lat_queue_options queue_defaults();

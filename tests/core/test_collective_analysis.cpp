@@ -6,7 +6,10 @@
 #include <cstddef>
 #include <csetjmp>
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 extern "C" {
 #include <cmocka.h>
@@ -14,6 +17,7 @@ extern "C" {
 
 #include "collective/analysis.hpp"
 #include "collective/options.hpp"
+#include "collective/report.hpp"
 
 namespace {
 
@@ -107,6 +111,38 @@ void names_and_orders(void **) {
   assert_true((s == std::vector<int64_t>{3, 4, 8, 16, 32, 64, 100}));
 }
 
+// A stopped run's files: PARTIAL on the first line of the table; a point with no sample has no figure in
+// the table, empty fields in the CSV and null statistics in the JSON, never 0 us.
+void stopped_run_marks_missing_figures(void **) {
+  lat::CollResult r;
+  r.summary.partial = 1;
+  r.summary.rounds = 3;
+  r.summary.reps = 100;
+  r.summary.nprocs = 2;
+  r.summary.modes = LAT_COLL_MODE_BARRIER;
+  lat_coll_point p{};
+  p.op = LAT_COLL_BARRIER;
+  p.mode = LAT_COLL_MODE_BARRIER;
+  p.samples = 0;
+  r.points.push_back(p);
+  r.ranks.resize(2);
+  const std::string table = lat::coll_table_text(r);
+  assert_int_equal(table.rfind("*** PARTIAL RESULTS: the run was stopped after 3 of 100 rounds", 0), 0);
+  const size_t at = table.find("no sample (the run stopped before this point was measured)");
+  assert_true(at != std::string::npos);
+  const size_t row_start = table.rfind('\n', at) + 1;
+  const std::string point_row = table.substr(row_start, table.find('\n', at) - row_start);
+  assert_int_equal(point_row.rfind("barrier", 0), 0);
+  assert_true(point_row.find("0.000") == std::string::npos);
+  const std::string csv = lat::coll_csv_text(r);
+  const std::string row = csv.substr(csv.find('\n') + 1);
+  assert_int_equal(row.rfind("barrier,0,barrier,largest local time after a barrier,0,0,,,,,,,,,,,,", 0), 0);
+  const nlohmann::json j = nlohmann::json::parse(lat::coll_json_text(r, "mpilat-coll"));
+  assert_true(j["points"][0]["stats"]["median_us"].is_null());
+  assert_true(j["points"][0]["stats"]["min_us"].is_null());
+  assert_int_equal(j["points"][0]["stats"]["count"].get<int>(), 0);
+}
+
 }  // namespace
 
 void figures_withheld_when_the_clocks_were_not_kept_or_most_starts_late(void **) {
@@ -122,12 +158,15 @@ void figures_withheld_when_the_clocks_were_not_kept_or_most_starts_late(void **)
   assert_string_equal(lat::withheld_reason(p).c_str(), "the clocks were not kept");
   p.mode = LAT_COLL_MODE_BARRIER;  // no clock in barrier or loop mode
   assert_string_equal(lat::withheld_reason(p).c_str(), "");
+  p.samples = 0;  // a point a stopped run never reached: no figure, in any mode
+  assert_string_equal(lat::withheld_reason(p).c_str(), "no sample (the run stopped before this point was measured)");
 }
 
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sync_is_last_end_minus_first_start), cmocka_unit_test(barrier_is_the_largest_local_and_loop_the_mean),
       cmocka_unit_test(a_point_from_its_samples), cmocka_unit_test(chunks_of_the_run), cmocka_unit_test(names_and_orders),
-      cmocka_unit_test(figures_withheld_when_the_clocks_were_not_kept_or_most_starts_late)};
+      cmocka_unit_test(figures_withheld_when_the_clocks_were_not_kept_or_most_starts_late),
+      cmocka_unit_test(stopped_run_marks_missing_figures)};
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -75,11 +75,11 @@ assert s == sorted(set(s)) and all(x in s for x in [8,16,32,64,128,256,512,1024,
   engine/mpilat-coll.json && ok || bad "engine sizes: $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['sizes'])" engine/mpilat-coll.json)"
 
 # ---- mpilat-compare reads the files (a new kind)
-for k in 1 2 3; do
+for k in 1 2 3 4 5; do
   mkdir c$k
   (cd c$k && exec $mpiexec -n 2 "$coll" --ops allreduce --modes sync --sizes 8 --reps 30 --noplot --noprogress > /dev/null 2>&1) || bad "compare run $k"
 done
-"$compare" --noplot --confidence 0.9 --outdir . c1/mpilat-coll.json c2/mpilat-coll.json -- c3/mpilat-coll.json c1/mpilat-coll.json c2/mpilat-coll.json > cmp.out 2> cmp.err \
+"$compare" --noplot --confidence 0.9 --outdir . c1/mpilat-coll.json c2/mpilat-coll.json -- c3/mpilat-coll.json c4/mpilat-coll.json c5/mpilat-coll.json > cmp.out 2> cmp.err \
   && grep -q '^allreduce 8 B sync median (us) ' cmp.out && ok || bad "mpilat-compare: $(cat cmp.out cmp.err)"
 "$compare" --noplot --outdir . c1/mpilat-coll.json four/mpilat-coll.json > /dev/null 2> mix.err
 [ $? = 2 ] && grep -q 'ranks' mix.err && ok || bad "2 and 4 ranks compared: $(cat mix.err)"

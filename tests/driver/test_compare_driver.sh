@@ -119,7 +119,7 @@ expect_refusal() {  # expected-text args...
 }
 expect_refusal "refusing to compare unlike results: a1.json is mpilat-latency, queue.json is mpilat-queue" a1.json -- queue.json
 expect_refusal "refusing to compare unlike results: message bytes is 8 in a1.json but 64 in big.json" a1.json a2.json -- big.json
-expect_refusal "missing.json: cannot be read" a1.json -- missing.json
+expect_refusal "cannot open missing.json: No such file or directory" a1.json -- missing.json
 expect_refusal "v2.json: mpilat-latency format_version 2, this mpilat-compare reads version 1" v2.json
 expect_refusal "garbage.json: not an mpilat JSON result" garbage.json -- a1.json
 expect_refusal "binary.json: not an mpilat JSON result" a1.json -- binary.json

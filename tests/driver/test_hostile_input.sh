@@ -109,5 +109,9 @@ printf '&latency source = 0, dest = 1' > unended.nml
 expect_refused nml unended.nml "no valid &latency group"
 mkfifo fifo.nml
 expect_refused nml fifo.nml "a FIFO, not a regular file"
+# A name given twice (gfortran would take the last silently), in any case; one in a comment or a string is
+# not a name.
+printf '&latency\n source = 0, dest = 1, ! ntrial = 9\n ntrial = 5, timer = "ntrial = 1"\n NTRIAL = 7 /\n' > twice.nml
+expect_refused nml twice.nml "gives ntrial twice (lines 3 and 4): give each once"
 
 finish_checks "driver_hostile"

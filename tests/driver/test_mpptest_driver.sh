@@ -178,7 +178,10 @@ wait $job || bad "-fname with a symlink swapped in: exit $? ($(cat swap.err))"
 [ -f table.txt ] && [ ! -L table.txt ] && grep -q 'time(us)' table.txt && ok || bad "-fname: table.txt not the whole table"
 ls -a | grep -q '^\.mpilat-' && bad "-fname: temporary files left beside it" || ok
 
-$mpiexec -n 2 "$mpptest" -noprogress -outdir "$work/none/such" > /dev/null 2> dir.err
-[ $? = 2 ] && grep -q "none/such" dir.err && ok || bad "missing -outdir: $(cat dir.err)"
+# An -outdir that does not exist yet is made; one under a file cannot be.
+$mpiexec -n 2 "$mpptest" -noprogress -sizelist 0 -sample_reps 2 -noplot -outdir "$work/none/such" > /dev/null 2> dir.err
+[ $? = 0 ] && [ -f "$work/none/such/mppout.json" ] && ok || bad "missing -outdir not made: $(cat dir.err)"
+$mpiexec -n 2 "$mpptest" -noprogress -outdir "$work/none/such/mppout.json/x" > /dev/null 2> dir.err
+[ $? = 2 ] && grep -q "mppout.json/x" dir.err && ok || bad "-outdir under a file: $(cat dir.err)"
 
 finish_checks "mpptest driver"

@@ -66,7 +66,8 @@ expect_bad "expected first:last:step" --lengths 0:10
 expect_bad "'x' is not a number" --sizes 8,x
 expect_bad "--timer 'nope'" --timer nope
 expect_bad "bogus" --bogus
-$mpiexec -n 2 "$queuelat" --noprogress --outdir "$work/none/such" > /dev/null 2> dir.err
-[ $? = 2 ] && grep -q "none/such" dir.err && ok || bad "missing --outdir: $(cat dir.err)"
+touch "$work/none.txt"
+$mpiexec -n 2 "$queuelat" --noprogress --outdir "$work/none.txt/such" > /dev/null 2> dir.err
+[ $? = 2 ] && grep -q "none.txt/such" dir.err && ok || bad "--outdir under a file: $(cat dir.err)"
 
 finish_checks "queuelat driver"
