@@ -250,7 +250,12 @@ Launch read_launch_text(const std::string &text, const std::string &path) {
     else if (l.kind == json_fields::coll::kFormat) read_coll(l, j);
     else read_nodecomm(l, j);
   } catch (const json::exception &e) {
-    throw BadInput(path + ": " + l.kind + " lacks what it should hold (" + e.what() + ")");
+    // nlohmann's own words ("[json.exception.type_error.302] ...") are not the user's business: which kind.
+    const char *what = e.id == 403                 ? "a field missing"
+                       : e.id >= 300 && e.id < 400 ? "a field of the wrong type (a text, null or list where a number belongs)"
+                       : e.id >= 400 && e.id < 500 ? "an index or number beyond its range"
+                                                   : "a field it cannot read";
+    throw BadInput(path + ": " + l.kind + " lacks what it should hold (" + what + ")");
   }
   if (has(j, common::partial) && at(j, common::partial).is_boolean() && at(j, common::partial).get<bool>())
     l.noted["partial"] = "yes";

@@ -512,7 +512,7 @@ typedef struct lat_collective_options {
   double sync_spacing_s; /**< time between fit points: the drift's time base is (sync_points - 1) x this; default
                               0.01 */
   double resync_s;      /**< the clocks are synchronised again when this long has passed since the last time (at
-                             least 1 s); 0: never; default 30 */
+                             least 0.01; at least one round comes between two); 0: never; default 30 */
   double timeout_s;     /**< watchdog as in lat_pingpong_options; 0 (default): wait for ever */
   int timer;            /**< lat_timer_kind of every rank's clock; default LAT_TIMER_MPI_WTIME */
   int wait;             /**< lat_wait_mode outside the timed calls; default LAT_WAIT_AUTO (yield when a node has

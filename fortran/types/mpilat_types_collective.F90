@@ -44,8 +44,8 @@ module mpilat_types_collective
     integer(c_int) :: sync_burst
     !> time between fit points: the drift's time base is (sync_points - 1) x this; default 0.01
     real(c_double) :: sync_spacing_s
-    !> the clocks are synchronised again when this long has passed since the last time (at least 1 s); 0:
-    !> never; default 30
+    !> the clocks are synchronised again when this long has passed since the last time (at least 0.01; at
+    !> least one round comes between two); 0: never; default 30
     real(c_double) :: resync_s
     !> watchdog as in lat_pingpong_options; 0 (default): wait for ever
     real(c_double) :: timeout_s

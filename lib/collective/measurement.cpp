@@ -262,12 +262,14 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
   Progress progress(o.progress != 0 && run.rank == run.root, "collective rounds");
   double lead = run.yield ? kLeadYieldS : kLeadStartS;
   const auto global_now = [&] { return sync.sync.to_root.to_reference(clock.now()); };
-  int64_t round = 0;
+  int64_t round = 0, rounds_since_sync = 0;
   while (round < o.reps) {
     // The round's control: a stop anywhere, and the root's word on a new synchronisation and the start.
     double ctl[4] = {stop_requested() ? 1.0 : 0.0, 0.0, -HUGE_VAL, 0.0};
     if (run.rank == 0) {
-      ctl[1] = o.resync_s > 0.0 && clock.now() - sync.at_s > o.resync_s ? 1.0 : 0.0;
+      // At least one round between two synchronisations: a resync_s shorter than a synchronisation itself
+      // would otherwise synchronise for ever and measure nothing.
+      ctl[1] = o.resync_s > 0.0 && rounds_since_sync > 0 && clock.now() - sync.at_s > o.resync_s ? 1.0 : 0.0;
       ctl[2] = global_now() + lead;
       ctl[3] = clock.now() - sync.checked_s > kCheckEveryS ? 1.0 : 0.0;
     }
@@ -279,6 +281,7 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
     if (ctl[1] != 0.0) {
       bool kept = true;
       sync = synchronise(clock, run, o, one_pair_at_a_time, kept);
+      rounds_since_sync = 0;
       if (!kept) r.summary.warnings |= LAT_WARN_CLOCKS;
       ++r.summary.syncs;
       r.summary.residual_max_us = std::max(r.summary.residual_max_us, sync.residual_max_s * 1e6);
@@ -363,6 +366,7 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
     if (ns > 0) run.allreduce(&late_first, 1, MPI_MAX, "phase 'rounds': the lead");
     lead = late_first != 0.0 ? std::min(2.0 * lead, kLeadMaxS) : std::max(lead * 0.95, run.yield ? kLeadYieldS : kLeadStartS);
     ++round;
+    ++rounds_since_sync;
     progress.update(round, o.reps);
   }
   progress.finish(round, o.reps);

@@ -98,6 +98,18 @@ std::string pair_matrix_text(const PairResult &r, int stat) {
   return o;
 }
 
+namespace {
+
+std::string csv_field(const char *text) {
+  const std::string shown = printable(text);
+  if (shown.find_first_of(",\"") == std::string::npos) return shown;
+  std::string quoted = "\"";
+  for (char c : shown) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+}  // namespace
+
 std::string pair_csv_text(const PairResult &r) {
   // A column per statistic the result holds (an mmpi log: the mean and standard deviation only).
   std::string o = "rank_i,host_i,node_i,rank_j,host_j,node_j";
@@ -108,7 +120,9 @@ std::string pair_csv_text(const PairResult &r) {
   for (int64_t i = 0; i < n; ++i)
     for (int64_t k = i + 1; k < n; ++k) {
       const lat_rank_place &a = r.places[static_cast<size_t>(i)], &b = r.places[static_cast<size_t>(k)];
-      append(o, "{},{},{},{},{},{}", i, a.host, a.node, k, b.host, b.node);
+      // A host name from a log is the log writer's text: control bytes (an escape sequence) shown as \xNN,
+      // a comma or quote quoted, so the CSV stays one row per pair and a terminal showing it stays sane.
+      append(o, "{},{},{},{},{},{}", i, csv_field(a.host), a.node, k, csv_field(b.host), b.node);
       for (int stat = 0; stat < LAT_PAIR_NSTATS; ++stat)
         if (has_stat(r, stat)) append(o, ",{:.6f}", r.at(stat, i, k));
       o += "\n";

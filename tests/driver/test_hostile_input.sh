@@ -114,4 +114,11 @@ expect_refused nml fifo.nml "a FIFO, not a regular file"
 printf '&latency\n source = 0, dest = 1, ! ntrial = 9\n ntrial = 5, timer = "ntrial = 1"\n NTRIAL = 7 /\n' > twice.nml
 expect_refused nml twice.nml "gives ntrial twice (lines 3 and 4): give each once"
 
+# A host name holding an escape sequence and a comma (the log writer's text): read, and written to the CSV
+# as \x1b and quoted, never raw.
+sed 's/nid00671/nid\x1b[31m,71/g' good.dat > escape.dat
+expect_read dat escape.dat
+grep -q $'\x1b' out/escape.csv && bad "mmpi2mat: a raw escape byte in the CSV" || ok
+grep -qF '"nid\x1b[31m,71"' out/escape.csv && ok || bad "mmpi2mat: the host name not shown quoted: $(sed -n 2,4p out/escape.csv | cat -v)"
+
 finish_checks "driver_hostile"

@@ -28,7 +28,9 @@ $mpiexec -n 2 "$work/prefix/bin/mpptest" -sizelist 0,64 -sample_reps 2 -n_stable
 [ -s mppout.json ] && [ -s mppout.gpl ]
 $mpiexec -n 2 "$work/prefix/bin/queuelat" --lengths 0,10 --iters 2 --reps 1 --nr 4096 --noplot --noprogress > /dev/null
 [ -s queuelat.json ] && [ -s queuelat.txt ]
-"$work/prefix/bin/mpilat-compare" latency.json -- latency.json --noplot > /dev/null 2>&1
+# Two files (one file given twice is refused: a launch counted twice).
+cp latency.json again.json
+"$work/prefix/bin/mpilat-compare" latency.json -- again.json --noplot > /dev/null 2>&1
 [ -s compare.json ] && [ -s compare.csv ]
 $mpiexec -n 2 "$work/prefix/bin/mpilat-coll" --quick --ops allreduce --sizes 8 --reps 5 --noplot --noprogress > /dev/null
 [ -s mpilat-coll.json ] && [ -s mpilat-coll.txt ]
