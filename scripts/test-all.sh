@@ -32,12 +32,12 @@ configure_and_build build-test -DMPILAT_TESTS=ON -DMPILAT_BENCH=ON "${mpich[@]}"
 
 echo "== 2. MPICH: build and test with AddressSanitizer and UndefinedBehaviorSanitizer"
 # LeakSanitizer is off: MPICH and UCX keep allocations until exit by design. The install and
-# Makefile.legacy tests are left out here: they build their own, unsanitised copies; so are the Slurm and
-# cluster tests (stage 1 runs them; launching is not what a sanitizer checks).
+# Makefile.legacy tests are left out here: they build their own, unsanitised copies; so are the Slurm,
+# cluster and stop tests (stages 1 and 3 run them; launching and signals are not what a sanitizer checks).
 configure_and_build build-asan -DMPILAT_TESTS=ON -DMPILAT_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug \
   "${mpich[@]}"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
-   ctest --output-on-failure -E "install_consumers|legacy_makefile|slurm_drivers|cluster_drivers")
+   ctest --output-on-failure -E "install_consumers|legacy_makefile|slurm_drivers|cluster_drivers|driver_stops")
 
 echo "== 3. Open MPI: build and test"
 configure_and_build build-openmpi -DMPILAT_TESTS=ON "${openmpi[@]}"
