@@ -26,14 +26,8 @@ allowed_signal="3"  # a signal to the ranks themselves: the drivers' own status 
 
 names=(latency mpptest queuelat mmpi nodecomm mpilat-coll)
 declare -A long measuring json
-long[latency]="--nr 1048576 --npptrial 4096 --minutes 5 --noplot --progress"
-long[mpptest]="-size 0 65536 64 -max_sizes 2000 -sample_reps 100000 -n_stable 0 -nr 1000 -noplot -progress"
-long[queuelat]="--lengths 0:1000:1 --iters 100 --reps 100 --nr 1000 --noplot --progress"
-long[mmpi]="--repeats 100000000 --progress"
-long[nodecomm]="--sizes 8,64,512 --reps 1000000 --noadaptive --noplot --progress"
-long[mpilat-coll]="--ops allreduce,barrier --sizes 8 --reps 1000000 --noplot --progress"
-measuring=([latency]="mpilat: ping-pong trials" [mpptest]="mpilat: size sweep" [queuelat]="mpilat: queue sweep"
-           [mmpi]="mpilat: pair matrix" [nodecomm]="mpilat: nodecomm " [mpilat-coll]="mpilat: collective rounds")
+# shellcheck source=long_runs.sh
+. "$here/long_runs.sh"
 json=([latency]=latency.json [mpptest]=mppout.json [queuelat]=queuelat.json [mmpi]=ammpi_2_64_100000000.json
       [nodecomm]=nodecomm.json [mpilat-coll]=mpilat-coll.json)
 
@@ -67,14 +61,14 @@ for name in "${names[@]}"; do
   # ---- 1. Ctrl-C at a terminal.
   mkdir "ctrlc_$name"
   # shellcheck disable=SC2086
-  python3 "$tty_ctrlc" "${measuring[$name]}" 120 "ctrlc_$name.log" $mpiexec -n 2 "$bin/$name" ${long[$name]} --outdir "ctrlc_$name"
+  python3 "$tty_ctrlc" "mpilat: ${measuring[$name]}" 120 "ctrlc_$name.log" $mpiexec -n 2 "$bin/$name" ${long[$name]} --outdir "ctrlc_$name"
   stopped "Ctrl-C" "$name" "ctrlc_$name" $? "$allowed_ctrlc"
   # ---- 2. SIGTERM to mpiexec.
   mkdir "term_$name"
   # shellcheck disable=SC2086
   $mpiexec -n 2 "$bin/$name" ${long[$name]} --outdir "term_$name" > "term_$name.log" 2>&1 &
   launcher_pid=$!
-  wait_for "${measuring[$name]}" "term_$name.log" || bad "SIGTERM $name: not measuring after 120 s"
+  wait_for "mpilat: ${measuring[$name]}" "term_$name.log" || bad "SIGTERM $name: not measuring after 120 s"
   kill -TERM "$launcher_pid"
   wait "$launcher_pid"
   stopped "SIGTERM to mpiexec" "$name" "term_$name" $? "$allowed_term"
@@ -84,7 +78,7 @@ for name in "${names[@]}"; do
     # shellcheck disable=SC2086
     $mpiexec -n 2 "$bin/$name" ${long[$name]} --outdir "${sig}_$name" > "${sig}_$name.log" 2>&1 &
     launcher_pid=$!
-    wait_for "${measuring[$name]}" "${sig}_$name.log" || bad "SIG$sig $name: not measuring after 120 s"
+    wait_for "mpilat: ${measuring[$name]}" "${sig}_$name.log" || bad "SIG$sig $name: not measuring after 120 s"
     for rank in $(ranks_of "$launcher_pid" "$name"); do kill "-$sig" "$rank"; done
     wait "$launcher_pid"
     stopped "SIG$sig to the ranks" "$name" "${sig}_$name" $? "$allowed_signal"

@@ -48,25 +48,19 @@ for name in latency mpptest queuelat mmpi nodecomm mpilat-coll; do
   [ -x "$drivers/$name" ] && names+=("$name") || echo "$name not built: left out"
 done
 declare -A quick long files measuring
-measuring=([latency]="ping-pong trials" [mpptest]="size sweep" [queuelat]="queue sweep" [mmpi]="pair matrix"
-           [nodecomm]="nodecomm " [mpilat-coll]="collective rounds")
+# shellcheck source=../driver/long_runs.sh
+. "$src/tests/driver/long_runs.sh"
 quick[latency]="--quick --noplot --no-progress"
-long[latency]="--nr 1048576 --npptrial 4096 --minutes 5 --noplot --progress"
 files[latency]="latency.output latency.summary.output latency.json"
 quick[mpptest]="-size 0 64 32 -reps 20 -noplot -gnuplot"
-long[mpptest]="-size 0 65536 64 -max_sizes 2000 -sample_reps 100000 -n_stable 0 -nr 1000 -noplot -gnuplot -progress"
 files[mpptest]="mppout.gpl mppout.json"
 quick[queuelat]="--lengths 0:4:2 --iters 5 --reps 3 --nr 1000 --noplot --noprogress"
-long[queuelat]="--lengths 0:1000:1 --iters 100 --reps 100 --nr 1000 --noplot --progress"
 files[queuelat]="queuelat.txt queuelat.json"
 quick[mmpi]="--repeats 10 --noprogress"
-long[mmpi]="--repeats 100000000 --progress"
 files[mmpi]="ammpi_2_64_100000000.json ammpi_2_64_100000000.dat"
 quick[nodecomm]="--quick --noplot --noprogress"
-long[nodecomm]="--sizes 8,64,512 --reps 1000000 --noadaptive --noplot --progress"
 files[nodecomm]="nodecomm.txt nodecomm.json"
 quick[mpilat-coll]="--quick --ops allreduce,barrier --sizes 8 --noplot --noprogress"
-long[mpilat-coll]="--ops allreduce,barrier --sizes 8 --reps 1000000 --noplot --progress"
 files[mpilat-coll]="mpilat-coll.txt mpilat-coll.json"
 
 # The job's state and exit code as Slurm recorded them, once the job has left the queue (completing
