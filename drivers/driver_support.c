@@ -68,10 +68,11 @@ void latency_pause_seconds(double seconds) {
   }
 }
 
-int driver_outdir_usable(const char *program, const char *option, const char *outdir) {
+int driver_outdir_usable(const char *program, const char *option, const char *outdir, const char *kind, const char *base) {
   int rank = 0, usable = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0 && lat_check_output_dir(outdir) != LAT_SUCCESS) {
+  if (rank == 0 && (lat_check_output_dir(outdir) != LAT_SUCCESS ||
+                    (kind != NULL && lat_check_outputs(kind, outdir, base) != LAT_SUCCESS))) {
     /* The library's message shows a control character as \xNN; the name here does the same. */
     fprintf(stderr, "%s: %s '", program, option);
     for (const unsigned char *c = (const unsigned char *)outdir; *c; ++c)

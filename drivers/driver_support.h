@@ -19,9 +19,10 @@ void latency_install_stop_handlers(void);
 int latency_stop_signal(void);
 /** Sleeps the given seconds (nanosleep, resumed after signals). */
 void driver_pause_seconds(double seconds);
-/** Collective: rank 0 checks that files can be created in outdir; if not, it prints "<program>: <option>
-    '<outdir>': <why>" and every rank gets 0. 1 when the directory is usable. */
-int driver_outdir_usable(const char *program, const char *option, const char *outdir);
+/** Collective: rank 0 checks that files can be created in outdir (made when missing), and then every file
+    the capability `kind` may write there under `base` (lat_check_outputs; kind NULL: the directory only);
+    if not, it prints "<program>: <option> '<outdir>': <why>" and every rank gets 0. 1 when all is usable. */
+int driver_outdir_usable(const char *program, const char *option, const char *outdir, const char *kind, const char *base);
 /** After a measuring call returned rc (neither LAT_SUCCESS nor LAT_ERR_INTERRUPTED): prints "<program>:
     <error>: <message>" (on rank 0, and on every rank for a timeout), ends the job on a timeout (a rank that
     stopped answering may never reach MPI_Finalize; after a 1 s pause in which the launcher forwards the

@@ -83,6 +83,11 @@ program latency_driver
     if (status == params_help) call print_help()
     if (status == params_run) then
       call lat_check_output_dir(trim(outdir), ierr=ierr)
+      if (ierr == LAT_SUCCESS .and. size(extras%study) > 0) then
+        call lat_check_outputs('npp_study', trim(outdir), '', ierr=ierr)
+      else if (ierr == LAT_SUCCESS) then
+        call lat_check_outputs('latency', trim(outdir), '', ierr=ierr)
+      end if
       if (ierr /= LAT_SUCCESS) then
         status = params_bad
         message = 'outdir: '//lat_last_error_message()

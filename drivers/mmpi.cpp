@@ -82,7 +82,7 @@ int main(int argc, char **argv) {
     }
   }
   // The output directory is checked before anything is measured.
-  if (status < 0 && !driver_outdir_usable("mmpi", outdir.empty() ? "--outdir" : "-o/--outdir", outdir.c_str()))
+  if (status < 0 && !driver_outdir_usable("mmpi", outdir.empty() ? "--outdir" : "-o/--outdir", outdir.c_str(), nullptr, nullptr))
     status = DRIVER_BAD_INPUT;
   // The log itself, and its JSON (the log's name with .json for its extension): never the same file.
   if (status < 0) {
@@ -94,6 +94,10 @@ int main(int argc, char **argv) {
       usable = 0;
     }
     if (rank == 0 && usable) usable = driver_output_usable("mmpi", "-o", log_path.c_str());
+    if (rank == 0 && usable && lat_check_outputs("pairs", outdir.c_str(), log_name.c_str()) != LAT_SUCCESS) {
+      std::fprintf(stderr, "mmpi: -o: %s\n", lat_last_error_message());  // the JSON beside the log
+      usable = 0;
+    }
     driver_bcast_int_politely(&usable);
     if (!usable) status = DRIVER_BAD_INPUT;
   }

@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "mmpi2mat: %s\n", lat_last_error_message());
     return rc == LAT_ERR_DATA || rc == LAT_ERR_IO ? DRIVER_BAD_INPUT : DRIVER_FAILED;
   }
-  if (lat_check_output_dir(outdir.c_str()) != LAT_SUCCESS) {
+  if (lat_check_output_dir(outdir.c_str()) != LAT_SUCCESS || lat_check_outputs("matrices", outdir.c_str(), base.c_str()) != LAT_SUCCESS) {
     std::fprintf(stderr, "mmpi2mat: --outdir '%s': %s\n", outdir.empty() ? "." : outdir.c_str(), lat_last_error_message());
     lat_pairs_free(&pairs);
     return DRIVER_BAD_INPUT;

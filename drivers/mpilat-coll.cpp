@@ -120,7 +120,7 @@ int main(int argc, char **argv) {
       status = DRIVER_BAD_INPUT;
     }
   }
-  if (status < 0 && !driver_outdir_usable("mpilat-coll", "--outdir", outdir.c_str())) status = DRIVER_BAD_INPUT;
+  if (status < 0 && !driver_outdir_usable("mpilat-coll", "--outdir", outdir.c_str(), "coll", base.c_str())) status = DRIVER_BAD_INPUT;
   if (status >= 0) {
     driver_finalize(status);
     return status;

@@ -163,7 +163,7 @@ int main(int argc, char **argv) {
   // The output directory is checked before anything is measured: a sweep may take an hour.
   int outputs_usable = rank != 0 || s.fname.empty() || driver_output_usable("mpptest", "-fname", s.fname.c_str());
   driver_bcast_int_politely(&outputs_usable);
-  if (!outputs_usable || !driver_outdir_usable("mpptest", "-outdir", s.outdir.c_str())) {
+  if (!outputs_usable || !driver_outdir_usable("mpptest", "-outdir", s.outdir.c_str(), "sweep", s.outbase.c_str())) {
     driver_finalize(DRIVER_BAD_INPUT);
     return DRIVER_BAD_INPUT;
   }

@@ -117,7 +117,7 @@ int fit_and_write(Settings &s, const std::string &cmd, lat_nodecomm measured, co
 
 /// --fit FILE: no MPI job.
 int fit_table(Settings &s, const std::string &cmd) {
-  if (lat_check_output_dir(s.outdir.c_str()) != LAT_SUCCESS) {
+  if (lat_check_output_dir(s.outdir.c_str()) != LAT_SUCCESS || lat_check_outputs("nodecomm", s.outdir.c_str(), nullptr) != LAT_SUCCESS) {
     std::fprintf(stderr, "nodecomm: --outdir '%s': %s\n", s.outdir.empty() ? "." : s.outdir.c_str(), lat_last_error_message());
     return DRIVER_BAD_INPUT;
   }
@@ -164,7 +164,7 @@ int main(int argc, char **argv) {
   }
   const std::string cmd = command_line_of(argc, argv);
   if (fit_only) return status >= 0 ? status : fit_table(s, cmd);
-  if (status < 0 && !driver_outdir_usable("nodecomm", "--outdir", s.outdir.c_str())) status = DRIVER_BAD_INPUT;
+  if (status < 0 && !driver_outdir_usable("nodecomm", "--outdir", s.outdir.c_str(), "nodecomm", nullptr)) status = DRIVER_BAD_INPUT;
   if (status >= 0) {
     driver_finalize(status);
     return status;

@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
     }
   }
   // The output directory is checked before anything is measured.
-  if (status < 0 && !driver_outdir_usable("queuelat", "--outdir", outdir.c_str())) status = DRIVER_BAD_INPUT;
+  if (status < 0 && !driver_outdir_usable("queuelat", "--outdir", outdir.c_str(), "queue", nullptr)) status = DRIVER_BAD_INPUT;
   if (status >= 0) {
     driver_finalize(status);
     return status;

@@ -18,7 +18,7 @@ module mpilat_latency
   public :: lat_timer_defaults, lat_timer_check, lat_pingpong_check, lat_sweep_check, lat_queue_check
   public :: lat_pair_check, lat_nodecomm_check, lat_fit_check, lat_pingpong_defaults, lat_write_latency_files
   public :: lat_write_latency_plots, lat_npp_study_check, lat_write_npp_study_files, lat_compare_defaults, lat_compare_distributions
-  public :: lat_compare_launches, lat_quantiles_compute, lat_check_output_dir, lat_check_output_file, &
+  public :: lat_compare_launches, lat_quantiles_compute, lat_check_output_dir, lat_check_output_file, lat_check_outputs, &
             lat_check_input_file, lat_calibrate_timer, lat_pingpong_stats
   public :: lat_npp_study
 
@@ -339,7 +339,7 @@ contains
     call handle(lat_compare_distributions_c(na, avp, acp, nb, bvp, bcp, q, o, result), 'lat_compare_distributions', ierr)
   end subroutine lat_compare_distributions
 
-  !> Compares two groups of launch values (at least 3 each): bootstrap over launches.
+  !> Compares two groups of launch values (at least 3 each): Hodges-Lehmann ratio, Mann-Whitney interval.
   subroutine lat_compare_launches(a, b, result, opts, ierr)
     real(c_double), intent(in) :: a(:), b(:)
     type(lat_compare_result), intent(out) :: result
@@ -383,6 +383,15 @@ contains
     integer, optional, intent(out) :: ierr
     call handle(lat_check_output_file_c(trim(path)//c_null_char), 'lat_check_output_file', ierr)
   end subroutine lat_check_output_file
+
+  !> Checks every file a capability's writer may write into outdir ('latency', 'npp_study', ...; base: the
+  !> writer's base name, or '' for the kinds with fixed names), before anything is measured.
+  subroutine lat_check_outputs(kind, outdir, base, ierr)
+    character(len=*), intent(in) :: kind, outdir, base
+    integer, optional, intent(out) :: ierr
+    call handle(lat_check_outputs_c(trim(kind)//c_null_char, trim(outdir)//c_null_char, trim(base)//c_null_char), &
+                'lat_check_outputs', ierr)
+  end subroutine lat_check_outputs
 
   !> Checks that path is an input the readers take (a regular file of at most lat_max_input_bytes) and
   !> records it as an input, which no output of this process may replace.

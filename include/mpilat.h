@@ -5,7 +5,8 @@
  * Conventions (see docs/api.md):
  * - Every function returns an int: LAT_SUCCESS (0) or one of LAT_ERR_*; lat_strerror() names the code,
  *   lat_last_error_message() gives the detail of the last failure on the calling thread.
- * - Options come in structs initialised by lat_*_defaults(); results come back in plain structs of
+ * - Options come in structs initialised by lat_*_defaults() (a NULL options pointer is refused everywhere);
+ *   results come back in plain structs of
  *   int64_t, double and int that Fortran mirrors with bind(C) (module mpilat).
  * - All times are in microseconds (suffix _us), all rates in MB/s with MB = 10^6 bytes (suffix _mbs).
  * - Collective functions work on their own duplicate of the caller's communicator (with
@@ -55,7 +56,9 @@ enum lat_error { LAT_ERROR_CODES(LAT_C_ENUMERATOR) };
 /** A static English description of an error code ("invalid argument"); never NULL. */
 const char *lat_strerror(int code);
 
-/** Detail of the last error on the calling thread ("ntrial must be >= 1, got 0"); "" if none. */
+/** Detail of the last error on the calling thread ("ntrial must be >= 1, got 0"); "" if none. Every function
+    returning a code clears it when it starts (since API 10), except lat_request_stop, which is for signal
+    handlers and leaves it as it is. */
 const char *lat_last_error_message(void);
 
 /** The LAT_API_VERSION the library was built with; compare with the header's LAT_API_VERSION. */
@@ -633,6 +636,17 @@ int lat_check_output_dir(const char *outdir);
  * collective. Since API 10.
  */
 int lat_check_output_file(const char *path);
+
+/**
+ * Checks, before anything is measured, every file that a capability's writer may write into outdir (NULL or
+ * "": the working directory), with the rule of lat_check_output_file: the first that is a directory, device,
+ * FIFO or socket, or an input of this process, is refused (LAT_ERR_ARG naming it). kind and base: "latency"
+ * (lat_write_latency_files and _plots), "npp_study", "queue" and "nodecomm" (lat_write_maxrate_files) write
+ * fixed names (base NULL or ""); "sweep", "coll" and "matrices" (lat_write_pair_matrices) take the base name
+ * given to the writer, "pairs" the log's name (the log and its JSON). Each writer refuses to write a file
+ * not on the list this checks. Not collective. Since API 10.
+ */
+int lat_check_outputs(const char *kind, const char *outdir, const char *base);
 
 /**
  * Checks that path is an input the library's readers take: a regular file of at most LAT_MAX_INPUT_BYTES

@@ -61,7 +61,7 @@ int lat_collective(MPI_Comm comm, const lat_collective_options *opts, int64_t ns
     lat::require_nonnull(result, "result");
     *result = nullptr;
     lat::require_nonnull(opts, "opts");
-    auto *h = new lat_coll_s{lat::collective(comm, *opts, nsizes, sizes)};
+    auto *h = lat::new_handle<lat_coll_s>(lat::collective(comm, *opts, nsizes, sizes));
     *result = h;
     return lat::interrupted_code(h->r.summary.partial != 0, "collective measurement",
                                  "summary.rounds says how many rounds were made");

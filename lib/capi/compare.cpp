@@ -38,8 +38,11 @@ lat::Distribution table_of(const char *name, int64_t n, const double *values, co
   return d;
 }
 
-lat_compare_options options_or_defaults(const lat_compare_options *opts) {
-  return opts ? *opts : lat::compare_defaults();
+/// The caller's options, checked: NULL is refused as in every other function taking options.
+const lat_compare_options &checked_options(const lat_compare_options *opts) {
+  lat::require_nonnull(opts, "opts");
+  lat::require_no_complaint(lat::check_compare_options(*opts));
+  return *opts;
 }
 
 }  // namespace
@@ -68,7 +71,7 @@ int lat_compare_distributions(int64_t na, const double *a_values, const int64_t 
   return lat::guard([&] {
     lat::require_nonnull(result, "result");
     *result = lat::compare_tables(table_of("a_values", na, a_values, a_counts), table_of("b_values", nb, b_values, b_counts),
-                                  q, options_or_defaults(opts));
+                                  q, checked_options(opts));
     return LAT_SUCCESS;
   });
 }
@@ -80,7 +83,7 @@ int lat_compare_launches(int64_t na, const double *a, int64_t nb, const double *
     if (na < 0 || nb < 0) throw lat::ArgError(lat::got("na and nb must be >= 0", na < 0 ? na : nb));
     if (na > 0) lat::require_nonnull(a, "a");
     if (nb > 0) lat::require_nonnull(b, "b");
-    *result = lat::compare_launches(std::vector<double>(a, a + na), std::vector<double>(b, b + nb), options_or_defaults(opts));
+    *result = lat::compare_launches(std::vector<double>(a, a + na), std::vector<double>(b, b + nb), checked_options(opts));
     return LAT_SUCCESS;
   });
 }

@@ -22,26 +22,26 @@ extern "C" {
 
 int lat_histogram_size(lat_histogram hist, int64_t *nvalues) {
   return lat::guard([&] {
-    lat::require_nonnull(hist, "hist");
+    const lat_histogram_s &h = lat::deref(hist, "hist");
     lat::require_nonnull(nvalues, "nvalues");
-    *nvalues = static_cast<int64_t>(hist->dist.values.size());
+    *nvalues = static_cast<int64_t>(h.dist.values.size());
     return LAT_SUCCESS;
   });
 }
 
 int lat_histogram_get(lat_histogram hist, int64_t n, double *values_us, int64_t *counts) {
   return lat::guard([&] {
-    lat::require_nonnull(hist, "hist");
+    const lat_histogram_s &h = lat::deref(hist, "hist");
     if (n < 0) throw lat::ArgError(lat::got("n must be >= 0", n));
-    const int64_t size = static_cast<int64_t>(hist->dist.values.size());
+    const int64_t size = static_cast<int64_t>(h.dist.values.size());
     const int64_t m = n < size ? n : size;
     if (m > 0) {
       lat::require_nonnull(values_us, "values_us");
       lat::require_nonnull(counts, "counts");
     }
     for (int64_t i = 0; i < m; ++i) {
-      values_us[i] = hist->dist.values[static_cast<size_t>(i)];
-      counts[i] = hist->dist.counts[static_cast<size_t>(i)];
+      values_us[i] = h.dist.values[static_cast<size_t>(i)];
+      counts[i] = h.dist.counts[static_cast<size_t>(i)];
     }
     return LAT_SUCCESS;
   });

@@ -39,9 +39,13 @@ const char *lat_strerror(int code) {
 
 const char *lat_last_error_message(void) { return lat::t_last_error.c_str(); }
 
-int lat_get_api_version(void) { return LAT_API_VERSION; }
+int lat_get_api_version(void) {
+  lat::clear_last_error();
+  return LAT_API_VERSION;
+}
 
 int lat_get_version(int *major, int *minor, int *patch) {
+  lat::clear_last_error();
   if (major) *major = MPILAT_VERSION_MAJOR;
   if (minor) *minor = MPILAT_VERSION_MINOR;
   if (patch) *patch = MPILAT_VERSION_PATCH;
@@ -49,11 +53,12 @@ int lat_get_version(int *major, int *minor, int *patch) {
 }
 
 int lat_request_stop(void) {
-  lat::request_stop();  // async-signal-safe: no guard, no message
+  lat::request_stop();  // async-signal-safe: no guard, and the message is left as it is
   return LAT_SUCCESS;
 }
 
 int lat_clear_stop(void) {
+  lat::clear_last_error();
   lat::clear_stop();
   return LAT_SUCCESS;
 }

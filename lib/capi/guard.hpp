@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "common/handles.hpp"
 #include "mpilat.h"
 
 namespace lat {
@@ -89,17 +90,36 @@ inline void require_nonnull(const void *p, const char *name) {
   if (p == nullptr) throw ArgError(std::string(name) + " must not be NULL");
 }
 
-/// The object behind a result handle; ArgError when the handle is NULL.
+/// ArgError unless handle is a live handle of its type: NULL, a pointer the library never returned, one of
+/// another kind and one already freed are all refused, naming the argument.
+template <class T>
+void require_live(const T *handle, const char *name) {
+  require_nonnull(handle, name);
+  if (!is_live_handle(handle, typeid(T)))
+    throw ArgError(std::string(name) + " is not a handle this library returned, or it was freed already");
+}
+
+/// The object behind a result handle; ArgError unless it is live (require_live).
 template <class T>
 T &deref(T *handle, const char *name) {
-  require_nonnull(handle, name);
+  require_live(handle, name);
   return *handle;
 }
 
-/// lat_*_free(): deletes *handle and sets it to NULL; a NULL *handle is accepted, a NULL handle is not.
+/// The object behind an optional handle (NULL allowed), or nullptr.
+template <class T>
+T *deref_optional(T *handle, const char *name) {
+  return handle == nullptr ? nullptr : &deref(handle, name);
+}
+
+/// lat_*_free(): deletes *handle and sets it to NULL; a NULL *handle is accepted, a NULL handle and a
+/// *handle that is not live (freed twice, never returned) are not.
 template <class T>
 int free_handle(T **handle, const char *name) {
   require_nonnull(handle, name);
+  if (*handle == nullptr) return LAT_SUCCESS;
+  require_live(*handle, name);
+  drop_handle(*handle);
   delete *handle;
   *handle = nullptr;
   return LAT_SUCCESS;

@@ -67,10 +67,12 @@ int lat_write_latency_files(const char *outdir, const char *command_line, double
     r.command_line = command_line ? command_line : "";
     r.program_seconds = program_seconds;
     r.timer = timer;
-    r.timer_dist = timer_hist ? &timer_hist->dist : nullptr;
+    const lat_histogram_s *timer_h = lat::deref_optional(timer_hist, "timer_hist");
+    const lat_histogram_s *pp_h = lat::deref_optional(pp_hist, "pp_hist");
+    r.timer_dist = timer_h ? &timer_h->dist : nullptr;
     r.pp = pp;
-    r.pp_dist = pp_hist ? &pp_hist->dist : nullptr;
-    r.chunks = pp_hist ? &pp_hist->chunks : nullptr;
+    r.pp_dist = pp_h ? &pp_h->dist : nullptr;
+    r.chunks = pp_h ? &pp_h->chunks : nullptr;
     lat::write_latency_files(outdir ? outdir : "", r);
     return LAT_SUCCESS;
   });
@@ -79,8 +81,8 @@ int lat_write_latency_files(const char *outdir, const char *command_line, double
 int lat_write_latency_plots(const char *outdir, const lat_pingpong_result *pp, lat_histogram pp_hist) {
   return lat::guard([&] {
     lat::require_nonnull(pp, "pp");
-    lat::require_nonnull(pp_hist, "pp_hist");
-    lat::write_latency_plots(outdir ? outdir : "", *pp, pp_hist->dist, pp_hist->chunks);
+    const lat_histogram_s &h = lat::deref(pp_hist, "pp_hist");
+    lat::write_latency_plots(outdir ? outdir : "", *pp, h.dist, h.chunks);
     return LAT_SUCCESS;
   });
 }

@@ -36,7 +36,7 @@ int lat_fit_maxrate(const lat_fit_options *opts, int64_t nobs, const lat_maxrate
     lat::require_nonnull(opts, "opts");
     if (nobs < 1) throw lat::ArgError(lat::got("nobs must be >= 1", nobs));
     lat::require_nonnull(obs, "obs");
-    *result = new lat_maxrate_fit_s{lat::fit_maxrate(*opts, std::vector<lat_maxrate_obs>(obs, obs + nobs))};
+    *result = lat::new_handle<lat_maxrate_fit_s>(lat::fit_maxrate(*opts, std::vector<lat_maxrate_obs>(obs, obs + nobs)));
     return LAT_SUCCESS;
   });
 }
@@ -105,7 +105,7 @@ int lat_write_maxrate_files(const char *outdir, const char *command_line, lat_no
       throw lat::ArgError("nobs must be the fit's " + std::to_string(f.summary.nobs) + ", got " + std::to_string(nobs));
     lat::require_nonnull(obs, "obs");
     if (render != 0 && render != 1) throw lat::ArgError(lat::got("render must be 0 or 1", render));
-    lat::write_maxrate_files(outdir ? outdir : "", command_line ? command_line : "", nodecomm ? &nodecomm->r : nullptr,
+    lat::write_maxrate_files(outdir ? outdir : "", command_line ? command_line : "", nodecomm ? &lat::deref(nodecomm, "nodecomm").r : nullptr,
                              std::vector<lat_maxrate_obs>(obs, obs + nobs), f, render == 1);
     return LAT_SUCCESS;
   });

@@ -33,7 +33,7 @@ int lat_nodecomm_measure(MPI_Comm comm, const lat_nodecomm_options *opts, int64_
     lat::require_nonnull(result, "result");
     *result = nullptr;
     lat::require_nonnull(opts, "opts");
-    auto *h = new lat_nodecomm_s{lat::nodecomm(comm, *opts, nsizes, sizes)};
+    auto *h = lat::new_handle<lat_nodecomm_s>(lat::nodecomm(comm, *opts, nsizes, sizes));
     *result = h;
     return lat::interrupted_code(h->r.summary.partial != 0, "nodecomm", "the result holds the points measured");
   });

@@ -43,7 +43,7 @@ int lat_pair_matrix(MPI_Comm comm, const lat_pair_options *opts, lat_pairs *resu
     lat::require_nonnull(result, "result");
     *result = nullptr;
     lat::require_nonnull(opts, "opts");
-    auto *h = new lat_pairs_s{lat::pair_matrix(comm, *opts)};
+    auto *h = lat::new_handle<lat_pairs_s>(lat::pair_matrix(comm, *opts));
     *result = h;
     return lat::interrupted_code(h->r.summary.partial != 0, "pair matrix",
                                  "the counts matrix says how many round trips each pair has");
@@ -110,7 +110,7 @@ int lat_read_mmpi_log(const char *path, lat_pairs *result) {
     lat::require_nonnull(result, "result");
     *result = nullptr;
     lat::require_nonnull(path, "path");
-    *result = new lat_pairs_s{lat::parse_mmpi_log(lat::read_input_file(path, lat::kMaxInputLineBytes), path)};
+    *result = lat::new_handle<lat_pairs_s>(lat::parse_mmpi_log(lat::read_input_file(path, lat::kMaxInputLineBytes), path));
     return LAT_SUCCESS;
   });
 }
@@ -120,7 +120,7 @@ int lat_read_pair_json(const char *path, lat_pairs *result) {
     lat::require_nonnull(result, "result");
     *result = nullptr;
     lat::require_nonnull(path, "path");
-    *result = new lat_pairs_s{lat::parse_pair_json(lat::read_input_file(path, 0), path)};
+    *result = lat::new_handle<lat_pairs_s>(lat::parse_pair_json(lat::read_input_file(path, 0), path));
     return LAT_SUCCESS;
   });
 }

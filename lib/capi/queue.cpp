@@ -38,8 +38,8 @@ int lat_queue_sweep(MPI_Comm comm, const lat_queue_options *opts, int64_t nlengt
     lat::require_nonnull(result, "result");
     *result = nullptr;
     lat::require_nonnull(opts, "opts");
-    auto *h = new lat_queue_s{
-        lat::queue_sweep(comm, *opts, nlengths, lengths, nfractions, fractions_percent, nsizes, sizes, timer)};
+    auto *h = lat::new_handle<lat_queue_s>(
+        lat::queue_sweep(comm, *opts, nlengths, lengths, nfractions, fractions_percent, nsizes, sizes, timer));
     *result = h;
     return lat::interrupted_code(h->r.summary.partial != 0, "queue sweep", "the result holds the points measured");
   });

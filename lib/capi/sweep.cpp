@@ -50,7 +50,7 @@ int lat_size_sweep(MPI_Comm comm, const lat_sweep_options *opts, int64_t nsizes,
     lat::require_nonnull(result, "result");
     *result = nullptr;
     lat::require_nonnull(opts, "opts");
-    auto *h = new lat_sweep_s{lat::size_sweep(comm, *opts, nsizes, sizes, timer)};
+    auto *h = lat::new_handle<lat_sweep_s>(lat::size_sweep(comm, *opts, nsizes, sizes, timer));
     *result = h;
     return ended_code(h->r);
   });
@@ -80,7 +80,7 @@ int lat_sweep_run(const lat_sweep_options *opts, int64_t nsizes, const int64_t *
     };
     const lat::StopRequested stop = [] { return lat::stop_requested(); };
     const lat::SweepOutcome out = lat::run_sweep(lat::plan_of(*opts, nsizes, sizes), sample, elapsed, stop);
-    auto *h = new lat_sweep_s{lat::result_of(out, *opts, {}, 1)};
+    auto *h = lat::new_handle<lat_sweep_s>(lat::result_of(out, *opts, {}, 1));
     h->r.summary.pattern = -1;  // no MPI pattern: a caller's function
     h->r.summary.timer = -1;
     h->r.summary.source = h->r.summary.dest = -1;

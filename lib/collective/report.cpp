@@ -240,6 +240,14 @@ std::string dist_plot_text(const std::string &base, const CollResult &r) {
 
 }  // namespace
 
+std::vector<std::string> coll_output_names(const std::string &outdir, const std::string &base_name) {
+  require_file_name("base", base_name);
+  std::vector<std::string> names;
+  for (const char *ext : {".txt", ".json", ".csv", ".samples.csv", ".size.dat", ".dist.gp", ".size.gp", ".dist.png", ".size.png"})
+    names.push_back(join_path(outdir, base_name) + ext);
+  return names;
+}
+
 void write_coll_files(const std::string &outdir, const std::string &base_name, const std::string &command_line,
                       const CollResult &r, bool render) {
   require_file_name("base", base_name);
@@ -257,6 +265,7 @@ void write_coll_files(const std::string &outdir, const std::string &base_name, c
   const size_t dist_gp = files.size() - 1;
   files.emplace_back(base + ".size.gp", size_plot_text(base_name, titles));
   const size_t size_gp = files.size() - 1;
+  require_declared(coll_output_names(outdir, base_name), files);
   MakeFromStaged plot = nullptr;
   if (render) {
     const MakeFromStaged dist = render_plots({{base + ".dist.png", dist_gp}}, {{"datafile", samples}});

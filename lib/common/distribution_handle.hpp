@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/handles.hpp"
 #include "common/stats.hpp"
 #include "mpilat.h"
 
@@ -16,7 +17,7 @@ namespace lat {
 
 /// Hands a distribution to the caller as a lat_histogram when hist is not NULL.
 inline void hand_out(Distribution &&dist, lat_histogram *hist, std::vector<TrialChunk> &&chunks = {}) {
-  if (hist != nullptr) *hist = new lat_histogram_s{std::move(dist), std::move(chunks)};
+  if (hist != nullptr) *hist = new_handle<lat_histogram_s>(std::move(dist), std::move(chunks));
 }
 
 }  // namespace lat

@@ -1,5 +1,8 @@
 #include "common/staged_files.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -314,6 +317,16 @@ void check_writable_dir(const std::string &dir) {
   if (fd < 0) fail("cannot create files in output directory", d, errno);
   close(fd);
   unlink(name.data());
+}
+
+void check_output_files(const std::vector<std::string> &paths) {
+  for (const std::string &path : paths) check_output_file(path);
+}
+
+void require_declared(const std::vector<std::string> &declared, const std::vector<std::pair<std::string, std::string>> &files) {
+  for (const auto &file : files)
+    if (std::find(declared.begin(), declared.end(), file.first) == declared.end())
+      throw std::logic_error("the writer's file " + file.first + " is not in its capability's list of outputs");
 }
 
 }  // namespace lat

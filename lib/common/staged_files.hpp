@@ -59,6 +59,15 @@ std::string read_input_file(const std::string &path, int64_t max_line);
 /// socket is refused, never written to or replaced.
 void check_output_file(const std::string &path);
 
+/// check_output_file on each of paths, before anything is measured (lat_check_outputs): the first that may
+/// not be written is refused, naming it.
+void check_output_files(const std::vector<std::string> &paths);
+
+/// A writer's promise kept: throws std::logic_error (LAT_ERR_INTERNAL) when a file of `files` is not among
+/// `declared`, the names its capability's *_output_names() gives to lat_check_outputs(), so a file added to a
+/// writer and not to its list fails every test that writes it.
+void require_declared(const std::vector<std::string> &declared, const std::vector<std::pair<std::string, std::string>> &files);
+
 /// Throws ArgError unless name is a plain file name (not empty, not "." or "..", no '/', no control
 /// character); what names the argument.
 void require_file_name(const char *what, const std::string &name);

@@ -606,11 +606,25 @@ std::string latency_plot_text(const lat_pingpong_result &p, const Distribution &
   return o;
 }
 
+std::vector<std::string> latency_output_names(const std::string &outdir) {
+  std::vector<std::string> names;
+  for (const char *name : {"latency.output", "latency.summary.output", "latency.json", "latency.gp", "latency.png", "latency.svg"})
+    names.push_back(join_path(outdir, name));
+  return names;
+}
+
+std::vector<std::string> npp_study_output_names(const std::string &outdir) {
+  std::vector<std::string> names;
+  for (const char *ext : {".txt", ".csv", ".json", ".gp", ".png", ".svg"}) names.push_back(join_path(outdir, "latency.npp") + ext);
+  return names;
+}
+
 void write_latency_plots(const std::string &outdir, const lat_pingpong_result &p, const Distribution &d,
                          const std::vector<TrialChunk> &chunks) {
   const std::string base = join_path(outdir, "latency");
-  write_files_whole({{base + ".gp", latency_plot_text(p, d, chunks)}},
-                    render_plots({{base + ".png", 0}, {base + ".svg", 0}}, {}), 0);
+  const std::vector<std::pair<std::string, std::string>> files = {{base + ".gp", latency_plot_text(p, d, chunks)}};
+  require_declared(latency_output_names(outdir), files);
+  write_files_whole(files, render_plots({{base + ".png", 0}, {base + ".svg", 0}}, {}), 0);
 }
 
 namespace {
@@ -693,6 +707,7 @@ void write_npp_study_files(const std::string &outdir, const std::string &command
                                                             {base + ".csv", study_csv(rows)},
                                                             {base + ".json", study_json(command_line, p, rows)},
                                                             {base + ".gp", study_plot(p, rows)}};
+  require_declared(npp_study_output_names(outdir), files);
   if (render)
     write_files_whole(files, render_plots({{base + ".png", 3}, {base + ".svg", 3}}, {}));
   else
@@ -701,9 +716,11 @@ void write_npp_study_files(const std::string &outdir, const std::string &command
 
 void write_latency_files(const std::string &outdir, const LatencyReport &r) {
   if (r.pp == nullptr) throw ArgError("pp must not be NULL");
-  write_files_whole({{join_path(outdir, "latency.output"), full_text(r)},
-                     {join_path(outdir, "latency.summary.output"), summary_text(r)},
-                     {join_path(outdir, "latency.json"), json_text(r)}});
+  const std::vector<std::pair<std::string, std::string>> files = {{join_path(outdir, "latency.output"), full_text(r)},
+                                                                  {join_path(outdir, "latency.summary.output"), summary_text(r)},
+                                                                  {join_path(outdir, "latency.json"), json_text(r)}};
+  require_declared(latency_output_names(outdir), files);
+  write_files_whole(files);
 }
 
 }  // namespace lat

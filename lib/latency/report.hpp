@@ -30,6 +30,11 @@ std::string json_text(const LatencyReport &r);     // latency.json
 /// Writes the three files into outdir, whole or not at all.
 void write_latency_files(const std::string &outdir, const LatencyReport &r);
 
+/// Every file write_latency_files and write_latency_plots may write in outdir (lat_check_outputs "latency").
+std::vector<std::string> latency_output_names(const std::string &outdir);
+/// Every file write_npp_study_files may write in outdir (lat_check_outputs "npp_study").
+std::vector<std::string> npp_study_output_names(const std::string &outdir);
+
 /// latency.gp (the script), drawn as latency.png and latency.svg.
 std::string latency_plot_text(const lat_pingpong_result &p, const Distribution &d, const std::vector<TrialChunk> &chunks);
 void write_latency_plots(const std::string &outdir, const lat_pingpong_result &p, const Distribution &d,

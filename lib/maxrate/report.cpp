@@ -386,6 +386,16 @@ std::string error_gp_text(const std::vector<lat_maxrate_obs> &obs, const Maxrate
 
 }  // namespace
 
+std::vector<std::string> maxrate_output_names(const std::string &outdir) {
+  std::vector<std::string> names;
+  for (const char *name : {"nodecomm.txt", "nodecomm_fit.txt", "nodecomm.csv", "nodecomm.json"}) names.push_back(join_path(outdir, name));
+  for (int model = 0; model < LAT_NMODELS; ++model)
+    for (const char *figure : {"bw", "err"})
+      for (const char *ext : {".gp", ".png", ".svg"})
+        names.push_back(join_path(outdir, std::string("nodecomm_") + figure + "_" + rate_model_slug(model) + ext));
+  return names;
+}
+
 void write_maxrate_files(const std::string &outdir, const std::string &command_line, const NodecommResult *measured,
                          const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit, bool render) {
   const std::string base = join_path(outdir, "nodecomm");
@@ -405,6 +415,7 @@ void write_maxrate_files(const std::string &outdir, const std::string &command_l
       plots.push_back({join_path(outdir, file + ".png"), files.size() - 1});
       plots.push_back({join_path(outdir, file + ".svg"), files.size() - 1});
     }
+  require_declared(maxrate_output_names(outdir), files);
   write_files_whole(files, render ? render_plots(plots, {}) : nullptr);
 }
 

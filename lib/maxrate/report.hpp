@@ -14,6 +14,9 @@ namespace lat {
 /// Table 1 (parameters) and Table 2 (relative-error sums) of the paper, for this fit.
 std::string maxrate_tables_text(const MaxrateFit &fit);
 
+/// Every file write_maxrate_files may write in outdir (lat_check_outputs "nodecomm").
+std::vector<std::string> maxrate_output_names(const std::string &outdir);
+
 /// lat_write_maxrate_files(); measured may be null (observations from a table).
 void write_maxrate_files(const std::string &outdir, const std::string &command_line, const NodecommResult *measured,
                          const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit, bool render);

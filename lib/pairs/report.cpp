@@ -267,15 +267,27 @@ std::string pair_heatmap_text(const PairResult &r, const std::string &default_ou
   return o;
 }
 
-void write_pair_files(const std::string &outdir, const std::string &log_name, const std::string &command_line,
-                      const PairResult &r) {
+std::vector<std::string> pair_output_names(const std::string &outdir, const std::string &log_name) {
   require_file_name("log_name", log_name);
   const size_t dot = log_name.find_last_of('.');
   const std::string json_name = (dot == std::string::npos || dot == 0 ? log_name : log_name.substr(0, dot)) + ".json";
   if (json_name == log_name)
     throw ArgError("log_name '" + log_name + "' ends in .json, the name of its JSON: give the log another extension");
-  write_files_whole({{join_path(outdir, log_name), mmpi_log_text(r)},
-                     {join_path(outdir, json_name), pair_json_text(r, command_line)}});
+  return {join_path(outdir, log_name), join_path(outdir, json_name)};
+}
+
+std::vector<std::string> matrix_output_names(const std::string &outdir, const std::string &base) {
+  require_file_name("base", base);
+  std::vector<std::string> names;
+  for (const char *suffix : {"_comm.dat", "_var.dat", ".csv", "_heatmap.gp", "_heatmap.png", "_heatmap.svg"})
+    names.push_back(join_path(outdir, base) + suffix);
+  return names;
+}
+
+void write_pair_files(const std::string &outdir, const std::string &log_name, const std::string &command_line,
+                      const PairResult &r) {
+  const std::vector<std::string> names = pair_output_names(outdir, log_name);  // the log, then its JSON
+  write_files_whole({{names[0], mmpi_log_text(r)}, {names[1], pair_json_text(r, command_line)}});
 }
 
 void write_pair_matrices(const std::string &outdir, const std::string &base, const PairResult &r, bool render, bool mean) {
@@ -283,12 +295,14 @@ void write_pair_matrices(const std::string &outdir, const std::string &base, con
   const std::string path = join_path(outdir, base);
   const MakeFromStaged plot =
       render ? render_plots({{path + "_heatmap.png", 3}, {path + "_heatmap.svg", 3}}, {}) : nullptr;
-  write_files_whole({{path + "_comm.dat", pair_matrix_text(r, LAT_PAIR_MEAN)},
-                     {path + "_var.dat", pair_matrix_text(r, LAT_PAIR_STDDEV)},
-                     {path + ".csv", pair_csv_text(r)},
-                     {path + "_heatmap.gp",
-                      pair_heatmap_text(r, base + "_heatmap.png", !mean && has_stat(r, LAT_PAIR_MEDIAN) ? LAT_PAIR_MEDIAN : LAT_PAIR_MEAN)}},
-                    plot);
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {path + "_comm.dat", pair_matrix_text(r, LAT_PAIR_MEAN)},
+      {path + "_var.dat", pair_matrix_text(r, LAT_PAIR_STDDEV)},
+      {path + ".csv", pair_csv_text(r)},
+      {path + "_heatmap.gp",
+       pair_heatmap_text(r, base + "_heatmap.png", !mean && has_stat(r, LAT_PAIR_MEDIAN) ? LAT_PAIR_MEDIAN : LAT_PAIR_MEAN)}};
+  require_declared(matrix_output_names(outdir, base), files);
+  write_files_whole(files, plot);
 }
 
 }  // namespace lat

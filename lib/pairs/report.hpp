@@ -22,6 +22,11 @@ std::string pair_csv_text(const PairResult &r);
 /// scale (data inline; outfile and format set by the caller).
 std::string pair_heatmap_text(const PairResult &r, const std::string &default_outfile, int stat);
 
+/// Every file write_pair_files (kind "pairs": base is the log's name) or write_pair_matrices (kind "matrices")
+/// may write in outdir (lat_check_outputs).
+std::vector<std::string> pair_output_names(const std::string &outdir, const std::string &log_name);
+std::vector<std::string> matrix_output_names(const std::string &outdir, const std::string &base);
+
 /// lat_write_pair_files(): the log and the JSON beside it.
 void write_pair_files(const std::string &outdir, const std::string &log_name, const std::string &command_line,
                       const PairResult &r);

@@ -134,14 +134,21 @@ std::string queue_gnuplot_text(const QueueResult &r) {
   return o;
 }
 
+std::vector<std::string> queue_output_names(const std::string &outdir) {
+  std::vector<std::string> names;
+  for (const char *ext : {".txt", ".csv", ".json", ".gp", ".png"}) names.push_back(join_path(outdir, "queuelat") + ext);
+  return names;
+}
+
 void write_queue_files(const std::string &outdir, const std::string &command_line, const QueueResult &r, bool render) {
   const std::string base = join_path(outdir, "queuelat");
   const MakeFromStaged plot = render ? render_plots({{base + ".png", 3}}, {}) : nullptr;
-  write_files_whole({{base + ".txt", queue_table_text(r)},
-                     {base + ".csv", queue_csv_text(r)},
-                     {base + ".json", queue_json_text(r, command_line)},
-                     {base + ".gp", queue_gnuplot_text(r)}},
-                    plot);
+  const std::vector<std::pair<std::string, std::string>> files = {{base + ".txt", queue_table_text(r)},
+                                                                  {base + ".csv", queue_csv_text(r)},
+                                                                  {base + ".json", queue_json_text(r, command_line)},
+                                                                  {base + ".gp", queue_gnuplot_text(r)}};
+  require_declared(queue_output_names(outdir), files);
+  write_files_whole(files, plot);
 }
 
 }  // namespace lat

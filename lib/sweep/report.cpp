@@ -195,6 +195,13 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
   return j.dump(2) + "\n";
 }
 
+std::vector<std::string> sweep_output_names(const std::string &outdir, const std::string &base_name) {
+  require_file_name("base", base_name);
+  std::vector<std::string> names;
+  for (const char *ext : {".csv", ".json", ".gpl", ".gcm", ".png"}) names.push_back(join_path(outdir, base_name) + ext);
+  return names;
+}
+
 void write_sweep_files(const std::string &outdir, const std::string &base_name, const std::string &command_line,
                        const SweepResult &r, int flags, const std::string &table_path) {
   require_file_name("base", base_name);
@@ -208,6 +215,9 @@ void write_sweep_files(const std::string &outdir, const std::string &base_name, 
   const size_t gpl = files.size();
   files.emplace_back(base + ".gpl", sweep_gpl_text(r));
   files.emplace_back(base + ".gcm", sweep_gcm_text(r, base_name));
+  std::vector<std::string> declared = sweep_output_names(outdir, base_name);
+  if (!table_path.empty() && table_path != "-") declared.push_back(table_path);
+  require_declared(declared, files);
   const MakeFromStaged plot = (flags & LAT_SWEEP_FILES_PNG) ? render_plots({{base + ".png", gpl + 1}}, {{"datafile", gpl}})
                                                             : nullptr;
   write_files_whole(files, plot, published);

@@ -19,6 +19,10 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
 /// <base>.csv and .json in outdir, with LAT_SWEEP_FILES_GNUPLOT <base>.gpl and .gcm, with
 /// LAT_SWEEP_FILES_PNG <base>.png, and the table at table_path ("": none; "-": printed on stdout once the
 /// files are in place), whole or not at all.
+/// Every file write_sweep_files may write in outdir under base (lat_check_outputs "sweep"; the table's own path
+/// is the caller's to check).
+std::vector<std::string> sweep_output_names(const std::string &outdir, const std::string &base);
+
 void write_sweep_files(const std::string &outdir, const std::string &base, const std::string &command_line,
                        const SweepResult &r, int flags, const std::string &table_path);
 

@@ -300,18 +300,18 @@ static void comparisons(void **state) {
   assert_int_equal(r.verdict, LAT_VERDICT_UNRESOLVED);
   assert_int_equal(r.method, LAT_METHOD_TRIALS);
   assert_true(r.ratio == 1.0 && r.ratio_low < 1.0 && r.ratio_high > 1.0 && r.a_count == n);
-  assert_int_equal(lat_compare_distributions(n, a, NULL, n, b, NULL, 0.5, NULL, &r), LAT_SUCCESS);
+  assert_int_equal(lat_compare_distributions(n, a, NULL, n, b, NULL, 0.5, &o, &r), LAT_SUCCESS);
   assert_int_equal(r.verdict, LAT_VERDICT_B_HIGHER);
   assert_true(r.ratio_low > 1.0 && r.ratio_low <= 1.05 && 1.05 <= r.ratio_high);
-  assert_int_equal(lat_compare_distributions(n, b, NULL, n, a, NULL, 0.99, NULL, &r), LAT_SUCCESS);
+  assert_int_equal(lat_compare_distributions(n, b, NULL, n, a, NULL, 0.99, &o, &r), LAT_SUCCESS);
   assert_int_equal(r.verdict, LAT_VERDICT_B_LOWER);
   /* A frequency table and the samples it counts are the same thing. */
   const double tv[3] = {3.0, 1.0, 2.0};
   const int64_t tc[3] = {1, 5, 2};
   const double raw[8] = {1, 1, 1, 1, 1, 2, 2, 3};
   lat_compare_result t1, t2;
-  assert_int_equal(lat_compare_distributions(3, tv, tc, 8, raw, NULL, 0.5, NULL, &t1), LAT_SUCCESS);
-  assert_int_equal(lat_compare_distributions(8, raw, NULL, 3, tv, tc, 0.5, NULL, &t2), LAT_SUCCESS);
+  assert_int_equal(lat_compare_distributions(3, tv, tc, 8, raw, NULL, 0.5, &o, &t1), LAT_SUCCESS);
+  assert_int_equal(lat_compare_distributions(8, raw, NULL, 3, tv, tc, 0.5, &o, &t2), LAT_SUCCESS);
   assert_true(t1.a_value == 1.0 && t1.b_value == 1.0 && t2.a_count == 8 && t1.a_count == 8);
   /* Launches: five a group, 5 % apart with 1 % spread. */
   const double la[5] = {1.00, 1.01, 0.99, 1.005, 0.995}, lb[5] = {1.05, 1.06, 1.04, 1.055, 1.045};
@@ -326,10 +326,10 @@ static void comparisons(void **state) {
   assert_non_null(strstr(lat_last_error_message(), "at least 3 launches a group, got 2"));
   const double neg[3] = {1.0, -1.0, 2.0};
   assert_int_equal(lat_compare_launches(3, neg, 3, la, &o, &r), LAT_ERR_ARG);
-  assert_int_equal(lat_compare_distributions(3, neg, NULL, 3, la, NULL, 0.5, NULL, &r), LAT_ERR_ARG);
-  assert_int_equal(lat_compare_distributions(3, la, NULL, 3, la, NULL, 1.0, NULL, &r), LAT_ERR_ARG);
+  assert_int_equal(lat_compare_distributions(3, neg, NULL, 3, la, NULL, 0.5, &o, &r), LAT_ERR_ARG);
+  assert_int_equal(lat_compare_distributions(3, la, NULL, 3, la, NULL, 1.0, &o, &r), LAT_ERR_ARG);
   assert_non_null(strstr(lat_last_error_message(), "q must be in (0, 1), got 1"));
-  assert_int_equal(lat_compare_distributions(0, la, NULL, 3, la, NULL, 0.5, NULL, &r), LAT_ERR_ARG);
+  assert_int_equal(lat_compare_distributions(0, la, NULL, 3, la, NULL, 0.5, &o, &r), LAT_ERR_ARG);
   o.confidence = 1.5;
   assert_int_equal(lat_compare_launches(5, la, 5, lb, &o, &r), LAT_ERR_ARG);
   assert_int_equal(lat_compare_launches(5, la, 5, lb, &o, NULL), LAT_ERR_ARG);
@@ -599,6 +599,63 @@ static void sweep_run_logscale_grid(void **state) {
   assert_string_equal(lat_last_error_message(), "logscale must be 0 or 1, got 2");
 }
 
+/* A sweep of the synthetic curve with the defaults and 2 reps: a real handle for the tests below. */
+static lat_sweep small_sweep(lat_sweep_options *o) {
+  lat_sweep_defaults(o);
+  o->reps = 2;
+  struct synthetic s = {0, 0, 0.0};
+  lat_sweep h = NULL;
+  assert_int_equal(lat_sweep_run(o, 0, NULL, synthetic_curve, &s, &h), LAT_SUCCESS);
+  return h;
+}
+
+/* A pointer that is not a live handle of its kind is refused by name: never returned, freed already, or a
+   handle of another kind; and a success leaves no old failure's text behind. */
+static void handles_checked_and_messages_cleared(void **state) {
+  (void)state;
+  lat_sweep_options o;
+  lat_sweep h = small_sweep(&o);
+  lat_sweep_summary sum;
+  assert_int_equal(lat_sweep_get_summary(h, &sum), LAT_SUCCESS);
+  /* Not a handle: an address inside the caller's own memory, and one inside the handle. */
+  double not_a_handle[64] = {0};
+  assert_int_equal(lat_sweep_get_summary((lat_sweep)not_a_handle, &sum), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "sweep is not a handle this library returned, or it was freed already");
+  assert_int_equal(lat_sweep_get_summary((lat_sweep)((char *)h + 8), &sum), LAT_ERR_ARG);
+  /* A handle of another kind. */
+  assert_int_equal(lat_histogram_size((lat_histogram)h, &(int64_t){0}), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "hist is not a handle"));
+  lat_histogram wrong_kind = (lat_histogram)h;
+  assert_int_equal(lat_histogram_free(&wrong_kind), LAT_ERR_ARG);
+  /* Freed: a copy of the handle is refused afterwards, as is a second free through it. */
+  lat_sweep copy = h;
+  assert_int_equal(lat_sweep_free(&h), LAT_SUCCESS);
+  assert_int_equal(lat_sweep_get_summary(copy, &sum), LAT_ERR_ARG);
+  assert_int_equal(lat_sweep_free(&copy), LAT_ERR_ARG);
+  assert_non_null(copy); /* refused: left as it was */
+  /* Every function returning a code clears the message when it succeeds. */
+  assert_string_not_equal(lat_last_error_message(), "");
+  int major;
+  assert_int_equal(lat_get_version(&major, NULL, NULL), LAT_SUCCESS);
+  assert_string_equal(lat_last_error_message(), "");
+  assert_int_equal(lat_sweep_defaults(NULL), LAT_ERR_ARG);
+  assert_int_equal(lat_clear_stop(), LAT_SUCCESS);
+  assert_string_equal(lat_last_error_message(), "");
+  assert_int_equal(lat_sweep_defaults(NULL), LAT_ERR_ARG);
+  assert_int_equal(lat_get_api_version(), LAT_API_VERSION);
+  assert_string_equal(lat_last_error_message(), "");
+  assert_int_equal(lat_sweep_defaults(NULL), LAT_ERR_ARG);
+  assert_int_equal(lat_sweep_defaults(&o), LAT_SUCCESS);
+  assert_string_equal(lat_last_error_message(), "");
+  /* Options are never optional: NULL is refused as everywhere else. */
+  const double la[3] = {1.0, 1.1, 0.9};
+  lat_compare_result r;
+  assert_int_equal(lat_compare_launches(3, la, 3, la, NULL, &r), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "opts must not be NULL");
+  assert_int_equal(lat_compare_distributions(3, la, NULL, 3, la, NULL, 0.5, NULL, &r), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "opts must not be NULL");
+}
+
 static void sweep_run_errors(void **state) {
   (void)state;
   lat_sweep_options o;
@@ -628,11 +685,7 @@ static void sweep_run_errors(void **state) {
 static void sweep_files_whole(void **state) {
   (void)state;
   lat_sweep_options o;
-  lat_sweep_defaults(&o);
-  o.reps = 2;
-  struct synthetic s = {0, 0, 0.0};
-  lat_sweep h = NULL;
-  assert_int_equal(lat_sweep_run(&o, 0, NULL, synthetic_curve, &s, &h), LAT_SUCCESS);
+  lat_sweep h = small_sweep(&o);
   char dir[] = "/tmp/mpilat-sweep-XXXXXX";
   assert_non_null(mkdtemp(dir));
   assert_int_equal(lat_write_sweep_files(dir, "a/b", "", h, 0, NULL), LAT_ERR_ARG);
@@ -803,6 +856,30 @@ static void output_and_input_checks(void **state) {
   assert_int_equal(lat_write_report_files(twice_dir, 2, twice, two, 0), LAT_ERR_ARG);
   assert_non_null(strstr(lat_last_error_message(), "are one file"));
   assert_int_equal(rmdir(sub), 0); /* empty: nothing was written there */
+  /* Every file a capability's writer may write, checked before measuring: a directory where the coll's
+     samples go, the JSON beside an mmpi log; fixed-name kinds take no base, the others need one. */
+  char derived[700];
+  snprintf(derived, sizeof derived, "%s/r.samples.csv", dir);
+  assert_int_equal(mkdir(derived, 0755), 0);
+  assert_int_equal(lat_check_outputs("coll", dir, "q"), LAT_SUCCESS);
+  assert_int_equal(lat_check_outputs("coll", dir, "r"), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "r.samples.csv' is a directory"));
+  assert_int_equal(rmdir(derived), 0);
+  snprintf(derived, sizeof derived, "%s/m.json", dir);
+  assert_int_equal(mkdir(derived, 0755), 0);
+  assert_int_equal(lat_check_outputs("pairs", dir, "m.dat"), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "m.json' is a directory"));
+  assert_int_equal(lat_check_outputs("pairs", dir, "m.json"), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "ends in .json"));
+  assert_int_equal(rmdir(derived), 0);
+  assert_int_equal(lat_check_outputs("latency", dir, NULL), LAT_SUCCESS);
+  assert_int_equal(lat_check_outputs("latency", dir, "x"), LAT_ERR_ARG);
+  assert_int_equal(lat_check_outputs("sweep", dir, ""), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "base must be given for 'sweep'"));
+  assert_int_equal(lat_check_outputs("sweep", dir, "../up"), LAT_ERR_ARG);
+  assert_int_equal(lat_check_outputs("plots", dir, "x"), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "kind must be one of latency, npp_study"));
+  assert_int_equal(lat_check_outputs(NULL, dir, "x"), LAT_ERR_ARG);
   unlink(link);
   unlink(fifo);
   unlink(file);
@@ -816,7 +893,7 @@ int main(void) {
       cmocka_unit_test(appendix_c_summary), cmocka_unit_test(npp_study_files), cmocka_unit_test(comparisons), cmocka_unit_test(comparisons_keep_their_confidence),         cmocka_unit_test(write_files_whole_or_not_at_all),
       cmocka_unit_test(errors_and_versions),        cmocka_unit_test(null_and_range_errors),
       cmocka_unit_test(measuring_before_mpi_init),  cmocka_unit_test(defaults_are_appendix_c),
-      cmocka_unit_test(sweep_run_finds_the_threshold), cmocka_unit_test(sweep_run_logscale_grid), cmocka_unit_test(sweep_run_errors),
+      cmocka_unit_test(sweep_run_finds_the_threshold), cmocka_unit_test(sweep_run_logscale_grid), cmocka_unit_test(sweep_run_errors), cmocka_unit_test(handles_checked_and_messages_cleared),
       cmocka_unit_test(sweep_files_whole), cmocka_unit_test(output_and_input_checks),          cmocka_unit_test(checks_without_mpi),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,9 @@ bin=$1 data=$2 mpiexec=$3
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=checks.sh
 . "$here/checks.sh"
+declare -A long measuring
+# shellcheck source=long_runs.sh
+. "$here/long_runs.sh"
 
 # snapshot: every entry here (type, device numbers, size, contents' checksum), to show nothing changed.
 snapshot() { find . -mindepth 1 -printf '%p %y %s\n' | sort; find . -type f -size -10M -exec md5sum {} + | sort; stat -c '%n %F %t:%T' dev/* 2> /dev/null; }
@@ -45,11 +48,36 @@ for target in dev/full dev/fifo dev/sock adir; do
   refused "mpptest -fname $target" "'$target' is a" $mpiexec -n 2 "$bin/mpptest" -sizelist 0 -fname "$target"
 done
 refused "mmpi -o out.json (the log its own JSON)" "must have another (.dat)" $mpiexec -n 2 "$bin/mmpi" --quick -o out.json
-# A derived name that is a directory: refused when the files are written, nothing replaced or added.
-mkdir mppout.csv
-refused "mpptest with a directory mppout.csv" "'mppout.csv' is a directory" \
-  $mpiexec -n 2 "$bin/mpptest" -sizelist 0 -sample_reps 2 -noplot
-rmdir mppout.csv
+# A name a driver derives from --outdir/--base that is a directory or FIFO: refused before anything is
+# measured (lat_check_outputs), so the runs asked for here, minutes long, end at once; nothing replaced.
+mkdir derived
+for name in mppout.csv latency.json latency.npp.csv queuelat.png nodecomm_bw_maxrate.gp c.samples.csv x_var.dat m.json; do
+  mkdir "derived/$name"
+done
+# Each run asked for here lasts minutes (long_runs.sh) and would be killed at refused's 60 s.
+refused "mpptest: derived/mppout.csv a directory" "'derived/mppout.csv' is a directory" \
+  $mpiexec -n 2 "$bin/mpptest" ${long[mpptest]} -outdir derived
+refused "latency: derived/latency.json a directory" "'derived/latency.json' is a directory" \
+  $mpiexec -n 2 "$bin/latency" ${long[latency]} --outdir derived
+rmdir derived/latency.json
+mkfifo derived/latency.summary.output
+refused "latency: derived/latency.summary.output a FIFO" "'derived/latency.summary.output' is a FIFO" \
+  $mpiexec -n 2 "$bin/latency" ${long[latency]} --outdir derived
+refused "latency --npp-study: derived/latency.npp.csv a directory" "'derived/latency.npp.csv' is a directory" \
+  $mpiexec -n 2 "$bin/latency" --ntrial 100000000 --npp-study 1,10 --outdir derived
+refused "queuelat: derived/queuelat.png a directory (plots are checked with --noplot too)" "'derived/queuelat.png' is a directory" \
+  $mpiexec -n 2 "$bin/queuelat" ${long[queuelat]} --outdir derived
+refused "nodecomm: derived/nodecomm_bw_maxrate.gp a directory" "'derived/nodecomm_bw_maxrate.gp' is a directory" \
+  $mpiexec -n 2 "$bin/nodecomm" ${long[nodecomm]} --outdir derived
+refused "nodecomm --fit: derived/nodecomm_bw_maxrate.gp a directory" "'derived/nodecomm_bw_maxrate.gp' is a directory" \
+  "$bin/nodecomm" --fit table.tsv --outdir derived
+refused "mpilat-coll: derived/c.samples.csv a directory" "'derived/c.samples.csv' is a directory" \
+  $mpiexec -n 2 "$bin/mpilat-coll" ${long[mpilat-coll]} --base c --outdir derived
+refused "mmpi2mat: derived/x_var.dat a directory" "'derived/x_var.dat' is a directory" \
+  "$bin/mmpi2mat" log.dat --base x --outdir derived
+refused "mmpi -o derived/m.dat: its JSON a directory" "'derived/m.json' is a directory" \
+  $mpiexec -n 2 "$bin/mmpi" ${long[mmpi]} -o derived/m.dat
+rm -r derived
 # Two outputs of one run that are one file: exit 2, both named, the user's file as it was.
 echo mine > mppout.json
 refused "mpptest -fname mppout.json" "'mppout.json' and 'mppout.json' are one file" \
