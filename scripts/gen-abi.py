@@ -25,7 +25,7 @@ CAPABILITIES = ['timer', 'latency', 'sweep', 'queue', 'pairs', 'maxrate', 'compa
 C_KIND = {'int': 1, 'int64_t': 2, 'double': 3, 'char': 4}  # anything else: 5, a nested struct
 FORTRAN_TYPE = {'int': 'integer(c_int)', 'int64_t': 'integer(c_int64_t)', 'double': 'real(c_double)',
                 'char': 'character(kind=c_char)'}
-CHECKS = {'range', 'flag', 'timer', 'timeout', 'by hand'}
+CHECKS = {'range', 'flag', 'timer', 'timeout', 'reserved', 'by hand'}
 
 
 def generated_line(comment, source='spec/'):
@@ -285,6 +285,10 @@ def cpp_files(caps):
                 cpp.append(f"  if (std::string bad = check_timer_kind(o.{f['name']}); !bad.empty()) return bad;")
             elif c == 'timeout':
                 cpp.append(f"  if (std::string bad = check_timeout(o.{f['name']}); !bad.empty()) return bad;")
+            elif c == 'reserved':
+                # Refused unless 0, so that a later version can give the field a meaning: a caller that set it
+                # by mistake now would otherwise get that meaning then.
+                cpp.append(f"  if (o.{f['name']} != 0) return got(\"{f['name']} must be 0 (kept for a later version)\", o.{f['name']});")
         cpp += ['  return "";', '}', '']
         shared = [f for f in s['field'] if f.get('shared')]
         cpp.append(f'std::vector<Shared> spec_shared_values(const {n} &{"o" if shared else "/*o*/"}) {{')
@@ -320,6 +324,8 @@ def rule_text(f):
         return 'a `lat_timer_kind` (0, 1, 2)'
     if c == 'timeout':
         return 'seconds in 0..31536000 (a year; 0: none)'
+    if c == 'reserved':
+        return '0 (reserved: refused otherwise, so that a later version may give it a meaning)'
     if c == 'by hand':
         return 'by hand: ' + f['why']
     if 'rule' in f:

@@ -1,6 +1,7 @@
 #!/bin/bash
-# slurm-stop.sh DIR: stops the daemons that scripts/slurm-start.sh DIR started, and only those: each by
-# the PID file it wrote in DIR, SIGTERM first, SIGKILL after 10 s. Leaves DIR (its logs) in place.
+# slurm-stop.sh DIR: cancels the jobs of the cluster that scripts/slurm-start.sh DIR started and stops its
+# daemons, and only those: each by the PID file it wrote in DIR, SIGTERM first, SIGKILL after 10 s. Leaves
+# DIR (its logs) in place.
 set -u
 dir=${1:?usage: slurm-stop.sh DIR}
 stop_pidfile() {  # pidfile name
@@ -16,6 +17,17 @@ stop_pidfile() {  # pidfile name
   done
   kill -KILL "$pid" 2> /dev/null
 }
+# Jobs first: stopping slurmd does not end a job's slurmstepd and tasks, which would run on (seen: 28 minutes
+# after a killed test). Every job of this cluster (its own slurm.conf) is cancelled and waited for.
+if [ -s "$dir/slurm.conf" ] && [ -s "$dir/slurmctld.pid" ] &&
+   [ "$(cat "/proc/$(cat "$dir/slurmctld.pid")/comm" 2> /dev/null)" = slurmctld ]; then
+  export SLURM_CONF=$dir/slurm.conf
+  scancel --user="$(id -un)" 2> /dev/null
+  for _ in $(seq 150); do
+    [ -z "$(squeue -h -o %i 2> /dev/null)" ] && break
+    sleep 0.2
+  done
+fi
 stop_pidfile "$dir/slurmd.pid" slurmd
 stop_pidfile "$dir/slurmctld.pid" slurmctld
 stop_pidfile "$dir/munge/munged.pid" munged

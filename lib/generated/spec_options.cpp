@@ -285,6 +285,7 @@ std::string spec_check_fields(const lat_pair_options &o) {
   if (!(o.wait >= LAT_WAIT_AUTO)) return got("wait must be 0 (auto), 1 (spin) or 2 (yield)", o.wait);
   if (!(o.wait <= LAT_WAIT_YIELD)) return got("wait must be 0 (auto), 1 (spin) or 2 (yield)", o.wait);
   if (std::string bad = check_flag("progress", o.progress); !bad.empty()) return bad;
+  if (o.reserved != 0) return got("reserved must be 0 (kept for a later version)", o.reserved);
   return "";
 }
 
@@ -444,6 +445,7 @@ std::string spec_check_fields(const lat_collective_options &o) {
   if (!(o.wait >= LAT_WAIT_AUTO)) return got("wait must be 0 (auto), 1 (spin) or 2 (yield)", o.wait);
   if (!(o.wait <= LAT_WAIT_YIELD)) return got("wait must be 0 (auto), 1 (spin) or 2 (yield)", o.wait);
   if (std::string bad = check_flag("progress", o.progress); !bad.empty()) return bad;
+  if (o.reserved != 0) return got("reserved must be 0 (kept for a later version)", o.reserved);
   return "";
 }
 

@@ -752,6 +752,17 @@ static void checks_without_mpi(void **state) {
   assert_int_equal(lat_pair_check(&pa, 2), LAT_SUCCESS);
   assert_int_equal(lat_nodecomm_check(&no, 0, NULL), LAT_SUCCESS);
   assert_int_equal(lat_fit_check(&fo), LAT_SUCCESS);
+  /* A reserved field is refused unless 0, so that a later version can give it a meaning. */
+  pa.reserved = 1;
+  assert_int_equal(lat_pair_check(&pa, 2), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "reserved must be 0 (kept for a later version), got 1");
+  pa.reserved = 0;
+  lat_collective_options co;
+  assert_int_equal(lat_collective_defaults(&co), LAT_SUCCESS);
+  assert_int_equal(lat_collective_check(&co, 0, NULL, 2), LAT_SUCCESS);
+  co.reserved = -7;
+  assert_int_equal(lat_collective_check(&co, 0, NULL, 2), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "reserved must be 0 (kept for a later version), got -7");
 
   po.ntrial = 0;
   assert_int_equal(lat_pingpong_check(&po, 2, NULL), LAT_ERR_ARG);

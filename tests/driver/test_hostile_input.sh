@@ -36,7 +36,7 @@ run_in() {
 }
 
 # ---- Part 1: the command lines.
-cases=0
+cases=0 one_process=0
 while IFS= read -r line <&3; do
   case $line in '#'* | '') continue ;; esac
   eval "set -- $line"
@@ -47,13 +47,23 @@ while IFS= read -r line <&3; do
     case $a in LOG) args+=("$PWD/good.dat") ;; JSON) args+=("$PWD/good.json") ;; *) args+=("$a") ;; esac
   done
   cases=$((cases + 1))
+  # A value refused before any message is sent is refused the same in one process (MPI's singleton start,
+  # 0.02 s, against 0.1-2 s for a launch): tried there first; a case that needs its ranks runs under mpiexec.
+  if [ "$np" != 0 ]; then
+    run_in bad 0 "$program" "${args[@]}"
+    if [ "$rc" = 2 ] && grep -qF -- "$want" err.txt && [ -z "$(ls -A bad)" ]; then
+      ok && ok && ok
+      one_process=$((one_process + 1))
+      continue
+    fi
+  fi
   run_in bad "$np" "$program" "${args[@]}"
   [ "$rc" = 2 ] && ok || bad "$program ${args[*]} (np $np): exit $rc, not 2: $(head -c 300 err.txt)"
   grep -qF -- "$want" err.txt && ok || bad "$program ${args[*]}: the message lacks '$want': $(head -c 300 err.txt)"
   [ -z "$(ls -A bad)" ] && ok || bad "$program ${args[*]}: files written: $(ls -A bad)"
 done 3< "$here/hostile_cli.txt"
 [ "$cases" -ge 80 ] && ok || bad "only $cases hostile command lines"
-echo "command lines tried: $cases"
+echo "command lines tried: $cases ($one_process refused in one process, the others under mpiexec)"
 
 # ---- Part 2: the readers on hostile files.
 for kind in json dat tsv nml; do python3 "$here/make_hostile_files.py" "good.$kind" "$kind"; done

@@ -29,6 +29,7 @@ print(*[x.getsockname()[1] for x in s])')
 export MPILAT_SLURMCTLD_PORT=$ctld_port MPILAT_SLURMD_PORT=$slurmd_port
 sdir=$work/slurm
 trap 'bash "$src/scripts/slurm-stop.sh" "$sdir"; rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM  # a stop (tests/tools/run_test.py at its deadline) ends here through the EXIT trap
 bash "$src/scripts/slurm-start.sh" "$sdir" > start.out 2>&1
 rc=$?
 if [ "$rc" = 77 ]; then
