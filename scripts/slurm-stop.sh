@@ -23,7 +23,7 @@ if [ -s "$dir/slurm.conf" ] && [ -s "$dir/slurmctld.pid" ] &&
    [ "$(cat "/proc/$(cat "$dir/slurmctld.pid")/comm" 2> /dev/null)" = slurmctld ]; then
   export SLURM_CONF=$dir/slurm.conf
   scancel --user="$(id -un)" 2> /dev/null
-  for _ in $(seq 150); do
+  for _ in $(seq 100); do
     [ -z "$(squeue -h -o %i 2> /dev/null)" ] && break
     sleep 0.2
   done
