@@ -676,7 +676,8 @@ typedef struct lat_coll_s *lat_coll;
 int lat_collective_defaults(lat_collective_options *opts);
 
 /** Checks opts and the size list (nsizes 0: size_first..size_last) as lat_collective() would on a
-    communicator of nprocs processes, memory included: LAT_SUCCESS, or LAT_ERR_ARG naming the value. Not
+    communicator of nprocs processes, memory included (the buffers, and the samples the root keeps, as if this
+    process were the root): LAT_SUCCESS, or LAT_ERR_ARG naming the value. Not
     collective. */
 int lat_collective_check(const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, int nprocs);
 

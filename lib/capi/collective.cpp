@@ -38,7 +38,7 @@ int lat_collective_defaults(lat_collective_options *opts) {
 int lat_collective_check(const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, int nprocs) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
-    lat::require_no_complaint(lat::check_collective_options(*opts, nsizes, sizes, nprocs));
+    lat::require_no_complaint(lat::check_collective_options(*opts, nsizes, sizes, nprocs, true));
     return LAT_SUCCESS;
   });
 }

@@ -380,22 +380,8 @@ CollResult collective(MPI_Comm user_comm, const lat_collective_options &o, int64
   MeasurementFrame frame(user_comm, o.timeout_s);
   const LibComm &comm = frame.comm();
   const int rank = frame.rank(), size = frame.size();
-  std::string complaint = check_collective_options(o, nsizes, sizes_in, size);
+  const std::string complaint = check_collective_options(o, nsizes, sizes_in, size, rank == o.root);
   const std::vector<int> ops = ops_of(o.ops), modes = modes_of(o.modes);
-  if (complaint.empty() && rank == o.root) {
-    // The root keeps every sample of every point: a count beyond memory is bad input, found before anything.
-    const double points = static_cast<double>(modes.size() * ops.size()) *
-                          static_cast<double>(o.adaptive ? LAT_COLL_MAX_SIZES : starting_sizes(o, nsizes, sizes_in).size());
-    const double need = points * static_cast<double>(o.reps) * (2.0 * size + 3.0) * sizeof(double);
-    const int64_t available = available_memory_bytes();
-    if (available >= 0 && need > static_cast<double>(available)) {
-      char text[256];
-      std::snprintf(text, sizeof text,
-                    "reps %lld needs %.4g MB of samples on the root rank, but only %.1f MB of memory are available",
-                    static_cast<long long>(o.reps), need / 1e6, static_cast<double>(available) / 1e6);
-      complaint = text;
-    }
-  }
   frame.agree(complaint, collective_shared_values(o, nsizes, sizes_in));
 
   CollResult r;

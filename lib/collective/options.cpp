@@ -40,7 +40,8 @@ std::vector<int64_t> starting_sizes(const lat_collective_options &o, int64_t nsi
   return out;
 }
 
-std::string check_collective_options(const lat_collective_options &o, int64_t nsizes, const int64_t *sizes, int size) {
+std::string check_collective_options(const lat_collective_options &o, int64_t nsizes, const int64_t *sizes, int size,
+                                     bool as_root) {
   if (std::string bad = spec_check_fields(o); !bad.empty()) return bad;
   if (size < 2) return "a collective measurement needs at least 2 processes, the communicator has " + std::to_string(size);
   if (o.root < 0 || o.root >= size) return got("root must be a rank in 0.." + std::to_string(size - 1), o.root);
@@ -78,6 +79,19 @@ std::string check_collective_options(const lat_collective_options &o, int64_t ns
                   "message size %lld needs %.4g MB of buffers on each rank of %d, but only %.1f MB of memory are available",
                   static_cast<long long>(start.back()), need / 1e6, size, static_cast<double>(available) / 1e6);
     return text;
+  }
+  if (as_root) {
+    // The root keeps every sample of every point: a count beyond memory is bad input, found before anything.
+    const double points = static_cast<double>(modes_of(o.modes).size() * ops_of(o.ops).size()) *
+                          static_cast<double>(o.adaptive ? LAT_COLL_MAX_SIZES : start.size());
+    const double samples = points * static_cast<double>(o.reps) * (2.0 * size + 3.0) * sizeof(double);
+    if (available >= 0 && samples > static_cast<double>(available)) {
+      char text[256];
+      std::snprintf(text, sizeof text,
+                    "reps %lld needs %.4g MB of samples on the root rank, but only %.1f MB of memory are available",
+                    static_cast<long long>(o.reps), samples / 1e6, static_cast<double>(available) / 1e6);
+      return text;
+    }
   }
   return "";
 }

@@ -15,8 +15,10 @@ namespace lat {
 lat_collective_options collective_defaults();
 
 /// "" or what is wrong with a lat_collective call on a communicator of size ranks (the sizes list may be
-/// empty: then size_first..size_last).
-std::string check_collective_options(const lat_collective_options &opts, int64_t nsizes, const int64_t *sizes, int size);
+/// empty: then size_first..size_last), seen from the rank that calls it; as_root: that rank is the root,
+/// which keeps every sample (its memory is checked for them). lat_collective_check is seen from the root.
+std::string check_collective_options(const lat_collective_options &opts, int64_t nsizes, const int64_t *sizes, int size,
+                                     bool as_root);
 
 /// The values every rank must share (all but progress), with the size list's length and contents.
 std::vector<Shared> collective_shared_values(const lat_collective_options &opts, int64_t nsizes, const int64_t *sizes);

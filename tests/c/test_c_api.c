@@ -763,6 +763,13 @@ static void checks_without_mpi(void **state) {
   co.reserved = -7;
   assert_int_equal(lat_collective_check(&co, 0, NULL, 2), LAT_ERR_ARG);
   assert_string_equal(lat_last_error_message(), "reserved must be 0 (kept for a later version), got -7");
+  /* The check refuses what the measurement would: the root's samples beyond memory (24 points x 10^6 reps x
+     (2 x 4096 + 3) values of 8 bytes, 1.6 PB) included. */
+  co.reserved = 0;
+  co.reps = 1000000;
+  assert_int_equal(lat_collective_check(&co, 0, NULL, 4096), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "reps 1000000 needs"));
+  assert_non_null(strstr(lat_last_error_message(), "MB of samples on the root rank"));
 
   po.ntrial = 0;
   assert_int_equal(lat_pingpong_check(&po, 2, NULL), LAT_ERR_ARG);
