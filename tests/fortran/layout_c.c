@@ -4,6 +4,7 @@
    Fortran bind(C) types. A field moved, resized or retyped on either side fails that test. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mpilat.h"
@@ -481,4 +482,14 @@ int layout_c_nstructs(void) {
   int n = 0;
   for (size_t k = 0; k < sizeof entries / sizeof entries[0]; ++k) n += entries[k].field == NULL;
   return n;
+}
+
+/* The whole table, an entry a line: "type field offset size kind" (field "-": the struct's size), the format
+   of the stored baseline tests/data/abi_layout.txt that tests/tools/check_layout.py compares it with. */
+void layout_c_print(FILE *out) {
+  for (size_t k = 0; k < sizeof entries / sizeof entries[0]; ++k) {
+    const struct layout_entry *e = &entries[k];
+    fprintf(out, "%s %s %lld %lld %d\n", e->type, e->field ? e->field : "-", (long long)e->offset, (long long)e->size,
+            e->kind);
+  }
 }
