@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "latency/run_levels.hpp"
+#include "common/run_levels.hpp"
 
 namespace lat {
 

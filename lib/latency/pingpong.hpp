@@ -9,7 +9,7 @@
 
 #include "mpilat.h"
 #include "common/stats.hpp"
-#include "latency/run_levels.hpp"
+#include "common/run_levels.hpp"
 
 namespace lat {
 

@@ -1,7 +1,7 @@
 #include "latency/report.hpp"
 #include "common/report_json.hpp"
 
-#include "latency/run_levels.hpp"
+#include "common/run_levels.hpp"
 
 #include <mpi.h>
 

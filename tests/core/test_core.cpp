@@ -14,7 +14,7 @@ extern "C" {
 }
 
 #include "latency/npp_rule.hpp"
-#include "latency/run_levels.hpp"
+#include "common/run_levels.hpp"
 #include "latency/report.hpp"
 #include "common/stats.hpp"
 #include "common/tally.hpp"

@@ -1,4 +1,4 @@
-#include "latency/run_levels.hpp"
+#include "common/run_levels.hpp"
 
 #include <fmt/format.h>
 
