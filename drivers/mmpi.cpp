@@ -86,16 +86,15 @@ int main(int argc, char **argv) {
     status = DRIVER_BAD_INPUT;
   // The log itself, and its JSON (the log's name with .json for its extension): never the same file.
   if (status < 0) {
-    const std::string log_path = outdir.empty() ? log_name : outdir + (outdir.back() == '/' ? "" : "/") + log_name;
     int usable = 1;
     if (rank == 0 && log_name.size() > 5 && log_name.compare(log_name.size() - 5, 5, ".json") == 0) {
       std::fprintf(stderr, "mmpi: -o '%s': the log's JSON goes beside it with the extension .json, so the log "
                            "must have another (.dat)\n", output.c_str());
       usable = 0;
     }
-    if (rank == 0 && usable) usable = driver_output_usable("mmpi", "-o", log_path.c_str());
+    // The log and the JSON beside it, as lat_write_pair_files will write them.
     if (rank == 0 && usable && lat_check_outputs("pairs", outdir.c_str(), log_name.c_str()) != LAT_SUCCESS) {
-      std::fprintf(stderr, "mmpi: -o: %s\n", lat_last_error_message());  // the JSON beside the log
+      std::fprintf(stderr, "mmpi: -o: %s\n", lat_last_error_message());
       usable = 0;
     }
     driver_bcast_int_politely(&usable);
