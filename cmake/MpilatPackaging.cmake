@@ -1,7 +1,7 @@
 # Install rules: header, archives, Fortran modules per compiler, CMake package, pkg-config files.
 include(CMakePackageConfigHelpers)
 
-install(FILES include/mpilat.h include/mpilat_constants.h include/mpilat_types.h ${PROJECT_BINARY_DIR}/include/mpilat_version.h
+install(FILES include/mpilat.h include/mpilat_constants.h include/mpilat_types.h include/mpilat_sized.h ${PROJECT_BINARY_DIR}/include/mpilat_version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS mpilat EXPORT mpilatTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT mpilatTargets NAMESPACE mpilat:: FILE mpilatTargets.cmake
@@ -15,7 +15,7 @@ endif()
 
 configure_package_config_file(cmake/mpilatConfig.cmake.in ${PROJECT_BINARY_DIR}/mpilatConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/mpilat)
-write_basic_package_version_file(${PROJECT_BINARY_DIR}/mpilatConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/mpilatConfigVersion.cmake COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/mpilatConfig.cmake ${PROJECT_BINARY_DIR}/mpilatConfigVersion.cmake
               cmake/MpilatMpiFlavor.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/mpilat)

@@ -1,5 +1,6 @@
 !> Module mpilat_c: the bind(C) interfaces of every function of include/mpilat.h, named <function>_c
-!> (communicator functions reach C through comm_f2c.c as lat_f_<name>). Only the wrapper modules use it;
+!> (communicator functions reach C through comm_f2c.c as lat_f_<name>, functions of an extensible struct
+!> through sized_glue.c, which passes this release's struct sizes). Only the wrapper modules use it;
 !> module mpilat does not re-export it.
 #include "mpilat_constants.h"
 module mpilat_c
@@ -57,26 +58,26 @@ module mpilat_c
       integer(c_int), intent(out) :: timer
       integer(c_int) :: rc
     end function
-    function lat_timer_defaults_c(opts) bind(C, name="lat_timer_defaults") result(rc)
+    function lat_timer_defaults_c(opts) bind(C, name="lat_f_timer_defaults") result(rc)
       import :: c_int, lat_timer_options
       type(lat_timer_options), intent(out) :: opts
       integer(c_int) :: rc
     end function
     ! The checks of the options (not collective): the rules the measurements apply, written once in C++.
-    function lat_timer_check_c(opts, nprocs) bind(C, name="lat_timer_check") result(rc)
+    function lat_timer_check_c(opts, nprocs) bind(C, name="lat_f_timer_check") result(rc)
       import :: c_int, lat_timer_options
       type(lat_timer_options), intent(in) :: opts
       integer(c_int), value :: nprocs
       integer(c_int) :: rc
     end function
-    function lat_pingpong_check_c(opts, nprocs, timer) bind(C, name="lat_pingpong_check") result(rc)
+    function lat_pingpong_check_c(opts, nprocs, timer) bind(C, name="lat_f_pingpong_check") result(rc)
       import :: c_int, c_ptr, lat_pingpong_options
       type(lat_pingpong_options), intent(in) :: opts
       integer(c_int), value :: nprocs
       type(c_ptr), value :: timer
       integer(c_int) :: rc
     end function
-    function lat_sweep_check_c(opts, nprocs, nsizes, sizes, timer) bind(C, name="lat_sweep_check") result(rc)
+    function lat_sweep_check_c(opts, nprocs, nsizes, sizes, timer) bind(C, name="lat_f_sweep_check") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_sweep_options
       type(lat_sweep_options), intent(in) :: opts
       integer(c_int), value :: nprocs
@@ -85,7 +86,7 @@ module mpilat_c
       integer(c_int) :: rc
     end function
     function lat_queue_check_c(opts, nprocs, nl, lengths, nf, fractions, ns, sizes, timer) &
-        bind(C, name="lat_queue_check") result(rc)
+        bind(C, name="lat_f_queue_check") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_queue_options
       type(lat_queue_options), intent(in) :: opts
       integer(c_int), value :: nprocs
@@ -93,20 +94,20 @@ module mpilat_c
       type(c_ptr), value :: lengths, fractions, sizes, timer
       integer(c_int) :: rc
     end function
-    function lat_pair_check_c(opts, nprocs) bind(C, name="lat_pair_check") result(rc)
+    function lat_pair_check_c(opts, nprocs) bind(C, name="lat_f_pair_check") result(rc)
       import :: c_int, lat_pair_options
       type(lat_pair_options), intent(in) :: opts
       integer(c_int), value :: nprocs
       integer(c_int) :: rc
     end function
-    function lat_nodecomm_check_c(opts, nsizes, sizes) bind(C, name="lat_nodecomm_check") result(rc)
+    function lat_nodecomm_check_c(opts, nsizes, sizes) bind(C, name="lat_f_nodecomm_check") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_nodecomm_options
       type(lat_nodecomm_options), intent(in) :: opts
       integer(c_int64_t), value :: nsizes
       type(c_ptr), value :: sizes
       integer(c_int) :: rc
     end function
-    function lat_fit_check_c(opts) bind(C, name="lat_fit_check") result(rc)
+    function lat_fit_check_c(opts) bind(C, name="lat_f_fit_check") result(rc)
       import :: c_int, lat_fit_options
       type(lat_fit_options), intent(in) :: opts
       integer(c_int) :: rc
@@ -119,7 +120,7 @@ module mpilat_c
       type(c_ptr), value :: hist
       integer(c_int) :: rc
     end function
-    function lat_pingpong_defaults_c(opts) bind(C, name="lat_pingpong_defaults") result(rc)
+    function lat_pingpong_defaults_c(opts) bind(C, name="lat_f_pingpong_defaults") result(rc)
       import :: c_int, lat_pingpong_options
       type(lat_pingpong_options), intent(out) :: opts
       integer(c_int) :: rc
@@ -169,7 +170,7 @@ module mpilat_c
       integer(c_int) :: rc
     end function
     function lat_write_latency_files_c(outdir, command_line, program_seconds, timer, timer_hist, pp, pp_hist) &
-        bind(C, name="lat_write_latency_files") result(rc)
+        bind(C, name="lat_f_write_latency_files") result(rc)
       import :: c_int, c_char, c_double, c_ptr, lat_timer_result, lat_pingpong_result
       character(kind=c_char), intent(in) :: outdir(*), command_line(*)
       real(c_double), value :: program_seconds
@@ -179,7 +180,7 @@ module mpilat_c
       type(c_ptr), value :: pp_hist
       integer(c_int) :: rc
     end function
-    function lat_write_latency_plots_c(outdir, pp, pp_hist) bind(C, name="lat_write_latency_plots") result(rc)
+    function lat_write_latency_plots_c(outdir, pp, pp_hist) bind(C, name="lat_f_write_latency_plots") result(rc)
       import :: c_int, c_char, c_ptr, lat_pingpong_result
       character(kind=c_char), intent(in) :: outdir(*)
       type(lat_pingpong_result), intent(in) :: pp
@@ -200,7 +201,7 @@ module mpilat_c
       integer(c_int) :: rc
     end function
     function lat_npp_study_check_c(opts, nprocs, nvalues, values, by_res_npp) &
-        bind(C, name="lat_npp_study_check") result(rc)
+        bind(C, name="lat_f_npp_study_check") result(rc)
       import :: c_int, c_ptr, lat_pingpong_options
       type(lat_pingpong_options), intent(in) :: opts
       integer(c_int), value :: nprocs, nvalues
@@ -209,7 +210,7 @@ module mpilat_c
       integer(c_int) :: rc
     end function
     function lat_write_npp_study_files_c(outdir, command_line, pp, nrows, rows, render) &
-        bind(C, name="lat_write_npp_study_files") result(rc)
+        bind(C, name="lat_f_write_npp_study_files") result(rc)
       import :: c_int, c_char, lat_pingpong_result, lat_npp_study_row
       character(kind=c_char), intent(in) :: outdir(*), command_line(*)
       type(lat_pingpong_result), intent(in) :: pp
@@ -218,18 +219,18 @@ module mpilat_c
       integer(c_int), value :: render
       integer(c_int) :: rc
     end function
-    function lat_compare_check_c(opts) bind(C, name="lat_compare_check") result(rc)
+    function lat_compare_check_c(opts) bind(C, name="lat_f_compare_check") result(rc)
       import :: c_int, lat_compare_options
       type(lat_compare_options), intent(in) :: opts
       integer(c_int) :: rc
     end function
-    function lat_compare_defaults_c(opts) bind(C, name="lat_compare_defaults") result(rc)
+    function lat_compare_defaults_c(opts) bind(C, name="lat_f_compare_defaults") result(rc)
       import :: c_int, lat_compare_options
       type(lat_compare_options), intent(out) :: opts
       integer(c_int) :: rc
     end function
     function lat_compare_distributions_c(na, a_values, a_counts, nb, b_values, b_counts, q, opts, result) &
-        bind(C, name="lat_compare_distributions") result(rc)
+        bind(C, name="lat_f_compare_distributions") result(rc)
       import :: c_int, c_int64_t, c_double, c_ptr, lat_compare_options, lat_compare_result
       integer(c_int64_t), value :: na, nb
       type(c_ptr), value :: a_values, b_values, a_counts, b_counts
@@ -238,7 +239,7 @@ module mpilat_c
       type(lat_compare_result), intent(out) :: result
       integer(c_int) :: rc
     end function
-    function lat_compare_launches_c(na, a, nb, b, opts, result) bind(C, name="lat_compare_launches") result(rc)
+    function lat_compare_launches_c(na, a, nb, b, opts, result) bind(C, name="lat_f_compare_launches") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_compare_options, lat_compare_result
       integer(c_int64_t), value :: na, nb
       type(c_ptr), value :: a, b
@@ -281,7 +282,7 @@ module mpilat_c
       character(kind=c_char), intent(in) :: path(*)
       integer(c_int) :: rc
     end function
-    function lat_sweep_defaults_c(opts) bind(C, name="lat_sweep_defaults") result(rc)
+    function lat_sweep_defaults_c(opts) bind(C, name="lat_f_sweep_defaults") result(rc)
       import :: c_int, lat_sweep_options
       type(lat_sweep_options), intent(out) :: opts
       integer(c_int) :: rc
@@ -295,7 +296,7 @@ module mpilat_c
       type(c_ptr), intent(out) :: result
       integer(c_int) :: rc
     end function
-    function lat_sweep_run_c(opts, nsizes, sizes, measure, context, result) bind(C, name="lat_sweep_run") result(rc)
+    function lat_sweep_run_c(opts, nsizes, sizes, measure, context, result) bind(C, name="lat_f_sweep_run") result(rc)
       import :: c_int, c_int64_t, c_ptr, c_funptr, lat_sweep_options
       type(lat_sweep_options), intent(in) :: opts
       integer(c_int64_t), value :: nsizes
@@ -305,27 +306,27 @@ module mpilat_c
       type(c_ptr), intent(out) :: result
       integer(c_int) :: rc
     end function
-    function lat_sweep_get_summary_c(sweep, summary) bind(C, name="lat_sweep_get_summary") result(rc)
+    function lat_sweep_get_summary_c(sweep, summary) bind(C, name="lat_f_sweep_get_summary") result(rc)
       import :: c_int, c_ptr, lat_sweep_summary
       type(c_ptr), value :: sweep
       type(lat_sweep_summary), intent(out) :: summary
       integer(c_int) :: rc
     end function
-    function lat_sweep_get_point_c(sweep, i, point) bind(C, name="lat_sweep_get_point") result(rc)
+    function lat_sweep_get_point_c(sweep, i, point) bind(C, name="lat_f_sweep_get_point") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_sweep_point
       type(c_ptr), value :: sweep
       integer(c_int64_t), value :: i
       type(lat_sweep_point), intent(out) :: point
       integer(c_int) :: rc
     end function
-    function lat_sweep_get_threshold_c(sweep, i, threshold) bind(C, name="lat_sweep_get_threshold") result(rc)
+    function lat_sweep_get_threshold_c(sweep, i, threshold) bind(C, name="lat_f_sweep_get_threshold") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_sweep_threshold
       type(c_ptr), value :: sweep
       integer(c_int64_t), value :: i
       type(lat_sweep_threshold), intent(out) :: threshold
       integer(c_int) :: rc
     end function
-    function lat_sweep_get_line_c(sweep, i, line) bind(C, name="lat_sweep_get_line") result(rc)
+    function lat_sweep_get_line_c(sweep, i, line) bind(C, name="lat_f_sweep_get_line") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_sweep_line
       type(c_ptr), value :: sweep
       integer(c_int64_t), value :: i
@@ -352,7 +353,7 @@ module mpilat_c
       integer(c_int), value :: flags
       integer(c_int) :: rc
     end function
-    function lat_queue_defaults_c(opts) bind(C, name="lat_queue_defaults") result(rc)
+    function lat_queue_defaults_c(opts) bind(C, name="lat_f_queue_defaults") result(rc)
       import :: c_int, lat_queue_options
       type(lat_queue_options), intent(out) :: opts
       integer(c_int) :: rc
@@ -367,13 +368,13 @@ module mpilat_c
       type(c_ptr), intent(out) :: result
       integer(c_int) :: rc
     end function
-    function lat_queue_get_summary_c(queue, summary) bind(C, name="lat_queue_get_summary") result(rc)
+    function lat_queue_get_summary_c(queue, summary) bind(C, name="lat_f_queue_get_summary") result(rc)
       import :: c_int, c_ptr, lat_queue_summary
       type(c_ptr), value :: queue
       type(lat_queue_summary), intent(out) :: summary
       integer(c_int) :: rc
     end function
-    function lat_queue_get_point_c(queue, i, point) bind(C, name="lat_queue_get_point") result(rc)
+    function lat_queue_get_point_c(queue, i, point) bind(C, name="lat_f_queue_get_point") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_queue_point
       type(c_ptr), value :: queue
       integer(c_int64_t), value :: i
@@ -392,7 +393,7 @@ module mpilat_c
       integer(c_int), value :: render
       integer(c_int) :: rc
     end function
-    function lat_pair_defaults_c(opts) bind(C, name="lat_pair_defaults") result(rc)
+    function lat_pair_defaults_c(opts) bind(C, name="lat_f_pair_defaults") result(rc)
       import :: c_int, lat_pair_options
       type(lat_pair_options), intent(out) :: opts
       integer(c_int) :: rc
@@ -404,7 +405,7 @@ module mpilat_c
       type(c_ptr), intent(out) :: result
       integer(c_int) :: rc
     end function
-    function lat_pairs_get_summary_c(pairs, summary) bind(C, name="lat_pairs_get_summary") result(rc)
+    function lat_pairs_get_summary_c(pairs, summary) bind(C, name="lat_f_pairs_get_summary") result(rc)
       import :: c_int, c_ptr, lat_pair_summary
       type(c_ptr), value :: pairs
       type(lat_pair_summary), intent(out) :: summary
@@ -457,12 +458,12 @@ module mpilat_c
       integer(c_int), value :: render
       integer(c_int) :: rc
     end function
-    function lat_fit_defaults_c(opts) bind(C, name="lat_fit_defaults") result(rc)
+    function lat_fit_defaults_c(opts) bind(C, name="lat_f_fit_defaults") result(rc)
       import :: c_int, lat_fit_options
       type(lat_fit_options), intent(out) :: opts
       integer(c_int) :: rc
     end function
-    function lat_fit_maxrate_c(opts, nobs, obs, result) bind(C, name="lat_fit_maxrate") result(rc)
+    function lat_fit_maxrate_c(opts, nobs, obs, result) bind(C, name="lat_f_fit_maxrate") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_fit_options
       type(lat_fit_options), intent(in) :: opts
       integer(c_int64_t), value :: nobs
@@ -470,13 +471,13 @@ module mpilat_c
       type(c_ptr), intent(out) :: result
       integer(c_int) :: rc
     end function
-    function lat_maxrate_get_summary_c(fit, summary) bind(C, name="lat_maxrate_get_summary") result(rc)
+    function lat_maxrate_get_summary_c(fit, summary) bind(C, name="lat_f_maxrate_get_summary") result(rc)
       import :: c_int, c_ptr, lat_fit_summary
       type(c_ptr), value :: fit
       type(lat_fit_summary), intent(out) :: summary
       integer(c_int) :: rc
     end function
-    function lat_maxrate_get_model_c(fit, regime, model, result) bind(C, name="lat_maxrate_get_model") result(rc)
+    function lat_maxrate_get_model_c(fit, regime, model, result) bind(C, name="lat_f_maxrate_get_model") result(rc)
       import :: c_int, c_ptr, lat_model_fit
       type(c_ptr), value :: fit
       integer(c_int), value :: regime, model
@@ -496,7 +497,7 @@ module mpilat_c
       type(c_ptr), intent(inout) :: fit
       integer(c_int) :: rc
     end function
-    function lat_nodecomm_defaults_c(opts) bind(C, name="lat_nodecomm_defaults") result(rc)
+    function lat_nodecomm_defaults_c(opts) bind(C, name="lat_f_nodecomm_defaults") result(rc)
       import :: c_int, lat_nodecomm_options
       type(lat_nodecomm_options), intent(out) :: opts
       integer(c_int) :: rc
@@ -510,13 +511,13 @@ module mpilat_c
       type(c_ptr), intent(out) :: result
       integer(c_int) :: rc
     end function
-    function lat_nodecomm_get_summary_c(h, summary) bind(C, name="lat_nodecomm_get_summary") result(rc)
+    function lat_nodecomm_get_summary_c(h, summary) bind(C, name="lat_f_nodecomm_get_summary") result(rc)
       import :: c_int, c_ptr, lat_nodecomm_summary
       type(c_ptr), value :: h
       type(lat_nodecomm_summary), intent(out) :: summary
       integer(c_int) :: rc
     end function
-    function lat_nodecomm_get_point_c(h, i, point) bind(C, name="lat_nodecomm_get_point") result(rc)
+    function lat_nodecomm_get_point_c(h, i, point) bind(C, name="lat_f_nodecomm_get_point") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_nodecomm_point
       type(c_ptr), value :: h
       integer(c_int64_t), value :: i
@@ -556,12 +557,12 @@ module mpilat_c
       integer(c_int) :: rc
     end function
     ! ---- collective latency (lat_collective) ----
-    function lat_collective_defaults_c(opts) bind(C, name="lat_collective_defaults") result(rc)
+    function lat_collective_defaults_c(opts) bind(C, name="lat_f_collective_defaults") result(rc)
       import :: c_int, lat_collective_options
       type(lat_collective_options), intent(out) :: opts
       integer(c_int) :: rc
     end function
-    function lat_collective_check_c(opts, nsizes, sizes, nprocs) bind(C, name="lat_collective_check") result(rc)
+    function lat_collective_check_c(opts, nsizes, sizes, nprocs) bind(C, name="lat_f_collective_check") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_collective_options
       type(lat_collective_options), intent(in) :: opts
       integer(c_int64_t), value :: nsizes
@@ -584,20 +585,20 @@ module mpilat_c
       type(c_ptr), intent(out) :: result
       integer(c_int) :: rc
     end function
-    function lat_coll_get_summary_c(coll, summary) bind(C, name="lat_coll_get_summary") result(rc)
+    function lat_coll_get_summary_c(coll, summary) bind(C, name="lat_f_coll_get_summary") result(rc)
       import :: c_int, c_ptr, lat_coll_summary
       type(c_ptr), value :: coll
       type(lat_coll_summary), intent(out) :: summary
       integer(c_int) :: rc
     end function
-    function lat_coll_get_point_c(coll, index, point) bind(C, name="lat_coll_get_point") result(rc)
+    function lat_coll_get_point_c(coll, index, point) bind(C, name="lat_f_coll_get_point") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_coll_point
       type(c_ptr), value :: coll
       integer(c_int64_t), value :: index
       type(lat_coll_point), intent(out) :: point
       integer(c_int) :: rc
     end function
-    function lat_coll_get_rank_c(coll, index, rank, result) bind(C, name="lat_coll_get_rank") result(rc)
+    function lat_coll_get_rank_c(coll, index, rank, result) bind(C, name="lat_f_coll_get_rank") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_coll_rank
       type(c_ptr), value :: coll
       integer(c_int64_t), value :: index

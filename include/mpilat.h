@@ -729,4 +729,6 @@ int lat_coll_free(lat_coll *coll);
 }
 #endif
 
+#include "mpilat_sized.h" /* the entry points with sizes, and the macros that call them */
+
 #endif /* MPILAT_H */

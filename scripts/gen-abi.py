@@ -4,12 +4,18 @@
   python3 scripts/gen-abi.py            write every generated file
   python3 scripts/gen-abi.py --check    write nothing; exit 1 naming each file that differs from the spec
   python3 scripts/gen-abi.py --bindings exit 1 naming each lat_* function of include/mpilat.h that module
-                                        mpilat does not bind (and each binding of a function C lacks)
+                                        mpilat does not bind (and each binding of a function C lacks), and
+                                        each bind(C) interface that differs from its C declaration in an
+                                        argument (count, order, type, kind, value, a const pointer's intent)
   python3 scripts/gen-abi.py --drivers NAME=COMMAND ...
                                         run each driver's COMMAND --help; exit 1 naming each option that is
                                         neither a field's `cli` nor in spec/drivers.toml, each `cli` option the
                                         driver lacks, each default shown that is not the spec's, and (latency)
                                         each difference between the &latency namelist and the spec
+
+Besides the structs, it generates from include/mpilat.h's declarations the ABI's sized entry points
+(docs/api.md, "How the ABI grows"): include/mpilat_sized.h, lib/generated/{sized_entries.cpp,capi_impl.hpp,
+abi_plain.hpp} and fortran/sized_glue.c.
 
 The generated files are committed, so neither a user nor Makefile.legacy needs Python; the ctest tests
 abi_generated_fresh and abi_fortran_bindings run the two checks. spec/README.md explains the keys.
@@ -598,6 +604,199 @@ def json_fields():
     return '\n'.join(out)
 
 
+# ---- the ABI's growth: include/mpilat_sized.h, lib/generated/{sized_entries.cpp,capi_impl.hpp,abi_plain.hpp},
+# fortran/sized_glue.c (docs/api.md, "How the ABI grows") --------------------------------------------------
+PLAIN_API = 10  # the entry points without _sized take the structs of API 10 (the same as 0.9's), for ever
+
+
+def struct_kinds(caps):
+    """({name: struct}, frozen names): a struct nested in another, or passed as an array (`frozen` in the
+    spec), never grows; every other struct is extensible."""
+    structs = {s['name']: s for _, spec in caps for s in spec['struct']}
+    frozen = {s['name'] for s in structs.values() if s.get('frozen')}
+    frozen |= {f['type'] for s in structs.values() for f in s['field'] if f['type'] in structs}
+    for s in structs.values():
+        api = PLAIN_API
+        for f in s['field']:
+            since = f.get('since', PLAIN_API)
+            if s['name'] in frozen and since != PLAIN_API:
+                sys.exit(f"{s['name']}.{f['name']}: a frozen struct ({s['name']}) never grows; a new field is a new type")
+            if since < api:
+                sys.exit(f"{s['name']}.{f['name']}: since = {since} after a field of API {api}: a field goes after "
+                         "every field of an earlier API (a field in the middle moves every later one)")
+            api = since
+    return structs, frozen
+
+
+def c_functions():
+    """The functions of include/mpilat.h: [(return type, name, [(param text, type, name, pointer, const)])]."""
+    header = open(os.path.join(ROOT, 'include', 'mpilat.h')).read()
+    header = re.sub(r'/\*.*?\*/', '', header, flags=re.S)
+    out = []
+    for m in re.finditer(r'^(int|const char \*)\s*(lat_\w+)\(([^;]*?)\);', header, re.M | re.S):
+        params = []
+        text = ' '.join(m.group(3).split())
+        for p in ([] if text in ('', 'void') else [x.strip() for x in text.split(',')]):
+            pm = re.match(r'^(const\s+)?(\w+)\s*(\*?)\s*(?:const\s*\*\s*)?(\w+)$', p)
+            if not pm:
+                sys.exit(f'include/mpilat.h: {m.group(2)}: cannot read the parameter "{p}"')
+            params.append((p, pm.group(2), pm.group(4), pm.group(3) == '*', bool(pm.group(1))))
+        out.append((m.group(1), m.group(2), params))
+    return out
+
+
+def sized_functions(caps):
+    """The functions with an extensible struct among their parameters, each such parameter followed by its
+    size: [(name, params, sized params)]."""
+    structs, frozen = struct_kinds(caps)
+    out = []
+    for ret, name, params in c_functions():
+        sized = [p for p in params if p[3] and p[1] in structs and p[1] not in frozen]
+        if sized:
+            if ret != 'int':
+                sys.exit(f'include/mpilat.h: {name}: a function with a struct returns an int code')
+            out.append((name, params, sized))
+    return out
+
+
+def sized_params(params, structs, frozen):
+    text = []
+    for p in params:
+        text.append(p[0])
+        if p[3] and p[1] in structs and p[1] not in frozen:
+            text.append(f'size_t {p[2]}_size')
+    return ', '.join(text)
+
+
+def growth_files(caps):
+    structs, frozen = struct_kinds(caps)
+    funcs = sized_functions(caps)
+    ext = [n for n in structs if n not in frozen]
+    h = [generated_line('/*', 'include/mpilat.h and spec/') + ' */',
+         '/**',
+         ' * @file mpilat_sized.h',
+         ' * @brief How the ABI grows (docs/api.md): every function that takes an extensible struct has an entry',
+         ' * point lat_<name>_sized taking each such struct with its size, and lat_<name>(...) is a macro that passes',
+         ' * the sizes of the header the caller is compiled with. A program compiled against an older header calls',
+         f' * the entry points without _sized, which take the structs of API {PLAIN_API}. Included by mpilat.h; define',
+         ' * LAT_NO_SIZE_MACROS before it to call the entry points by hand.',
+         ' */',
+         '#ifndef MPILAT_SIZED_H',
+         '#define MPILAT_SIZED_H',
+         '',
+         '#include <stddef.h>',
+         '',
+         '#ifdef __cplusplus',
+         'extern "C" {',
+         '#endif',
+         '']
+    for name, params, _ in funcs:
+        h.append(f'int {name}_sized({sized_params(params, structs, frozen)});')
+    h += ['', '#ifndef LAT_NO_SIZE_MACROS']
+    for name, params, _ in funcs:
+        args = ', '.join(p[2] for p in params)
+        call = []
+        for p in params:
+            call.append(f'({p[2]})')
+            if p[3] and p[1] in structs and p[1] not in frozen:
+                call.append(f'sizeof({p[1]})')
+        h.append(f'#define {name}({args}) {name}_sized({", ".join(call)})')
+    h += ['#endif', '', '#ifdef __cplusplus', '}', '#endif', '', '#endif /* MPILAT_SIZED_H */', '']
+
+    impl = [generated_line('//', 'include/mpilat.h and spec/'),
+            '// capi_impl.hpp: the functions of lib/capi/ behind the sized entry points, on the structs of this',
+            '// release (lib/generated/sized_entries.cpp calls them).',
+            '#pragma once',
+            '',
+            '#include "mpilat.h"',
+            '',
+            'extern "C" {']
+    impl += [f'int lat_impl_{name[4:]}({", ".join(p[0] for p in params)});' for name, params, _ in funcs]
+    impl += ['}', '']
+
+    plain = [generated_line('//', 'spec/'),
+             f'// abi_plain.hpp: the extensible structs as they were in API {PLAIN_API} (the fields without a later',
+             "// `since`): the entry points without _sized take these, whatever the structs have grown to since.",
+             '#pragma once',
+             '',
+             '#include "mpilat.h"',
+             '',
+             'namespace lat::abi_plain {']
+    for n in ext:
+        s = structs[n]
+        plain.append(f'struct {n} {{')
+        for f in s['field']:
+            if f.get('since', PLAIN_API) <= PLAIN_API:
+                plain.append(f"  ::{f['type']} {c_declarator(f)};" if f['type'] in structs else f"  {f['type']} {c_declarator(f)};")
+        plain.append('};')
+    plain += ['}  // namespace lat::abi_plain', '']
+
+    entries = [generated_line('//', 'include/mpilat.h and spec/'),
+               '// sized_entries.cpp: the entry points of the C ABI that take extensible structs (docs/api.md, "How',
+               "// the ABI grows\"): lat_<name>_sized reads each struct at the caller's size (lib/common/abi_sized.hpp)",
+               f'// and calls lat_impl_<name>; lat_<name> is the entry point of programs compiled against API {PLAIN_API}.',
+               '#define LAT_NO_SIZE_MACROS',
+               '#include "common/abi_sized.hpp"',
+               '#include "generated/abi_plain.hpp"',
+               '#include "generated/capi_impl.hpp"',
+               '',
+               'namespace {']
+    for n in sorted(ext):
+        s = structs[n]
+        if s['role'] == 'options':
+            entries.append(f'{n} base_of_{n}() {{')
+            entries.append(f'  {n} base{{}};')
+            entries.append(f"  lat_impl_{s['defaults'][4:]}(&base);")
+            entries.append('  return base;')
+            entries.append('}')
+    entries += ['}  // namespace', '', 'extern "C" {']
+    for name, params, sized in funcs:
+        entries.append('')
+        entries.append(f'int {name}_sized({sized_params(params, structs, frozen)}) {{')
+        for p in sized:
+            kind = 'SizedIn' if p[4] else 'SizedOut'
+            extra = ''
+            if p[4] and structs[p[1]]['role'] == 'options':
+                extra = f', base_of_{p[1]}()'
+            entries.append(f'  lat::{kind}<{p[1]}> {p[2]}_abi({p[2]}, {p[2]}_size, "{p[2]}", '
+                           f'sizeof(lat::abi_plain::{p[1]}){extra});')
+        checks = ', '.join(f'{p[2]}_abi' for p in sized)
+        entries.append(f'  if (int rc = lat::sized_refusal({checks}); rc != LAT_SUCCESS) return rc;')
+        args = ', '.join(f'{p[2]}_abi.get()' if p in sized else p[2] for p in params)
+        entries.append(f'  const int rc = lat_impl_{name[4:]}({args});')
+        for p in sized:
+            if not p[4]:
+                entries.append(f'  {p[2]}_abi.give_back();')
+        entries.append('  return rc;')
+        entries.append('}')
+        entries.append(f'int {name}({", ".join(p[0] for p in params)}) {{')
+        call = []
+        for p in params:
+            call.append(p[2])
+            if p in sized:
+                call.append(f'sizeof(lat::abi_plain::{p[1]})')
+        entries.append(f'  return {name}_sized({", ".join(call)});')
+        entries.append('}')
+    entries += ['', '}  // extern "C"', '']
+
+    glue = [generated_line('/*', 'include/mpilat.h') + ' */',
+            '/* sized_glue.c: the functions module mpilat calls by these names (lat_f_<name>), compiled with the',
+            "   library, so the macros of mpilat_sized.h pass this release's struct sizes; the functions with a",
+            '   communicator are in comm_f2c.c. */',
+            '#include "mpilat.h"']
+    for name, params, _ in funcs:
+        if any(p[1] == 'MPI_Comm' for p in params):
+            continue
+        glue += ['', f'int lat_f_{name[4:]}({", ".join(p[0] for p in params)}) {{',
+                 f'  return {name}({", ".join(p[2] for p in params)});', '}']
+    glue.append('')
+    return {'include/mpilat_sized.h': '\n'.join(h),
+            'lib/generated/capi_impl.hpp': '\n'.join(impl),
+            'lib/generated/abi_plain.hpp': '\n'.join(plain),
+            'lib/generated/sized_entries.cpp': '\n'.join(entries),
+            'fortran/sized_glue.c': '\n'.join(glue)}
+
+
 def outputs():
     caps = load_spec()
     hpp, cpp = cpp_files(caps)
@@ -610,27 +809,117 @@ def outputs():
             'tests/fortran/test_layout.F90': layout_f}
     files.update(fortran_types(caps))
     files['drivers/json_fields.hpp'] = json_fields()
+    files.update(growth_files(caps))
     return files
 
 
-def bindings():
-    """The lat_* functions of the C header against the bind(C) names of the Fortran module (lat_f_X binds
-    lat_X through comm_f2c.c, for the functions that take a communicator)."""
-    header = open(os.path.join(ROOT, 'include', 'mpilat.h')).read()
-    header = re.sub(r'/\*.*?\*/', '', header, flags=re.S)
-    c_names = set(re.findall(r'^\s*(?:const\s+)?\w+\s*\*?\s*(lat_\w+)\s*\(', header, re.M))
-    f_names = set()
+def c_definitions(path):
+    """{name: (return type, params)} of the C functions defined in a glue file of fortran/."""
+    text = re.sub(r'/\*.*?\*/', '', open(os.path.join(ROOT, path)).read(), flags=re.S)
+    out = {}
+    for m in re.finditer(r'^(int|const char \*)\s*(lat_\w+)\(([^)]*)\)\s*\{', text, re.M):
+        params = []
+        for p in [x.strip() for x in ' '.join(m.group(3).split()).split(',') if x.strip()]:
+            pm = re.match(r'^(const\s+)?(\w+)\s*(\*?)\s*(?:const\s*\*\s*)?(\w+)$', p)
+            params.append((p, pm.group(2), pm.group(4), pm.group(3) == '*', bool(pm.group(1))))
+        out[m.group(2)] = (m.group(1), params)
+    return out
+
+
+def fortran_interfaces():
+    """[(file, bind name, [(dummy, type, attrs)], result type)] of every bind(C, name=...) interface."""
+    out = []
     fdir = os.path.join(ROOT, 'fortran')
     for name in sorted(os.listdir(fdir)):
-        if name.endswith('.F90'):
-            text = open(os.path.join(fdir, name)).read()
-            f_names |= {re.sub(r'^lat_f_', 'lat_', n)
-                        for n in re.findall(r'bind\(C,\s*name\s*=\s*["\'](lat_\w+)["\']', text)}
-    bad = [f'{n}: in include/mpilat.h, not bound in module mpilat (fortran/)' for n in sorted(c_names - f_names)]
-    bad += [f'{n}: bound in fortran/, not declared in include/mpilat.h' for n in sorted(f_names - c_names)]
+        if not name.endswith('.F90'):
+            continue
+        text = re.sub(r'&\s*\n\s*', ' ', open(os.path.join(fdir, name)).read())
+        for m in re.finditer(r'^\s*function\s+(\w+)\s*\(([^)]*)\)\s*bind\(C,\s*name\s*=\s*"(\w+)"\)\s*result\((\w+)\)'
+                             r'(.*?)^\s*end function', text, re.M | re.S):
+            dummies = [d.strip().lower() for d in m.group(2).split(',') if d.strip()]
+            decls = {}
+            for line in m.group(5).splitlines():
+                dm = re.match(r'^\s*(integer\(\w+\)|real\(\w+\)|type\(\w+\)|character\(kind=c_char\))\s*((?:,\s*[^:]+)?)::\s*(.+)$',
+                              line.strip(), re.I)
+                if not dm:
+                    continue
+                attrs = dm.group(2).replace(' ', '').lower()
+                for v in re.split(r',\s*(?![^()]*\))', dm.group(3)):
+                    vm = re.match(r'(\w+)(\(.*\))?', v.strip())
+                    decls[vm.group(1).lower()] = (dm.group(1).lower(), attrs + (',array' if vm.group(2) else ''))
+            out.append((name, m.group(3), [(d, *decls.get(d, ('?', ''))) for d in dummies],
+                        decls.get(m.group(4).lower(), ('?', ''))[0]))
+    return out
+
+
+SCALAR_KIND = {'int': 'integer(c_int)', 'MPI_Fint': 'integer(c_int)', 'int64_t': 'integer(c_int64_t)',
+               'double': 'real(c_double)', 'size_t': 'integer(c_size_t)', 'char': 'character(kind=c_char)'}
+
+
+def argument_problem(c, f, handles, structs):
+    """Why Fortran dummy f = (name, type, attrs) cannot be C parameter c, or None."""
+    _, ctype, _, pointer, const = c
+    _, ftype, attrs = f
+    value = ',value' in attrs
+    if ftype == '?':
+        return 'no declaration'
+    if not pointer:
+        want = ('type(c_ptr)' if ctype in handles else 'type(c_funptr)' if ctype == 'lat_measure_fn'
+                else SCALAR_KIND.get(ctype))
+        if want is None:
+            return f'C type {ctype} has no Fortran rule here'
+        return None if (ftype == want and value) else f'{ftype}{"" if value else " by reference"}, C passes {ctype} by value'
+    if ftype == 'type(c_ptr)' and value:
+        return None  # any pointer: c_loc(...) or c_null_ptr
+    if value:
+        return f'{ftype} by value, C takes a pointer ({c[0]})'
+    want = ('type(c_ptr)' if ctype in handles else f'type({ctype})' if ctype in structs else SCALAR_KIND.get(ctype))
+    if ftype != want:
+        return f'{ftype}, C points to {ctype} ({want})'
+    if const and ',intent(in)' not in attrs:
+        return f'C passes a const pointer ({c[0]}): intent(in) missing'
+    if not const and ',intent(in)' in attrs:
+        return f'intent(in), C writes through it ({c[0]})'
+    return None
+
+
+def bindings():
+    """The lat_* functions of the C header against the bind(C) interfaces of the Fortran module: each function
+    bound (lat_f_X binds lat_X through comm_f2c.c or sized_glue.c), and each interface argument by argument
+    against the C declaration it binds: count, order, type and kind, value or reference, intent of a const
+    pointer, and the result."""
+    caps = load_spec()
+    structs, _ = struct_kinds(caps)
+    header = open(os.path.join(ROOT, 'include', 'mpilat.h')).read()
+    handles = set(re.findall(r'typedef struct \w+ \*(lat_\w+);', header))
+    c_funcs = {name: (ret, params) for ret, name, params in c_functions()}
+    glue = {**c_definitions('fortran/comm_f2c.c'), **c_definitions('fortran/sized_glue.c')}
+    bad, bound = [], set()
+    for fname, bind, dummies, result in fortran_interfaces():
+        if not bind.startswith('lat_'):
+            continue  # the C library's (strlen)
+        c = glue.get(bind) or c_funcs.get(bind)
+        if c is None:
+            bad.append(f'{fname}: binds {bind}, which no C file declares')
+            continue
+        bound.add(re.sub(r'^lat_f_', 'lat_', bind))
+        ret, params = c
+        want = 'type(c_ptr)' if ret == 'const char *' else 'integer(c_int)'
+        if result != want:
+            bad.append(f'{fname}: {bind}: result {result}, C returns {ret}')
+        if len(dummies) != len(params):
+            bad.append(f'{fname}: {bind}: {len(dummies)} arguments, C takes {len(params)}')
+            continue
+        for i, (cp, fd) in enumerate(zip(params, dummies)):
+            why = argument_problem(cp, fd, handles, structs)
+            if why:
+                bad.append(f'{fname}: {bind}: argument {i + 1} ({fd[0]}): {why}')
+    bad += [f'{n}: in include/mpilat.h, not bound in module mpilat (fortran/)' for n in sorted(set(c_funcs) - bound)]
+    bad += [f'{n}: bound in fortran/, not declared in include/mpilat.h' for n in sorted(bound - set(c_funcs))]
     for line in bad:
         print('FAIL: ' + line)
-    print(f'{len(c_names)} functions in the C header, {len(f_names)} bound in Fortran, {len(bad)} failures')
+    print(f'{len(c_funcs)} functions in the C header, {len(bound)} bound in Fortran and checked argument by argument, '
+          f'{len(bad)} failures')
     return 1 if bad else 0
 
 

@@ -27,7 +27,7 @@ const lat::CollResult &with_samples(lat_coll coll) {
 
 extern "C" {
 
-int lat_collective_defaults(lat_collective_options *opts) {
+int lat_impl_collective_defaults(lat_collective_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     *opts = lat::collective_defaults();
@@ -35,7 +35,7 @@ int lat_collective_defaults(lat_collective_options *opts) {
   });
 }
 
-int lat_collective_check(const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, int nprocs) {
+int lat_impl_collective_check(const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, int nprocs) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     lat::require_no_complaint(lat::check_collective_options(*opts, nsizes, sizes, nprocs, true));
@@ -56,7 +56,7 @@ int lat_coll_op_from_name(const char *name, int *op) {
   });
 }
 
-int lat_collective(MPI_Comm comm, const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, lat_coll *result) {
+int lat_impl_collective(MPI_Comm comm, const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, lat_coll *result) {
   return lat::guard([&] {
     lat::require_nonnull(result, "result");
     *result = nullptr;
@@ -68,7 +68,7 @@ int lat_collective(MPI_Comm comm, const lat_collective_options *opts, int64_t ns
   });
 }
 
-int lat_coll_get_summary(lat_coll coll, lat_coll_summary *summary) {
+int lat_impl_coll_get_summary(lat_coll coll, lat_coll_summary *summary) {
   return lat::guard([&] {
     lat::require_nonnull(summary, "summary");
     *summary = handle(coll).r.summary;
@@ -76,7 +76,7 @@ int lat_coll_get_summary(lat_coll coll, lat_coll_summary *summary) {
   });
 }
 
-int lat_coll_get_point(lat_coll coll, int64_t index, lat_coll_point *point) {
+int lat_impl_coll_get_point(lat_coll coll, int64_t index, lat_coll_point *point) {
   return lat::guard([&] {
     lat::require_nonnull(point, "point");
     const lat::CollResult &r = handle(coll).r;
@@ -85,7 +85,7 @@ int lat_coll_get_point(lat_coll coll, int64_t index, lat_coll_point *point) {
   });
 }
 
-int lat_coll_get_rank(lat_coll coll, int64_t index, int rank, lat_coll_rank *result) {
+int lat_impl_coll_get_rank(lat_coll coll, int64_t index, int rank, lat_coll_rank *result) {
   return lat::guard([&] {
     lat::require_nonnull(result, "result");
     const lat::CollResult &r = handle(coll).r;

@@ -49,7 +49,7 @@ const lat_compare_options &checked_options(const lat_compare_options *opts) {
 
 extern "C" {
 
-int lat_compare_check(const lat_compare_options *opts) {
+int lat_impl_compare_check(const lat_compare_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     lat::require_no_complaint(lat::check_compare_options(*opts));
@@ -57,7 +57,7 @@ int lat_compare_check(const lat_compare_options *opts) {
   });
 }
 
-int lat_compare_defaults(lat_compare_options *opts) {
+int lat_impl_compare_defaults(lat_compare_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     *opts = lat::compare_defaults();
@@ -65,7 +65,7 @@ int lat_compare_defaults(lat_compare_options *opts) {
   });
 }
 
-int lat_compare_distributions(int64_t na, const double *a_values, const int64_t *a_counts, int64_t nb,
+int lat_impl_compare_distributions(int64_t na, const double *a_values, const int64_t *a_counts, int64_t nb,
                               const double *b_values, const int64_t *b_counts, double q,
                               const lat_compare_options *opts, lat_compare_result *result) {
   return lat::guard([&] {
@@ -76,7 +76,7 @@ int lat_compare_distributions(int64_t na, const double *a_values, const int64_t 
   });
 }
 
-int lat_compare_launches(int64_t na, const double *a, int64_t nb, const double *b, const lat_compare_options *opts,
+int lat_impl_compare_launches(int64_t na, const double *a, int64_t nb, const double *b, const lat_compare_options *opts,
                          lat_compare_result *result) {
   return lat::guard([&] {
     lat::require_nonnull(result, "result");

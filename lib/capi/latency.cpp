@@ -12,7 +12,7 @@
 
 extern "C" {
 
-int lat_pingpong_defaults(lat_pingpong_options *opts) {
+int lat_impl_pingpong_defaults(lat_pingpong_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     *opts = lat::pingpong_defaults();
@@ -20,7 +20,7 @@ int lat_pingpong_defaults(lat_pingpong_options *opts) {
   });
 }
 
-int lat_pingpong_check(const lat_pingpong_options *opts, int nprocs, const lat_timer_result *timer) {
+int lat_impl_pingpong_check(const lat_pingpong_options *opts, int nprocs, const lat_timer_result *timer) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     lat::require_no_complaint(lat::check_pingpong_options(*opts, nprocs, opts->source, timer));
@@ -28,7 +28,7 @@ int lat_pingpong_check(const lat_pingpong_options *opts, int nprocs, const lat_t
   });
 }
 
-int lat_pingpong_stats(MPI_Comm comm, const lat_pingpong_options *opts, const lat_timer_result *timer,
+int lat_impl_pingpong_stats(MPI_Comm comm, const lat_pingpong_options *opts, const lat_timer_result *timer,
                        lat_pingpong_result *result, lat_histogram *hist) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
@@ -56,7 +56,7 @@ int lat_npp_rule(int64_t res_npp, double res_timing_us, double median_ppt_us, in
   });
 }
 
-int lat_write_latency_files(const char *outdir, const char *command_line, double program_seconds,
+int lat_impl_write_latency_files(const char *outdir, const char *command_line, double program_seconds,
                             const lat_timer_result *timer, lat_histogram timer_hist,
                             const lat_pingpong_result *pp, lat_histogram pp_hist) {
   return lat::guard([&] {
@@ -78,7 +78,7 @@ int lat_write_latency_files(const char *outdir, const char *command_line, double
   });
 }
 
-int lat_write_latency_plots(const char *outdir, const lat_pingpong_result *pp, lat_histogram pp_hist) {
+int lat_impl_write_latency_plots(const char *outdir, const lat_pingpong_result *pp, lat_histogram pp_hist) {
   return lat::guard([&] {
     lat::require_nonnull(pp, "pp");
     const lat_histogram_s &h = lat::deref(pp_hist, "pp_hist");
@@ -87,7 +87,7 @@ int lat_write_latency_plots(const char *outdir, const lat_pingpong_result *pp, l
   });
 }
 
-int lat_npp_study(MPI_Comm comm, const lat_pingpong_options *opts, const lat_timer_result *timer, int nvalues,
+int lat_impl_npp_study(MPI_Comm comm, const lat_pingpong_options *opts, const lat_timer_result *timer, int nvalues,
                   const int64_t *values, int by_res_npp, lat_pingpong_result *result, lat_npp_study_row *rows) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
@@ -101,7 +101,7 @@ int lat_npp_study(MPI_Comm comm, const lat_pingpong_options *opts, const lat_tim
   });
 }
 
-int lat_npp_study_check(const lat_pingpong_options *opts, int nprocs, int nvalues, const int64_t *values, int by_res_npp) {
+int lat_impl_npp_study_check(const lat_pingpong_options *opts, int nprocs, int nvalues, const int64_t *values, int by_res_npp) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     lat::require_no_complaint(lat::check_pingpong_options(*opts, nprocs, opts->source, nullptr));
@@ -110,7 +110,7 @@ int lat_npp_study_check(const lat_pingpong_options *opts, int nprocs, int nvalue
   });
 }
 
-int lat_write_npp_study_files(const char *outdir, const char *command_line, const lat_pingpong_result *pp,
+int lat_impl_write_npp_study_files(const char *outdir, const char *command_line, const lat_pingpong_result *pp,
                               int nrows, const lat_npp_study_row *rows, int render) {
   return lat::guard([&] {
     lat::require_nonnull(pp, "pp");

@@ -13,7 +13,7 @@ const lat_maxrate_fit_s &handle(lat_maxrate_fit fit) { return lat::deref(fit, "f
 
 extern "C" {
 
-int lat_fit_defaults(lat_fit_options *opts) {
+int lat_impl_fit_defaults(lat_fit_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     *opts = lat::fit_defaults();
@@ -21,7 +21,7 @@ int lat_fit_defaults(lat_fit_options *opts) {
   });
 }
 
-int lat_fit_check(const lat_fit_options *opts) {
+int lat_impl_fit_check(const lat_fit_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     lat::require_no_complaint(lat::check_fit_options(*opts));
@@ -29,7 +29,7 @@ int lat_fit_check(const lat_fit_options *opts) {
   });
 }
 
-int lat_fit_maxrate(const lat_fit_options *opts, int64_t nobs, const lat_maxrate_obs *obs, lat_maxrate_fit *result) {
+int lat_impl_fit_maxrate(const lat_fit_options *opts, int64_t nobs, const lat_maxrate_obs *obs, lat_maxrate_fit *result) {
   return lat::guard([&] {
     lat::require_nonnull(result, "result");
     *result = nullptr;
@@ -41,7 +41,7 @@ int lat_fit_maxrate(const lat_fit_options *opts, int64_t nobs, const lat_maxrate
   });
 }
 
-int lat_maxrate_get_summary(lat_maxrate_fit fit, lat_fit_summary *summary) {
+int lat_impl_maxrate_get_summary(lat_maxrate_fit fit, lat_fit_summary *summary) {
   return lat::guard([&] {
     lat::require_nonnull(summary, "summary");
     *summary = handle(fit).r.summary;
@@ -49,7 +49,7 @@ int lat_maxrate_get_summary(lat_maxrate_fit fit, lat_fit_summary *summary) {
   });
 }
 
-int lat_maxrate_get_model(lat_maxrate_fit fit, int regime, int model, lat_model_fit *result) {
+int lat_impl_maxrate_get_model(lat_maxrate_fit fit, int regime, int model, lat_model_fit *result) {
   return lat::guard([&] {
     lat::require_nonnull(result, "result");
     const lat::MaxrateFit &r = handle(fit).r;

@@ -11,7 +11,7 @@ const lat_nodecomm_s &handle(lat_nodecomm nodecomm) { return lat::deref(nodecomm
 
 extern "C" {
 
-int lat_nodecomm_defaults(lat_nodecomm_options *opts) {
+int lat_impl_nodecomm_defaults(lat_nodecomm_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     *opts = lat::nodecomm_defaults();
@@ -19,7 +19,7 @@ int lat_nodecomm_defaults(lat_nodecomm_options *opts) {
   });
 }
 
-int lat_nodecomm_check(const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes) {
+int lat_impl_nodecomm_check(const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     lat::require_no_complaint(lat::check_nodecomm_options(*opts, nsizes, sizes));
@@ -27,7 +27,7 @@ int lat_nodecomm_check(const lat_nodecomm_options *opts, int64_t nsizes, const i
   });
 }
 
-int lat_nodecomm_measure(MPI_Comm comm, const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes,
+int lat_impl_nodecomm_measure(MPI_Comm comm, const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes,
                          lat_nodecomm *result) {
   return lat::guard([&] {
     lat::require_nonnull(result, "result");
@@ -39,7 +39,7 @@ int lat_nodecomm_measure(MPI_Comm comm, const lat_nodecomm_options *opts, int64_
   });
 }
 
-int lat_nodecomm_get_summary(lat_nodecomm nodecomm, lat_nodecomm_summary *summary) {
+int lat_impl_nodecomm_get_summary(lat_nodecomm nodecomm, lat_nodecomm_summary *summary) {
   return lat::guard([&] {
     lat::require_nonnull(summary, "summary");
     *summary = handle(nodecomm).r.summary;
@@ -47,7 +47,7 @@ int lat_nodecomm_get_summary(lat_nodecomm nodecomm, lat_nodecomm_summary *summar
   });
 }
 
-int lat_nodecomm_get_point(lat_nodecomm nodecomm, int64_t i, lat_nodecomm_point *point) {
+int lat_impl_nodecomm_get_point(lat_nodecomm nodecomm, int64_t i, lat_nodecomm_point *point) {
   return lat::guard([&] {
     lat::require_nonnull(point, "point");
     const lat_nodecomm_s &h = handle(nodecomm);

@@ -22,7 +22,7 @@ const lat::PairResult &with_matrices(lat_pairs pairs) {
 
 extern "C" {
 
-int lat_pair_defaults(lat_pair_options *opts) {
+int lat_impl_pair_defaults(lat_pair_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     *opts = lat::pair_defaults();
@@ -30,7 +30,7 @@ int lat_pair_defaults(lat_pair_options *opts) {
   });
 }
 
-int lat_pair_check(const lat_pair_options *opts, int nprocs) {
+int lat_impl_pair_check(const lat_pair_options *opts, int nprocs) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     lat::require_no_complaint(lat::check_pair_options(*opts, nprocs));
@@ -38,7 +38,7 @@ int lat_pair_check(const lat_pair_options *opts, int nprocs) {
   });
 }
 
-int lat_pair_matrix(MPI_Comm comm, const lat_pair_options *opts, lat_pairs *result) {
+int lat_impl_pair_matrix(MPI_Comm comm, const lat_pair_options *opts, lat_pairs *result) {
   return lat::guard([&] {
     lat::require_nonnull(result, "result");
     *result = nullptr;
@@ -50,7 +50,7 @@ int lat_pair_matrix(MPI_Comm comm, const lat_pair_options *opts, lat_pairs *resu
   });
 }
 
-int lat_pairs_get_summary(lat_pairs pairs, lat_pair_summary *summary) {
+int lat_impl_pairs_get_summary(lat_pairs pairs, lat_pair_summary *summary) {
   return lat::guard([&] {
     lat::require_nonnull(summary, "summary");
     *summary = handle(pairs).r.summary;

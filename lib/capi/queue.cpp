@@ -12,7 +12,7 @@ const lat_queue_s &handle(lat_queue queue) { return lat::deref(queue, "queue"); 
 
 extern "C" {
 
-int lat_queue_defaults(lat_queue_options *opts) {
+int lat_impl_queue_defaults(lat_queue_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     *opts = lat::queue_defaults();
@@ -20,7 +20,7 @@ int lat_queue_defaults(lat_queue_options *opts) {
   });
 }
 
-int lat_queue_check(const lat_queue_options *opts, int nprocs, int64_t nlengths, const int64_t *lengths,
+int lat_impl_queue_check(const lat_queue_options *opts, int nprocs, int64_t nlengths, const int64_t *lengths,
                     int64_t nfractions, const double *fractions_percent, int64_t nsizes, const int64_t *sizes,
                     const lat_timer_result *timer) {
   return lat::guard([&] {
@@ -31,7 +31,7 @@ int lat_queue_check(const lat_queue_options *opts, int nprocs, int64_t nlengths,
   });
 }
 
-int lat_queue_sweep(MPI_Comm comm, const lat_queue_options *opts, int64_t nlengths, const int64_t *lengths,
+int lat_impl_queue_sweep(MPI_Comm comm, const lat_queue_options *opts, int64_t nlengths, const int64_t *lengths,
                     int64_t nfractions, const double *fractions_percent, int64_t nsizes, const int64_t *sizes,
                     const lat_timer_result *timer, lat_queue *result) {
   return lat::guard([&] {
@@ -45,7 +45,7 @@ int lat_queue_sweep(MPI_Comm comm, const lat_queue_options *opts, int64_t nlengt
   });
 }
 
-int lat_queue_get_summary(lat_queue queue, lat_queue_summary *summary) {
+int lat_impl_queue_get_summary(lat_queue queue, lat_queue_summary *summary) {
   return lat::guard([&] {
     lat::require_nonnull(summary, "summary");
     *summary = handle(queue).r.summary;
@@ -53,7 +53,7 @@ int lat_queue_get_summary(lat_queue queue, lat_queue_summary *summary) {
   });
 }
 
-int lat_queue_get_point(lat_queue queue, int64_t i, lat_queue_point *point) {
+int lat_impl_queue_get_point(lat_queue queue, int64_t i, lat_queue_point *point) {
   return lat::guard([&] {
     lat::require_nonnull(point, "point");
     const lat_queue_s &h = handle(queue);

@@ -25,7 +25,7 @@ int ended_code(const lat::SweepResult &r) {
 
 extern "C" {
 
-int lat_sweep_defaults(lat_sweep_options *opts) {
+int lat_impl_sweep_defaults(lat_sweep_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     *opts = lat::sweep_defaults();
@@ -33,7 +33,7 @@ int lat_sweep_defaults(lat_sweep_options *opts) {
   });
 }
 
-int lat_sweep_check(const lat_sweep_options *opts, int nprocs, int64_t nsizes, const int64_t *sizes,
+int lat_impl_sweep_check(const lat_sweep_options *opts, int nprocs, int64_t nsizes, const int64_t *sizes,
                     const lat_timer_result *timer) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
@@ -44,7 +44,7 @@ int lat_sweep_check(const lat_sweep_options *opts, int nprocs, int64_t nsizes, c
   });
 }
 
-int lat_size_sweep(MPI_Comm comm, const lat_sweep_options *opts, int64_t nsizes, const int64_t *sizes,
+int lat_impl_size_sweep(MPI_Comm comm, const lat_sweep_options *opts, int64_t nsizes, const int64_t *sizes,
                    const lat_timer_result *timer, lat_sweep *result) {
   return lat::guard([&] {
     lat::require_nonnull(result, "result");
@@ -56,7 +56,7 @@ int lat_size_sweep(MPI_Comm comm, const lat_sweep_options *opts, int64_t nsizes,
   });
 }
 
-int lat_sweep_run(const lat_sweep_options *opts, int64_t nsizes, const int64_t *sizes, lat_measure_fn measure,
+int lat_impl_sweep_run(const lat_sweep_options *opts, int64_t nsizes, const int64_t *sizes, lat_measure_fn measure,
                   void *context, lat_sweep *result) {
   return lat::guard([&] {
     lat::require_nonnull(result, "result");
@@ -89,7 +89,7 @@ int lat_sweep_run(const lat_sweep_options *opts, int64_t nsizes, const int64_t *
   });
 }
 
-int lat_sweep_get_summary(lat_sweep sweep, lat_sweep_summary *summary) {
+int lat_impl_sweep_get_summary(lat_sweep sweep, lat_sweep_summary *summary) {
   return lat::guard([&] {
     lat::require_nonnull(summary, "summary");
     *summary = handle(sweep).r.summary;
@@ -97,7 +97,7 @@ int lat_sweep_get_summary(lat_sweep sweep, lat_sweep_summary *summary) {
   });
 }
 
-int lat_sweep_get_point(lat_sweep sweep, int64_t i, lat_sweep_point *point) {
+int lat_impl_sweep_get_point(lat_sweep sweep, int64_t i, lat_sweep_point *point) {
   return lat::guard([&] {
     lat::require_nonnull(point, "point");
     const lat_sweep_s &h = handle(sweep);
@@ -107,7 +107,7 @@ int lat_sweep_get_point(lat_sweep sweep, int64_t i, lat_sweep_point *point) {
   });
 }
 
-int lat_sweep_get_threshold(lat_sweep sweep, int64_t i, lat_sweep_threshold *threshold) {
+int lat_impl_sweep_get_threshold(lat_sweep sweep, int64_t i, lat_sweep_threshold *threshold) {
   return lat::guard([&] {
     lat::require_nonnull(threshold, "threshold");
     const lat_sweep_s &h = handle(sweep);
@@ -117,7 +117,7 @@ int lat_sweep_get_threshold(lat_sweep sweep, int64_t i, lat_sweep_threshold *thr
   });
 }
 
-int lat_sweep_get_line(lat_sweep sweep, int64_t i, lat_sweep_line *line) {
+int lat_impl_sweep_get_line(lat_sweep sweep, int64_t i, lat_sweep_line *line) {
   return lat::guard([&] {
     lat::require_nonnull(line, "line");
     const lat_sweep_s &h = handle(sweep);

@@ -9,7 +9,7 @@
 
 extern "C" {
 
-int lat_timer_defaults(lat_timer_options *opts) {
+int lat_impl_timer_defaults(lat_timer_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     *opts = lat::timer_defaults();
@@ -17,7 +17,7 @@ int lat_timer_defaults(lat_timer_options *opts) {
   });
 }
 
-int lat_timer_check(const lat_timer_options *opts, int nprocs) {
+int lat_impl_timer_check(const lat_timer_options *opts, int nprocs) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");
     // As the calibrating rank sees it (every rank with LAT_ALL_RANKS).
@@ -26,7 +26,7 @@ int lat_timer_check(const lat_timer_options *opts, int nprocs) {
   });
 }
 
-int lat_calibrate_timer(MPI_Comm comm, const lat_timer_options *opts, lat_timer_result *result,
+int lat_impl_calibrate_timer(MPI_Comm comm, const lat_timer_options *opts, lat_timer_result *result,
                         lat_histogram *hist) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");

@@ -13,6 +13,7 @@ extern "C" {
 #include <cmocka.h>
 }
 
+#include "common/abi_sized.hpp"
 #include "latency/npp_rule.hpp"
 #include "common/run_levels.hpp"
 #include "latency/report.hpp"
@@ -320,6 +321,44 @@ void state_changes_steady_step_rate_stall(void **) {
   assert_true(lat::state_changes({}).empty());
 }
 
+// The ABI's scheme on a struct that grew (docs/api.md, "How the ABI grows"): version 1 is what an older
+// header gave its caller, version 2 this library's. The older caller's shorter input is read as far as it
+// goes and completed with the defaults; its shorter output is written as far as it goes, never beyond.
+struct OptionsV1 {
+  int64_t n;
+  double t;
+};
+struct OptionsV2 {
+  int64_t n;
+  double t;
+  int added;  // API 11's field, unknown to the older caller
+  int later;
+};
+void abi_sized_older_shorter_struct(void **) {
+  const OptionsV2 defaults{100, 1.5, 7, 9};
+  const OptionsV1 older{3, 2.5};
+  lat::SizedIn<OptionsV2> in(reinterpret_cast<const OptionsV2 *>(&older), sizeof older, "opts", sizeof(OptionsV1), defaults);
+  assert_int_equal(in.check().code, LAT_SUCCESS);
+  assert_true(in.get()->n == 3 && in.get()->t == 2.5 && in.get()->added == 7 && in.get()->later == 9);
+  // An output: the older caller's struct, then a canary the library must not touch.
+  struct {
+    OptionsV1 out;
+    uint64_t canary;
+  } caller{{-1, -1.0}, 0x1122334455667788ULL};
+  lat::SizedOut<OptionsV2> out(reinterpret_cast<OptionsV2 *>(&caller.out), sizeof caller.out, "result", sizeof(OptionsV1));
+  assert_int_equal(out.check().code, LAT_SUCCESS);
+  *out.get() = OptionsV2{42, 0.25, 1, 2};
+  out.give_back();
+  assert_true(caller.out.n == 42 && caller.out.t == 0.25);
+  assert_true(caller.canary == 0x1122334455667788ULL);
+  // Shorter than the first extensible version: refused, nothing read or written.
+  lat::SizedIn<OptionsV2> tiny(reinterpret_cast<const OptionsV2 *>(&older), 4, "opts", sizeof(OptionsV1), defaults);
+  assert_int_equal(tiny.check().code, LAT_ERR_ARG);
+  assert_int_equal(lat::sized_refusal(in, tiny), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "opts: a struct of 4 bytes, smaller than its 16 bytes"));
+  assert_int_equal(lat::sized_refusal(in), LAT_SUCCESS);
+}
+
 }  // namespace
 
 int main() {
@@ -328,7 +367,7 @@ int main() {
       cmocka_unit_test(bins_follow_printed_edges), cmocka_unit_test(filtering_keeps_at_most_the_cut),
       cmocka_unit_test(median_of_even_count_across_values), cmocka_unit_test(npp_guard_with_a_clock_that_reads_zero),
       cmocka_unit_test(run_levels_one_two_drift), cmocka_unit_test(state_changes_steady_step_rate_stall), cmocka_unit_test(ticks_merge_equal_times),
-      cmocka_unit_test(percentiles_and_order_statistic_intervals),
+      cmocka_unit_test(percentiles_and_order_statistic_intervals), cmocka_unit_test(abi_sized_older_shorter_struct),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
