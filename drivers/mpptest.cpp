@@ -92,7 +92,8 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
                "ping-pong with MPI_Irecv/MPI_Isend");
   app.add_flag("--head", [&](int64_t) { o.pattern = LAT_SWEEP_HEAD_TO_HEAD; }, "head-to-head exchange");
   app.add_flag("--overlap", [&](int64_t) { o.pattern = LAT_SWEEP_OVERLAP; },
-               "exchange of --overlapmsgsize bytes around a growing computation; sizes are the computation");
+               "exchange of --overlapmsgsize bytes around a growing computation (size multiply-adds over two "
+               "arrays); sizes are the computation (the original's round-trip form is not offered yet)");
   app.add_option("--overlapmsgsize", o.overlap_bytes, "message of the overlap test, bytes");
   app.add_flag("--bisect", [&](int64_t) { o.bisect = 1; }, "ranks 0..P/2-1 with rank + P/2, all pairs at once");
   app.add_option("--cachesize", o.cachesize,

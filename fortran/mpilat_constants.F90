@@ -44,6 +44,7 @@ module mpilat_constants
   integer, parameter, public :: lat_max_input_bytes = LAT_MAX_INPUT_BYTES, lat_max_input_line = LAT_MAX_INPUT_LINE
   ! An empty comment joins the macro's 0.2 to the kind suffix (gfortran's traditional preprocessor).
   real(c_double), parameter, public :: lat_bin_width_us = LAT_BIN_WIDTH_US/**/_c_double
+  real(c_double), parameter, public :: lat_queue_fit_r2_min = LAT_QUEUE_FIT_R2_MIN/**/_c_double
   !> The API version these bindings were written for; compare with lat_get_api_version().
   integer, parameter, public :: lat_api_version = LAT_API_VERSION
 

@@ -134,6 +134,9 @@
  *   LAT_WARN_CLOCKS    lat_collective: the clocks could not be kept: a rank's residual offset to rank 0, after
  *                      3 synchronisations or at the end of the run, was beyond what its exchanges allow (half
  *                      the fit's best round trip + 0.1 us); the sync mode's figures are withheld
+ *   LAT_WARN_FIT       lat_queue_sweep (lat_queue_summary.warnings): the line through the minima has a negative
+ *                      slope, or its points do not lie on a line (R^2 < LAT_QUEUE_FIT_R2_MIN), or it has fewer
+ *                      than 3 points: the slope is no latency per entry
  */
 #define LAT_RUN_WARNINGS(LAT_X) \
   LAT_X(LAT_WARN_LEVELS, 1) \
@@ -141,7 +144,8 @@
   LAT_X(LAT_WARN_STATE, 4) \
   LAT_X(LAT_WARN_OVERSUBSCRIBED, 8) \
   LAT_X(LAT_WARN_LATE, 16) \
-  LAT_X(LAT_WARN_CLOCKS, 32)
+  LAT_X(LAT_WARN_CLOCKS, 32) \
+  LAT_X(LAT_WARN_FIT, 64)
 
 /* What changed at a state change of a run (lat_pingpong_result.change_quantity; enum lat_change_quantity).
  *   LAT_CHANGE_MEDIAN  the chunks' median one-way time (us)
@@ -309,6 +313,9 @@
 #define LAT_LAST_RANK (-1)
 /** Number of 0.2 us bins in the Appendix A distribution: [0,0.2), ..., [9.6,9.8), then [9.8, inf). */
 #define LAT_NBINS 50
+/** lat_queue_sweep: the least R^2 of the line through the minima for its slope to be read as a latency per
+    entry (LAT_WARN_FIT below it). */
+#define LAT_QUEUE_FIT_R2_MIN 0.9
 /** Width of those bins in microseconds (module mpilat gives it kind c_double). */
 #define LAT_BIN_WIDTH_US 0.2
 /** Room for a processor name in results, terminating NUL included. */

@@ -4,7 +4,7 @@
  * @brief How the ABI grows (docs/api.md): every function that takes an extensible struct has an entry
  * point lat_<name>_sized taking each such struct with its size, and lat_<name>(...) is a macro that passes
  * the sizes of the header the caller is compiled with. A program compiled against an older header calls
- * the entry points without _sized, which take the structs of API 10. Included by mpilat.h; define
+ * the entry points without _sized, which take the structs of API 9 (0.9). Included by mpilat.h; define
  * LAT_NO_SIZE_MACROS before it to call the entry points by hand.
  */
 #ifndef MPILAT_SIZED_H

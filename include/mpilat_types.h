@@ -317,13 +317,20 @@ typedef struct lat_queue_summary {
   int64_t npoints, nlengths, nfractions, nsizes;
   int64_t iters, reps;
   int64_t leftover_messages; /**< messages of ours found by MPI_Iprobe after the sweep: 0 unless a bug */
-  double slope_us_per_entry; /**< latency added per traversed entry (least squares over the points with the
-                                  largest fraction and the first size), microseconds */
+  double slope_us_per_entry; /**< latency added per traversed (posted) or queued (unexpected) entry: the
+                                  least-squares line through the per-point minima of the points with the largest
+                                  fraction and the first size, microseconds */
   double intercept_us;  /**< that line's latency at 0 entries */
   double wall_s, res_timing_us, min_ov_us;
   int mode, any_source, source, dest, timer;
   int partial;          /**< 1: stopped early (lat_request_stop); points hold what was measured */
   char source_host[LAT_HOSTNAME_LEN], dest_host[LAT_HOSTNAME_LEN];
+  int64_t fit_points;   /**< the points that line goes through (0: fewer than 2 measured, no line) */
+  double fit_r2;        /**< its coefficient of determination R^2 (1: every minimum on the line; 0 with fewer
+                             than 3 points) */
+  double fit_residual_max_us; /**< its largest |residual|, microseconds */
+  int warnings;         /**< LAT_WARN_FIT when the slope is negative, or its points do not lie on a line (R^2 <
+                             LAT_QUEUE_FIT_R2_MIN), or fewer than 3 points; the report says which */
 } lat_queue_summary;
 
 /* ---- pairs (spec/pairs.toml) -------------------------------------------------------------------------- */

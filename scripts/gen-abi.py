@@ -606,7 +606,7 @@ def json_fields():
 
 # ---- the ABI's growth: include/mpilat_sized.h, lib/generated/{sized_entries.cpp,capi_impl.hpp,abi_plain.hpp},
 # fortran/sized_glue.c (docs/api.md, "How the ABI grows") --------------------------------------------------
-PLAIN_API = 10  # the entry points without _sized take the structs of API 10 (the same as 0.9's), for ever
+PLAIN_API = 9  # the entry points without _sized take the structs of 0.9 (API 9), for ever: fields have since > 9
 
 
 def struct_kinds(caps):
@@ -678,7 +678,7 @@ def growth_files(caps):
          ' * @brief How the ABI grows (docs/api.md): every function that takes an extensible struct has an entry',
          ' * point lat_<name>_sized taking each such struct with its size, and lat_<name>(...) is a macro that passes',
          ' * the sizes of the header the caller is compiled with. A program compiled against an older header calls',
-         f' * the entry points without _sized, which take the structs of API {PLAIN_API}. Included by mpilat.h; define',
+         f' * the entry points without _sized, which take the structs of API {PLAIN_API} (0.{PLAIN_API}). Included by mpilat.h; define',
          ' * LAT_NO_SIZE_MACROS before it to call the entry points by hand.',
          ' */',
          '#ifndef MPILAT_SIZED_H',

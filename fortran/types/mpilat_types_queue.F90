@@ -68,8 +68,8 @@ module mpilat_types_queue
     integer(c_int64_t) :: reps
     !> messages of ours found by MPI_Iprobe after the sweep: 0 unless a bug
     integer(c_int64_t) :: leftover_messages
-    !> latency added per traversed entry (least squares over the points with the largest fraction and the
-    !> first size), microseconds
+    !> latency added per traversed (posted) or queued (unexpected) entry: the least-squares line through
+    !> the per-point minima of the points with the largest fraction and the first size, microseconds
     real(c_double) :: slope_us_per_entry
     !> that line's latency at 0 entries
     real(c_double) :: intercept_us
@@ -85,6 +85,15 @@ module mpilat_types_queue
     integer(c_int) :: partial
     character(kind=c_char) :: source_host(LAT_HOSTNAME_LEN)
     character(kind=c_char) :: dest_host(LAT_HOSTNAME_LEN)
+    !> the points that line goes through (0: fewer than 2 measured, no line)
+    integer(c_int64_t) :: fit_points
+    !> its coefficient of determination R^2 (1: every minimum on the line; 0 with fewer than 3 points)
+    real(c_double) :: fit_r2
+    !> its largest |residual|, microseconds
+    real(c_double) :: fit_residual_max_us
+    !> LAT_WARN_FIT when the slope is negative, or its points do not lie on a line (R^2 <
+    !> LAT_QUEUE_FIT_R2_MIN), or fewer than 3 points; the report says which
+    integer(c_int) :: warnings
   end type lat_queue_summary
 
 end module mpilat_types_queue

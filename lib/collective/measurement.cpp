@@ -373,6 +373,211 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
   r.summary.rounds = round;
 }
 
+
+/// Where the ranks are, and whether a node holds more ranks than it has processors: the summary's places and
+/// wait mode (run.yield). True when a node is oversubscribed.
+bool find_places(Run &run, const lat_collective_options &o, lat_coll_summary &s) {
+  const LocalPlace local = place_of_this_rank(run.comm, run.rank);
+  int here[2] = {local.kernel_size, local.processors}, worst[2] = {0, 0};
+  std::vector<int> every(static_cast<size_t>(2 * run.size));
+  MPI_Request req;
+  check_mpi(MPI_Iallgather(here, 2, MPI_INT, every.data(), 2, MPI_INT, run.comm, &req), "MPI_Iallgather (places)");
+  wait_yielding(req, run.waiting("phase 'places'"), run.listener);
+  double worst_ratio = -1.0;
+  for (int k = 0; k < run.size; ++k) {
+    const int ranks = every[static_cast<size_t>(2 * k)], procs = every[static_cast<size_t>(2 * k + 1)];
+    const double ratio = procs > 0 ? static_cast<double>(ranks) / procs : 0.0;
+    if (ratio > worst_ratio) worst_ratio = ratio, worst[0] = ranks, worst[1] = procs;
+  }
+  const bool oversubscribed = worst[1] > 0 && worst[0] > worst[1];
+  s.wait = o.wait != LAT_WAIT_AUTO ? o.wait : oversubscribed ? LAT_WAIT_YIELD : LAT_WAIT_SPIN;
+  run.yield = s.wait == LAT_WAIT_YIELD;
+  s.processors = worst[1];
+  s.ranks_on_node = worst[0];
+  s.nprocs = run.size;
+  s.nnodes = local.nnodes;
+  s.reps = o.reps;
+  s.ops = o.ops;
+  s.modes = o.modes;
+  s.root = o.root;
+  s.timer = o.timer;
+  if (oversubscribed) s.warnings |= LAT_WARN_OVERSUBSCRIBED;
+  return oversubscribed;
+}
+
+/// The clocks: offset and drift of every rank against rank 0's, and the error that remains, into the
+/// summary; a sync window the synchronisation cannot honour is refused.
+template <class Clock>
+SyncState synchronise_clocks(const Clock &clock, const Run &run, const lat_collective_options &o, bool oversubscribed,
+                             lat_coll_summary &s) {
+  const auto sync_begin = std::chrono::steady_clock::now();
+  bool kept = true;
+  SyncState sync = synchronise(clock, run, o, oversubscribed, kept);
+  if (!kept) s.warnings |= LAT_WARN_CLOCKS;
+  s.error_bound_us = sync.error_bound_s * 1e6;
+  s.sync_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - sync_begin).count();
+  s.syncs = 1;
+  s.residual_max_us = sync.residual_max_s * 1e6;
+  s.rtt_min_us = sync.rtt_max_s * 1e6;
+  double ext[2] = {std::fabs(sync.report.offset_us), std::fabs(sync.report.drift)};
+  run.allreduce(ext, 2, MPI_MAX, "phase 'clock synchronisation'");
+  s.offset_max_us = ext[0];
+  s.drift_max = ext[1];
+  if ((o.modes & LAT_COLL_MODE_SYNC) && o.window_us > 0.0 && o.window_us < 10.0 * sync.error_bound_s * 1e6)
+    throw ArgError(got("window_us must be at least 10 x the synchronisation error bound (" +
+                           three_digits(sync.error_bound_s * 1e6) + " us here): >= " +
+                           three_digits(10.0 * sync.error_bound_s * 1e6) + " us, or 0 to choose it",
+                       o.window_us));
+  return sync;
+}
+
+/// The first operation of ops that has a message size (0: barriers only), which the engine refines sizes on.
+int first_sized_op(const std::vector<int> &ops) {
+  for (int op : ops)
+    if (op != LAT_COLL_BARRIER) return op;
+  return 0;
+}
+
+/// Every point of the run: each mode, each operation, each size (a barrier once).
+std::vector<PointPlan> plan_points(const std::vector<int> &modes, const std::vector<int> &ops,
+                                   const std::vector<int64_t> &sizes) {
+  std::vector<PointPlan> plan;
+  for (int mode : modes)
+    for (int op : ops)
+      for (size_t k = 0; k < (op == LAT_COLL_BARRIER ? 1 : sizes.size()); ++k)
+        plan.push_back({op, mode, op == LAT_COLL_BARRIER ? 0 : sizes[k]});
+  return plan;
+}
+
+/// Pilot calls (and warm-up): the slowest rank's median of a few calls sets each point's sync window.
+template <class Clock>
+std::vector<double> sync_windows(const Clock &clock, const Run &run, const lat_collective_options &o,
+                                 const std::vector<PointPlan> &plan, const SyncState &sync, CollBuffers &bufs) {
+  std::vector<double> pilot(plan.size(), 0.0), window_s(plan.size(), 0.0);
+  for (size_t p = 0; p < plan.size(); ++p) {
+    std::vector<double> t;
+    for (int c = 0; c < kPilotCalls; ++c) {
+      run.barrier("phase 'pilot': the barrier before a call");
+      double t1 = 0.0;
+      const int rc = run.watched_call([&] {
+        t1 = clock.now();
+        const int code = bufs.call(plan[p].op, plan[p].bytes, o.root, run.comm);
+        t.push_back(clock.now() - t1);
+        return code;
+      });
+      check_mpi(rc, coll_op_name(plan[p].op));
+    }
+    pilot[p] = median_in_place(t);
+  }
+  run.allreduce(pilot.data(), static_cast<int>(pilot.size()), MPI_MAX, "phase 'pilot': the slowest rank's time");
+  for (size_t p = 0; p < plan.size(); ++p)
+    window_s[p] = o.window_us > 0.0 ? o.window_us * 1e-6 : 4.0 * pilot[p] + 20.0 * sync.error_bound_s + 10e-6;
+  return window_s;
+}
+
+/// The root's series of samples, one per point, with its sync window.
+void start_series(CollResult &r, const std::vector<PointPlan> &plan, const std::vector<double> &window_s, int size) {
+  for (const PointPlan &pp : plan) {
+    r.series.emplace_back(pp.op, pp.mode, pp.bytes, size);
+    r.series.back().window_us = pp.mode == LAT_COLL_MODE_SYNC ? window_s[r.series.size() - 1] * 1e6 : 0.0;
+  }
+}
+
+/// The clocks again at the end: what the drift left of the synchronisation; every rank's clock report to
+/// the root.
+template <class Clock>
+void clocks_at_end(const Clock &clock, const Run &run, const lat_collective_options &o, const SyncState &sync,
+                   const ClockReport &first, bool oversubscribed, CollResult &r) {
+  lat_coll_summary &s = r.summary;
+  const SyncWaits w = run.sync_waits(oversubscribed);
+  const std::function<double()> now = [&clock] { return clock.now(); };
+  const OffsetPoint end = residual_offset(run.comm, sync.sync, std::max(o.sync_burst, 10), now, w);  // the line in use
+  // rank 0's own residual is 0 by definition: its exchange says nothing.
+  double v[3] = {std::fabs(end.offset) * 1e6, run.rank == 0 ? 0.0 : error_bound_of(end) * 1e6,
+                 run.rank == 0 || residual_within_bound(end, sync.base.rtt_min_s) ? 0.0 : 1.0};
+  run.allreduce(v, 3, MPI_MAX, "phase 'clock residual'");
+  s.residual_max_us = std::max(s.residual_max_us, v[0]);
+  s.error_bound_us = std::max(s.error_bound_us, v[1]);
+  if (v[2] != 0.0) s.warnings |= LAT_WARN_CLOCKS;
+
+  ClockReport mine = first;
+  mine.drift = sync.sync.to_root.slope;
+  mine.checks = static_cast<double>(sync.tracker.checks());
+  mine.residual_us = end.offset * 1e6;
+  mine.residual_rtt_us = end.rtt * 1e6;
+  std::vector<char> reports(run.rank == o.root ? sizeof mine * static_cast<size_t>(run.size) : 0);
+  MPI_Request req;
+  check_mpi(MPI_Igather(&mine, static_cast<int>(sizeof mine), MPI_BYTE, reports.data(), static_cast<int>(sizeof mine),
+                        MPI_BYTE, o.root, run.comm, &req),
+            "MPI_Igather (clocks)");
+  wait_as(run.yield, req, run.waiting("phase 'clock residual': the reports to the root"), run.listener);
+  if (run.rank == o.root) {
+    r.clocks.resize(static_cast<size_t>(run.size));
+    std::memcpy(r.clocks.data(), reports.data(), reports.size());
+  }
+}
+
+/// The root's analysis: where it ran, the run's warnings, then each point's statistics and warnings (named).
+void analyse_on_root(CollResult &r, bool oversubscribed) {
+  lat_coll_summary &s = r.summary;
+  char name[MPI_MAX_PROCESSOR_NAME] = {0};
+  int len = 0;
+  MPI_Get_processor_name(name, &len);
+  r.host = name;
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
+  MPI_Get_library_version(lib, &len);
+  r.mpi_library = std::string(lib).substr(0, std::string(lib).find('\n'));
+  if (oversubscribed)
+    r.warnings.push_back("WARNING: " + std::to_string(s.ranks_on_node) + " ranks share " + std::to_string(s.processors) +
+                         " processors on a node: the times are the scheduler's (a rank waits for a processor, "
+                         "milliseconds), not the network's");
+  if (s.warnings & LAT_WARN_CLOCKS) {
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  "WARNING: the clocks could not be kept: a rank's offset to rank 0 was beyond what its exchanges "
+                  "allow (residual up to %.3f us, error bound %.3f us) after %d tries or at the end of the run; the "
+                  "sync mode's figures are withheld (a loaded node delays the exchanges: rerun on quiet nodes, or "
+                  "read the barrier mode)",
+                  s.residual_max_us, s.error_bound_us, kSyncTries);
+    r.warnings.push_back(text);
+  }
+  for (PointSeries &ps : r.series) {
+    PointOutcome out = finish_point(ps);
+    if ((s.warnings & LAT_WARN_CLOCKS) && ps.mode == LAT_COLL_MODE_SYNC) out.point.warnings |= LAT_WARN_CLOCKS;
+    s.warnings |= out.point.warnings;
+    s.late_total += out.point.late;
+    for (const std::string &w : out.warnings)
+      r.warnings.push_back(std::string("WARNING: ") + coll_op_name(ps.op) + " " + std::to_string(ps.bytes) + " B " +
+                           coll_mode_name(ps.mode) + ": " + w.substr(w.rfind("WARNING: ", 0) == 0 ? 9 : 0));
+    r.points.push_back(out.point);
+    r.ranks.insert(r.ranks.end(), out.ranks.begin(), out.ranks.end());
+  }
+  s.npoints = static_cast<int64_t>(r.points.size());
+  s.nsizes = static_cast<int64_t>(r.sizes.size());
+}
+
+/// What every rank gets of the root's result (the samples stay on the root), as bytes, and back.
+std::vector<char> result_bytes(const CollResult &r) {
+  std::vector<char> bytes;
+  put_bytes(bytes, r.summary);
+  put_vector(bytes, r.sizes);
+  put_vector(bytes, r.points);
+  put_vector(bytes, r.ranks);
+  put_vector(bytes, r.clocks);
+  put_strings(bytes, r.warnings);
+  return bytes;
+}
+
+void take_result(const std::vector<char> &bytes, CollResult &r) {
+  size_t at = 0;
+  take_bytes(bytes, at, r.summary);
+  take_vector(bytes, at, r.sizes);
+  take_vector(bytes, at, r.points);
+  take_vector(bytes, at, r.ranks);
+  take_vector(bytes, at, r.clocks);
+  take_strings(bytes, at, r.warnings);
+}
+
 }  // namespace
 
 CollResult collective(MPI_Comm user_comm, const lat_collective_options &o, int64_t nsizes, const int64_t *sizes_in) {
@@ -386,7 +591,7 @@ CollResult collective(MPI_Comm user_comm, const lat_collective_options &o, int64
 
   CollResult r;
   r.options = o;
-  std::vector<int64_t> start = starting_sizes(o, nsizes, sizes_in);
+  const std::vector<int64_t> start = starting_sizes(o, nsizes, sizes_in);
   std::unique_ptr<CollBuffers> bufs;
   std::string no_memory;
   try {
@@ -397,47 +602,18 @@ CollResult collective(MPI_Comm user_comm, const lat_collective_options &o, int64
   }
   agree_on_failure(comm, no_memory, Fault::nomem);
 
-  FailureListener &listener = frame.listener();
   Run run;
   run.comm = comm.get();
   run.rank = rank;
   run.size = size;
   run.root = o.root;
   run.timeout_s = o.timeout_s;
-  run.listener = &listener;
+  run.listener = &frame.listener();
   run.all_ranks = comm.all_ranks();
   lat_coll_summary &s = r.summary;
 
   frame.telling_failures([&] {
-    // Where the ranks are, and whether a node holds more ranks than it has processors.
-    LocalPlace local = place_of_this_rank(comm.get(), rank);
-    int here[2] = {local.kernel_size, local.processors}, worst[2] = {0, 0};
-    {
-      std::vector<int> every(static_cast<size_t>(2 * size));
-      MPI_Request req;
-      check_mpi(MPI_Iallgather(here, 2, MPI_INT, every.data(), 2, MPI_INT, comm.get(), &req), "MPI_Iallgather (places)");
-      wait_yielding(req, run.waiting("phase 'places'"), &listener);
-      double worst_ratio = -1.0;
-      for (int k = 0; k < size; ++k) {
-        const int ranks = every[static_cast<size_t>(2 * k)], procs = every[static_cast<size_t>(2 * k + 1)];
-        const double ratio = procs > 0 ? static_cast<double>(ranks) / procs : 0.0;
-        if (ratio > worst_ratio) worst_ratio = ratio, worst[0] = ranks, worst[1] = procs;
-      }
-    }
-    const bool oversubscribed = worst[1] > 0 && worst[0] > worst[1];
-    s.wait = o.wait != LAT_WAIT_AUTO ? o.wait : oversubscribed ? LAT_WAIT_YIELD : LAT_WAIT_SPIN;
-    run.yield = s.wait == LAT_WAIT_YIELD;
-    s.processors = worst[1];
-    s.ranks_on_node = worst[0];
-    s.nprocs = size;
-    s.nnodes = local.nnodes;
-    s.reps = o.reps;
-    s.ops = o.ops;
-    s.modes = o.modes;
-    s.root = o.root;
-    s.timer = o.timer;
-    if (oversubscribed) s.warnings |= LAT_WARN_OVERSUBSCRIBED;
-
+    const bool oversubscribed = find_places(run, o, s);
     // One watchdog for every blocking call from here on (the collective calls, the barriers before them, the
     // clock exchanges): with timeout_s, a rank that stops answering ends the job with a message.
     StallWatch stall(o.timeout_s, rank, -1, "phase 'calls': a collective call or a clock exchange");
@@ -445,176 +621,28 @@ CollResult collective(MPI_Comm user_comm, const lat_collective_options &o, int64
     run.stall = &stall;
     run.watched = &watched;
     with_clock(o.timer, [&](const auto &clock) {
-      // The clocks: offset and drift of every rank against rank 0's, and the error that remains.
-      const auto sync_begin = std::chrono::steady_clock::now();
-      bool kept = true;
-      SyncState sync = synchronise(clock, run, o, oversubscribed, kept);
-      if (!kept) s.warnings |= LAT_WARN_CLOCKS;
-      s.error_bound_us = sync.error_bound_s * 1e6;
-      s.sync_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - sync_begin).count();
-      s.syncs = 1;
-      s.residual_max_us = sync.residual_max_s * 1e6;
-      s.rtt_min_us = sync.rtt_max_s * 1e6;
+      SyncState sync = synchronise_clocks(clock, run, o, oversubscribed, s);
       const ClockReport first = sync.report;
-      double ext[2] = {std::fabs(first.offset_us), std::fabs(first.drift)};
-      run.allreduce(ext, 2, MPI_MAX, "phase 'clock synchronisation'");
-      s.offset_max_us = ext[0];
-      s.drift_max = ext[1];
-      if ((o.modes & LAT_COLL_MODE_SYNC) && o.window_us > 0.0 && o.window_us < 10.0 * sync.error_bound_s * 1e6)
-        throw ArgError(got("window_us must be at least 10 x the synchronisation error bound (" +
-                               three_digits(sync.error_bound_s * 1e6) + " us here): >= " +
-                               three_digits(10.0 * sync.error_bound_s * 1e6) + " us, or 0 to choose it",
-                           o.window_us));
-
       // The sizes: the list, or size_first..size_last refined by the size-sweep engine.
-      int sized_op = 0;
-      for (int op : ops)
-        if (op != LAT_COLL_BARRIER && sized_op == 0) sized_op = op;
+      const int sized_op = first_sized_op(ops);
       r.sizes = o.adaptive && sized_op != 0 ? sizes_by_engine(clock, run, o, start, sized_op, *bufs) : start;
-
-      std::vector<PointPlan> plan;
-      for (int mode : modes)
-        for (int op : ops)
-          for (size_t k = 0; k < (op == LAT_COLL_BARRIER ? 1 : r.sizes.size()); ++k)
-            plan.push_back({op, mode, op == LAT_COLL_BARRIER ? 0 : r.sizes[k]});
-
-      // Pilot calls (and warm-up): the slowest rank's median of a few calls sets each sync window.
-      std::vector<double> pilot(plan.size(), 0.0), window_s(plan.size(), 0.0);
-      for (size_t p = 0; p < plan.size(); ++p) {
-        std::vector<double> t;
-        for (int c = 0; c < kPilotCalls; ++c) {
-          run.barrier("phase 'pilot': the barrier before a call");
-          double t1 = 0.0;
-          const int rc = run.watched_call([&] {
-            t1 = clock.now();
-            const int code = bufs->call(plan[p].op, plan[p].bytes, o.root, run.comm);
-            t.push_back(clock.now() - t1);
-            return code;
-          });
-          check_mpi(rc, coll_op_name(plan[p].op));
-        }
-        pilot[p] = median_in_place(t);
-      }
-      run.allreduce(pilot.data(), static_cast<int>(pilot.size()), MPI_MAX, "phase 'pilot': the slowest rank's time");
-      double window_min = HUGE_VAL;
-      for (size_t p = 0; p < plan.size(); ++p) {
-        window_s[p] = o.window_us > 0.0 ? o.window_us * 1e-6 : 4.0 * pilot[p] + 20.0 * sync.error_bound_s + 10e-6;
-        if (plan[p].mode == LAT_COLL_MODE_SYNC) window_min = std::min(window_min, window_s[p]);
-      }
-      if (rank == o.root)
-        for (const PointPlan &pp : plan) {
-          r.series.emplace_back(pp.op, pp.mode, pp.bytes, size);
-          r.series.back().window_us = pp.mode == LAT_COLL_MODE_SYNC ? window_s[r.series.size() - 1] * 1e6 : 0.0;
-        }
+      const std::vector<PointPlan> plan = plan_points(modes, ops, r.sizes);
+      std::vector<double> window_s = sync_windows(clock, run, o, plan, sync, *bufs);
+      if (rank == o.root) start_series(r, plan, window_s, size);
       const double run_start_global = sync.sync.to_root.to_reference(clock.now());
       measure_rounds(clock, run, o, plan, window_s, sync, r, *bufs, oversubscribed, run_start_global);
-
-      // The clocks again at the end: what the drift left of the synchronisation.
-      const SyncWaits w = run.sync_waits(oversubscribed);
-      const std::function<double()> now = [&clock] { return clock.now(); };
-      const OffsetPoint end = residual_offset(run.comm, sync.sync, std::max(o.sync_burst, 10), now, w);  // the line in use
-      // rank 0's own residual is 0 by definition: its exchange says nothing.
-      double v[3] = {std::fabs(end.offset) * 1e6, rank == 0 ? 0.0 : error_bound_of(end) * 1e6,
-                     rank == 0 || residual_within_bound(end, sync.base.rtt_min_s) ? 0.0 : 1.0};
-      run.allreduce(v, 3, MPI_MAX, "phase 'clock residual'");
-      s.residual_max_us = std::max(s.residual_max_us, v[0]);
-      s.error_bound_us = std::max(s.error_bound_us, v[1]);
-      if (v[2] != 0.0) s.warnings |= LAT_WARN_CLOCKS;
-
-      // Every rank's clock report, to the root.
-      ClockReport mine = first;
-      mine.drift = sync.sync.to_root.slope;
-      mine.checks = static_cast<double>(sync.tracker.checks());
-      mine.residual_us = end.offset * 1e6;
-      mine.residual_rtt_us = end.rtt * 1e6;
-      std::vector<char> reports(rank == o.root ? sizeof mine * static_cast<size_t>(size) : 0);
-      MPI_Request req;
-      check_mpi(MPI_Igather(&mine, static_cast<int>(sizeof mine), MPI_BYTE, reports.data(), static_cast<int>(sizeof mine),
-                            MPI_BYTE, o.root, run.comm, &req),
-                "MPI_Igather (clocks)");
-      wait_as(run.yield, req, run.waiting("phase 'clock residual': the reports to the root"), &listener);
-      if (rank == o.root) {
-        r.clocks.resize(static_cast<size_t>(size));
-        std::memcpy(r.clocks.data(), reports.data(), reports.size());
-      }
+      clocks_at_end(clock, run, o, sync, first, oversubscribed, r);
     });
 
     // The root's analysis, then the result on every rank (the samples stay on the root).
     std::vector<char> bytes;
     if (rank == o.root) {
-      char name[MPI_MAX_PROCESSOR_NAME] = {0};
-      int len = 0;
-      MPI_Get_processor_name(name, &len);
-      r.host = name;
-      char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
-      MPI_Get_library_version(lib, &len);
-      r.mpi_library = std::string(lib).substr(0, std::string(lib).find('\n'));
-      if (oversubscribed)
-        r.warnings.push_back("WARNING: " + std::to_string(s.ranks_on_node) + " ranks share " + std::to_string(s.processors) +
-                             " processors on a node: the times are the scheduler's (a rank waits for a processor, "
-                             "milliseconds), not the network's");
-      if (s.warnings & LAT_WARN_CLOCKS) {
-        char text[512];
-        std::snprintf(text, sizeof text,
-                      "WARNING: the clocks could not be kept: a rank's offset to rank 0 was beyond what its exchanges "
-                      "allow (residual up to %.3f us, error bound %.3f us) after %d tries or at the end of the run; the "
-                      "sync mode's figures are withheld (a loaded node delays the exchanges: rerun on quiet nodes, or "
-                      "read the barrier mode)",
-                      s.residual_max_us, s.error_bound_us, kSyncTries);
-        r.warnings.push_back(text);
-      }
-      for (PointSeries &ps : r.series) {
-        PointOutcome out = finish_point(ps);
-        if ((s.warnings & LAT_WARN_CLOCKS) && ps.mode == LAT_COLL_MODE_SYNC) out.point.warnings |= LAT_WARN_CLOCKS;
-        s.warnings |= out.point.warnings;
-        s.late_total += out.point.late;
-        for (const std::string &w : out.warnings)
-          r.warnings.push_back(std::string("WARNING: ") + coll_op_name(ps.op) + " " + std::to_string(ps.bytes) + " B " +
-                               coll_mode_name(ps.mode) + ": " + w.substr(w.rfind("WARNING: ", 0) == 0 ? 9 : 0));
-        r.points.push_back(out.point);
-        r.ranks.insert(r.ranks.end(), out.ranks.begin(), out.ranks.end());
-      }
-      s.npoints = static_cast<int64_t>(r.points.size());
-      s.nsizes = static_cast<int64_t>(r.sizes.size());
+      analyse_on_root(r, oversubscribed);
       s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-      put_bytes(bytes, s);
-      const auto put_vector = [&](const auto &v) {
-        put_bytes(bytes, static_cast<int64_t>(v.size()));
-        for (const auto &x : v) put_bytes(bytes, x);
-      };
-      put_vector(r.sizes);
-      put_vector(r.points);
-      put_vector(r.ranks);
-      put_vector(r.clocks);
-      put_bytes(bytes, static_cast<int64_t>(r.warnings.size()));
-      for (const std::string &w : r.warnings) {
-        put_bytes(bytes, static_cast<int64_t>(w.size()));
-        bytes.insert(bytes.end(), w.begin(), w.end());
-      }
+      bytes = result_bytes(r);
     }
     bytes = frame.share_result(std::move(bytes), o.root, true);
-    if (rank != o.root) {
-      size_t at = 0;
-      take_bytes(bytes, at, s);
-      const auto take_vector = [&](auto &v) {
-        int64_t n = 0;
-        take_bytes(bytes, at, n);
-        v.resize(static_cast<size_t>(n));
-        for (auto &x : v) take_bytes(bytes, at, x);
-      };
-      take_vector(r.sizes);
-      take_vector(r.points);
-      take_vector(r.ranks);
-      take_vector(r.clocks);
-      int64_t n = 0;
-      take_bytes(bytes, at, n);
-      for (int64_t k = 0; k < n; ++k) {
-        int64_t len = 0;
-        take_bytes(bytes, at, len);
-        r.warnings.emplace_back(bytes.data() + at, static_cast<size_t>(len));
-        at += static_cast<size_t>(len);
-      }
-    }
+    if (rank != o.root) take_result(bytes, r);
   });
   s.has_samples = rank == o.root ? 1 : 0;
   return r;

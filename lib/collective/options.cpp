@@ -73,25 +73,18 @@ std::string check_collective_options(const lat_collective_options &o, int64_t ns
   double need = 0.0;
   for (int op : ops_of(o.ops)) need = std::max(need, coll_buffer_bytes(op, start.back(), size));
   const int64_t available = available_memory_bytes();
-  if (available >= 0 && need > static_cast<double>(available)) {
-    char text[256];
-    std::snprintf(text, sizeof text,
-                  "message size %lld needs %.4g MB of buffers on each rank of %d, but only %.1f MB of memory are available",
-                  static_cast<long long>(start.back()), need / 1e6, size, static_cast<double>(available) / 1e6);
-    return text;
-  }
+  if (std::string bad = memory_complaint("message size " + std::to_string(start.back()), need,
+                                         "buffers on each rank of " + std::to_string(size), available);
+      !bad.empty())
+    return bad;
   if (as_root) {
     // The root keeps every sample of every point: a count beyond memory is bad input, found before anything.
     const double points = static_cast<double>(modes_of(o.modes).size() * ops_of(o.ops).size()) *
                           static_cast<double>(o.adaptive ? LAT_COLL_MAX_SIZES : start.size());
     const double samples = points * static_cast<double>(o.reps) * (2.0 * size + 3.0) * sizeof(double);
-    if (available >= 0 && samples > static_cast<double>(available)) {
-      char text[256];
-      std::snprintf(text, sizeof text,
-                    "reps %lld needs %.4g MB of samples on the root rank, but only %.1f MB of memory are available",
-                    static_cast<long long>(o.reps), samples / 1e6, static_cast<double>(available) / 1e6);
-      return text;
-    }
+    if (std::string bad = memory_complaint("reps " + std::to_string(o.reps), samples, "samples on the root rank", available);
+        !bad.empty())
+      return bad;
   }
   return "";
 }

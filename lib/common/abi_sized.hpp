@@ -32,7 +32,7 @@ inline SizedCheck check_size(const void *p, size_t size, const char *what, size_
   if (size < plain_size) {
     c.code = LAT_ERR_ARG;
     c.message = std::string(what) + ": a struct of " + std::to_string(size) + " bytes, smaller than its " +
-                std::to_string(plain_size) + " bytes of API 10, the first that passes sizes: not a struct of any "
+                std::to_string(plain_size) + " bytes in 0.9, the smallest any header gave it: not a struct of any "
                 "mpilat.h (call the function through the header's macro, or give sizeof of the struct)";
     return c;
   }

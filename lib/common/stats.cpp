@@ -42,6 +42,24 @@ double median_of(const Distribution &d) {
   return 0.5 * (kth_value(d, n / 2 - 1) + kth_value(d, n / 2));
 }
 
+LineFit fit_line(const std::vector<double> &x, const std::vector<double> &y) {
+  LineFit f;
+  f.n = std::min(x.size(), y.size());
+  f.line = least_squares_line(f.n, [&](size_t k) { return x[k]; }, [&](size_t k) { return y[k]; });
+  double mean = 0.0;
+  for (size_t k = 0; k < f.n; ++k) mean += y[k];
+  mean = f.n > 0 ? mean / static_cast<double>(f.n) : 0.0;
+  double ss_res = 0.0, ss_tot = 0.0;
+  for (size_t k = 0; k < f.n; ++k) {
+    const double r = y[k] - (f.line.intercept + f.line.slope * x[k]);
+    ss_res += r * r;
+    ss_tot += (y[k] - mean) * (y[k] - mean);
+    f.residual_max = std::max(f.residual_max, std::fabs(r));
+  }
+  if (f.n >= 3) f.r2 = ss_tot > 0.0 ? 1.0 - ss_res / ss_tot : (ss_res == 0.0 ? 1.0 : 0.0);
+  return f;
+}
+
 Distribution at_most(const Distribution &d, double cut) {
   Distribution kept;
   for (size_t i = 0; i < d.values.size() && d.values[i] <= cut; ++i) {

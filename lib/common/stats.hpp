@@ -103,6 +103,16 @@ Line least_squares_line(size_t n, X &&x, Y &&y) {
   return l;
 }
 
+/// The least-squares line through (x[k], y[k]) and how well it fits: R^2 = 1 - (residual sum of squares) /
+/// (total sum of squares about the mean; where that is 0, 1 if the residuals are 0 too), 0 with fewer than
+/// 3 points (two points always lie on a line), and the largest |residual|.
+struct LineFit {
+  Line line;
+  size_t n = 0;
+  double r2 = 0.0, residual_max = 0.0;
+};
+LineFit fit_line(const std::vector<double> &x, const std::vector<double> &y);
+
 /// The values <= cut, with their counts.
 Distribution at_most(const Distribution &d, double cut);
 

@@ -90,6 +90,134 @@ struct Pairs {
   }
 };
 
+
+/// The two sides of the measurement, from where every rank is (its node and package, gathered on every
+/// rank: O(N) ints), and how many pairs they make.
+struct Sides {
+  std::vector<int> a, b;
+  bool halves = false;  // one node (or package): its first half against its second half
+  int sides = LAT_SIDES_NODE;
+  int64_t kmax = 0;
+};
+
+Sides sides_of(const LibComm &comm, int rank, const lat_nodecomm_options &o, const LocalPlace &here) {
+  const int mine[2] = {here.place.node, here.place.socket};
+  const size_t size = static_cast<size_t>(comm.size());
+  std::vector<int> places(2 * size), node_of_rank(size), socket_of_rank(size);
+  MPI_Request req;
+  check_mpi(MPI_Iallgather(mine, 2, MPI_INT, places.data(), 2, MPI_INT, comm.get(), &req), "MPI_Iallgather (places)");
+  wait_yielding(req, {rank, comm.all_ranks(), "phase 'nodes'", o.timeout_s});
+  for (size_t r = 0; r < size; ++r) node_of_rank[r] = places[2 * r], socket_of_rank[r] = places[2 * r + 1];
+  Sides s;
+  // The sides follow the options only once every rank agrees on them; an invalid value measures nodes.
+  s.sides = o.sides == LAT_SIDES_SOCKET ? LAT_SIDES_SOCKET : LAT_SIDES_NODE;
+  nodecomm_sides(side_groups(s.sides, node_of_rank, socket_of_rank), s.a, s.b, s.halves);
+  s.kmax = static_cast<int64_t>(std::min(s.a.size(), s.b.size()));
+  if (o.max_pairs > 0) s.kmax = std::min(s.kmax, o.max_pairs);
+  return s;
+}
+
+/// "" or why these sides make no pair.
+std::string sides_complaint(const Sides &s) {
+  if (s.kmax >= 1) return "";
+  const bool socket = s.sides == LAT_SIDES_SOCKET;
+  return s.halves ? "nodecomm needs two processes on a node to measure its two halves; rank 0's " +
+                        std::string(socket ? "socket" : "node") + " has " + std::to_string(s.a.size() + s.b.size())
+                  : "nodecomm needs a process on each of two " + std::string(socket ? "sockets" : "nodes");
+}
+
+/// The size sweep that chooses the sizes, on the first pair.
+lat_sweep_options sizing_options(const lat_nodecomm_options &o, const Sides &sides, int64_t nsizes, bool leader) {
+  lat_sweep_options so;
+  lat_sweep_defaults(&so);
+  so.source = sides.a.front();
+  so.dest = sides.b.front();
+  so.adaptive = nsizes > 0 ? 0 : o.adaptive;
+  so.reps = 12;
+  so.n_stable = 4;
+  so.max_sizes = 256;
+  so.autodx = 8;
+  so.nr = o.nr;
+  so.timer = o.timer;
+  so.timeout_s = o.timeout_s;
+  so.progress = o.progress && leader ? 1 : 0;
+  return so;
+}
+
+void summarise_sides(lat_nodecomm_summary &s, const Sides &sides, const lat_nodecomm_options &o, const SweepResult &sweep) {
+  s.kmax = sides.kmax;
+  s.nsizes = static_cast<int64_t>(sweep.points.size());
+  s.ranks_a = static_cast<int64_t>(sides.a.size());
+  s.ranks_b = static_cast<int64_t>(sides.b.size());
+  s.intra_node = sides.sides == LAT_SIDES_SOCKET || sides.halves ? 1 : 0;
+  s.sides = sides.halves ? LAT_SIDES_HALVES : sides.sides;
+  s.timer = o.timer;
+  s.res_timing_us = sweep.summary.res_timing_us;
+  s.min_ov_us = sweep.summary.min_ov_us;
+  copy_c_string(s.host_a, sweep.summary.source_host);
+  copy_c_string(s.host_b, sweep.summary.dest_host);
+}
+
+/// The slowest pair's time of each measurement: [size index][k - 1], and whether a stop cut the run short.
+struct Samples {
+  std::vector<std::vector<std::vector<double>>> t;
+  bool stopped = false;
+};
+
+/// On a member of the pairs: one untimed round of every k, then reps rounds of every size and every k
+/// (1..kmax pairs at once).
+Samples measure_pairs(MPI_Comm pairs_comm, const std::vector<int> &members, int rank, int leader, bool yield,
+                      const lat_nodecomm_options &o, int64_t kmax, const SweepResult &sweep) {
+  Pairs pairs;
+  pairs.comm = pairs_comm;
+  MPI_Comm_rank(pairs.comm, &pairs.me);
+  pairs.k_total = static_cast<int>(kmax);
+  pairs.lib_rank = rank;
+  // A barrier cannot tell which rank is missing: the message names every other rank it waits for.
+  std::string others;
+  for (int m : members)
+    if (m != rank) others += (others.empty() ? "" : ", ") + std::to_string(m);
+  pairs.peers = (members.size() > 2 ? "ranks " : "rank ") + others;
+  pairs.yield = yield;
+  pairs.timeout_s = o.timeout_s;
+  int64_t largest = 1;
+  for (const lat_sweep_point &p : sweep.points) largest = std::max(largest, p.bytes);
+  pairs.buf.assign(static_cast<size_t>(largest), 0);
+  Samples samples;
+  samples.t.assign(sweep.points.size(), std::vector<std::vector<double>>(static_cast<size_t>(kmax)));
+  StallWatch stall(o.timeout_s, rank, 0, "phase 'nodecomm': the timed ping-pongs");
+  Progress progress(o.progress != 0 && rank == leader, "nodecomm");
+  const int64_t total = o.reps * kmax * static_cast<int64_t>(sweep.points.size());
+  int64_t step = 0;
+  bool &stop = samples.stopped;
+  with_clock(o.timer, [&](const auto &clock) {
+    // One untimed round of every k at the first size: connections of every pair, first-touch.
+    for (int k = 1; k <= kmax && !stop; ++k) pairs.measure(clock, k, 0, 1, stall, step++, stop);
+    for (int64_t rep = 0; rep < o.reps && !stop; ++rep)
+      for (size_t i = 0; i < sweep.points.size() && !stop; ++i)
+        for (int k = 1; k <= kmax && !stop; ++k) {
+          const double t = pairs.measure(clock, k, static_cast<int>(sweep.points[i].bytes),
+                                         std::max<int64_t>(1, sweep.points[i].n_avg), stall, step++, stop);
+          if (!stop) samples.t[i][static_cast<size_t>(k - 1)].push_back(t);
+          progress.update(step, total);
+        }
+  });
+  progress.finish(step, total);
+  return samples;
+}
+
+/// The leader's points: each size and k, the statistics of its samples.
+void add_points(NodecommResult &r, const Samples &samples, const SweepResult &sweep, int64_t kmax) {
+  for (size_t i = 0; i < sweep.points.size(); ++i)
+    for (int64_t k = 1; k <= kmax; ++k) {
+      const std::vector<double> &v = samples.t[i][static_cast<size_t>(k - 1)];
+      const lat_stats st = describe(distribution_of_values(v), 0);
+      r.points.push_back({k, sweep.points[i].bytes, static_cast<int64_t>(v.size()),
+                          std::max<int64_t>(1, sweep.points[i].n_avg), st.min_us, st.median_us, st.mean_us, st.max_us});
+    }
+  r.summary.npoints = static_cast<int64_t>(r.points.size());
+}
+
 }  // namespace
 
 std::vector<int64_t> nodecomm_grid(int64_t size_last) {
@@ -140,127 +268,44 @@ NodecommResult nodecomm(MPI_Comm user_comm, const lat_nodecomm_options &o, int64
   const auto start = std::chrono::steady_clock::now();
   MeasurementFrame frame(user_comm, o.timeout_s);
   const LibComm &comm = frame.comm();
-  const int rank = frame.rank(), size = frame.size();
+  const int rank = frame.rank();
   std::string complaint = check_nodecomm_options(o, nsizes, sizes);
-  // Where every rank is: the node of each, on every rank (O(N) ints).
-  LocalPlace here = place_of_this_rank(comm.get(), rank);
-  // Where every rank is: the node and package of each, on every rank (O(N) ints).
-  const int mine[2] = {here.place.node, here.place.socket};
-  std::vector<int> places(2 * static_cast<size_t>(size)), node_of_rank(static_cast<size_t>(size)), socket_of_rank(node_of_rank.size());
-  MPI_Request req;
-  check_mpi(MPI_Iallgather(mine, 2, MPI_INT, places.data(), 2, MPI_INT, comm.get(), &req), "MPI_Iallgather (places)");
-  wait_yielding(req, {rank, comm.all_ranks(), "phase 'nodes'", o.timeout_s});
-  for (size_t r = 0; r < node_of_rank.size(); ++r) node_of_rank[r] = places[2 * r], socket_of_rank[r] = places[2 * r + 1];
-  // The sides follow the options only once every rank agrees on them (below); an invalid value measures nodes.
-  const int sides = o.sides == LAT_SIDES_SOCKET ? LAT_SIDES_SOCKET : LAT_SIDES_NODE;
-  std::vector<int> a, b;
-  bool halves = false;
-  nodecomm_sides(side_groups(sides, node_of_rank, socket_of_rank), a, b, halves);
-  const bool intra = sides == LAT_SIDES_SOCKET || halves;
-  int64_t kmax = static_cast<int64_t>(std::min(a.size(), b.size()));
-  if (o.max_pairs > 0) kmax = std::min(kmax, o.max_pairs);
-  if (complaint.empty() && kmax < 1)
-    complaint = halves ? "nodecomm needs two processes on a node to measure its two halves; rank 0's " +
-                             std::string(sides == LAT_SIDES_SOCKET ? "socket" : "node") + " has " + std::to_string(a.size() + b.size())
-                       : "nodecomm needs a process on each of two " + std::string(sides == LAT_SIDES_SOCKET ? "sockets" : "nodes");
+  const LocalPlace here = place_of_this_rank(comm.get(), rank);
+  const Sides sides = sides_of(comm, rank, o, here);
+  if (complaint.empty()) complaint = sides_complaint(sides);
   frame.agree(complaint, nodecomm_shared_values(o, nsizes, sizes));
-  const int leader = a.front();
+  const int leader = sides.a.front();
   int oversubscribed = here.processors > 0 && here.kernel_size > here.processors ? 1 : 0;
+  MPI_Request req;
   check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_MAX, comm.get(), &req), "MPI_Iallreduce");
   wait_yielding(req, {rank, comm.all_ranks(), "phase 'nodes'", o.timeout_s});
 
   // Sizes: the size-sweep engine on the first pair (collective over every rank), or the caller's list.
-  std::vector<int64_t> grid = nsizes > 0 ? std::vector<int64_t>(sizes, sizes + nsizes) : nodecomm_grid(o.size_last);
-  lat_sweep_options so;
-  lat_sweep_defaults(&so);
-  so.source = a.front();
-  so.dest = b.front();
-  so.adaptive = nsizes > 0 ? 0 : o.adaptive;
-  so.reps = 12;
-  so.n_stable = 4;
-  so.max_sizes = 256;
-  so.autodx = 8;
-  so.nr = o.nr;
-  so.timer = o.timer;
-  so.timeout_s = o.timeout_s;
-  so.progress = o.progress && rank == leader ? 1 : 0;
+  const std::vector<int64_t> grid = nsizes > 0 ? std::vector<int64_t>(sizes, sizes + nsizes) : nodecomm_grid(o.size_last);
+  const lat_sweep_options so = sizing_options(o, sides, nsizes, rank == leader);
   const SweepResult sweep = size_sweep(comm.get(), so, static_cast<int64_t>(grid.size()), grid.data(), nullptr);
 
   NodecommResult r;
   r.options = o;
-  lat_nodecomm_summary &s = r.summary;
-  s.kmax = kmax;
-  s.nsizes = static_cast<int64_t>(sweep.points.size());
-  s.ranks_a = static_cast<int64_t>(a.size());
-  s.ranks_b = static_cast<int64_t>(b.size());
-  s.intra_node = intra ? 1 : 0;
-  s.sides = halves ? LAT_SIDES_HALVES : sides;
-  s.timer = o.timer;
-  s.res_timing_us = sweep.summary.res_timing_us;
-  s.min_ov_us = sweep.summary.min_ov_us;
-  copy_c_string(s.host_a, sweep.summary.source_host);
-  copy_c_string(s.host_b, sweep.summary.dest_host);
+  summarise_sides(r.summary, sides, o, sweep);
   if (sweep.summary.end == LAT_SWEEP_END_STOPPED) {  // stopped while the sizes were chosen: nothing timed
-    s.partial = 1;
-    s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.summary.partial = 1;
+    r.summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
   }
 
   std::vector<int> members;
-  for (int64_t p = 0; p < kmax; ++p) members.push_back(a[static_cast<size_t>(p)]);
-  for (int64_t p = 0; p < kmax; ++p) members.push_back(b[static_cast<size_t>(p)]);
+  for (int64_t p = 0; p < sides.kmax; ++p) members.push_back(sides.a[static_cast<size_t>(p)]);
+  for (int64_t p = 0; p < sides.kmax; ++p) members.push_back(sides.b[static_cast<size_t>(p)]);
   const bool member = std::find(members.begin(), members.end(), rank) != members.end();
   std::vector<char> bytes;
   if (member) {
     frame.run_member(members, kTagPairs, [&](MPI_Comm pairs_comm) {
-      Pairs pairs;
-      pairs.comm = pairs_comm;
-      MPI_Comm_rank(pairs.comm, &pairs.me);
-      pairs.k_total = static_cast<int>(kmax);
-      pairs.lib_rank = rank;
-      // A barrier cannot tell which rank is missing: the message names every other rank it waits for.
-      std::string others;
-      for (int m : members)
-        if (m != rank) others += (others.empty() ? "" : ", ") + std::to_string(m);
-      pairs.peers = (members.size() > 2 ? "ranks " : "rank ") + others;
-      pairs.yield = oversubscribed != 0;
-      pairs.timeout_s = o.timeout_s;
-      int64_t largest = 1;
-      for (const lat_sweep_point &p : sweep.points) largest = std::max(largest, p.bytes);
-      pairs.buf.assign(static_cast<size_t>(largest), 0);
-      // samples[size index][k - 1]: the slowest pair's time of each measurement
-      std::vector<std::vector<std::vector<double>>> samples(
-          sweep.points.size(), std::vector<std::vector<double>>(static_cast<size_t>(kmax)));
-      StallWatch stall(o.timeout_s, rank, 0, "phase 'nodecomm': the timed ping-pongs");
-      Progress progress(o.progress != 0 && rank == leader, "nodecomm");
-      const int64_t total = o.reps * kmax * static_cast<int64_t>(sweep.points.size());
-      int64_t step = 0;
-      bool stop = false;
-      with_clock(o.timer, [&](const auto &clock) {
-        // One untimed round of every k at the first size: connections of every pair, first-touch.
-        for (int k = 1; k <= kmax && !stop; ++k) pairs.measure(clock, k, 0, 1, stall, step++, stop);
-        for (int64_t rep = 0; rep < o.reps && !stop; ++rep)
-          for (size_t i = 0; i < sweep.points.size() && !stop; ++i)
-            for (int k = 1; k <= kmax && !stop; ++k) {
-              const double t = pairs.measure(clock, k, static_cast<int>(sweep.points[i].bytes),
-                                             std::max<int64_t>(1, sweep.points[i].n_avg), stall, step++, stop);
-              if (!stop) samples[i][static_cast<size_t>(k - 1)].push_back(t);
-              progress.update(step, total);
-            }
-      });
-      progress.finish(step, total);
+      const Samples samples = measure_pairs(pairs_comm, members, rank, leader, oversubscribed != 0, o, sides.kmax, sweep);
       if (rank == leader) {
-        s.partial = stop ? 1 : 0;
-        for (size_t i = 0; i < sweep.points.size(); ++i)
-          for (int64_t k = 1; k <= kmax; ++k) {
-            const std::vector<double> &v = samples[i][static_cast<size_t>(k - 1)];
-            const lat_stats st = describe(distribution_of_values(v), 0);
-            r.points.push_back({k, sweep.points[i].bytes, static_cast<int64_t>(v.size()),
-                                std::max<int64_t>(1, sweep.points[i].n_avg), st.min_us, st.median_us, st.mean_us,
-                                st.max_us});
-          }
-        s.npoints = static_cast<int64_t>(r.points.size());
-        s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        r.summary.partial = samples.stopped ? 1 : 0;
+        add_points(r, samples, sweep, sides.kmax);
+        r.summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         bytes = serialize(r);
       }
     });

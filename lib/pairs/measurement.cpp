@@ -251,21 +251,6 @@ int64_t tournament_partner(int64_t n, int64_t k, int64_t rank) {
   return partner >= n ? -1 : partner;
 }
 
-double matrix_bytes(int64_t n) {
-  const double pairs = 0.5 * static_cast<double>(n) * static_cast<double>(n - 1);
-  return pairs * LAT_PAIR_NSTATS * sizeof(double) + static_cast<double>(n) * sizeof(lat_rank_place);
-}
-
-std::string matrix_memory_complaint(int64_t n, int64_t available_bytes) {
-  const double need = matrix_bytes(n);
-  if (available_bytes < 0 || need <= static_cast<double>(available_bytes)) return "";
-  char text[256];
-  std::snprintf(text, sizeof text,
-                "the matrices of %lld ranks need %.1f MB on the root rank, but only %.1f MB of memory are available",
-                static_cast<long long>(n), need / 1e6, static_cast<double>(available_bytes) / 1e6);
-  return text;
-}
-
 void allocate_matrices(PairResult &r, int64_t n) {
   // Beyond 2^31.5 ranks n (n - 1) / 2 overflows; far below that the allocation fails anyway.
   if (n < 0 || n > (int64_t{1} << 31)) throw std::bad_alloc();
@@ -279,18 +264,7 @@ PairResult pair_matrix(MPI_Comm user_comm, const lat_pair_options &o) {
   MeasurementFrame frame(user_comm, o.timeout_s);
   const LibComm &comm = frame.comm();
   const int rank = frame.rank(), size = frame.size();
-  std::string complaint = check_pair_options(o, size);
-  // This rank keeps every round trip of its pairs: a repeats count beyond memory is bad input, found
-  // before anything is allocated (in doubles: the product can pass 2^63) and agreed like any other.
-  const double sample_bytes = static_cast<double>(o.repeats) * sizeof(double) * static_cast<double>(size - 1 - rank);
-  const int64_t available = available_memory_bytes();
-  if (complaint.empty() && available >= 0 && sample_bytes > static_cast<double>(available)) {
-    char text[256];
-    std::snprintf(text, sizeof text,
-                  "repeats %lld needs %.4g MB of samples on this rank, but only %.1f MB of memory are available",
-                  static_cast<long long>(o.repeats), sample_bytes / 1e6, static_cast<double>(available) / 1e6);
-    complaint = text;
-  }
+  const std::string complaint = check_pair_options(o, size);  // memory included: lat_pair_check refuses the same
   frame.agree(complaint, pair_shared_values(o));
 
   // Memory before anything is timed: this rank's samples, and on root the matrices.
@@ -302,10 +276,7 @@ PairResult pair_matrix(MPI_Comm user_comm, const lat_pair_options &o) {
     walk.samples.resize(static_cast<size_t>(size - 1 - rank));
     for (auto &s : walk.samples) s.reserve(static_cast<size_t>(o.repeats));
     walk.buf.assign(static_cast<size_t>(std::max<int64_t>(o.msg_bytes, 1)), 0);
-    if (rank == o.root) {
-      no_memory = matrix_memory_complaint(size, available);
-      if (no_memory.empty()) allocate_matrices(r, size);
-    }
+    if (rank == o.root) allocate_matrices(r, size);  // their size checked in check_pair_options
   } catch (const std::exception &) {  // bad_alloc, or length_error for a size beyond the vector's
     no_memory = rank == o.root ? "cannot allocate the " + std::to_string(static_cast<int64_t>(matrix_bytes(size) / 1e6)) +
                                      " MB of the matrices of " + std::to_string(size) + " ranks"

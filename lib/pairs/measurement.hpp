@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mpilat.h"
+#include "pairs/options.hpp"  // matrix_bytes, matrix_memory_complaint
 
 namespace lat {
 
@@ -31,12 +32,6 @@ int64_t tournament_rounds(int64_t n);
 
 /// The partner of rank in round k (0-based) of that tournament, or -1 when rank rests in round k.
 int64_t tournament_partner(int64_t n, int64_t k, int64_t rank);
-
-/// Bytes the gathering rank needs for the matrices of n ranks (the triangles of every statistic).
-double matrix_bytes(int64_t n);
-
-/// "" or the complaint when matrix_bytes(n) exceeds the memory available (available < 0: unknown).
-std::string matrix_memory_complaint(int64_t n, int64_t available_bytes);
 
 /// Allocates the triangles of n ranks (std::bad_alloc when the memory cannot be had).
 void allocate_matrices(PairResult &r, int64_t n);

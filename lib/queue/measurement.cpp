@@ -269,8 +269,6 @@ QueueResult result_of(const std::vector<Cell> &cells, const QueueGrid &g, const 
   s.mode = o.mode;
   s.any_source = o.any_source;
   s.timer = o.timer;
-  std::vector<double> x, y;
-  const double top_fraction = *std::max_element(g.fractions.begin(), g.fractions.end());
   for (const Cell &c : cells) {
     lat_queue_point q{};
     q.length = c.length;
@@ -286,19 +284,35 @@ QueueResult result_of(const std::vector<Cell> &cells, const QueueGrid &g, const 
     q.max_us = st.max_us;
     q.stddev_us = st.stddev_us;
     r.points.push_back(q);
-    if (c.fraction == top_fraction && c.bytes == g.sizes.front() && q.measurements > 0) {
-      x.push_back(static_cast<double>(c.traversed));
-      y.push_back(q.median_us);
-    }
   }
-  const Line line = least_squares_line(x.size(), [&](size_t k) { return x[k]; }, [&](size_t k) { return y[k]; });
-  s.slope_us_per_entry = line.slope;
-  s.intercept_us = line.intercept;
+  fit_minima(r);
   return r;
 }
 
 
 }  // namespace
+
+void fit_minima(QueueResult &r) {
+  lat_queue_summary &s = r.summary;
+  std::vector<double> x, y;
+  if (!r.points.empty()) {
+    double top_fraction = r.points.front().fraction_percent;
+    for (const lat_queue_point &q : r.points) top_fraction = std::max(top_fraction, q.fraction_percent);
+    for (const lat_queue_point &q : r.points)
+      if (q.fraction_percent == top_fraction && q.bytes == r.points.front().bytes && q.measurements > 0) {
+        x.push_back(static_cast<double>(q.traversed));
+        y.push_back(q.min_us);
+      }
+  }
+  const LineFit fit = fit_line(x, y);
+  s.slope_us_per_entry = fit.line.slope;
+  s.intercept_us = fit.line.intercept;
+  s.fit_points = fit.n >= 2 ? static_cast<int64_t>(fit.n) : 0;
+  s.fit_r2 = fit.r2;
+  s.fit_residual_max_us = fit.residual_max;
+  s.warnings = 0;
+  if (fit.n < 3 || fit.line.slope < 0.0 || fit.r2 < LAT_QUEUE_FIT_R2_MIN) s.warnings |= LAT_WARN_FIT;
+}
 
 int64_t traversed_of(int64_t length, double fraction_percent) {
   return std::llround(static_cast<double>(length) * fraction_percent / 100.0);

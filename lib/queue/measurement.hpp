@@ -25,6 +25,13 @@ QueueResult queue_sweep(MPI_Comm user_comm, const lat_queue_options &opts, int64
                         const lat_timer_result *calibration);
 
 
+/// The line through the per-point minima of the largest fraction at the first size (points in the order
+/// size, fraction, length) into the summary: slope, intercept, points, R^2, largest residual, and
+/// LAT_WARN_FIT when the slope is negative, the minima are not on a line or there are fewer than 3. The
+/// minimum, as Gropp & Lusk take it: a mean or a median keeps the run's interruptions (over 7 runs the
+/// slope of the medians came out 10-84 x too large, or negative).
+void fit_minima(QueueResult &r);
+
 /// Posted mode: receives traversed before the latency receive, round(length x fraction / 100).
 int64_t traversed_of(int64_t length, double fraction_percent);
 

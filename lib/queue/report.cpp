@@ -41,6 +41,41 @@ std::vector<Curve> curves_of(const QueueResult &r) {
 
 const char *mode_name(const QueueResult &r) { return posted(r) ? "posted" : "unexpected"; }
 
+/// The curve the line goes through: the largest fraction at the first message size (result_of's choice).
+const Curve &fitted_curve(const std::vector<Curve> &curves) {
+  const Curve *fitted = &curves.front();
+  for (const Curve &c : curves)
+    if (c.bytes == curves.front().bytes && c.fraction >= fitted->fraction) fitted = &c;
+  return *fitted;
+}
+
+/// Each fitted point's minimum less the line's value there, us.
+std::vector<double> fit_residuals(const QueueResult &r, const Curve &fitted) {
+  std::vector<double> res;
+  for (const lat_queue_point *q : fitted.points)
+    if (q->measurements > 0)
+      res.push_back(q->min_us - (r.summary.intercept_us + r.summary.slope_us_per_entry * static_cast<double>(q->traversed)));
+  return res;
+}
+
+/// Why the slope is no latency per entry (LAT_WARN_FIT), one "WARNING: ..." line per reason.
+std::vector<std::string> fit_warnings(const lat_queue_summary &s) {
+  std::vector<std::string> w;
+  if (!(s.warnings & LAT_WARN_FIT)) return w;
+  if (s.fit_points < 3)
+    w.push_back(fmt::format("WARNING: the line goes through {} points: too few to tell whether they lie on one; "
+                            "measure 3 queue lengths or more", s.fit_points));
+  if (s.fit_points >= 2 && s.slope_us_per_entry < 0.0)
+    w.push_back(fmt::format("WARNING: the slope is negative ({:.5f} us per entry): a longer queue cannot make a "
+                            "message faster; the minima are noise at this scale (more --iters or --reps)",
+                            s.slope_us_per_entry));
+  if (s.fit_points >= 3 && s.fit_r2 < LAT_QUEUE_FIT_R2_MIN)
+    w.push_back(fmt::format("WARNING: the minima do not lie on a line (R^2 = {:.3f} < {:g}, largest residual {:.4f} us): "
+                            "the slope is no latency per entry (see the table)", s.fit_r2, LAT_QUEUE_FIT_R2_MIN,
+                            s.fit_residual_max_us));
+  return w;
+}
+
 }  // namespace
 
 std::string queue_table_text(const QueueResult &r) {
@@ -65,12 +100,12 @@ std::string queue_table_text(const QueueResult &r) {
     }
     append(o, "\n");
   }
-  // The fitted curve (queue_sweep.cpp): the largest fraction at the first message size.
-  const Curve *fitted = &curves.front();
-  for (const Curve &c : curves)
-    if (c.bytes == curves.front().bytes && c.fraction >= fitted->fraction) fitted = &c;
-  append(o, "\nlatency added per {} entry: {:.5f} us (least squares of the medians over the {} curve; {:.3f} us at 0)\n",
-          posted(r) ? "traversed" : "queued", s.slope_us_per_entry, fitted->label, s.intercept_us);
+  const Curve &fitted = fitted_curve(curves);
+  append(o, "\nlatency added per {} entry: {:.5f} us (least squares of the minima over the {} curve: {} points, "
+            "R^2 {:.3f}, largest residual {:.4f} us; {:.3f} us at 0)\n",
+          posted(r) ? "traversed" : "queued", s.slope_us_per_entry, fitted.label, s.fit_points, s.fit_r2,
+          s.fit_residual_max_us, s.intercept_us);
+  for (const std::string &w : fit_warnings(s)) append(o, "{}\n", w);
   append(o, "messages left unmatched after the sweep: {}\n", s.leftover_messages);
   return o;
 }
@@ -98,7 +133,16 @@ std::string queue_json_text(const QueueResult &r, const std::string &command_lin
   j["dest"] = {{"rank", s.dest}, {"host", std::string(s.dest_host)}};
   j["timer"] = {{"name", timer_name(s.timer)}, {"res_timing_us", s.res_timing_us}, {"min_ov_us", s.min_ov_us}};
   j["options"] = spec_options_json(r.options);
-  j["fit"] = {{"slope_us_per_entry", s.slope_us_per_entry}, {"intercept_us", s.intercept_us}};
+  const std::vector<Curve> curves = curves_of(r);
+  j["fit"] = {{"of", "minima"},
+              {"curve", curves.empty() ? "" : fitted_curve(curves).label},
+              {"slope_us_per_entry", s.slope_us_per_entry},
+              {"intercept_us", s.intercept_us},
+              {"points", s.fit_points},
+              {"r2", s.fit_r2},
+              {"residual_max_us", s.fit_residual_max_us},
+              {"residuals_us", curves.empty() ? std::vector<double>{} : fit_residuals(r, fitted_curve(curves))},
+              {"warnings", fit_warnings(s)}};
   nlohmann::json points = nlohmann::json::array();
   for (const lat_queue_point &q : r.points)
     points.push_back({{"length", q.length}, {"traversed", q.traversed}, {"fraction_percent", q.fraction_percent},

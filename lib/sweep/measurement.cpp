@@ -1,5 +1,6 @@
 #include "sweep/measurement.hpp"
 
+#include "sweep/compute.hpp"
 #include "sweep/options.hpp"
 #include "sweep/walk.hpp"
 
@@ -43,12 +44,6 @@ constexpr int kProbeSamples = 3;
 
 volatile double g_compute_sink = 0.0;
 
-/// The computation of the overlap pattern: a chain of dependent multiply-adds, which neither the
-/// compiler nor the processor can shorten.
-inline double compute(int64_t work, double acc) {
-  for (int64_t j = 0; j < work; ++j) acc = acc * 0.999999 + 1e-6;
-  return acc;
-}
 
 /// Operations a time per operation covers, to turn a 1-operation sample into its duration.
 double messages_per_operation(int pattern) {
@@ -137,7 +132,7 @@ inline int one_operation(unsigned char *s, unsigned char *r, int count, int peer
     MPI_Request req[2];
     failed |= MPI_Irecv(r, count, MPI_BYTE, peer, kTagOp, comm, &req[0]);
     failed |= MPI_Isend(s, count, MPI_BYTE, peer, kTagOp, comm, &req[1]);
-    if constexpr (Pattern == LAT_SWEEP_OVERLAP) acc = compute(work, acc);
+    if constexpr (Pattern == LAT_SWEEP_OVERLAP) acc += overlap_compute(work);
     failed |= MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
   }
   return failed;
@@ -348,7 +343,7 @@ SweepOutcome lead(const Clock &clock, Participant &p, const lat_sweep_options &o
       // The computation alone, timed the same way, to show how much of it the communication hid.
       double acc = 1.0;
       const double t1 = clock.now();
-      for (int64_t k = 0; k < e.n_avg; ++k) acc = compute(size, acc);
+      for (int64_t k = 0; k < e.n_avg; ++k) acc += overlap_compute(size);
       const double t2 = clock.now();
       g_compute_sink = acc;
       const double alone = (t2 - t1) * 1e6 / static_cast<double>(e.n_avg);
@@ -394,6 +389,82 @@ inline unsigned char pattern_byte(uint64_t seed, uint64_t base, size_t k) {
   }
 }
 
+/// A member's message buffers (the cache walk's slots), before the verdict: "" or why they cannot be had.
+std::string allocate_buffers(Participant &p, const lat_sweep_options &opts, const SweepPlan &plan) {
+  p.slot_bytes = slot_bytes_for(largest_message(opts, plan.sizes));
+  p.walk = SlotWalk(slots_for(opts.cachesize, p.slot_bytes));
+  const int64_t bytes = p.walk.slots() * p.slot_bytes;  // within MemAvailable: check_size_sweep_options
+  try {
+    p.send.assign(static_cast<size_t>(bytes), 0);
+    p.recv.assign(static_cast<size_t>(bytes), 0);
+  } catch (const std::bad_alloc &) {
+    return "cannot allocate 2 x " + std::to_string(bytes) + " bytes of message buffers";
+  }
+  return "";
+}
+
+/// The member's rank of lib_rank in the work communicator (the members in layout order).
+int work_index(const Layout &layout, int lib_rank) {
+  return static_cast<int>(std::find(layout.members.begin(), layout.members.end(), lib_rank) - layout.members.begin());
+}
+
+/// A member's place in its pair and the pattern's settings.
+void join_pair(Participant &p, const Layout &layout, int rank, const lat_sweep_options &opts, MPI_Comm work,
+               FailureListener *listener) {
+  p.work = work;
+  for (const auto &pair : layout.pairs) {
+    if (pair.first == rank || pair.second == rank) {
+      p.initiator = pair.first == rank;
+      p.peer_lib = p.initiator ? pair.second : pair.first;
+    }
+  }
+  p.lib_rank = rank;
+  p.peer_work = work_index(layout, p.peer_lib);
+  p.peer = "rank " + std::to_string(p.peer_lib);
+  p.pattern = opts.pattern;
+  p.overlap_bytes = opts.overlap_bytes;
+  p.verify = opts.verify != 0;
+  p.timeout_s = opts.timeout_s;
+  p.yield = opts.bisect != 0 && layout.members.size() > 2;
+  p.listener = listener;
+  if (p.pattern == LAT_SWEEP_OVERLAP) g_compute_sink = overlap_compute(0);  // its arrays made before any clock read
+}
+
+/// The leading rank's sweep: its partner's name, the calibration (a stop there ends every follower), the
+/// engine, and the result with where it ran.
+SweepResult lead_sweep(Participant &p, const Layout &layout, const lat_sweep_options &opts, const SweepPlan &plan,
+                       const lat_timer_result *calibration, const char *name, StallWatch &stall) {
+  const int leader = layout.leader(), first_partner = layout.pairs.front().second;
+  char partner_name[MPI_MAX_PROCESSOR_NAME + 1] = {};
+  MPI_Request req;
+  check_mpi(MPI_Irecv(partner_name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, work_index(layout, first_partner), kTagName,
+                      p.work, &req), "MPI_Irecv (name)");
+  p.wait(req, p.waiting("phase 'start': the partner's processor name", p.peer.c_str()));
+  const Calibration c = leader_calibration(calibration, opts.timer, opts.nr, leader, opts.progress != 0);
+  const lat_timer_result &cal = c.result;
+  std::map<int64_t, SizeExtras> extras;
+  SweepOutcome out;
+  if (c.interrupted) {
+    for (int m = 1; m < static_cast<int>(layout.members.size()); ++m) {
+      const Command end{kEnd, 0, 0, 0};
+      check_mpi(MPI_Send(&end, 4, MPI_INT64_T, m, kTagCommand, p.work), "MPI_Send (command)");
+    }
+    out.end = SweepEnd::kStopped;
+  } else {
+    out = with_clock(opts.timer, [&](const auto &clock) {
+      return lead(clock, p, opts, plan, cal, static_cast<int>(layout.members.size()), extras, stall);
+    });
+  }
+  SweepResult r = result_of(out, opts, extras, static_cast<int64_t>(layout.pairs.size()));
+  r.summary.res_timing_us = cal.res_timing_us;
+  r.summary.min_ov_us = cal.min_ov_us;
+  r.summary.source = leader;
+  r.summary.dest = first_partner;
+  copy_c_string(r.summary.source_host, name);
+  copy_c_string(r.summary.dest_host, partner_name);
+  return r;
+}
+
 }  // namespace
 
 uint64_t message_seed(int64_t sample, int64_t operation) {
@@ -427,26 +498,7 @@ SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_
     layout = layout_of(opts, size);
     plan = plan_of(opts, nsizes, sizes);
     member = std::find(layout.members.begin(), layout.members.end(), rank) != layout.members.end();
-    if (member) {
-      p.slot_bytes = slot_bytes_for(largest_message(opts, plan.sizes));
-      p.walk = SlotWalk(slots_for(opts.cachesize, p.slot_bytes));
-      const int64_t bytes = p.walk.slots() * p.slot_bytes;
-      // The kernel may promise more than it has (overcommit), and zeroing the buffers would then end in
-      // the OOM killer: what this rank's two buffers need is checked against MemAvailable first.
-      const int64_t available = available_memory_bytes();
-      if (available >= 0 && 2 * bytes > available) {
-        complaint = "cachesize " + std::to_string(opts.cachesize) + " needs 2 x " + std::to_string(bytes) +
-                    " bytes of buffers on each rank, but only " + std::to_string(available) +
-                    " bytes of memory are available";
-      } else {
-        try {
-          p.send.assign(static_cast<size_t>(bytes), 0);
-          p.recv.assign(static_cast<size_t>(bytes), 0);
-        } catch (const std::bad_alloc &) {
-          complaint = "cannot allocate 2 x " + std::to_string(bytes) + " bytes of message buffers";
-        }
-      }
-    }
+    if (member) complaint = allocate_buffers(p, opts, plan);
   }
   frame.agree(complaint, sweep_shared_values(opts, nsizes));
   // The size list itself must agree too: its length did; a checksum of the values does the rest.
@@ -456,60 +508,15 @@ SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_
   std::vector<char> bytes;
   if (member) {
     frame.run_member(layout.members, kTagName, [&](MPI_Comm work) {
-      p.work = work;
-      const auto index = [&](int lib) {
-        return static_cast<int>(std::find(layout.members.begin(), layout.members.end(), lib) - layout.members.begin());
-      };
-      for (const auto &pair : layout.pairs) {
-        if (pair.first == rank || pair.second == rank) {
-          p.initiator = pair.first == rank;
-          p.peer_lib = p.initiator ? pair.second : pair.first;
-        }
-      }
-      p.lib_rank = rank;
-      p.peer_work = index(p.peer_lib);
-      p.peer = "rank " + std::to_string(p.peer_lib);
-      p.pattern = opts.pattern;
-      p.overlap_bytes = opts.overlap_bytes;
-      p.verify = opts.verify != 0;
-      p.timeout_s = opts.timeout_s;
-      p.yield = opts.bisect != 0 && layout.members.size() > 2;
-      p.listener = &frame.listener();
+      join_pair(p, layout, rank, opts, work, &frame.listener());
       StallWatch stall(opts.timeout_s, rank, p.peer_lib, "phase 'sweep': the operations of a sample");
       char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
       int len = 0;
       check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
       const int first_partner = layout.pairs.front().second;
       if (rank == leader) {
-        char partner_name[MPI_MAX_PROCESSOR_NAME + 1] = {};
-        MPI_Request req;
-        check_mpi(MPI_Irecv(partner_name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, index(first_partner), kTagName,
-                            p.work, &req), "MPI_Irecv (name)");
-        p.wait(req, p.waiting("phase 'start': the partner's processor name", p.peer.c_str()));
-        const Calibration c = leader_calibration(calibration, opts.timer, opts.nr, rank, opts.progress != 0);
-        const lat_timer_result &cal = c.result;
-        const bool stopped = c.interrupted;
-        std::map<int64_t, SizeExtras> extras;
-        SweepOutcome out;
-        if (stopped) {
-          for (int m = 1; m < static_cast<int>(layout.members.size()); ++m) {
-            const Command end{kEnd, 0, 0, 0};
-            check_mpi(MPI_Send(&end, 4, MPI_INT64_T, m, kTagCommand, p.work), "MPI_Send (command)");
-          }
-          out.end = SweepEnd::kStopped;
-        } else {
-          out = with_clock(opts.timer, [&](const auto &clock) {
-            return lead(clock, p, opts, plan, cal, static_cast<int>(layout.members.size()), extras, stall);
-          });
-        }
-        SweepResult r = result_of(out, opts, extras, static_cast<int64_t>(layout.pairs.size()));
+        SweepResult r = lead_sweep(p, layout, opts, plan, calibration, name, stall);
         r.summary.nprocs = size;
-        r.summary.res_timing_us = cal.res_timing_us;
-        r.summary.min_ov_us = cal.min_ov_us;
-        r.summary.source = leader;
-        r.summary.dest = first_partner;
-        copy_c_string(r.summary.source_host, name);
-        copy_c_string(r.summary.dest_host, partner_name);
         bytes = serialize(r);
       } else {
         if (rank == first_partner)

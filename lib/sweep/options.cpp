@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "common/error.hpp"
+#include "common/memory.hpp"
 #include "common/option_rules.hpp"
 #include "generated/spec_options.hpp"
 #include "timer/options.hpp"
@@ -59,6 +60,14 @@ std::string check_size_sweep_options(const lat_sweep_options &o, int64_t nsizes,
   } else if (largest > INT_MAX) {
     return got("message sizes must be <= " + std::to_string(INT_MAX) + " bytes", largest);
   }
+  // The kernel may promise more than it has (overcommit), and zeroing the buffers would then end in the OOM
+  // killer: a measuring rank's two buffers are checked against MemAvailable here, so lat_sweep_check refuses
+  // what lat_size_sweep refuses.
+  const int64_t buffer_bytes = slots_for(o.cachesize, slot) * slot;
+  const int64_t available = available_memory_bytes();
+  if (available >= 0 && 2 * buffer_bytes > available)
+    return "cachesize " + std::to_string(o.cachesize) + " needs 2 x " + std::to_string(buffer_bytes) +
+           " bytes of buffers on each rank, but only " + std::to_string(available) + " bytes of memory are available";
   return rank == sweep_leader(o) ? check_calibration(cal, o.timer, o.nr) : "";
 }
 

@@ -52,7 +52,7 @@ static void size_below_the_first_extensible_abi_refused(void **state) {
   lat_sweep_options o;
   assert_int_equal(lat_sweep_defaults(&o), LAT_SUCCESS);
   assert_int_equal(lat_sweep_check_sized(&o, 8, 2, 0, NULL, NULL, 0), LAT_ERR_ARG);
-  assert_non_null(strstr(lat_last_error_message(), "opts: a struct of 8 bytes, smaller than its 208 bytes of API 10"));
+  assert_non_null(strstr(lat_last_error_message(), "opts: a struct of 8 bytes, smaller than its 208 bytes in 0.9"));
   lat_sweep_options before = o;
   assert_int_equal(lat_sweep_defaults_sized(&o, 0), LAT_ERR_ARG);
   assert_memory_equal(&o, &before, sizeof o); /* nothing written */
@@ -78,7 +78,7 @@ static void longer_output_struct_zeroed_beyond_ours(void **state) {
   for (int i = 0; i < 3; ++i) assert_true(longer.newer[i] == 0.0);
 }
 
-/* The end of lat_pingpong_options in API 10 (its last field then: minutes): what a program built against
+/* The end of lat_pingpong_options in 0.9 (API 9; its last field then: minutes): what a program built against
    0.9 and 0.10 have, and all the entry point without _sized may write. */
 #define PINGPONG_OPTIONS_0_10 (offsetof(lat_pingpong_options, minutes) + sizeof(double))
 

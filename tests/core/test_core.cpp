@@ -1,4 +1,5 @@
 // test_core.cpp: pieces of the C++ core the C ABI does not expose one by one.
+#include <chrono>
 #include <cmath>
 #include <cstdarg>
 #include <cstddef>
@@ -14,6 +15,9 @@ extern "C" {
 }
 
 #include "common/abi_sized.hpp"
+#include "queue/measurement.hpp"
+#include "sweep/compute.hpp"
+#include "queue/report.hpp"
 #include "latency/npp_rule.hpp"
 #include "common/run_levels.hpp"
 #include "latency/report.hpp"
@@ -359,6 +363,89 @@ void abi_sized_older_shorter_struct(void **) {
   assert_int_equal(lat::sized_refusal(in), LAT_SUCCESS);
 }
 
+// queuelat's slope from the per-point minima (Gropp & Lusk's minimum), with its fit's quality and a warning
+// where it is no latency per entry (issue 34, part 3): minima on a line with medians an interruption away.
+lat::QueueResult queue_points(double (*min_of)(int64_t traversed), const std::vector<int64_t> &lengths) {
+  lat::QueueResult r;
+  r.summary.mode = LAT_QUEUE_POSTED;
+  r.summary.nsizes = 1;
+  for (double f : {0.0, 100.0})
+    for (int64_t len : lengths) {
+      lat_queue_point q{};
+      q.length = len;
+      q.traversed = std::llround(static_cast<double>(len) * f / 100.0);
+      q.bytes = 8;
+      q.fraction_percent = f;
+      q.measurements = 5;
+      q.min_us = min_of(q.traversed);
+      q.median_us = q.mean_us = q.paper_us = q.min_us * (len == 500 ? 40.0 : 1.3);  // an interruption at 500
+      r.points.push_back(q);
+    }
+  return r;
+}
+void queue_slope_from_minima(void **) {
+  const std::vector<int64_t> five = {0, 250, 500, 750, 1000};
+  lat::QueueResult r = queue_points([](int64_t x) { return 0.25 + 0.0062 * static_cast<double>(x); }, five);
+  lat::fit_minima(r);
+  assert_true(std::fabs(r.summary.slope_us_per_entry - 0.0062) < 1e-12);
+  assert_true(std::fabs(r.summary.intercept_us - 0.25) < 1e-12);
+  assert_int_equal(r.summary.fit_points, 5);
+  assert_true(r.summary.fit_r2 > 0.999999 && r.summary.fit_residual_max_us < 1e-12);
+  assert_int_equal(r.summary.warnings, 0);
+  std::string text = lat::queue_table_text(r);
+  assert_non_null(strstr(text.c_str(), "latency added per traversed entry: 0.00620 us (least squares of the minima over "
+                                       "the 100% curve: 5 points, R^2 1.000, largest residual 0.0000 us; 0.250 us at 0)"));
+  assert_null(strstr(text.c_str(), "WARNING"));
+  // A step in the minima: y = 0.25, 0.25, 5, 5, 5 against 0..1000: R^2 = 20.306 / 27.075 = 0.750.
+  r = queue_points([](int64_t x) { return x >= 500 ? 5.0 : 0.25; }, five);
+  lat::fit_minima(r);
+  assert_true(std::fabs(r.summary.fit_r2 - 0.75) < 1e-3);
+  assert_int_equal(r.summary.warnings, LAT_WARN_FIT);
+  text = lat::queue_table_text(r);
+  assert_non_null(strstr(text.c_str(), "WARNING: the minima do not lie on a line (R^2 = 0.750 < 0.9"));
+  // A negative slope, on a line.
+  r = queue_points([](int64_t x) { return 1.0 - 0.0001 * static_cast<double>(x); }, five);
+  lat::fit_minima(r);
+  assert_true(r.summary.slope_us_per_entry < 0.0 && r.summary.fit_r2 > 0.999999);
+  assert_int_equal(r.summary.warnings, LAT_WARN_FIT);
+  text = lat::queue_table_text(r);
+  assert_non_null(strstr(text.c_str(), "WARNING: the slope is negative (-0.00010 us per entry)"));
+  // Two lengths: a line through any two points; too few to judge.
+  r = queue_points([](int64_t x) { return 0.25 + 0.0062 * static_cast<double>(x); }, {0, 1000});
+  lat::fit_minima(r);
+  assert_int_equal(r.summary.fit_points, 2);
+  assert_true(r.summary.fit_r2 == 0.0 && r.summary.warnings == LAT_WARN_FIT);
+  text = lat::queue_table_text(r);
+  assert_non_null(strstr(text.c_str(), "WARNING: the line goes through 2 points: too few"));
+  // The JSON: the residuals of the fitted points, in length order.
+  r = queue_points([](int64_t x) { return x == 500 ? 3.6 : 0.25 + 0.0062 * static_cast<double>(x); }, five);
+  lat::fit_minima(r);
+  const std::string json = lat::queue_json_text(r, "queuelat");
+  assert_non_null(strstr(json.c_str(), "\"of\": \"minima\""));
+  assert_non_null(strstr(json.c_str(), "\"residuals_us\": ["));
+}
+
+// The overlap pattern's computation takes time in proportion to its length (issue 34, part 2): a loop a
+// compiler folded or removed would take as long for 4 million multiply-adds as for 1 million (it read 0.005 us
+// for 100,000). The minimum of 5 timings of each, alternated; a ratio, not a speed.
+void overlap_computation_is_linear(void **) {
+  double sink = lat::overlap_compute(0), t1 = HUGE_VAL, t4 = HUGE_VAL;
+  for (int rep = 0; rep < 5; ++rep) {
+    const auto a = std::chrono::steady_clock::now();
+    sink += lat::overlap_compute(1000000);
+    const auto b = std::chrono::steady_clock::now();
+    sink += lat::overlap_compute(4000000);
+    const auto c = std::chrono::steady_clock::now();
+    t1 = std::min(t1, std::chrono::duration<double>(b - a).count());
+    t4 = std::min(t4, std::chrono::duration<double>(c - b).count());
+  }
+  print_message("overlap computation: 1e6 multiply-adds %.3f ms, 4e6 %.3f ms, ratio %.2f (sum %g)\n", t1 * 1e3,
+                t4 * 1e3, t4 / t1, sink);
+  assert_true(t1 > 1e-4);  // 1e6 dependent additions: 0.1 ns each would be 10 GFLOP/s on one chain
+  assert_true(t4 / t1 > 2.5 && t4 / t1 < 6.0);
+  assert_true(sink > 0.0);
+}
+
 }  // namespace
 
 int main() {
@@ -368,6 +455,7 @@ int main() {
       cmocka_unit_test(median_of_even_count_across_values), cmocka_unit_test(npp_guard_with_a_clock_that_reads_zero),
       cmocka_unit_test(run_levels_one_two_drift), cmocka_unit_test(state_changes_steady_step_rate_stall), cmocka_unit_test(ticks_merge_equal_times),
       cmocka_unit_test(percentiles_and_order_statistic_intervals), cmocka_unit_test(abi_sized_older_shorter_struct),
+      cmocka_unit_test(queue_slope_from_minima), cmocka_unit_test(overlap_computation_is_linear),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

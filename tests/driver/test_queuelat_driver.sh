@@ -31,6 +31,14 @@ assert j["format"] == "mpilat-queue" and j["mode"] == "posted" and j["any_source
 assert j["run"]["leftover_messages"] == 0 and j["run"]["partial"] is False
 assert len(j["points"]) == 15 and all(p["measurements"] == 3 for p in j["points"])
 assert j["options"]["iters"] == 5 and "slope_us_per_entry" in j["fit"]
+# The line through the 100 % curve's minima: 5 points, a residual each, the line's own arithmetic.
+f = j["fit"]
+assert f["of"] == "minima" and f["curve"] == "100%" and f["points"] == 5 and len(f["residuals_us"]) == 5
+line = [p for p in j["points"] if p["fraction_percent"] == 100]
+for p, res in zip(line, f["residuals_us"]):
+    assert abs(p["min_us"] - (f["intercept_us"] + f["slope_us_per_entry"] * p["traversed"]) - res) < 1e-9
+assert max(abs(r) for r in f["residuals_us"]) == f["residual_max_us"] or abs(max(abs(r) for r in f["residuals_us"]) - f["residual_max_us"]) < 1e-12
+assert 0.0 <= f["r2"] <= 1.0 and isinstance(f["warnings"], list)
 PY
 (cd posted && rm queuelat.png && gnuplot queuelat.gp 2> ../gp.err && [ -s queuelat.png ]) && ok || bad "gnuplot queuelat.gp: $(cat gp.err)"
 [ "$(grep -c '^\$c[0-9]* << EOD$' posted/queuelat.gp)" = 3 ] && ok || bad "gp: one curve per fraction"

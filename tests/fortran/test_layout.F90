@@ -709,6 +709,14 @@ program test_layout
                    c_sizeof(v_lat_queue_summary%source_host), kind_of(v_lat_queue_summary%source_host(1)))
   call check_field('lat_queue_summary', 'dest_host', c_loc(v_lat_queue_summary), c_loc(v_lat_queue_summary%dest_host), &
                    c_sizeof(v_lat_queue_summary%dest_host), kind_of(v_lat_queue_summary%dest_host(1)))
+  call check_field('lat_queue_summary', 'fit_points', c_loc(v_lat_queue_summary), c_loc(v_lat_queue_summary%fit_points), &
+                   c_sizeof(v_lat_queue_summary%fit_points), kind_of(v_lat_queue_summary%fit_points))
+  call check_field('lat_queue_summary', 'fit_r2', c_loc(v_lat_queue_summary), c_loc(v_lat_queue_summary%fit_r2), &
+                   c_sizeof(v_lat_queue_summary%fit_r2), kind_of(v_lat_queue_summary%fit_r2))
+  call check_field('lat_queue_summary', 'fit_residual_max_us', c_loc(v_lat_queue_summary), c_loc(v_lat_queue_summary%fit_residual_max_us), &
+                   c_sizeof(v_lat_queue_summary%fit_residual_max_us), kind_of(v_lat_queue_summary%fit_residual_max_us))
+  call check_field('lat_queue_summary', 'warnings', c_loc(v_lat_queue_summary), c_loc(v_lat_queue_summary%warnings), &
+                   c_sizeof(v_lat_queue_summary%warnings), kind_of(v_lat_queue_summary%warnings))
   call check_size('lat_pair_options', c_sizeof(v_lat_pair_options))
   call check_field('lat_pair_options', 'msg_bytes', c_loc(v_lat_pair_options), c_loc(v_lat_pair_options%msg_bytes), &
                    c_sizeof(v_lat_pair_options%msg_bytes), kind_of(v_lat_pair_options%msg_bytes))
