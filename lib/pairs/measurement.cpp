@@ -1,7 +1,6 @@
 #include "pairs/measurement.hpp"
 
 #include "pairs/options.hpp"
-#include "common/memory.hpp"
 
 #include <algorithm>
 #include <chrono>

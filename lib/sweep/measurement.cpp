@@ -24,7 +24,6 @@
 #include "common/error.hpp"
 #include "common/progress.hpp"
 #include "common/watchdog.hpp"
-#include "common/memory.hpp"
 #include "common/stop.hpp"
 
 namespace lat {
