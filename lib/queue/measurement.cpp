@@ -292,17 +292,23 @@ QueueResult result_of(const std::vector<Cell> &cells, const QueueGrid &g, const 
 
 }  // namespace
 
+std::vector<const lat_queue_point *> fitted_points(const QueueResult &r) {
+  std::vector<const lat_queue_point *> fitted;
+  if (r.points.empty()) return fitted;
+  double top_fraction = r.points.front().fraction_percent;
+  for (const lat_queue_point &q : r.points) top_fraction = std::max(top_fraction, q.fraction_percent);
+  for (const lat_queue_point &q : r.points)
+    if (q.fraction_percent == top_fraction && q.bytes == r.points.front().bytes && q.measurements > 0)
+      fitted.push_back(&q);
+  return fitted;
+}
+
 void fit_minima(QueueResult &r) {
   lat_queue_summary &s = r.summary;
   std::vector<double> x, y;
-  if (!r.points.empty()) {
-    double top_fraction = r.points.front().fraction_percent;
-    for (const lat_queue_point &q : r.points) top_fraction = std::max(top_fraction, q.fraction_percent);
-    for (const lat_queue_point &q : r.points)
-      if (q.fraction_percent == top_fraction && q.bytes == r.points.front().bytes && q.measurements > 0) {
-        x.push_back(static_cast<double>(q.traversed));
-        y.push_back(q.min_us);
-      }
+  for (const lat_queue_point *q : fitted_points(r)) {
+    x.push_back(static_cast<double>(q->traversed));
+    y.push_back(q->min_us);
   }
   const LineFit fit = fit_line(x, y);
   s.slope_us_per_entry = fit.line.slope;

@@ -32,6 +32,9 @@ QueueResult queue_sweep(MPI_Comm user_comm, const lat_queue_options &opts, int64
 /// slope of the medians came out 10-84 x too large, or negative).
 void fit_minima(QueueResult &r);
 
+/// The points that line goes through (fit_minima's choice, the one place it is made), in length order.
+std::vector<const lat_queue_point *> fitted_points(const QueueResult &r);
+
 /// Posted mode: receives traversed before the latency receive, round(length x fraction / 100).
 int64_t traversed_of(int64_t length, double fraction_percent);
 

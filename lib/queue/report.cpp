@@ -41,20 +41,20 @@ std::vector<Curve> curves_of(const QueueResult &r) {
 
 const char *mode_name(const QueueResult &r) { return posted(r) ? "posted" : "unexpected"; }
 
-/// The curve the line goes through: the largest fraction at the first message size (result_of's choice).
-const Curve &fitted_curve(const std::vector<Curve> &curves) {
-  const Curve *fitted = &curves.front();
+/// The label of the curve the line goes through (fitted_points' choice), or "" where there is none.
+std::string fitted_label(const QueueResult &r, const std::vector<Curve> &curves) {
+  const std::vector<const lat_queue_point *> fitted = fitted_points(r);
   for (const Curve &c : curves)
-    if (c.bytes == curves.front().bytes && c.fraction >= fitted->fraction) fitted = &c;
-  return *fitted;
+    if (!fitted.empty() && c.fraction == fitted.front()->fraction_percent && c.bytes == fitted.front()->bytes)
+      return c.label;
+  return "";
 }
 
 /// Each fitted point's minimum less the line's value there, us.
-std::vector<double> fit_residuals(const QueueResult &r, const Curve &fitted) {
+std::vector<double> fit_residuals(const QueueResult &r) {
   std::vector<double> res;
-  for (const lat_queue_point *q : fitted.points)
-    if (q->measurements > 0)
-      res.push_back(q->min_us - (r.summary.intercept_us + r.summary.slope_us_per_entry * static_cast<double>(q->traversed)));
+  for (const lat_queue_point *q : fitted_points(r))
+    res.push_back(q->min_us - (r.summary.intercept_us + r.summary.slope_us_per_entry * static_cast<double>(q->traversed)));
   return res;
 }
 
@@ -100,10 +100,10 @@ std::string queue_table_text(const QueueResult &r) {
     }
     append(o, "\n");
   }
-  const Curve &fitted = fitted_curve(curves);
+
   append(o, "\nlatency added per {} entry: {:.5f} us (least squares of the minima over the {} curve: {} points, "
             "R^2 {:.3f}, largest residual {:.4f} us; {:.3f} us at 0)\n",
-          posted(r) ? "traversed" : "queued", s.slope_us_per_entry, fitted.label, s.fit_points, s.fit_r2,
+          posted(r) ? "traversed" : "queued", s.slope_us_per_entry, fitted_label(r, curves), s.fit_points, s.fit_r2,
           s.fit_residual_max_us, s.intercept_us);
   for (const std::string &w : fit_warnings(s)) append(o, "{}\n", w);
   append(o, "messages left unmatched after the sweep: {}\n", s.leftover_messages);
@@ -135,13 +135,13 @@ std::string queue_json_text(const QueueResult &r, const std::string &command_lin
   j["options"] = spec_options_json(r.options);
   const std::vector<Curve> curves = curves_of(r);
   j["fit"] = {{"of", "minima"},
-              {"curve", curves.empty() ? "" : fitted_curve(curves).label},
+              {"curve", fitted_label(r, curves)},
               {"slope_us_per_entry", s.slope_us_per_entry},
               {"intercept_us", s.intercept_us},
               {"points", s.fit_points},
               {"r2", s.fit_r2},
               {"residual_max_us", s.fit_residual_max_us},
-              {"residuals_us", curves.empty() ? std::vector<double>{} : fit_residuals(r, fitted_curve(curves))},
+              {"residuals_us", fit_residuals(r)},
               {"warnings", fit_warnings(s)}};
   nlohmann::json points = nlohmann::json::array();
   for (const lat_queue_point &q : r.points)
