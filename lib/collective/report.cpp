@@ -103,28 +103,21 @@ std::string coll_samples_csv_text(const CollResult &r) {
 
 std::string coll_json_text(const CollResult &r, const std::string &command_line) {
   const lat_coll_summary &s = r.summary;
-  nlohmann::json j;
-  j["format"] = "mpilat-coll";
-  j["format_version"] = 1;
-  j["run"] = {{"date_utc", utc_now()},
-              {"command_line", command_line},
-              {"mpilat_version", MPILAT_VERSION_STRING},
-              {"api_version", LAT_API_VERSION},
-              {"mpi_library_version", mpi_library_version()},
-              {"nprocs", s.nprocs},
-              {"nnodes", s.nnodes},
-              {"root_host", r.host},
-              {"busiest_node", {{"ranks", s.ranks_on_node}, {"processors", s.processors}}},
-              {"oversubscribed", (s.warnings & LAT_WARN_OVERSUBSCRIBED) != 0},
-              {"wait", wait_name(s.wait)},
-              {"timer", timer_name(s.timer)},
-              {"wall_s", s.wall_s},
-              {"rounds", s.rounds},
-              {"reps", s.reps},
-              {"partial", s.partial != 0},
-              {"late_total", s.late_total},
-              {"warning_bits", s.warnings},
-              {"warnings", r.warnings}};
+  nlohmann::json j = report_head_json("mpilat-coll", command_line);
+  j["run"].update({{"nprocs", s.nprocs},
+                   {"nnodes", s.nnodes},
+                   {"root_host", r.host},
+                   {"busiest_node", {{"ranks", s.ranks_on_node}, {"processors", s.processors}}},
+                   {"oversubscribed", (s.warnings & LAT_WARN_OVERSUBSCRIBED) != 0},
+                   {"wait", wait_name(s.wait)},
+                   {"timer", timer_name(s.timer)},
+                   {"wall_s", s.wall_s},
+                   {"rounds", s.rounds},
+                   {"reps", s.reps},
+                   {"partial", s.partial != 0},
+                   {"late_total", s.late_total},
+                   {"warning_bits", s.warnings},
+                   {"warnings", r.warnings}});
   nlohmann::json clocks = nlohmann::json::array();
   for (size_t k = 0; k < r.clocks.size(); ++k) {
     const ClockReport &c = r.clocks[k];

@@ -1,10 +1,25 @@
 #include "common/report_json.hpp"
 
+#include "common/report_text.hpp"
+#include "mpilat_version.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
 
 namespace lat {
+
+nlohmann::json report_head_json(const char *format, const std::string &command_line, bool with_mpi) {
+  nlohmann::json j;
+  j["format"] = format;
+  j["format_version"] = 1;
+  j["run"] = {{"date_utc", utc_now()},
+              {"command_line", command_line},
+              {"mpilat_version", MPILAT_VERSION_STRING},
+              {"api_version", LAT_API_VERSION}};
+  if (with_mpi) j["run"]["mpi_library_version"] = mpi_library_version();
+  return j;
+}
 
 nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
 

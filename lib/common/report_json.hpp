@@ -1,5 +1,5 @@
-// report_json.hpp: the JSON of what several reports hold alike: the statistics of a distribution, its
-// percentiles and intervals, its frequency table.
+// report_json.hpp: the JSON of what several reports hold alike: the document's head and its run header,
+// the statistics of a distribution, its percentiles and intervals, its frequency table.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -8,6 +8,11 @@
 #include "mpilat.h"
 
 namespace lat {
+
+/// The head every report's JSON starts with, written here once: {"format": format, "format_version": 1,
+/// "run": {date_utc, command_line, mpilat_version, api_version[, mpi_library_version]}}; each report adds its
+/// own fields to "run" after. mpi_library_version is left out of a report made without MPI (a fit of a file).
+nlohmann::json report_head_json(const char *format, const std::string &command_line, bool with_mpi = true);
 
 /// lat_stats as a JSON object (count, min_us, median_us, ...).
 nlohmann::json stats_json(const lat_stats &s);

@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "common/c_string.hpp"
+
 namespace lat {
 
 /// Appends fmt's formatting of args to out: append(o, "time = {:.3f} with frequency = {}\n", t, n).
@@ -25,12 +27,6 @@ std::string quoted_line(const std::string &line);
 /// "" for a file whose text may be read, or why not, naming the file: one that starts with a UTF-16 or
 /// UTF-32 byte-order mark (an editor's "Unicode" save), whose every other byte is a NUL.
 std::string encoding_complaint(const std::string &text, const std::string &name);
-
-/// src into a result's fixed character array (a host name), cut to fit and always NUL-terminated.
-template <size_t N>
-void copy_c_string(char (&dst)[N], const char *src) {
-  std::snprintf(dst, N, "%s", src);
-}
 
 /// The current time as 2026-11-22T10:00:00Z.
 std::string utc_now();

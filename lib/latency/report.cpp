@@ -435,21 +435,14 @@ nlohmann::json share_json(int bits, int known_bit, int share_bit) {
 
 std::string json_text(const LatencyReport &r) {
   const lat_pingpong_result &p = *r.pp;
-  nlohmann::json j;
-  j["format"] = "mpilat-latency";
-  j["format_version"] = 1;
-  j["run"] = {{"date_utc", utc_now()},
-              {"command_line", r.command_line},
-              {"mpilat_version", MPILAT_VERSION_STRING},
-              {"api_version", LAT_API_VERSION},
-              {"mpi_library_version", mpi_library_version()},
-              {"nprocs", p.nprocs},
-              {"program_seconds", r.program_seconds},
-              {"partial", p.partial != 0},
-              {"partial_cause", partial_cause(p)},
-              {"stopped_in", p.partial != LAT_COMPLETE ? nlohmann::json(phase_json_name(p.stopped_in)) : nlohmann::json()},
-              {"ntrial_requested", p.ntrial},
-              {"ntrial_done", p.ntrial_done}};
+  nlohmann::json j = report_head_json("mpilat-latency", r.command_line);
+  j["run"].update({{"nprocs", p.nprocs},
+                   {"program_seconds", r.program_seconds},
+                   {"partial", p.partial != 0},
+                   {"partial_cause", partial_cause(p)},
+                   {"stopped_in", p.partial != LAT_COMPLETE ? nlohmann::json(phase_json_name(p.stopped_in)) : nlohmann::json()},
+                   {"ntrial_requested", p.ntrial},
+                   {"ntrial_done", p.ntrial_done}});
   j["source"] = place_json(p.source_place);
   j["dest"] = place_json(p.dest_place);
   j["source"]["rank"] = p.source;
@@ -661,11 +654,8 @@ std::string study_table(const std::string &command_line, const lat_pingpong_resu
 }
 
 std::string study_json(const std::string &command_line, const lat_pingpong_result &p, const std::vector<lat_npp_study_row> &rows) {
-  nlohmann::json j;
-  j["format"] = "mpilat-npp-study";
-  j["format_version"] = 1;
-  j["run"] = {{"date_utc", utc_now()}, {"command_line", command_line}, {"mpilat_version", MPILAT_VERSION_STRING},
-              {"mpi_library_version", mpi_library_version()}, {"partial", p.partial != 0}, {"partial_cause", partial_cause(p)}};
+  nlohmann::json j = report_head_json("mpilat-npp-study", command_line);
+  j["run"].update({{"partial", p.partial != 0}, {"partial_cause", partial_cause(p)}});
   j["source"] = place_json(p.source_place);
   j["dest"] = place_json(p.dest_place);
   j["message"] = {{"bytes", p.bytes}};

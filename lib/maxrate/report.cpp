@@ -12,6 +12,7 @@
 #include "common/clock.hpp"
 #include "common/error.hpp"
 #include "common/plot.hpp"
+#include "common/report_json.hpp"
 #include "common/report_text.hpp"
 #include "common/staged_files.hpp"
 
@@ -192,14 +193,10 @@ std::string plot_what(const NodecommResult *m) {
 
 std::string json_text(const std::string &command_line, const NodecommResult *m, const std::vector<lat_maxrate_obs> &obs,
                       const MaxrateFit &fit) {
-  nlohmann::json j;
-  j["format"] = "mpilat-nodecomm";
-  j["format_version"] = 1;
-  j["run"] = {{"date_utc", utc_now()}, {"command_line", command_line}, {"mpilat_version", MPILAT_VERSION_STRING},
-              {"api_version", LAT_API_VERSION}, {"measured", m != nullptr}};
+  nlohmann::json j = report_head_json("mpilat-nodecomm", command_line, m != nullptr);
+  j["run"]["measured"] = m != nullptr;
   if (m != nullptr) {
     const lat_nodecomm_summary &s = m->summary;
-    j["run"]["mpi_library_version"] = mpi_library_version();
     j["run"]["wall_s"] = s.wall_s;
     j["run"]["partial"] = s.partial != 0;
     j["measurement"] = {{"intra_node", s.intra_node != 0},

@@ -16,7 +16,7 @@
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
 #include "common/frame.hpp"
-#include "common/report_text.hpp"
+#include "common/c_string.hpp"
 #include "common/failure_notes.hpp"
 #include "common/waits.hpp"
 #include "common/error.hpp"

@@ -14,6 +14,7 @@
 #include "common/clock.hpp"
 #include "common/error.hpp"
 #include "common/plot.hpp"
+#include "common/report_json.hpp"
 #include "common/report_text.hpp"
 #include "common/staged_files.hpp"
 
@@ -44,13 +45,9 @@ const char *pair_schedule_name(int schedule) {
 
 std::string pair_json_text(const PairResult &r, const std::string &command_line) {
   const lat_pair_summary &s = r.summary;
-  nlohmann::json j;
-  j["format"] = "mpilat-pairs";
-  j["format_version"] = 1;
-  j["run"] = {{"date_utc", utc_now()}, {"command_line", command_line}, {"mpilat_version", MPILAT_VERSION_STRING},
-              {"api_version", LAT_API_VERSION}, {"mpi_library_version", mpi_library_version()},
-              {"testing_host", std::string(s.testing_host)}, {"nprocs", s.nprocs}, {"nnodes", s.nnodes},
-              {"wall_s", s.wall_s}, {"partial", s.partial != 0}, {"from_log", s.from_log != 0}};
+  nlohmann::json j = report_head_json("mpilat-pairs", command_line);
+  j["run"].update({{"testing_host", std::string(s.testing_host)}, {"nprocs", s.nprocs}, {"nnodes", s.nnodes},
+                   {"wall_s", s.wall_s}, {"partial", s.partial != 0}, {"from_log", s.from_log != 0}});
   j["method"] = {{"msg_bytes", s.msg_bytes}, {"repeats", s.repeats}, {"schedule", pair_schedule_name(s.schedule)},
                  {"pairs", s.npairs}, {"steps_per_repeat", s.nrounds}, {"steps", s.steps},
                  {"round_trips", s.round_trips}, {"timer", s.from_log ? "unknown" : timer_name(s.timer)},

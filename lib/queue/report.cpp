@@ -6,6 +6,7 @@
 
 #include "common/clock.hpp"
 #include "common/plot.hpp"
+#include "common/report_json.hpp"
 #include "common/report_text.hpp"
 #include "common/staged_files.hpp"
 #include "generated/spec_options.hpp"
@@ -121,12 +122,8 @@ std::string queue_csv_text(const QueueResult &r) {
 
 std::string queue_json_text(const QueueResult &r, const std::string &command_line) {
   const lat_queue_summary &s = r.summary;
-  nlohmann::json j;
-  j["format"] = "mpilat-queue";
-  j["format_version"] = 1;
-  j["run"] = {{"date_utc", utc_now()}, {"command_line", command_line}, {"mpilat_version", MPILAT_VERSION_STRING},
-              {"api_version", LAT_API_VERSION}, {"mpi_library_version", mpi_library_version()},
-              {"wall_s", s.wall_s}, {"partial", s.partial != 0}, {"leftover_messages", s.leftover_messages}};
+  nlohmann::json j = report_head_json("mpilat-queue", command_line);
+  j["run"].update({{"wall_s", s.wall_s}, {"partial", s.partial != 0}, {"leftover_messages", s.leftover_messages}});
   j["mode"] = mode_name(r);
   j["any_source"] = s.any_source != 0;
   j["source"] = {{"rank", s.source}, {"host", std::string(s.source_host)}};

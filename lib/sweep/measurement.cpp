@@ -19,7 +19,7 @@
 #include "common/communicator.hpp"
 #include "common/failure_notes.hpp"
 #include "common/frame.hpp"
-#include "common/report_text.hpp"
+#include "common/c_string.hpp"
 #include "common/waits.hpp"
 #include "common/error.hpp"
 #include "common/progress.hpp"

@@ -7,6 +7,7 @@
 #include "common/clock.hpp"
 #include "common/error.hpp"
 #include "common/plot.hpp"
+#include "common/report_json.hpp"
 #include "common/report_text.hpp"
 #include "common/staged_files.hpp"
 #include "generated/spec_options.hpp"
@@ -139,21 +140,14 @@ std::string sweep_csv_text(const SweepResult &r) {
 std::string sweep_json_text(const SweepResult &r, const std::string &command_line) {
   const lat_sweep_summary &s = r.summary;
   const lat_sweep_options &o = r.options;
-  nlohmann::json j;
-  j["format"] = "mpilat-sweep";
-  j["format_version"] = 1;
-  j["run"] = {{"date_utc", utc_now()},
-              {"command_line", command_line},
-              {"mpilat_version", MPILAT_VERSION_STRING},
-              {"api_version", LAT_API_VERSION},
-              {"mpi_library_version", mpi_library_version()},
-              {"nprocs", s.nprocs},
-              {"wall_s", s.wall_s},
-              {"end", sweep_end_name(s.end)},
-              {"partial", s.end == LAT_SWEEP_END_STOPPED || s.end == LAT_SWEEP_END_BUDGET},
-              {"passes", s.passes},
-              {"measurements", s.measurements},
-              {"refinement_capped", s.capped != 0}};
+  nlohmann::json j = report_head_json("mpilat-sweep", command_line);
+  j["run"].update({{"nprocs", s.nprocs},
+                   {"wall_s", s.wall_s},
+                   {"end", sweep_end_name(s.end)},
+                   {"partial", s.end == LAT_SWEEP_END_STOPPED || s.end == LAT_SWEEP_END_BUDGET},
+                   {"passes", s.passes},
+                   {"measurements", s.measurements},
+                   {"refinement_capped", s.capped != 0}});
   j["pattern"] = {{"name", sweep_pattern_name(s.pattern)},
                   {"bisect", s.bisect != 0},
                   {"pairs", s.npairs},

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """check_json_fields.py SPEC FILE...: every field spec/json.toml lists for a file's format (and for every
 format) is in the file: the fields mpilat-compare reads. For "/points/*/bytes" every element of /points must
-have it. Exit 1 naming each field missing and the file."""
+have it. And every file starts with the one run head (lib/common/report_json.cpp, report_head_json), written
+once for every format. Exit 1 naming each field missing and the file."""
 import json
 import sys
 import tomllib
+
+# report_head_json's fields: every format's run header, in one place for all writers.
+HEAD = ('/format_version', '/run/date_utc', '/run/command_line', '/run/mpilat_version', '/run/api_version')
 
 
 def missing(doc, pointer):
@@ -38,6 +42,13 @@ def main():
             print(f'FAIL: {path}: format {fmt!r} is not in {sys.argv[1]}')
             bad += 1
             continue
+        if doc.get('format_version') != 1:
+            print(f'FAIL: {path}: format_version {doc.get("format_version")!r}, not 1')
+            bad += 1
+        for pointer in HEAD:
+            if missing(doc, pointer):
+                print(f'FAIL: {path} ({fmt}): the run head lacks {pointer}')
+                bad += 1
         for table in ('common', fmt):
             fields = spec[table]
             for name, pointer in fields.items():

@@ -1,0 +1,16 @@
+// c_string.hpp: text into a result struct's fixed character arrays (host names), for the measurements,
+// which never include the report layer's headers (tests/tools/check_layers.py).
+#pragma once
+
+#include <cstddef>
+#include <cstdio>
+
+namespace lat {
+
+/// src into a result's fixed character array (a host name), cut to fit and always NUL-terminated.
+template <size_t N>
+void copy_c_string(char (&dst)[N], const char *src) {
+  std::snprintf(dst, N, "%s", src);
+}
+
+}  // namespace lat
