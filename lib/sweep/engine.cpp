@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <utility>
 
 #include "common/error.hpp"
 
@@ -21,10 +22,24 @@ bool record(SizePoint &p, double t, int64_t pass) {
   return improved;
 }
 
-/// A size added between left and right at pass `joined`, judged once it has been in refine_after passes.
-struct Pending {
-  int64_t mid, left, right;
-};
+/// Whether a point's minimum over the passes from `since` is sure enough to judge a curvature of `off`: it
+/// has refine_after samples there, its two smallest differ by less than off (two noisy samples far apart say
+/// nothing yet), and no sample of the last refine_after - 1 lowered it (a minimum still falling is not yet the
+/// point's time).
+bool settled(const SizePoint &p, int64_t since, int64_t refine_after, double off) {
+  std::vector<double> t;
+  for (size_t k = 0; k < p.samples.size(); ++k)
+    if (p.pass_of[k] >= since) t.push_back(p.samples[k]);
+  if (static_cast<int64_t>(t.size()) < refine_after) return false;
+  size_t reached = 0;  // the first sample within kImprovementRel of the minimum
+  const double best = *std::min_element(t.begin(), t.end());
+  while (t[reached] > best * (1.0 + kImprovementRel)) ++reached;
+  if (static_cast<int64_t>(t.size() - 1 - reached) < refine_after - 1) return false;
+  // The minimum's spread: its distance to the tenth percentile (the second smallest of up to 20 samples).
+  const size_t k = std::max<size_t>(1, t.size() / 10);
+  std::nth_element(t.begin(), t.begin() + static_cast<long>(k), t.end());
+  return t[k] - best < off;
+}
 
 class Sweep {
  public:
@@ -56,7 +71,8 @@ class Sweep {
       quiet_passes = new_minimum ? 0 : quiet_passes + 1;
       // No refinement after the last pass allowed: its new sizes would never be measured.
       if (plan_.adaptive && out_.passes >= plan_.refine_after && out_.passes < plan_.reps) refine();
-      const bool refining = plan_.adaptive && (!open_.empty() || !pending_.empty());
+      // A round that added sizes, or a point still to be judged, keeps the passes going.
+      const bool refining = plan_.adaptive && (std::exchange(added_, false) || unsettled_);
       if (plan_.n_stable > 0 && quiet_passes >= plan_.n_stable && out_.passes >= plan_.refine_after && !refining) {
         out_.end = SweepEnd::kStable;
         break;
@@ -95,36 +111,43 @@ class Sweep {
     return std::max<int64_t>(0, plan_.reps - out_.passes - 1) * static_cast<int64_t>(out_.points.size());
   }
 
-  /// Judges the sizes added earlier, then splits every open interval that is wide enough. A midpoint is
-  /// judged once it has been in refine_after passes, against its neighbours' minima over those same
-  /// passes: a neighbour's earlier samples saw other phases of the machine, and comparing them would make
-  /// a change of phase look like curvature.
+  /// A round of refinement (section 3.2, as the original does it): the first splits every interval of the
+  /// grid; every later one re-examines every point of the current set against the line through its two
+  /// neighbours, on the minima of all their samples over the passes all three were in (an older neighbour's
+  /// earlier samples saw other phases of the machine, and comparing them would make a change of phase look
+  /// like curvature). A point off the line by more than autorel splits both its intervals, down to autodx;
+  /// one off the line whose minimum is not settled yet is sampled again (the passes go on) before it is
+  /// judged; a point on the line is looked at again next round, so a midpoint passed over early is not lost.
   void refine() {
+    std::set<int64_t> split;  // left ends of the intervals to split
+    unsettled_ = false;
     if (!refinement_started_) {
-      for (size_t k = 0; k + 1 < out_.points.size(); ++k) open_.insert(out_.points[k].size);
+      for (size_t k = 0; k + 1 < out_.points.size(); ++k) split.insert(out_.points[k].size);
       refinement_started_ = true;
     }
-    std::vector<Pending> waiting;
-    for (const Pending &q : pending_) {
-      const SizePoint &m = point(q.mid), &l = point(q.left), &r = point(q.right);
-      if (out_.passes - m.joined < plan_.refine_after) {
-        waiting.push_back(q);
+    for (size_t i = 1; i + 1 < out_.points.size(); ++i) {
+      const SizePoint &l = out_.points[i - 1], &m = out_.points[i], &r = out_.points[i + 1];
+      const int64_t since = std::max({l.joined, m.joined, r.joined});
+      if (out_.passes - since < plan_.refine_after) {
+        unsettled_ = true;  // a point added last round: judged once it has been in refine_after passes
         continue;
       }
-      const double left = l.best_since(m.joined), right = r.best_since(m.joined);
-      const double line = 0.5 * (left + right);
-      const double off = std::fabs(m.best - line);
-      // Curvature must also exceed how far the minima themselves are uncertain, or noise refines.
-      const double noise = std::max({uncertainty(m), uncertainty(l), uncertainty(r)});
-      if (off > plan_.autorel * std::fabs(line) && off > noise) {
-        open_.insert(q.left);
-        open_.insert(q.mid);
+      const bool wide = m.size - l.size >= 2 * plan_.autodx || r.size - m.size >= 2 * plan_.autodx;
+      if (!wide) continue;
+      const double tl = l.best_since(since), tm = m.best_since(since), tr = r.best_since(since);
+      const double line = tl + (tr - tl) * static_cast<double>(m.size - l.size) / static_cast<double>(r.size - l.size);
+      const double off = std::fabs(tm - line);
+      if (!(off > plan_.autorel * std::fabs(line))) continue;
+      // Curvature must stand above how far the three minima are still uncertain, or noise refines.
+      if (!settled(l, since, plan_.refine_after, off) || !settled(m, since, plan_.refine_after, off) ||
+          !settled(r, since, plan_.refine_after, off)) {
+        unsettled_ = true;
+        continue;
       }
+      split.insert(l.size);
+      split.insert(m.size);
     }
-    pending_ = waiting;
-    const std::set<int64_t> open = std::move(open_);
-    open_.clear();
-    for (int64_t left : open) {
+    for (int64_t left : split) {
       auto it = std::lower_bound(out_.points.begin(), out_.points.end(), left,
                                  [](const SizePoint &p, int64_t s) { return p.size < s; });
       if (it == out_.points.end() || std::next(it) == out_.points.end()) continue;
@@ -139,7 +162,7 @@ class Sweep {
       mid.refined = true;
       mid.joined = out_.passes;
       out_.points.insert(std::next(it), mid);
-      pending_.push_back({mid.size, left, right});
+      added_ = true;
     }
   }
 
@@ -198,8 +221,8 @@ class Sweep {
   const SweepProgress &progress_;
   SweepOutcome out_;
   bool refinement_started_ = false;
-  std::set<int64_t> open_;       // left ends of intervals to split
-  std::vector<Pending> pending_;
+  bool added_ = false;      // the last round added sizes
+  bool unsettled_ = false;  // the last round left a point unjudged (too new, or its minimum not settled)
 };
 
 }  // namespace
