@@ -31,6 +31,7 @@ struct Settings {
   std::string outdir;
   std::string timer = "mpi_wtime";
   bool gnuplot = false;             // -gnuplot: the original's gnuplot data and command files
+  bool givedy = false;              // -givedy: with the mean and the max (implies -gnuplot)
   bool no_png = false;
   int progress = -1;  // -1: on where stderr is a terminal
 };
@@ -64,7 +65,8 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
                     std::to_string(o.size_stride));
   app.add_option("--sizelist", s.size_list, "message sizes as a list: n1,n2,... (ascending)")->delimiter(',');
   app.add_flag("--logscale", [&](int64_t) { o.logscale = 1; },
-               "sizes first, the powers of two above it, last (the original's -logscale; stride not used)");
+               "sizes first, the powers of two from 4 above it, last, plotted log-log (the original's -logscale; stride "
+               "not used)");
   app.add_flag("--auto", [&](int64_t) { o.adaptive = 1; }, "refine the sizes where straight lines misfit");
   app.add_option("--autorel", o.autorel, "relative interpolation error that splits an interval");
   app.add_option("--autodx", o.autodx, "smallest spacing of refined sizes, bytes");
@@ -109,6 +111,7 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_option("--outbase", s.outbase, "base name of the files in --outdir: .csv, .json, .png (and -gnuplot's)");
   app.add_option("--outdir", s.outdir, "directory of those files (default: the working directory)");
   app.add_flag("--gnuplot", s.gnuplot, "also write the original's gnuplot data and commands (<outbase>.gpl, .gcm)");
+  app.add_flag("--givedy", s.givedy, "the gnuplot data get the mean and the max after the rate (implies -gnuplot)");
   app.add_flag("--noplot", s.no_png, "do not render <outbase>.png");
   app.add_flag("--quick", "the original's -quick: -n_stable 5 and at least 5 operations per sample");
   add_progress_flags(app, s.progress, "if a terminal");
@@ -180,7 +183,8 @@ int main(int argc, char **argv) {
   if (summary.end == LAT_SWEEP_END_BUDGET) status = DRIVER_PARTIAL;  // -max_run_time: a clean partial result
   if (rank == 0) {
     const std::string cmd = command_line_of(argc, argv);
-    const int flags = (s.no_png ? 0 : LAT_SWEEP_FILES_PNG) | (s.gnuplot ? LAT_SWEEP_FILES_GNUPLOT : 0);
+    const int flags = (s.no_png ? 0 : LAT_SWEEP_FILES_PNG) | (s.gnuplot || s.givedy ? LAT_SWEEP_FILES_GNUPLOT : 0) |
+                      (s.givedy ? LAT_SWEEP_FILES_GIVEDY : 0);
     const char *table = s.fname.empty() ? "-" : s.fname.c_str();
     if (const int wrote = lat_write_sweep_files(s.outdir.c_str(), s.outbase.c_str(), cmd.c_str(), sweep, flags, table);
         wrote != LAT_SUCCESS) {

@@ -178,20 +178,28 @@ contains
   end subroutine lat_sweep_free
 
   !> Writes <base>.csv and .json into outdir, whole or not at all; with render <base>.png (gnuplot), with
-  !> gnuplot <base>.gpl and .gcm (mpptest's -gnuplot files), with table_path the results table there
-  !> ("-": on standard output).
-  subroutine lat_write_sweep_files(outdir, base, command_line, sweep, render, gnuplot, table_path, ierr)
+  !> gnuplot <base>.gpl and .gcm (mpptest's -gnuplot files; givedy: the .gpl with the mean and the max, and
+  !> gnuplot implied), with table_path the results table there ("-": on standard output).
+  subroutine lat_write_sweep_files(outdir, base, command_line, sweep, render, gnuplot, table_path, ierr, givedy)
     character(len=*), intent(in) :: outdir, base, command_line
     type(lat_sweep), intent(in) :: sweep
     logical, intent(in) :: render
     logical, optional, intent(in) :: gnuplot
     character(len=*), optional, intent(in) :: table_path
     integer, optional, intent(out) :: ierr
+    logical, optional, intent(in) :: givedy
     integer(c_int) :: rc, flags
+    logical :: want_gnuplot
     flags = merge(LAT_SWEEP_FILES_PNG, 0, render)
-    if (present(gnuplot)) then
-      if (gnuplot) flags = flags + LAT_SWEEP_FILES_GNUPLOT
+    want_gnuplot = .false.
+    if (present(gnuplot)) want_gnuplot = gnuplot
+    if (present(givedy)) then
+      if (givedy) then
+        want_gnuplot = .true.
+        flags = flags + LAT_SWEEP_FILES_GIVEDY
+      end if
     end if
+    if (want_gnuplot) flags = flags + LAT_SWEEP_FILES_GNUPLOT
     if (present(table_path)) then
       rc = lat_write_sweep_files_c(trim(outdir)//c_null_char, trim(base)//c_null_char, &
                                    trim(command_line)//c_null_char, sweep%handle, flags, trim(table_path)//c_null_char)

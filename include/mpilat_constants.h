@@ -99,10 +99,12 @@
  * lat_sweep_files_flag).
  *   LAT_SWEEP_FILES_PNG      draw <base>.png with gnuplot
  *   LAT_SWEEP_FILES_GNUPLOT  write <base>.gpl and <base>.gcm (mpptest's -gnuplot output)
+ *   LAT_SWEEP_FILES_GIVEDY   with GNUPLOT: <base>.gpl gets the mean and the max (mpptest's -givedy)
  */
 #define LAT_SWEEP_FILES_FLAGS(LAT_X) \
   LAT_X(LAT_SWEEP_FILES_PNG, 1) \
-  LAT_X(LAT_SWEEP_FILES_GNUPLOT, 2)
+  LAT_X(LAT_SWEEP_FILES_GNUPLOT, 2) \
+  LAT_X(LAT_SWEEP_FILES_GIVEDY, 4)
 
 /* What lat_write_pair_matrices draws (its `render` argument, bits; enum lat_pair_files_flag).
  *   LAT_PAIR_FILES_PNG   render the heat map as PNG and SVG (else only its gnuplot script)

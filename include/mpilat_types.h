@@ -224,8 +224,9 @@ typedef struct lat_sweep_options {
                              the partner's checks can delay them: times are for correctness runs only); a
                              difference is LAT_ERR_DATA naming the size, the sample and the byte; default 0 */
   int progress;         /**< 1: the leading rank prints progress on stderr; default 0 */
-  int logscale;         /**< 1: the starting grid is size_first and the powers of two above it, then size_last
-                             (mpptest's -logscale; size_stride is not used); default 0 */
+  int logscale;         /**< 1: the starting grid is size_first, the powers of two from 4 above it (the
+                             original's 0, 4, 8, ...), then size_last, plotted log-log (mpptest's -logscale;
+                             size_stride is not used); default 0 */
 } lat_sweep_options;
 
 /** One message size of a sweep. Times are per operation in microseconds (see lat_sweep_pattern). */

@@ -83,8 +83,8 @@ module mpilat_types_sweep
     integer(c_int) :: verify
     !> 1: the leading rank prints progress on stderr; default 0
     integer(c_int) :: progress
-    !> 1: the starting grid is size_first and the powers of two above it, then size_last (mpptest's
-    !> -logscale; size_stride is not used); default 0
+    !> 1: the starting grid is size_first, the powers of two from 4 above it (the original's 0, 4, 8, ...),
+    !> then size_last, plotted log-log (mpptest's -logscale; size_stride is not used); default 0
     integer(c_int) :: logscale
   end type lat_sweep_options
 

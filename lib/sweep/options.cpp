@@ -97,9 +97,9 @@ SweepPlan plan_of(const lat_sweep_options &o, int64_t nsizes, const int64_t *siz
   if (nsizes > 0) {
     p.sizes.assign(sizes, sizes + nsizes);
   } else if (o.logscale && o.size_first >= 0 && o.size_last >= o.size_first) {
-    // mpptest's -logscale: first, the powers of two above it, last.
+    // mpptest's -logscale: first (0 by default), the powers of two from 4 above it, last.
     p.sizes.push_back(o.size_first);
-    int64_t s = 1;
+    int64_t s = 4;
     while (s <= o.size_first) s *= 2;
     for (; s < o.size_last; s *= 2) p.sizes.push_back(s);
     if (o.size_last > o.size_first) p.sizes.push_back(o.size_last);

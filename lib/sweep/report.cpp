@@ -95,35 +95,68 @@ std::string sweep_table_text(const SweepResult &r) {
   return o;
 }
 
-std::string sweep_gpl_text(const SweepResult &r) {
+std::string sweep_gpl_text(const SweepResult &r, bool givedy) {
+  // The original's layout, tab-separated: the two ranks, their distance, the length, the time and the rate;
+  // with -givedy the mean and the maximum over the samples after them (an old script's `using 4:5` reads).
   std::string o;
   append(o, "# {}\n", title(r));
-  append(o, "# columns: 1 {}, 2 time (us, minimum of averages: the reported value), 3 rate (MB/s),\n",
-          size_label(r));
-  append(o, "#          4 min (us), 5 max (us) over the samples; 6 median (us), 7 mean (us)\n");
+  append(o, "# columns: 1 proc1, 2 proc2, 3 distance (ranks), 4 {}, 5 time (us, minimum of averages: the reported "
+            "value), 6 rate (MB/s){}\n",
+         size_label(r), givedy ? ", 7 mean (us), 8 max (us) over the samples" : "");
   if (r.summary.end == LAT_SWEEP_END_STOPPED || r.summary.end == LAT_SWEEP_END_BUDGET)
     append(o, "# PARTIAL: the sweep ended early ({})\n", sweep_end_name(r.summary.end));
-  for (const lat_sweep_point &p : r.points)
-    append(o, "{} {:.6f} {:.6f} {:.6f} {:.6f} {:.6f} {:.6f}\n", p.bytes, p.min_us, p.rate_mbs, p.min_us, p.max_us,
-            p.median_us, p.mean_us);
+  const int64_t distance = r.summary.dest > r.summary.source ? r.summary.dest - r.summary.source
+                                                             : r.summary.source - r.summary.dest;
+  for (const lat_sweep_point &p : r.points) {
+    append(o, "{}\t{}\t{}\t{}\t{:.6f}\t{:.6f}", r.summary.source, r.summary.dest, distance, p.bytes, p.min_us,
+           p.rate_mbs);
+    if (givedy) append(o, "\t{:.6f}\t{:.6f}", p.mean_us, p.max_us);
+    o += '\n';
+  }
   return o;
 }
 
-std::string sweep_gcm_text(const SweepResult &r, const std::string &fname) {
-  std::string o = gnuplot_figure_head(fname, 1000, 650, ".gcm");
-  append(o, "if (!exists(\"datafile\")) datafile = {}\n", gnuplot_quoted(fname + ".gpl").c_str());
+namespace {
+
+/// What the .gcm and the picture's script share: title, axes (log-log with -logscale, as the original
+/// plots; else log in time only: the max of a sample can be 100 times the min), the steps as dashed lines.
+std::string figure_settings(const SweepResult &r) {
+  std::string o;
   append(o, "set title {}\n", gnuplot_quoted(title(r) + " (" + r.summary.source_host + ")").c_str());
-  append(o, "set xlabel {}\nset ylabel {}\n", gnuplot_quoted(size_label(r)),
-          gnuplot_quoted(time_label(r)));
-  // Log scale in time: the max of a sample can be 100 times the min, and all three must stay readable.
-  append(o, "set key top left\nset grid\nset logscale y\n");
+  append(o, "set xlabel {}\nset ylabel {}\n", gnuplot_quoted(size_label(r)), gnuplot_quoted(time_label(r)));
+  append(o, "set key top left\nset grid\n{}\n", r.options.logscale ? "set logscale xy" : "set logscale y");
   for (const lat_sweep_threshold &t : r.thresholds)
     append(o, "set arrow from {}, graph 0 to {}, graph 1 nohead dashtype 2 linecolor rgb 'gray50'\n",
-            t.above_bytes, t.above_bytes);
-  append(o, "plot datafile using 1:5 with lines linecolor rgb 'light-red' title 'max', \\\n");
-  append(o, "     datafile using 1:6 with lines linecolor rgb 'dark-green' title 'median', \\\n");
-  append(o, "     datafile using 1:2 with linespoints pointtype 7 pointsize 0.5 linecolor rgb 'blue' "
-             "title 'min (reported)'\n");
+           t.above_bytes, t.above_bytes);
+  return o;
+}
+
+}  // namespace
+
+std::string sweep_gcm_text(const SweepResult &r, const std::string &fname, bool givedy) {
+  std::string o = gnuplot_figure_head(fname, 1000, 650, ".gcm");
+  append(o, "if (!exists(\"datafile\")) datafile = {}\n", gnuplot_quoted(fname + ".gpl").c_str());
+  o += figure_settings(r);
+  if (givedy) {
+    append(o, "plot datafile using 4:8 with lines linecolor rgb 'light-red' title 'max', \\\n");
+    append(o, "     datafile using 4:7 with lines linecolor rgb 'dark-green' title 'mean', \\\n     ");
+  } else {
+    o += "plot ";
+  }
+  append(o, "datafile using 4:5 with linespoints pointtype 7 pointsize 0.5 linecolor rgb 'blue' title 'time (min)'\n");
+  return o;
+}
+
+std::string sweep_plot_script(const SweepResult &r, const std::string &fname) {
+  std::string o = gnuplot_figure_head(fname, 1000, 650);
+  append(o, "if (!exists(\"datafile\")) datafile = {}\n", gnuplot_quoted(fname + ".csv").c_str());
+  o += "set datafile separator ','\n";
+  o += figure_settings(r);
+  // <base>.csv: 1 bytes, 4 min_us, 5 median_us, 7 max_us; its first line names the columns.
+  append(o, "plot datafile every ::1 using 1:7 with lines linecolor rgb 'light-red' title 'max', \\\n");
+  append(o, "     datafile every ::1 using 1:5 with lines linecolor rgb 'dark-green' title 'median', \\\n");
+  append(o, "     datafile every ::1 using 1:4 with linespoints pointtype 7 pointsize 0.5 linecolor rgb 'blue' "
+            "title 'min (reported)'\n");
   return o;
 }
 
@@ -192,7 +225,8 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
 std::vector<std::string> sweep_output_names(const std::string &outdir, const std::string &base_name) {
   require_file_name("base", base_name);
   std::vector<std::string> names;
-  for (const char *ext : {".csv", ".json", ".gpl", ".gcm", ".png"}) names.push_back(join_path(outdir, base_name) + ext);
+  for (const char *ext : {".csv", ".json", ".gpl", ".gcm", ".gp", ".png"})
+    names.push_back(join_path(outdir, base_name) + ext);
   return names;
 }
 
@@ -203,18 +237,20 @@ void write_sweep_files(const std::string &outdir, const std::string &base_name, 
   std::vector<std::pair<std::string, std::string>> files = {{base + ".csv", sweep_csv_text(r)},
                                                             {base + ".json", sweep_json_text(r, command_line)}};
   if (!table_path.empty() && table_path != "-") files.emplace_back(table_path, sweep_table_text(r));
-  // The plot is drawn from the gnuplot data and command files; without LAT_SWEEP_FILES_GNUPLOT they are
-  // staged for it only and then removed.
-  const size_t published = (flags & LAT_SWEEP_FILES_GNUPLOT) ? files.size() + 2 : files.size();
-  const size_t gpl = files.size();
-  files.emplace_back(base + ".gpl", sweep_gpl_text(r));
-  files.emplace_back(base + ".gcm", sweep_gcm_text(r, base_name));
+  if (flags & LAT_SWEEP_FILES_GNUPLOT) {
+    const bool givedy = (flags & LAT_SWEEP_FILES_GIVEDY) != 0;
+    files.emplace_back(base + ".gpl", sweep_gpl_text(r, givedy));
+    files.emplace_back(base + ".gcm", sweep_gcm_text(r, base_name, givedy));
+  }
+  // The picture is drawn from the CSV (min, median, max) by <base>.gp, written beside it.
+  const size_t script = files.size();
+  if (flags & LAT_SWEEP_FILES_PNG) files.emplace_back(base + ".gp", sweep_plot_script(r, base_name));
   std::vector<std::string> declared = sweep_output_names(outdir, base_name);
   if (!table_path.empty() && table_path != "-") declared.push_back(table_path);
   require_declared(declared, files);
-  const MakeFromStaged plot = (flags & LAT_SWEEP_FILES_PNG) ? render_plots({{base + ".png", gpl + 1}}, {{"datafile", gpl}})
+  const MakeFromStaged plot = (flags & LAT_SWEEP_FILES_PNG) ? render_plots({{base + ".png", script}}, {{"datafile", 0}})
                                                             : nullptr;
-  write_files_whole(files, plot, published);
+  write_files_whole(files, plot);
   if (table_path == "-") std::fputs(sweep_table_text(r).c_str(), stdout);
 }
 

@@ -11,13 +11,17 @@ namespace lat {
 /// The results as a table: the mpptest driver's output (stdout, or the -fname file), with the steps and
 /// the startup and rate of each regime.
 std::string sweep_table_text(const SweepResult &r);
-std::string sweep_gpl_text(const SweepResult &r);
-std::string sweep_gcm_text(const SweepResult &r, const std::string &fname);
+/// mpptest's gnuplot data (its layout: proc1 proc2 distance len time rate, tab-separated; givedy: the mean and
+/// the max after them) and commands (time against length, log-log with logscale).
+std::string sweep_gpl_text(const SweepResult &r, bool givedy);
+std::string sweep_gcm_text(const SweepResult &r, const std::string &fname, bool givedy);
+/// The picture's script: min, median and max against size from <fname>.csv.
+std::string sweep_plot_script(const SweepResult &r, const std::string &fname);
 std::string sweep_csv_text(const SweepResult &r);
 std::string sweep_json_text(const SweepResult &r, const std::string &command_line);
 
-/// <base>.csv and .json in outdir, with LAT_SWEEP_FILES_GNUPLOT <base>.gpl and .gcm, with
-/// LAT_SWEEP_FILES_PNG <base>.png, and the table at table_path ("": none; "-": printed on stdout once the
+/// <base>.csv and .json in outdir, with LAT_SWEEP_FILES_GNUPLOT <base>.gpl and .gcm (LAT_SWEEP_FILES_GIVEDY:
+/// eight columns), with LAT_SWEEP_FILES_PNG <base>.gp and <base>.png, and the table at table_path ("": none; "-": printed on stdout once the
 /// files are in place), whole or not at all.
 /// Every file write_sweep_files may write in outdir under base (lat_check_outputs "sweep"; the table's own path
 /// is the caller's to check).

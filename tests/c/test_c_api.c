@@ -569,16 +569,16 @@ static void sweep_run_finds_the_threshold(void **state) {
   assert_int_equal(lat_sweep_free(&h), LAT_SUCCESS); /* a NULL handle is accepted */
 }
 
-/* -logscale: first, the powers of two above it, last; the stride is not used. */
+/* -logscale: first, the powers of two from 4 above it, last; the stride is not used. */
 static void sweep_run_logscale_grid(void **state) {
   (void)state;
   lat_sweep_options o;
   assert_int_equal(lat_sweep_defaults(&o), LAT_SUCCESS);
   assert_int_equal(o.logscale, 0);
   o.logscale = 1;
-  o.size_first = 3;
+  o.size_first = 0;
   o.size_last = 1000;
-  o.size_stride = 1; /* would be 998 sizes without logscale */
+  o.size_stride = 1; /* would be 1001 sizes without logscale */
   o.reps = 2;
   o.n_stable = 0;
   struct synthetic s = {0, 0, 0.0};
@@ -586,7 +586,7 @@ static void sweep_run_logscale_grid(void **state) {
   assert_int_equal(lat_sweep_run(&o, 0, NULL, synthetic_curve, &s, &h), LAT_SUCCESS);
   lat_sweep_summary sum;
   assert_int_equal(lat_sweep_get_summary(h, &sum), LAT_SUCCESS);
-  const int64_t expected[] = {3, 4, 8, 16, 32, 64, 128, 256, 512, 1000};
+  const int64_t expected[] = {0, 4, 8, 16, 32, 64, 128, 256, 512, 1000}; /* the original's 0, 4, 8, ... */
   assert_int_equal(sum.nsizes, 10);
   for (int64_t i = 0; i < sum.nsizes; ++i) {
     lat_sweep_point p;
@@ -721,6 +721,27 @@ static void sweep_files_whole(void **state) {
     assert_true(strlen(text) > 0);
     free(text);
     unlink(path);
+  }
+  /* LAT_SWEEP_FILES_GIVEDY adds columns to the .gpl: refused without LAT_SWEEP_FILES_GNUPLOT, nothing written;
+     with it, the original's eight tab-separated columns. */
+  assert_int_equal(lat_write_sweep_files(dir, "s", "cmd", h, LAT_SWEEP_FILES_GIVEDY, NULL), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "LAT_SWEEP_FILES_GIVEDY adds columns to <base>.gpl and needs "
+                                                   "LAT_SWEEP_FILES_GNUPLOT, got flags 4"));
+  assert_int_equal(lat_write_sweep_files(dir, "s", "cmd", h, 8, NULL), LAT_ERR_ARG);
+  assert_int_equal(lat_write_sweep_files(dir, "s", "cmd", h, LAT_SWEEP_FILES_GNUPLOT | LAT_SWEEP_FILES_GIVEDY, NULL),
+                   LAT_SUCCESS);
+  snprintf(path, sizeof path, "%s/s.gpl", dir);
+  text = read_file(path);
+  assert_non_null(text);
+  const char *row = text;
+  while (*row == '#') row = strchr(row, '\n') + 1; /* past the comments */
+  int tabs = 0;
+  for (const char *c = row; *c != '\n'; ++c) tabs += *c == '\t';
+  assert_int_equal(tabs, 7);
+  free(text);
+  for (int k = 0; k < 4; ++k) {
+    snprintf(path, sizeof path, "%s/s.%s", dir, ext[k]);
+    assert_int_equal(unlink(path), 0);
   }
   assert_int_equal(rmdir(dir), 0); /* no PNG without render, nothing temporary left */
   lat_sweep_free(&h);

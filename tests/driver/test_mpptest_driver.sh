@@ -21,15 +21,39 @@ grep -Eq '^# +bytes +time\(us\) +rate\(MB/s\) +median\(us\)' quick.txt && ok || 
 grep -q 'time(us)' quick.out && bad "-fname: the table went to stdout as well" || ok
 grep -q '^# startup and rate' quick.txt && grep -Eq '^# bytes [0-9]+\.\.[0-9]+ \([0-9]+ sizes\): startup = [0-9.]+ us, rate = ' quick.txt \
   && ok || bad "startup and rate lines"
-# mpptest's data columns: length time rate min max, then median and mean; '#' comments above.
-awk '!/^#/ && NF != 7 { exit 1 }' quick.gpl && ok || bad "gpl rows must have 7 columns"
-awk '!/^#/ && ($2 != $4 || $2 > $5 || $6 < $4 || $6 > $5) { exit 1 }' quick.gpl && ok || bad "gpl: time is the min, min <= median <= max"
-awk '!/^#/ { if (seen && $1 <= last) exit 1; last = $1; seen = 1 }' quick.gpl && ok || bad "gpl sizes ascending"
-grep -q '^# columns: 1 message size (bytes), 2 time' quick.gpl && ok || bad "gpl column comment"
+# mpptest's data columns, tab-separated: proc1 proc2 distance len time rate; '#' comments above. Each row is
+# the CSV's row of that size: len its bytes, time its min_us, rate its rate_mbs.
+awk -F'\t' '!/^#/ && (NF != 6 || $1 != 0 || $2 != 1 || $3 != 1) { exit 1 }' quick.gpl && ok ||
+  bad "gpl rows must be proc1 0, proc2 1, distance 1 and 6 tab-separated columns"
+python3 - quick.gpl quick.csv <<'PY' && ok || bad "gpl rows are not the csv's sizes, minima and rates"
+import csv, sys
+rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1]) if not l.startswith('#')]
+table = list(csv.DictReader(open(sys.argv[2])))
+assert len(rows) == len(table), (len(rows), len(table))
+for r, c in zip(rows, table):
+    assert int(r[3]) == int(c['bytes']) and abs(float(r[4]) - float(c['min_us'])) < 1e-6, (r, c)
+    assert abs(float(r[5]) - float(c['rate_mbs'])) < 1e-6, (r, c)
+PY
+grep -q '^# columns: 1 proc1, 2 proc2, 3 distance (ranks), 4 message size (bytes), 5 time' quick.gpl && ok || bad "gpl column comment"
 [ "$(head -1 quick.csv)" = "bytes,samples,n_avg,min_us,median_us,mean_us,max_us,stddev_us,rate_mbs,compute_us,refined,rerun,anomalous" ] \
   && ok || bad "csv header"
 [ "$(grep -vc '^#' quick.gpl)" = "$(($(wc -l < quick.csv) - 1))" ] && ok || bad "gpl and csv have the same sizes"
-grep -q '^plot datafile using 1:5' quick.gcm && grep -q "outfile = 'quick.png'" quick.gcm && ok || bad "gcm commands"
+grep -q '^plot datafile using 4:5 ' quick.gcm && grep -q "outfile = 'quick.png'" quick.gcm && grep -q '^set logscale y$' quick.gcm \
+  && ok || bad "gcm commands"
+grep -q '^plot datafile every ::1 using 1:7 ' quick.gp && ok || bad "the picture's script reads the csv's max"
+# -givedy: the mean and the max after the rate (eight columns), and -gnuplot with it.
+$mpiexec -n 2 "$mpptest" -sizelist 0,64,1024 -sample_reps 3 -n_stable 0 -nr 4096 -givedy -noplot -noprogress -outbase dy \
+  -fname dy.txt > /dev/null 2> dy.err || bad "-givedy run: $(cat dy.err)"
+python3 - dy.gpl dy.csv <<'PY' && ok || bad "-givedy: not 8 columns with the csv's mean and max"
+import csv, sys
+rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1]) if not l.startswith('#')]
+table = list(csv.DictReader(open(sys.argv[2])))
+assert [len(r) for r in rows] == [8, 8, 8], rows
+for r, c in zip(rows, table):
+    assert [int(r[3]), float(r[6]), float(r[7])] == [int(c['bytes']), float(c['mean_us']), float(c['max_us'])], (r, c)
+PY
+grep -q "using 4:8 with lines .* title 'max'" dy.gcm && grep -q "using 4:7 with lines .* title 'mean'" dy.gcm && ok ||
+  bad "-givedy: gcm does not plot the mean and the max"
 [ "$(head -c 8 quick.png | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] && ok || bad "png signature"
 json_fields quick.json
 python3 - quick.json <<'PY' && ok || bad "json fields"
@@ -74,14 +98,16 @@ $mpiexec -n 2 "$mpptest" -sizelist 0,64,1024 -sample_reps 2 -n_stable 0 -n_avg_m
 python3 -c "import json; assert {p['n_avg'] for p in json.load(open('minavg/mppout.json'))['points']} == {120}" && ok \
   || bad "-n_avg_min 120: not every sample was 120 operations"
 
-# -logscale: the sizes are the first, the powers of two above it, and the last; the JSON echoes it.
+# -logscale: the sizes are the first, the powers of two from 4 above it (the original's 0, 4, 8, ...), and the
+# last; the JSON echoes it; plotted log-log.
 mkdir logscale
-$mpiexec -n 2 "$mpptest" -logscale -size 0 300 7 -sample_reps 2 -n_stable 0 -nr 4096 -noprogress -noplot \
+$mpiexec -n 2 "$mpptest" -logscale -size 0 300 7 -sample_reps 2 -n_stable 0 -nr 4096 -noprogress -noplot -gnuplot \
   -outdir logscale > /dev/null 2> logscale.err || bad "-logscale run: $(cat logscale.err)"
 python3 -c "
 import json; j = json.load(open('logscale/mppout.json'))
-assert [p['bytes'] for p in j['points']] == [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 300], j['points']
-assert j['options']['logscale'] is True" && ok || bad "-logscale: not the sizes 0, 1, 2, 4, ..., 256, 300"
+assert [p['bytes'] for p in j['points']] == [0, 4, 8, 16, 32, 64, 128, 256, 300], j['points']
+assert j['options']['logscale'] is True" && ok || bad "-logscale: not the sizes 0, 4, 8, ..., 256, 300"
+grep -q '^set logscale xy$' logscale/mppout.gcm && ok || bad "-logscale: gcm not log-log"
 
 # -max_run_time ends the sweep in a clean partial result: exit 3, the files written and marked.
 mkdir limited

@@ -24,7 +24,9 @@ program test_sweep
   use mpilat_test_checks, only: check, finish_checks
   use sweep_synthetic, only: stepped
   implicit none
-  integer :: rank, nprocs, ierr, i
+  integer :: rank, nprocs, ierr, i, k, unit, ios, rows, tabs
+  character(len=512) :: line
+  character(len=4), parameter :: ext(3) = ['gcm ', 'csv ', 'json']
   type(lat_sweep_options) :: opts
   type(lat_sweep) :: sweep
   type(lat_sweep_summary) :: summary
@@ -97,6 +99,31 @@ program test_sweep
   call check(size(lines) == 2, 'a startup and rate line on each side of the step')
   if (size(lines) == 2) call check(lines(1)%first_bytes == 0 .and. lines(2)%last_bytes == 1024 .and. &
                                    lines(1)%npoints >= 2, 'the lines cover the regimes')
+  ! givedy: the original's gnuplot data with the mean and the max, eight tab-separated fields a row.
+  if (rank == 0) then
+    call lat_write_sweep_files('', 'fortran_givedy', 'test_sweep', sweep, render=.false., ierr=ierr, givedy=.true.)
+    call check(ierr == LAT_SUCCESS, 'lat_write_sweep_files with givedy')
+    rows = 0
+    open(newunit=unit, file='fortran_givedy.gpl', status='old', action='read', iostat=ios)
+    call check(ios == 0, 'givedy writes fortran_givedy.gpl')
+    do while (ios == 0)
+      read(unit, '(a)', iostat=ios) line
+      if (ios /= 0) exit
+      if (line(1:1) == '#') cycle
+      rows = rows + 1
+      tabs = 0
+      do k = 1, len_trim(line)
+        if (line(k:k) == achar(9)) tabs = tabs + 1
+      end do
+      call check(tabs == 7, 'givedy rows have eight fields')
+    end do
+    call check(rows > 0, 'givedy rows written')
+    close(unit, status='delete', iostat=ios)
+    do k = 1, 3
+      open(newunit=unit, file='fortran_givedy.'//trim(ext(k)), status='old', iostat=ios)
+      if (ios == 0) close(unit, status='delete')
+    end do
+  end if
   call lat_sweep_free(sweep)
 
   ! A strided array section reaches C in its own order (the wrappers' dummies are contiguous): reversed,
