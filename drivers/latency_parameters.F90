@@ -59,7 +59,7 @@ contains
     type(latency_extras), optional, intent(out) :: extras
     type(latency_extras) :: ex
     integer :: i, nargs, ierr
-    logical :: quick, show_help, minutes_given, no_estimate_given, cut_coef_given, ntrial_given
+    logical :: quick, show_help, minutes_given, no_estimate_given, cut_coef_given, ntrial_given, precision_given
     character(len=:), allocatable :: input, seen
     character(len=32) :: timer
 
@@ -73,6 +73,7 @@ contains
     quick = .false.
     show_help = .false.
     minutes_given = .false.
+    precision_given = .false.
     no_estimate_given = .false.
     cut_coef_given = .false.
     ntrial_given = .false.
@@ -87,6 +88,8 @@ contains
         show_help = .true.
       case ('--quick')
         quick = .true.
+      case ('--precision')
+        precision_given = .true.
       case ('--input')
         if (i == nargs) then
           call fail('--input needs a file name')
@@ -106,7 +109,8 @@ contains
     if (quick) then
       opts%nr = quick_nr
       opts%npptrial = quick_npptrial
-      opts%ntrial = quick_ntrial
+      ! With --precision the precision ends the trials; ntrial stays their limit.
+      if (.not. precision_given) opts%ntrial = quick_ntrial
     end if
     if (len(input) > 0) then
       call read_namelist(input, opts, timer, outdir, status, message)
@@ -165,7 +169,7 @@ contains
       case ('--input')
         i = i + 1
       case ('--source', '--dest', '--n', '--bytes', '--nr', '--npptrial', '--npp_init', '--res_npp', &
-            '--npp', '--ntrial', '--cut_coef', '--timeout', '--timer', '--outdir')
+            '--npp', '--ntrial', '--cut_coef', '--timeout', '--timer', '--outdir', '--precision')
         if (i == nargs) then
           call fail(args(i)%text//' needs a value')
           return
@@ -201,6 +205,10 @@ contains
     end if
     if (size(ex%study) > 0 .and. minutes_given) then
       call fail('--minutes cannot be given with an npp study (--ntrial is the trials of each value)')
+      return
+    end if
+    if (size(ex%study) > 0 .and. precision_given) then
+      call fail('--precision cannot be given with an npp study (its values take turns until each has --ntrial)')
       return
     end if
     ! An option that would change nothing in a study is refused, not silently ignored.
@@ -267,7 +275,7 @@ contains
         outdir = value
       end if
       return
-    case ('--cut_coef', '--timeout', '--minutes')
+    case ('--cut_coef', '--timeout', '--minutes', '--precision')
       ios = 1
       if (len_trim(value) > 0 .and. verify(trim(value), '0123456789.eEdD+-') == 0) read (value, *, iostat=ios) x
       if (ios /= 0) then
@@ -277,6 +285,8 @@ contains
         opts%cut_coef = x
       else if (name == '--minutes') then
         opts%minutes = x
+      else if (name == '--precision') then
+        opts%precision_pct = x
       else
         opts%timeout_s = x
       end if
@@ -593,6 +603,8 @@ contains
     write (output_unit, '(a)') &
       '  --no-estimate   with --npp: skip Part 2 (by default it runs, to report the rule''s npp beside yours)', &
       '  --minutes M     choose ntrial so that the trials take about M minutes (from Part 2''s time per trial)', &
+      '  --precision P   end the trials once the median''s 95 % interval is within +-P % of the median and the', &
+      '                  run over time is quiet, else at --ntrial or --minutes (latency.output says which)', &
       '  --npp-study L   the paper''s npp study: each npp of the list L (1,9,18,36,72,144), --ntrial trials', &
       '                  each, interleaved chunk by chunk; writes latency.npp.txt, .csv, .json and a plot', &
       '  --res-npp-study L  the same for res_npp values (25,50,100,200,400), each turned into npp by the rule', &
@@ -601,7 +613,7 @@ contains
       '  --input FILE    a namelist file: &latency source=0, dest=7, n=1, ntrial=8388608 /', &
       '                  (options given on the command line override it)'
     write (output_unit, '(a,i0,a,i0,a,i0,a)') '  --quick         nr=', quick_nr, ', npptrial=', quick_npptrial, &
-      ', ntrial=', quick_ntrial, ': a run of seconds'
+      ', ntrial=', quick_ntrial, ' (not with --precision): a run of seconds'
     write (output_unit, '(a)') &
       '  --progress      progress on stderr (default: only when stderr is a terminal)', &
       '  --no-progress   no progress lines', &

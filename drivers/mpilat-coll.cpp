@@ -57,6 +57,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
   lat_collective_options o;
   lat_collective_defaults(&o);
+  constexpr int64_t kPrecisionReps = 100000;
   std::string ops_text = "all", modes_text = "all", sizes_text, wait = "auto", timer = "mpi_wtime", outdir, base = "mpilat-coll";
   bool quick = false, noplot = false, adaptive = false;
   int progress = 1;
@@ -71,6 +72,8 @@ int main(int argc, char **argv) {
   app.add_option("--size-last", o.size_last, "without --sizes: the largest size");
   app.add_flag("--adaptive", adaptive, "without --sizes: the size-sweep engine adds sizes where the curve bends");
   app.add_option("--reps", o.reps, "samples of every point, in interleaved rounds");
+  app.add_option("--precision", o.precision_pct, "P: end the rounds once every point's median has its 95 % interval within +-P % "
+                 "and a quiet run over time, else after --reps rounds (without --reps: 100000); 0: off");
   app.add_option("--loop-calls", o.loop_calls, "loop mode: calls back to back in one sample");
   app.add_option("--root", o.root, "root of bcast, reduce, gather, scatter; the rank that writes the files");
   app.add_option("--window", o.window_us, "sync mode: us between scheduled starts; 0: 4 x the slowest pilot call + 20 x the clock error + 10 us");
@@ -84,14 +87,16 @@ int main(int argc, char **argv) {
   app.add_option("--outdir", outdir, "directory of the files (default: the working directory)");
   app.add_option("--base", base, "base name of the files");
   app.add_flag("--noplot", noplot, "no PNG (the gnuplot scripts are written)");
-  app.add_flag("--quick", quick, "seconds, not minutes: 100 reps, 10 loop calls, 5 fit points");
+  app.add_flag("--quick", quick, "seconds, not minutes: 100 reps (not with --precision), 10 loop calls, 5 fit points");
   add_progress_flags(app, progress, "on, at most a line every 2 s");
   int status = parse_options(app, [&] { app.parse(argc, argv); }, rank, "mpilat-coll");
   std::vector<int64_t> sizes;
   std::string bad;
   if (status < 0) {
+    // --precision ends the rounds; --reps is their limit, by default far beyond the usual 1000.
+    if (o.precision_pct > 0.0 && app.count("--reps") == 0) o.reps = kPrecisionReps;
     if (quick) {
-      if (app.count("--reps") == 0) o.reps = 100;
+      if (app.count("--reps") == 0 && app.count("--precision") == 0) o.reps = 100;  // with it: the precision ends them
       if (app.count("--loop-calls") == 0) o.loop_calls = 10;
       if (app.count("--sync-points") == 0) o.sync_points = 5;
     }

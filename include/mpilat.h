@@ -144,6 +144,8 @@ int lat_calibrate_timer(MPI_Comm comm, const lat_timer_options *opts, lat_timer_
 enum lat_partial_cause { LAT_PARTIAL_CAUSES(LAT_C_ENUMERATOR) };
 /** Values of lat_pingpong_result.stopped_in. */
 enum lat_run_phase { LAT_RUN_PHASES(LAT_C_ENUMERATOR) };
+/** Values of lat_pingpong_result.ended_by. */
+enum lat_run_end { LAT_RUN_ENDS(LAT_C_ENUMERATOR) };
 
 /* The structs lat_pingpong_result: include/mpilat_types.h, generated from spec/. */
 /** Fills opts with the defaults above. */

@@ -58,6 +58,19 @@
   LAT_X(LAT_PARTIAL_STOPPED, 1) \
   LAT_X(LAT_PARTIAL_TIMEOUT, 2)
 
+/* Values of lat_pingpong_result.ended_by: what ended the trials of a complete run (enum lat_run_end).
+ *   LAT_END_TRIALS     ntrial trials were done
+ *   LAT_END_TIME       the minutes' limit was reached
+ *   LAT_END_PRECISION  the median's 95 % interval came within precision_pct of it, on a quiet run */
+#define LAT_RUN_ENDS(LAT_X) \
+  LAT_X(LAT_END_TRIALS, 0) \
+  LAT_X(LAT_END_TIME, 1) \
+  LAT_X(LAT_END_PRECISION, 2)
+
+/* The fewest chunks of trials (about 0.25 s each) before precision_pct may end a run: the run over time
+   needs them to say whether it is quiet. */
+#define LAT_PRECISION_MIN_CHUNKS 8
+
 /* Values of lat_pingpong_result.stopped_in: the phase a partial run ended in (enum lat_run_phase).
  *   LAT_PHASE_NONE         the run was complete
  *   LAT_PHASE_CALIBRATION  the timer calibration (Part 1): no npp estimate, no trial

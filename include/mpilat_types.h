@@ -70,6 +70,10 @@ typedef struct lat_pingpong_options {
                              value is reported beside the one used; 0: skipped when npp is given */
   double minutes;       /**< >= 0.01: ntrial is chosen so that the trials take about this long, from the time per
                              trial seen in Part 2 (which then must run); 0 (default): ntrial as given */
+  double precision_pct; /**< > 0: the trials end once the median's 95 % distribution-free interval lies within
+                             +-precision_pct % of the median and the run over time is quiet (one level, no state
+                             change, at least LAT_PRECISION_MIN_CHUNKS chunks), else at ntrial or the minutes'
+                             limit (ended_by says which); 0 (default): off */
 } lat_pingpong_options;
 
 /** Statistics of one set of ping-pong times (all of them, or those kept by the filter). */
@@ -161,6 +165,13 @@ typedef struct lat_pingpong_result {
                                    beside a system's logs */
   double chunk_target_s; /**< the wall-clock length a chunk of trials aims at: 0.25 s, or a thousandth of the run
                               so far once that is longer */
+  int ended_by;         /**< what ended the trials of a complete run (enum lat_run_end): LAT_END_TRIALS (ntrial
+                             done), LAT_END_TIME (the minutes' limit) or LAT_END_PRECISION (precision_pct
+                             reached) */
+  double precision_pct; /**< the precision asked (options' precision_pct; 0: none) */
+  double median_ci_half_pct; /**< the half-width of the median's 95 % interval at the end, in percent of the
+                                  median: max(median - lower, upper - median) / median x 100 (infinity while an
+                                  end is unbounded) */
 } lat_pingpong_result;
 
 /** One value of an npp study: the npp measured (and the res_npp it came from, or 0), its trials and their
@@ -527,6 +538,10 @@ typedef struct lat_collective_options {
                              more ranks than processors) */
   int progress;         /**< 1: the root prints progress on stderr; default 0 */
   int reserved;         /**< 0 */
+  double precision_pct; /**< > 0: the rounds end once every point's median has its 95 % distribution-free
+                             interval within +-precision_pct % of it and a quiet run over time (one level, no
+                             state change, at least LAT_PRECISION_MIN_CHUNKS chunks of 0.25 s), else after reps
+                             rounds (ended_by says which); 0 (default): off */
 } lat_collective_options;
 
 /** What a collective measurement holds, as a whole (the same on every rank). */
@@ -560,6 +575,11 @@ typedef struct lat_coll_summary {
   int partial;          /**< 1: stopped by lat_request_stop(): rounds says how many were made */
   int has_samples;      /**< 1 on the root rank, which holds every sample (lat_coll_get_samples,
                              lat_write_coll_files) */
+  int ended_by;         /**< what ended the rounds of a complete run (enum lat_run_end): LAT_END_TRIALS (reps
+                             rounds) or LAT_END_PRECISION (precision_pct reached) */
+  double precision_pct; /**< the precision asked (options' precision_pct; 0: none) */
+  double median_ci_half_pct_max; /**< the widest half of a point's median's 95 % interval at the end, in percent
+                                      of its median (infinity while one is unbounded) */
 } lat_coll_summary;
 
 /** One operation at one message size in one mode: its samples' statistics (us), as latency's. */

@@ -58,6 +58,11 @@ module mpilat_types_collective
     integer(c_int) :: progress
     !> 0
     integer(c_int) :: reserved
+    !> > 0: the rounds end once every point's median has its 95 % distribution-free interval within
+    !> +-precision_pct % of it and a quiet run over time (one level, no state change, at least
+    !> LAT_PRECISION_MIN_CHUNKS chunks of 0.25 s), else after reps rounds (ended_by says which); 0
+    !> (default): off
+    real(c_double) :: precision_pct
   end type lat_collective_options
 
   !> What a collective measurement holds, as a whole (the same on every rank).
@@ -112,6 +117,14 @@ module mpilat_types_collective
     integer(c_int) :: partial
     !> 1 on the root rank, which holds every sample (lat_coll_get_samples, lat_write_coll_files)
     integer(c_int) :: has_samples
+    !> what ended the rounds of a complete run (enum lat_run_end): LAT_END_TRIALS (reps rounds) or
+    !> LAT_END_PRECISION (precision_pct reached)
+    integer(c_int) :: ended_by
+    !> the precision asked (options' precision_pct; 0: none)
+    real(c_double) :: precision_pct
+    !> the widest half of a point's median's 95 % interval at the end, in percent of its median (infinity
+    !> while one is unbounded)
+    real(c_double) :: median_ci_half_pct_max
   end type lat_coll_summary
 
   !> One operation at one message size in one mode: its samples' statistics (us), as latency's.

@@ -48,6 +48,11 @@ module mpilat_types_latency
     !> >= 0.01: ntrial is chosen so that the trials take about this long, from the time per trial seen in
     !> Part 2 (which then must run); 0 (default): ntrial as given
     real(c_double) :: minutes
+    !> > 0: the trials end once the median's 95 % distribution-free interval lies within +-precision_pct %
+    !> of the median and the run over time is quiet (one level, no state change, at least
+    !> LAT_PRECISION_MIN_CHUNKS chunks), else at ntrial or the minutes' limit (ended_by says which); 0
+    !> (default): off
+    real(c_double) :: precision_pct
   end type lat_pingpong_options
 
   !> Statistics of one set of ping-pong times (all of them, or those kept by the filter).
@@ -207,6 +212,14 @@ module mpilat_types_latency
     !> the wall-clock length a chunk of trials aims at: 0.25 s, or a thousandth of the run so far once that
     !> is longer
     real(c_double) :: chunk_target_s
+    !> what ended the trials of a complete run (enum lat_run_end): LAT_END_TRIALS (ntrial done),
+    !> LAT_END_TIME (the minutes' limit) or LAT_END_PRECISION (precision_pct reached)
+    integer(c_int) :: ended_by
+    !> the precision asked (options' precision_pct; 0: none)
+    real(c_double) :: precision_pct
+    !> the half-width of the median's 95 % interval at the end, in percent of the median: max(median -
+    !> lower, upper - median) / median x 100 (infinity while an end is unbounded)
+    real(c_double) :: median_ci_half_pct
   end type lat_pingpong_result
 
   !> One value of an npp study: the npp measured (and the res_npp it came from, or 0), its trials and

@@ -88,6 +88,20 @@ std::vector<TrialChunk> chunks_of(const std::vector<double> &values, const std::
   return chunks;
 }
 
+double widest_median_half_pct(const std::vector<PointSeries> &series) {
+  double widest = series.empty() ? HUGE_VAL : 0.0;
+  for (const PointSeries &s : series)
+    widest = std::max(widest, median_interval_half_pct(distribution_of_values(s.values_us)));
+  return widest;
+}
+
+bool series_precise(const std::vector<PointSeries> &series, double precision_pct) {
+  if (!(widest_median_half_pct(series) <= precision_pct)) return false;
+  for (const PointSeries &s : series)
+    if (!run_is_quiet(chunks_of(s.values_us, s.at_s, kCollChunkS))) return false;
+  return true;
+}
+
 PointOutcome finish_point(const PointSeries &s) {
   PointOutcome out;
   lat_coll_point &p = out.point;
@@ -115,7 +129,7 @@ PointOutcome finish_point(const PointSeries &s) {
     out.ranks.push_back(r);
   }
   // The run over time, as latency's (0.25 s chunks): a second level is a changed machine, not an outlier.
-  const std::vector<TrialChunk> chunks = chunks_of(s.values_us, s.at_s, 0.25);
+  const std::vector<TrialChunk> chunks = chunks_of(s.values_us, s.at_s, kCollChunkS);
   const std::vector<RunLevel> levels = run_levels(chunks);
   const std::vector<StateChange> changes = state_changes(chunks);
   p.nlevels = static_cast<int>(levels.size());

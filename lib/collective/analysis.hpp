@@ -46,8 +46,19 @@ struct PointSeries {
   void add(const RankRecord *records, int n, double at_s);
 };
 
+/// The length of a point's chunks in its run over time, as latency's.
+constexpr double kCollChunkS = 0.25;
+
 /// The kept samples in ~chunk_s stretches of time, for run_levels and state_changes.
 std::vector<TrialChunk> chunks_of(const std::vector<double> &values_us, const std::vector<double> &at_s, double chunk_s);
+
+/// --precision over the points: the widest half of a point's median's 95 % interval, in percent of its median
+/// (infinity while one is unbounded: a point with too few kept samples).
+double widest_median_half_pct(const std::vector<PointSeries> &series);
+
+/// Whether the rounds may end on --precision: every point's median within +-precision_pct % (its 95 %
+/// interval) and every point's run over time quiet (run_is_quiet over its 0.25 s chunks).
+bool series_precise(const std::vector<PointSeries> &series, double precision_pct);
 
 /// A point's statistics, its ranks (one per rank) and its warning lines ("WARNING: ...").
 struct PointOutcome {

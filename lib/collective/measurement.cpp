@@ -108,6 +108,7 @@ struct SyncState {
 };
 
 constexpr double kCheckEveryS = 0.1;
+constexpr double kPrecisionCheckS = kCollChunkS;  // --precision is judged at most this often
 constexpr int kCheckBurst = 20;
 
 /// A synchronisation that fails its check (residual_within_bound) is done again, kSyncTries in all, and
@@ -263,9 +264,12 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
   double lead = run.yield ? kLeadYieldS : kLeadStartS;
   const auto global_now = [&] { return sync.sync.to_root.to_reference(clock.now()); };
   int64_t round = 0, rounds_since_sync = 0;
+  bool precise = false;          // the root: every point precise enough (--precision), judged between rounds
+  double precision_checked = 0.0;
   while (round < o.reps) {
-    // The round's control: a stop anywhere, and the root's word on a new synchronisation and the start.
-    double ctl[4] = {stop_requested() ? 1.0 : 0.0, 0.0, -HUGE_VAL, 0.0};
+    // The round's control: a stop anywhere, the root's word on --precision, and rank 0's on a new
+    // synchronisation and the start.
+    double ctl[5] = {stop_requested() ? 1.0 : 0.0, 0.0, -HUGE_VAL, 0.0, precise ? 1.0 : 0.0};
     if (run.rank == 0) {
       // At least one round between two synchronisations: a resync_s shorter than a synchronisation itself
       // would otherwise synchronise for ever and measure nothing.
@@ -273,9 +277,13 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
       ctl[2] = global_now() + lead;
       ctl[3] = clock.now() - sync.checked_s > kCheckEveryS ? 1.0 : 0.0;
     }
-    run.allreduce(ctl, 4, MPI_MAX, "phase 'rounds': the round's control");
+    run.allreduce(ctl, 5, MPI_MAX, "phase 'rounds': the round's control");
     if (ctl[0] != 0.0) {
       r.summary.partial = 1;
+      break;
+    }
+    if (ctl[4] != 0.0) {
+      r.summary.ended_by = LAT_END_PRECISION;
       break;
     }
     if (ctl[1] != 0.0) {
@@ -359,6 +367,12 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
         }
         r.series[static_cast<size_t>(p)].add(recs.data(), run.size, at);
       }
+      // --precision, between rounds and before the lead's allreduce (rank 0 schedules the next start after
+      // it), at most every chunk's length: the sort of every point's samples is not free.
+      if (o.precision_pct > 0.0 && at - precision_checked >= kPrecisionCheckS) {
+        precision_checked = at;
+        precise = series_precise(r.series, o.precision_pct);
+      }
     }
     // The first start of a round waits for the control's allreduce to end everywhere: when it was late,
     // the lead was too short (yielding ranks sleep in ms steps); shrink it again slowly.
@@ -397,6 +411,7 @@ bool find_places(Run &run, const lat_collective_options &o, lat_coll_summary &s)
   s.nprocs = run.size;
   s.nnodes = local.nnodes;
   s.reps = o.reps;
+  s.precision_pct = o.precision_pct;
   s.ops = o.ops;
   s.modes = o.modes;
   s.root = o.root;
@@ -541,6 +556,7 @@ void analyse_on_root(CollResult &r, bool oversubscribed) {
                   s.residual_max_us, s.error_bound_us, kSyncTries);
     r.warnings.push_back(text);
   }
+  s.median_ci_half_pct_max = widest_median_half_pct(r.series);
   for (PointSeries &ps : r.series) {
     PointOutcome out = finish_point(ps);
     if ((s.warnings & LAT_WARN_CLOCKS) && ps.mode == LAT_COLL_MODE_SYNC) out.point.warnings |= LAT_WARN_CLOCKS;

@@ -27,6 +27,13 @@ std::string last_rank_text(const lat_coll_point &p) {
   return fmt::format("{} ({:.0f} %)", p.last_rank, 100.0 * static_cast<double>(p.last_rank_count) / static_cast<double>(p.samples));
 }
 
+/// The points whose run over time (more than one level, a state change) keeps --precision from ending.
+size_t unquiet_points(const CollResult &r) {
+  size_t n = 0;
+  for (const lat_coll_point &p : r.points) n += p.nlevels > 1 || p.nchanges > 0;
+  return n;
+}
+
 }  // namespace
 
 std::string coll_table_text(const CollResult &r) {
@@ -44,6 +51,16 @@ std::string coll_table_text(const CollResult &r) {
          s.syncs, s.sync_s, s.offset_max_us, s.drift_max, s.residual_max_us, s.rtt_min_us, s.error_bound_us);
   append(o, "rounds {} of {} ({} interleaved points per round){}; sync samples discarded for a late start: {}\n",
          s.rounds, s.reps, s.npoints, s.partial ? ", PARTIAL: stopped" : "", s.late_total);
+  if (s.precision_pct > 0.0 && !s.partial) {
+    if (s.ended_by == LAT_END_PRECISION)
+      append(o, "the rounds ended on --precision {}: every point's median has its 95 % interval within +-{:.3f} % of it "
+                "and a quiet run over time\n", s.precision_pct, s.median_ci_half_pct_max);
+    else
+      append(o, "the rounds ended at reps before --precision {} was met: the widest median interval is +-{:.3f} %; "
+                "{} of {} points have a run over time that is not quiet (more than one level or a state change), "
+                "and a quiet one needs {} chunks of {} s\n", s.precision_pct, s.median_ci_half_pct_max, unquiet_points(r),
+             r.points.size(), LAT_PRECISION_MIN_CHUNKS, kCollChunkS);
+  }
   append(o, "what each mode reports (us):\n");
   for (int m : modes_of(s.modes)) append(o, "  {:<8} {}\n", coll_mode_name(m), coll_mode_quantity(m));
   append(o, "\n{:<10} {:>9} {:<8} {:>7} {:>6} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8} {:>6} {:>9} {:>9} {:>21} {:>9} {}\n",
@@ -117,6 +134,11 @@ std::string coll_json_text(const CollResult &r, const std::string &command_line)
                    {"partial", s.partial != 0},
                    {"late_total", s.late_total},
                    {"warning_bits", s.warnings},
+                   {"ended_by", s.partial ? nlohmann::json() : nlohmann::json(s.ended_by == LAT_END_PRECISION ? "precision" : "reps")},
+                   {"precision", s.precision_pct > 0.0 ? nlohmann::json{{"asked_pct", s.precision_pct},
+                                                                        {"median_ci_half_pct_max", number_or_null(s.median_ci_half_pct_max)},
+                                                                        {"min_chunks", LAT_PRECISION_MIN_CHUNKS}}
+                                                       : nlohmann::json()},
                    {"warnings", r.warnings}});
   nlohmann::json clocks = nlohmann::json::array();
   for (size_t k = 0; k < r.clocks.size(); ++k) {

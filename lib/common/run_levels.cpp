@@ -238,4 +238,8 @@ double first_trial_ratio(const std::vector<TrialChunk> &chunks) {
   return median_in_place(ratios);
 }
 
+bool run_is_quiet(const std::vector<TrialChunk> &chunks) {
+  return chunks.size() >= LAT_PRECISION_MIN_CHUNKS && run_levels(chunks).size() <= 1 && state_changes(chunks).empty();
+}
+
 }  // namespace lat

@@ -29,6 +29,11 @@ struct RunLevel {
 /// drift has no such gap and stays one level. Empty for no chunks.
 std::vector<RunLevel> run_levels(const std::vector<TrialChunk> &chunks);
 
+/// Whether the run over time is quiet enough to end on a precision (--precision): at least
+/// LAT_PRECISION_MIN_CHUNKS chunks, one level and no state change. The median's interval assumes one
+/// distribution; a run of two levels has two, and more trials do not make it one.
+bool run_is_quiet(const std::vector<TrialChunk> &chunks);
+
 /// A state change of a run: from start_s to end_s (seconds since the trials began) the chunks' quantity (a
 /// lat_change_quantity) held at `after`, where before it held at `before` (us, or trials per second).
 struct StateChange {

@@ -57,6 +57,7 @@ void spec_defaults(lat_pingpong_options &o) {
   o.timeout_s = 0.0;
   o.estimate = 1;
   o.minutes = 0.0;
+  o.precision_pct = 0.0;
 }
 
 std::string spec_check_fields(const lat_pingpong_options &o) {
@@ -73,6 +74,8 @@ std::string spec_check_fields(const lat_pingpong_options &o) {
   if (std::string bad = check_flag("estimate", o.estimate); !bad.empty()) return bad;
   if (!(o.minutes >= 0.0) || !std::isfinite(o.minutes)) return got("minutes must be a finite number >= 0 (0: use ntrial)", o.minutes);
   if (!(o.minutes <= 525600.0)) return got("minutes must be <= 525600 (a year)", o.minutes);
+  if (!(o.precision_pct >= 0.0) || !std::isfinite(o.precision_pct)) return got("precision_pct must be a finite number >= 0 (0: off)", o.precision_pct);
+  if (!(o.precision_pct <= 50.0)) return got("precision_pct must be <= 50 (percent of the median)", o.precision_pct);
   return "";
 }
 
@@ -91,7 +94,8 @@ std::vector<Shared> spec_shared_values(const lat_pingpong_options &o) {
           Shared::integer("timer", o.timer),
           Shared::real("timeout_s", o.timeout_s),
           Shared::integer("estimate", o.estimate),
-          Shared::real("minutes", o.minutes)};
+          Shared::real("minutes", o.minutes),
+          Shared::real("precision_pct", o.precision_pct)};
 }
 
 nlohmann::json spec_options_json(const lat_pingpong_options &/*o*/) {
@@ -416,6 +420,7 @@ void spec_defaults(lat_collective_options &o) {
   o.wait = LAT_WAIT_AUTO;
   o.progress = 0;
   o.reserved = 0;
+  o.precision_pct = 0.0;
 }
 
 std::string spec_check_fields(const lat_collective_options &o) {
@@ -446,6 +451,8 @@ std::string spec_check_fields(const lat_collective_options &o) {
   if (!(o.wait <= LAT_WAIT_YIELD)) return got("wait must be 0 (auto), 1 (spin) or 2 (yield)", o.wait);
   if (std::string bad = check_flag("progress", o.progress); !bad.empty()) return bad;
   if (o.reserved != 0) return got("reserved must be 0 (kept for a later version)", o.reserved);
+  if (!(o.precision_pct >= 0.0) || !std::isfinite(o.precision_pct)) return got("precision_pct must be a finite number >= 0 (0: off)", o.precision_pct);
+  if (!(o.precision_pct <= 50.0)) return got("precision_pct must be <= 50 (percent of the median)", o.precision_pct);
   return "";
 }
 
@@ -465,7 +472,8 @@ std::vector<Shared> spec_shared_values(const lat_collective_options &o) {
           Shared::real("resync_s", o.resync_s),
           Shared::real("timeout_s", o.timeout_s),
           Shared::integer("timer", o.timer),
-          Shared::integer("wait", o.wait)};
+          Shared::integer("wait", o.wait),
+          Shared::real("precision_pct", o.precision_pct)};
 }
 
 nlohmann::json spec_options_json(const lat_collective_options &o) {
@@ -483,6 +491,7 @@ nlohmann::json spec_options_json(const lat_collective_options &o) {
   j["sync_burst"] = o.sync_burst;
   j["sync_spacing_s"] = o.sync_spacing_s;
   j["resync_s"] = o.resync_s;
+  j["precision_pct"] = o.precision_pct;
   return j;
 }
 

@@ -1,6 +1,7 @@
 #include "latency/pingpong.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <chrono>
 #include <climits>
 #include <cmath>
@@ -186,15 +187,17 @@ void time_chunk(const Clock &clock, Pair &p, Series &s, StallWatch &stall, doubl
 }
 
 /// How a series of chunks ended.
-enum class SeriesEnd { kDone, kStopped, kDeadline };
+enum class SeriesEnd { kDone, kStopped, kDeadline, kPrecise };
 
 /// Source: the series chunk by chunk, in turn (one series: a plain run), until each has its target, a stop
 /// is requested here or on dest, or deadline_s (> 0) of wall clock has passed. Every series takes its turn
 /// in every round until all have their targets (an npp study's faster values keep taking turns: their extra
 /// trials are kept), so no series runs alone at the end. *started_unix_s (may be null): when it began.
+/// precise (may be empty): asked after each round, between chunks, whether the trials so far are enough.
 template <class Clock>
 SeriesEnd time_series(const Clock &clock, Pair &p, std::vector<Series *> series, Progress &progress, StallWatch &stall,
-                      double loop_timeout, double deadline_s = 0.0, double *started_unix_s = nullptr) {
+                      double loop_timeout, double deadline_s = 0.0, double *started_unix_s = nullptr,
+                      const std::function<bool()> &precise = nullptr) {
   const auto run_start = std::chrono::steady_clock::now();
   if (started_unix_s != nullptr)
     *started_unix_s = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -229,6 +232,10 @@ SeriesEnd time_series(const Clock &clock, Pair &p, std::vector<Series *> series,
       time_chunk(clock, p, *s, stall, loop_timeout, trial_id, run_start, target);
     }
     progress.update(done_of(), total);
+    if (precise && precise()) {
+      progress.finish(done_of(), total);
+      return SeriesEnd::kPrecise;
+    }
   }
 }
 
@@ -390,10 +397,18 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
   const double loop_timeout = loop_timeout_s(opts.timeout_s, r.npp_used, r.median_ppt_us);
   Progress progress(opts.progress != 0, "ping-pong trials");
   StallWatch stall(loop_timeout, p.my_rank, p.peer_rank, "phase 'trials'");
+  const OneWay one_way(clock.unit(), cal.min_ov_us, r.npp_used);
+  // --precision: between chunks, the median's interval so far and the run over time so far (the run-state
+  // check needs the chunks, and the interval is cheap: it is asked first).
+  const std::function<bool()> precise = [&] {
+    return median_interval_half_pct(distribution_of(s.tally, one_way)) <= opts.precision_pct &&
+           run_is_quiet(one_way_chunks(s.chunks, one_way));
+  };
   try {
     const SeriesEnd end = time_series(clock, p, {&s}, progress, stall, loop_timeout, 60.0 * opts.minutes,
-                                      &r.trials_start_unix_s);
+                                      &r.trials_start_unix_s, opts.precision_pct > 0.0 ? precise : nullptr);
     if (end == SeriesEnd::kStopped) r.partial = LAT_PARTIAL_STOPPED, r.stopped_in = LAT_PHASE_TRIALS;
+    r.ended_by = end == SeriesEnd::kPrecise ? LAT_END_PRECISION : end == SeriesEnd::kDeadline ? LAT_END_TIME : LAT_END_TRIALS;
     if (opts.minutes > 0.0) r.ntrial = s.done;
     end_trials(p);
   } catch (const TimeoutError &) {
@@ -401,7 +416,6 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
     pp.failure = std::current_exception();
   }
   r.ntrial_done = s.done;
-  const OneWay one_way(clock.unit(), cal.min_ov_us, r.npp_used);
   pp.dist = distribution_of(s.tally, one_way);
   pp.chunks = one_way_chunks(s.chunks, one_way);
 }
@@ -419,6 +433,7 @@ void fill_statistics(PingPong &pp) {
   lat_pingpong_result &r = pp.result;
   r.all = describe(pp.dist, r.bytes);
   r.all_q = quantiles_of(pp.dist);
+  r.median_ci_half_pct = median_interval_half_pct(pp.dist);
   r.cut_off_us = r.cut_coef * r.all.median_us;
   const Distribution kept = at_most(pp.dist, r.cut_off_us);
   r.filtered = describe(kept, r.bytes);
@@ -469,6 +484,7 @@ Frame run_pair(MeasurementFrame &frame, const lat_pingpong_options &opts, const 
   r.res_npp = opts.res_npp;
   r.ntrial = opts.ntrial;
   r.minutes = opts.minutes;
+  r.precision_pct = opts.precision_pct;
   r.nprocs = size;
   r.cut_coef = opts.cut_coef;
   r.source = f.source;
@@ -582,6 +598,8 @@ std::string check_study_values(const int64_t *values, int nvalues, bool by_res_n
   }
   if (opts.npp != 0) return got("npp must be 0 (not given) in an npp study, which sets it per value", opts.npp);
   if (opts.minutes != 0.0) return got("minutes must be 0 in an npp study (ntrial is per value)", opts.minutes);
+  if (opts.precision_pct != 0.0)
+    return got("precision_pct must be 0 in an npp study (its values take turns until each has ntrial)", opts.precision_pct);
   return "";
 }
 

@@ -85,6 +85,33 @@ void parameters_before_trials(std::string &o, const LatencyReport &r) {
   append(o, "NO TIMING TRIAL WAS MEASURED: there are no ping-pong times, statistics, rates or distribution to report.\n\n");
 }
 
+bool run_quiet(const lat_pingpong_result &p) {
+  return p.nchunks >= LAT_PRECISION_MIN_CHUNKS && p.nlevels <= 1 && p.nchanges == 0;
+}
+
+const char *run_end_name(int end) {
+  switch (end) {
+    case LAT_END_TIME: return "time";
+    case LAT_END_PRECISION: return "precision";
+    default: return "trials";
+  }
+}
+
+/// --precision: what ended the trials, and how precise the median is (nothing without it).
+void precision_line(std::string &o, const lat_pingpong_result &p) {
+  if (!(p.precision_pct > 0.0) || p.partial != LAT_COMPLETE) return;
+  if (p.ended_by == LAT_END_PRECISION) {
+    append(o, "the trials ended on --precision {}: the median's 95 % interval is within +-{:.3f} % of the median and "
+              "the run over time is quiet\n\n", p.precision_pct, p.median_ci_half_pct);
+    return;
+  }
+  append(o, "the trials ended at {} before --precision {} was met: the median's 95 % interval is +-{:.3f} % of the "
+            "median{}\n\n", p.ended_by == LAT_END_TIME ? "the time limit (--minutes)" : "ntrial",
+         p.precision_pct, p.median_ci_half_pct,
+         run_quiet(p) ? "" : fmt::format(" and the run over time is not quiet ({} levels, {} state changes, {} chunks)",
+                                         p.nlevels, p.nchanges, p.nchunks));
+}
+
 void parameters(std::string &o, const LatencyReport &r) {
   const lat_pingpong_result &p = *r.pp;
   processes(o, "PROGRAM PARAMETERS", p);
@@ -92,6 +119,7 @@ void parameters(std::string &o, const LatencyReport &r) {
   append(o, "nr = {}\n", r.timer ? r.timer->nr : 0);
   append(o, "npptrial = {}\n", p.npptrial);  // 0: Part 2 skipped (estimate = 0); why: latency.output, JSON
   append(o, "ntrial = {}\n\n", p.ntrial_done);
+  precision_line(o, p);
   if (p.n >= 0)
     append(o, "Message size(# of 8-bytes els) = {}\n\n", p.n);
   else
@@ -495,6 +523,12 @@ std::string json_text(const LatencyReport &r) {
                    {"all", stats_json(p.all)},
                    {"quantiles", quantiles_json(p.all_q, p.all.count)}};
   j["run"]["minutes_requested"] = p.minutes > 0.0 ? nlohmann::json(p.minutes) : nlohmann::json();
+  j["run"]["ended_by"] = p.partial == LAT_COMPLETE ? nlohmann::json(run_end_name(p.ended_by)) : nlohmann::json();
+  j["precision"] = p.precision_pct > 0.0 ? nlohmann::json{{"asked_pct", p.precision_pct},
+                                                          {"median_ci_half_pct", number_or_null(p.median_ci_half_pct)},
+                                                          {"run_quiet", run_quiet(p)},
+                                                          {"min_chunks", LAT_PRECISION_MIN_CHUNKS}}
+                                         : nlohmann::json();
   if (r.pp_dist != nullptr) j["pingpong"]["frequencies"] = table_json(*r.pp_dist);
   std::vector<RunLevel> levels;
   std::vector<StateChange> changes;

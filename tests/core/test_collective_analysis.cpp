@@ -87,6 +87,40 @@ void a_point_from_its_samples(void **) {
   assert_false(w.warnings.empty());
 }
 
+/// --precision over the points: every median within +-P % (its 95 % interval) and every run over time quiet.
+void precision_over_the_points(void **) {
+  // A point of 120 barrier samples over 3 s (12 chunks of 0.25 s), 1.00, 1.01 or 1.02 us in turn: its median
+  // 1.01, its interval [1.01, 1.01] (40 of each value): 0 %.
+  auto point = [](double slow_after_s) {
+    lat::PointSeries s(LAT_COLL_BCAST, LAT_COLL_MODE_BARRIER, 8, 2);
+    for (int k = 0; k < 120; ++k) {
+      const double at = 0.025 * k, v = (1.0 + 0.01 * (k % 3)) * (at >= slow_after_s ? 3.0 : 1.0) * 1e-6;
+      const lat::RankRecord r[2] = {{0, 0, v, 0}, {0, 0, v, 0}};
+      s.add(r, 2, at);
+    }
+    return s;
+  };
+  std::vector<lat::PointSeries> steady = {point(1e9), point(1e9)};
+  assert_true(near(lat::widest_median_half_pct(steady), 0.0));
+  assert_true(lat::series_precise(steady, 0.5));
+  // One point three times slower from 2.25 s on (the last 30 samples): its pooled median 1.015 (the 60th and
+  // 61st of 120) has the interval [1.01, 1.02] (ranks 49 and 72), +-0.005 / 1.015 = 0.49 %, within 2 %; but its
+  // run has two levels, so the rounds go on.
+  std::vector<lat::PointSeries> changed = {point(1e9), point(2.25)};
+  assert_true(near(lat::widest_median_half_pct(changed), 0.5 / 1.015));
+  assert_true(lat::series_precise(steady, 2.0));
+  assert_false(lat::series_precise(changed, 2.0));
+  // A point of 5 samples has no 95 % interval: never precise; nor is a run shorter than 8 chunks.
+  lat::PointSeries few(LAT_COLL_BCAST, LAT_COLL_MODE_BARRIER, 8, 2);
+  for (int k = 0; k < 5; ++k) {
+    const lat::RankRecord r[2] = {{0, 0, 1e-6, 0}, {0, 0, 1e-6, 0}};
+    few.add(r, 2, 0.5 * k);
+  }
+  std::vector<lat::PointSeries> with_few = {point(1e9), few};
+  assert_true(std::isinf(lat::widest_median_half_pct(with_few)));
+  assert_false(lat::series_precise(with_few, 50.0));
+}
+
 void chunks_of_the_run(void **) {
   // 0.25 s chunks: {0, 0.1} ends where the next begins (0.3); the last sample alone would have no rate,
   // so {0.3, 0.6} is one chunk, ending a mean gap (0.3 s) after its last sample.
@@ -166,6 +200,7 @@ int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(sync_is_last_end_minus_first_start), cmocka_unit_test(barrier_is_the_largest_local_and_loop_the_mean),
       cmocka_unit_test(a_point_from_its_samples), cmocka_unit_test(chunks_of_the_run), cmocka_unit_test(names_and_orders),
+      cmocka_unit_test(precision_over_the_points),
       cmocka_unit_test(figures_withheld_when_the_clocks_were_not_kept_or_most_starts_late),
       cmocka_unit_test(stopped_run_marks_missing_figures)};
   return cmocka_run_group_tests(tests, nullptr, nullptr);

@@ -255,6 +255,29 @@ void run_levels_one_two_drift(void **) {
   assert_true(lat::run_levels({}).empty());
 }
 
+/// --precision's rule: the median's 95 % interval in percent of the median, and a quiet run over time.
+void precision_rule(void **) {
+  // 1..100 once each: median 50.5, interval [x_(40), x_(61)] = [40, 61]: 10.5 / 50.5 = 20.79 %.
+  std::vector<double> v;
+  for (int i = 1; i <= 100; ++i) v.push_back(i);
+  assert_true(std::fabs(lat::median_interval_half_pct(lat::distribution_of_values(v)) - 1050.0 / 50.5) < 1e-9);
+  // Lopsided: 1..99 and 1000: the median 50.5 and the interval [40, 61] are the same.
+  v.back() = 1000.0;
+  assert_true(std::fabs(lat::median_interval_half_pct(lat::distribution_of_values(v)) - 1050.0 / 50.5) < 1e-9);
+  // Five values have no 95 % interval (0.9375 at best), nor has nothing: never precise enough.
+  assert_true(std::isinf(lat::median_interval_half_pct(lat::distribution_of_values({1, 2, 3, 4, 5}))));
+  assert_true(std::isinf(lat::median_interval_half_pct(lat::Distribution{})));
+  // The run over time: LAT_PRECISION_MIN_CHUNKS steady chunks are quiet, one fewer is not, and so is not
+  // a run whose second half is three times slower (two levels), however precise its pooled median.
+  std::vector<double> steady(LAT_PRECISION_MIN_CHUNKS, 0.2), slow(2 * LAT_PRECISION_MIN_CHUNKS, 0.2);
+  for (size_t i = 0; i < steady.size(); ++i) steady[i] *= 1.0 + 0.01 * static_cast<double>(i % 3);
+  assert_true(lat::run_is_quiet(series(steady)));
+  steady.pop_back();
+  assert_false(lat::run_is_quiet(series(steady)));
+  for (size_t i = 0; i < slow.size(); ++i) slow[i] *= (i >= slow.size() / 2 ? 3.0 : 1.0) * (1.0 + 0.01 * static_cast<double>(i % 3));
+  assert_false(lat::run_is_quiet(series(slow)));
+}
+
 /// State changes: change points of the chunks' median, p99 and trials per second (a steady noisy series has
 /// none; a slow phase, a tail that grows, a hog that slows the trials outside the timed region, a stall of
 /// one chunk each have theirs, with their times and levels).
@@ -456,6 +479,7 @@ int main() {
       cmocka_unit_test(run_levels_one_two_drift), cmocka_unit_test(state_changes_steady_step_rate_stall), cmocka_unit_test(ticks_merge_equal_times),
       cmocka_unit_test(percentiles_and_order_statistic_intervals), cmocka_unit_test(abi_sized_older_shorter_struct),
       cmocka_unit_test(queue_slope_from_minima), cmocka_unit_test(overlap_computation_is_linear),
+      cmocka_unit_test(precision_rule),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

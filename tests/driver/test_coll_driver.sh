@@ -84,6 +84,26 @@ done
 "$compare" --noplot --outdir . c1/mpilat-coll.json four/mpilat-coll.json > /dev/null 2> mix.err
 [ $? = 2 ] && grep -q 'ranks' mix.err && ok || bad "2 and 4 ranks compared: $(cat mix.err)"
 
+# ---- --precision P: the rounds end once every point's median is within +-P % (its 95 % interval) and every
+# point's run over time is quiet (8 chunks of 0.25 s at least), else at --reps; either way the files say which
+# and the rule holds for the run's own figures (a busy machine may keep the run from being quiet).
+mkdir precise
+$mpiexec -n 2 "$coll" --quick --precision 20 --ops bcast --modes barrier,loop --sizes 8 --reps 200000 --noplot --noprogress \
+  --outdir precise > precise.out 2>&1 || bad "--precision run: $(tail -3 precise.out)"
+python3 - precise/mpilat-coll.json precise/mpilat-coll.txt <<'PY' && ok || bad "--precision 20: the end does not follow the rule"
+import json, sys
+j = json.load(open(sys.argv[1])); text = open(sys.argv[2]).read()
+run, p = j['run'], j['run']['precision']
+assert p['asked_pct'] == 20 and j['options']['precision_pct'] == 20, (p, j['options'])
+quiet = all(pt['levels'] <= 1 and pt['state_changes'] == 0 for pt in j['points'])
+if run['ended_by'] == 'precision':
+    assert p['median_ci_half_pct_max'] <= 20 and quiet and run['rounds'] < 200000, (p, run['rounds'])
+    assert 'the rounds ended on --precision 20: every point' in text
+else:
+    assert run['ended_by'] == 'reps' and run['rounds'] == 200000 and 'before --precision 20 was met' in text, run
+    print('machine busy: --precision 20 ran to --reps (a point not quiet)')
+PY
+
 # ---- bad input: exit 2, the value named, nothing written
 mkdir badrun && cd badrun
 try() {  # try NP TEXT ARGS...: exit 2, TEXT in the message, the directory left empty
@@ -105,6 +125,8 @@ try 2 "of memory are available" --reps 1000000 --sizes 1:64:1
 try 2 "window_us must be at least 10 x the synchronisation error bound" --window 0.001 --reps 5 --sizes 8
 try 2 "window_us must be in 0..1000000" --window -1
 try 2 "reps must be >= 1, got 0" --reps 0
+try 2 "precision_pct must be <= 50 (percent of the median), got 60" --precision 60
+try 2 "precision_pct must be a finite number >= 0 (0: off), got -1" --precision -1
 try 1 "a collective measurement needs at least 2 processes, the communicator has 1"
 try 2 "give one or the other" --sizes 8 --size-last 64
 try 2 "adaptive refines size_first..size_last" --sizes 8,16 --adaptive

@@ -129,6 +129,41 @@ python3 -c "
 import json; rows = json.load(open('minutes/latency.json'))['run_over_time']['chunks']['rows']
 assert 0.54 <= rows[-1][3] <= 0.66, rows[-1][3]" && ok || bad "--minutes 0.01: the trials did not last 0.6 s +- 10 %"
 
+# --precision P: the trials end once the median's 95 % interval is within +-P % of the median and the run over
+# time is quiet (8 chunks of 0.25 s at least, one level, no state change), else at ntrial, saying which. A
+# quiet machine ends by precision (20 % is reached in the first chunk); a busy one may not, and then the
+# files must say why: either way the rule is checked against the run's own figures.
+mkdir precise
+$mpiexec -n 2 "$latency" --quick --precision 20 --ntrial 1500000 --noplot --outdir precise > /dev/null 2>&1 ||
+  bad "--precision run failed"
+python3 - precise/latency.json precise/latency.output <<'PY' && ok || bad "--precision 20: the end does not follow the rule"
+import json, sys
+j = json.load(open(sys.argv[1])); text = open(sys.argv[2]).read()
+p, run = j['precision'], j['run']
+assert p['asked_pct'] == 20 and p['min_chunks'] == 8, p
+quiet = j['run_over_time']['nchunks'] >= 8 and len(j['run_over_time']['levels']) == 1 and not j['run_over_time']['state_changes']
+assert p['run_quiet'] == quiet, (p, quiet)
+if run['ended_by'] == 'precision':
+    assert p['median_ci_half_pct'] <= 20 and quiet and run['ntrial_done'] < 1500000, (p, run)
+    assert 'the trials ended on --precision 20: the median' in text, text[:2000]
+else:
+    assert run['ended_by'] == 'trials' and run['ntrial_done'] == 1500000 and not (p['median_ci_half_pct'] <= 20 and quiet), (p, run)
+    assert 'the trials ended at ntrial before --precision 20 was met' in text and 'not quiet' in text
+    print('machine busy: --precision 20 ran to ntrial (the run over time was not quiet)')
+PY
+# A precision no run reaches: the trials end at ntrial, and the files say so with the precision reached.
+mkdir imprecise
+$mpiexec -n 2 "$latency" --quick --precision 0.000001 --ntrial 100000 --noplot --outdir imprecise > /dev/null 2>&1 ||
+  bad "--precision 0.000001 run failed"
+grep -q "^the trials ended at ntrial before --precision 1e-06 was met: the median's 95 % interval is +-[0-9.]* % of the median" \
+  imprecise/latency.output && grep -q "^the trials ended at ntrial before --precision" imprecise/latency.summary.output && ok ||
+  bad "--precision 0.000001: the end not said ($(grep -i 'trials ended' imprecise/latency.output))"
+python3 -c "
+import json; j = json.load(open('imprecise/latency.json'))
+assert j['run']['ended_by'] == 'trials' and j['run']['ntrial_done'] == 100000 and j['precision']['median_ci_half_pct'] > 1e-6, j['precision']" \
+  && ok || bad "--precision 0.000001: json"
+grep -q "trials ended" latency.output && bad "a run without --precision speaks of it" || ok
+
 # A real change of state (CPU hogs in the middle of the trials): test_latency_state_change.sh, judged only
 # on a quiet machine (docs/testing.md).
 
@@ -199,6 +234,10 @@ expect_error "--cut_coef cannot be given with an npp study" 2 --cut_coef 3 --res
 expect_error '--minutes must be a number of minutes > 0, got "0"' 2 --minutes 0
 expect_error '--minutes must be a number of minutes > 0, got "-1"' 2 --minutes -1
 expect_error "minutes needs Part 2" 2 --minutes 1 --npp 3 --no-estimate
+expect_error "precision_pct must be a finite number >= 0 (0: off), got -1" 2 --precision -1
+expect_error "precision_pct must be <= 50 (percent of the median), got 60" 2 --precision 60
+expect_error '--precision expects a number, got "abc"' 2 --precision abc
+expect_error "--precision cannot be given with an npp study" 2 --precision 1 --npp-study 1,2
 
 # Help.
 $mpiexec -n 1 "$latency" --help > help.out

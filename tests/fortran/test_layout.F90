@@ -288,6 +288,8 @@ program test_layout
                    c_sizeof(v_lat_pingpong_options%estimate), kind_of(v_lat_pingpong_options%estimate))
   call check_field('lat_pingpong_options', 'minutes', c_loc(v_lat_pingpong_options), c_loc(v_lat_pingpong_options%minutes), &
                    c_sizeof(v_lat_pingpong_options%minutes), kind_of(v_lat_pingpong_options%minutes))
+  call check_field('lat_pingpong_options', 'precision_pct', c_loc(v_lat_pingpong_options), c_loc(v_lat_pingpong_options%precision_pct), &
+                   c_sizeof(v_lat_pingpong_options%precision_pct), kind_of(v_lat_pingpong_options%precision_pct))
   call check_size('lat_stats', c_sizeof(v_lat_stats))
   call check_field('lat_stats', 'count', c_loc(v_lat_stats), c_loc(v_lat_stats%count), &
                    c_sizeof(v_lat_stats%count), kind_of(v_lat_stats%count))
@@ -444,6 +446,12 @@ program test_layout
                    c_sizeof(v_lat_pingpong_result%trials_start_unix_s), kind_of(v_lat_pingpong_result%trials_start_unix_s))
   call check_field('lat_pingpong_result', 'chunk_target_s', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%chunk_target_s), &
                    c_sizeof(v_lat_pingpong_result%chunk_target_s), kind_of(v_lat_pingpong_result%chunk_target_s))
+  call check_field('lat_pingpong_result', 'ended_by', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%ended_by), &
+                   c_sizeof(v_lat_pingpong_result%ended_by), kind_of(v_lat_pingpong_result%ended_by))
+  call check_field('lat_pingpong_result', 'precision_pct', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%precision_pct), &
+                   c_sizeof(v_lat_pingpong_result%precision_pct), kind_of(v_lat_pingpong_result%precision_pct))
+  call check_field('lat_pingpong_result', 'median_ci_half_pct', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%median_ci_half_pct), &
+                   c_sizeof(v_lat_pingpong_result%median_ci_half_pct), kind_of(v_lat_pingpong_result%median_ci_half_pct))
   call check_size('lat_npp_study_row', c_sizeof(v_lat_npp_study_row))
   call check_field('lat_npp_study_row', 'npp', c_loc(v_lat_npp_study_row), c_loc(v_lat_npp_study_row%npp), &
                    c_sizeof(v_lat_npp_study_row%npp), kind_of(v_lat_npp_study_row%npp))
@@ -977,6 +985,8 @@ program test_layout
                    c_sizeof(v_lat_collective_options%progress), kind_of(v_lat_collective_options%progress))
   call check_field('lat_collective_options', 'reserved', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%reserved), &
                    c_sizeof(v_lat_collective_options%reserved), kind_of(v_lat_collective_options%reserved))
+  call check_field('lat_collective_options', 'precision_pct', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%precision_pct), &
+                   c_sizeof(v_lat_collective_options%precision_pct), kind_of(v_lat_collective_options%precision_pct))
   call check_size('lat_coll_summary', c_sizeof(v_lat_coll_summary))
   call check_field('lat_coll_summary', 'nprocs', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%nprocs), &
                    c_sizeof(v_lat_coll_summary%nprocs), kind_of(v_lat_coll_summary%nprocs))
@@ -1028,6 +1038,12 @@ program test_layout
                    c_sizeof(v_lat_coll_summary%partial), kind_of(v_lat_coll_summary%partial))
   call check_field('lat_coll_summary', 'has_samples', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%has_samples), &
                    c_sizeof(v_lat_coll_summary%has_samples), kind_of(v_lat_coll_summary%has_samples))
+  call check_field('lat_coll_summary', 'ended_by', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%ended_by), &
+                   c_sizeof(v_lat_coll_summary%ended_by), kind_of(v_lat_coll_summary%ended_by))
+  call check_field('lat_coll_summary', 'precision_pct', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%precision_pct), &
+                   c_sizeof(v_lat_coll_summary%precision_pct), kind_of(v_lat_coll_summary%precision_pct))
+  call check_field('lat_coll_summary', 'median_ci_half_pct_max', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%median_ci_half_pct_max), &
+                   c_sizeof(v_lat_coll_summary%median_ci_half_pct_max), kind_of(v_lat_coll_summary%median_ci_half_pct_max))
   call check_size('lat_coll_point', c_sizeof(v_lat_coll_point))
   call check_field('lat_coll_point', 'msg_bytes', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%msg_bytes), &
                    c_sizeof(v_lat_coll_point%msg_bytes), kind_of(v_lat_coll_point%msg_bytes))
