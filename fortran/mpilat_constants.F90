@@ -14,6 +14,7 @@ module mpilat_constants
   LAT_TIMER_KINDS(LAT_F_PARAMETER)
   LAT_PARTIAL_CAUSES(LAT_F_PARAMETER)
   LAT_RUN_ENDS(LAT_F_PARAMETER)
+  LAT_FIT_VERDICTS(LAT_F_PARAMETER)
   LAT_RUN_PHASES(LAT_F_PARAMETER)
   LAT_SWEEP_PATTERNS(LAT_F_PARAMETER)
   LAT_SWEEP_ENDS(LAT_F_PARAMETER)
@@ -46,6 +47,8 @@ module mpilat_constants
   ! An empty comment joins the macro's 0.2 to the kind suffix (gfortran's traditional preprocessor).
   real(c_double), parameter, public :: lat_bin_width_us = LAT_BIN_WIDTH_US/**/_c_double
   real(c_double), parameter, public :: lat_queue_fit_r2_min = LAT_QUEUE_FIT_R2_MIN/**/_c_double
+  real(c_double), parameter, public :: lat_verdict_runs_z = LAT_VERDICT_RUNS_Z/**/_c_double
+  real(c_double), parameter, public :: lat_verdict_bic_gain = LAT_VERDICT_BIC_GAIN/**/_c_double
   !> The API version these bindings were written for; compare with lat_get_api_version().
   integer, parameter, public :: lat_api_version = LAT_API_VERSION
 

@@ -144,6 +144,8 @@ int lat_calibrate_timer(MPI_Comm comm, const lat_timer_options *opts, lat_timer_
 enum lat_partial_cause { LAT_PARTIAL_CAUSES(LAT_C_ENUMERATOR) };
 /** Values of lat_pingpong_result.stopped_in. */
 enum lat_run_phase { LAT_RUN_PHASES(LAT_C_ENUMERATOR) };
+/** Values of lat_model_fit.verdict. */
+enum lat_fit_verdict { LAT_FIT_VERDICTS(LAT_C_ENUMERATOR) };
 /** Values of lat_pingpong_result.ended_by. */
 enum lat_run_end { LAT_RUN_ENDS(LAT_C_ENUMERATOR) };
 

@@ -287,6 +287,19 @@
  *   LAT_BOUND_RN     no point is network-bound: rn_mbs is INFINITY and the data only say RN >= rn_min_mbs
  *   LAT_BOUND_ALPHA  every point is network-bound (LAT_MODEL_MAXPOSTAL): alpha_us is only an upper bound
  */
+/* Values of lat_model_fit.verdict (enum lat_fit_verdict): whether a model describes a regime's data.
+ *   LAT_VERDICT_FITS    its relative errors show no pattern in k or in size (runs test z >= -LAT_VERDICT_RUNS_Z)
+ *   LAT_VERDICT_MISFIT  its relative errors are systematic: the model does not describe the data
+ *   LAT_VERDICT_NO_K    it fits, but its dependence on k does not pay for its extra parameters over the postal
+ *                       model (BIC gain < LAT_VERDICT_BIC_GAIN): the data show no network limit, and RN and k* are
+ *                       not claimed (RN infinite with LAT_BOUND_RN, k* infinite) */
+#define LAT_FIT_VERDICTS(LAT_X) \
+  LAT_X(LAT_VERDICT_FITS, 0) \
+  LAT_X(LAT_VERDICT_MISFIT, 1) \
+  LAT_X(LAT_VERDICT_NO_K, 2)
+#define LAT_VERDICT_RUNS_Z 3.5
+#define LAT_VERDICT_BIC_GAIN 10.0
+
 #define LAT_FIT_BOUNDS(LAT_X) \
   LAT_X(LAT_BOUND_RC, 1) \
   LAT_X(LAT_BOUND_RCI, 2) \

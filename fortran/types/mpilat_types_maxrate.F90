@@ -141,6 +141,17 @@ module mpilat_types_maxrate
     !> 1: the global optimum, exactly or within sse_gap <= 1e-3 rel_err_sq (docs/method.md); 0: the best
     !> found by a search without a certificate
     integer(c_int) :: certified
+    !> whether the model describes the regime's data (enum lat_fit_verdict): LAT_VERDICT_FITS,
+    !> LAT_VERDICT_MISFIT (its residuals are systematic: runs_z below -LAT_VERDICT_RUNS_Z; its parameters
+    !> describe nothing) or LAT_VERDICT_NO_K (a k-dependent model whose gain over the postal model is below
+    !> LAT_VERDICT_BIC_GAIN: RN and k* are not claimed)
+    integer(c_int) :: verdict
+    !> the runs test of the signs of the relative errors, ordered by k within each size and by size within
+    !> each k: the lower of the two z scores (0 with fewer than 10 errors above 1e-6)
+    real(c_double) :: runs_z
+    !> BIC(postal, all pairs) - BIC(this model) over the regime's points: what the model's dependence on k
+    !> pays for its parameters (0 for the postal models)
+    real(c_double) :: bic_gain
   end type lat_model_fit
 
   !> What a fit did.

@@ -14,6 +14,38 @@
 
 namespace lat {
 
+double runs_z(const std::vector<lat_maxrate_obs> &obs, const std::vector<double> &rel_err) {
+  constexpr double kExact = 1e-6;  // an error this small is the arithmetic's, not the model's: no sign
+  std::vector<size_t> kept;
+  for (size_t i = 0; i < obs.size(); ++i)
+    if (std::fabs(rel_err[i]) > kExact) kept.push_back(i);
+  if (kept.size() < 10) return 0.0;
+  auto z_of = [&](bool k_inner) {
+    std::vector<size_t> order = kept;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      const lat_maxrate_obs &x = obs[a], &y = obs[b];
+      if (k_inner) return x.bytes != y.bytes ? x.bytes < y.bytes : x.k < y.k;
+      return x.k != y.k ? x.k < y.k : x.bytes < y.bytes;
+    });
+    double pos = 0.0, runs = 1.0;
+    for (size_t j = 0; j < order.size(); ++j) {
+      pos += rel_err[order[j]] > 0.0;
+      if (j > 0 && (rel_err[order[j]] > 0.0) != (rel_err[order[j - 1]] > 0.0)) runs += 1.0;
+    }
+    const double n = static_cast<double>(order.size()), neg = n - pos;
+    if (pos == 0.0 || neg == 0.0) return -std::numeric_limits<double>::infinity();  // every error one way
+    const double mu = 2.0 * pos * neg / n + 1.0, var = (mu - 1.0) * (mu - 2.0) / (n - 1.0);
+    return var > 0.0 ? (runs - mu) / std::sqrt(var) : 0.0;
+  };
+  return std::min(z_of(true), z_of(false));
+}
+
+double bic_of(double sse, int64_t n, int params) {
+  constexpr double kFloor = 1e-12;  // (1e-6)^2: below it a mean squared relative error is rounding
+  const double dn = static_cast<double>(n);
+  return dn * std::log(std::max(sse / dn, kFloor)) + static_cast<double>(params) * std::log(dn);
+}
+
 std::vector<int64_t> detect_regime_thresholds(const std::vector<lat_maxrate_obs> &obs, double noise_rel) {
   std::map<int64_t, double> one_pair;  // size -> smallest time of k = 1
   for (const lat_maxrate_obs &o : obs)
@@ -26,6 +58,57 @@ std::vector<int64_t> detect_regime_thresholds(const std::vector<lat_maxrate_obs>
   for (const auto &[n, t] : one_pair) sizes.push_back(n), times.push_back(t);
   return segment_thresholds(sizes, times, LAT_MAX_REGIMES - 1, noise_rel);
 }
+
+namespace {
+
+int parameters_of(int model) {
+  switch (model) {
+    case LAT_MODEL_MAXRATE:
+    case LAT_MODEL_MAXPOSTAL: return 3;
+    case LAT_MODEL_MAXRATE4: return 4;
+    default: return 2;
+  }
+}
+
+/// The verdicts of regime g's models (docs/method.md, "Does the model fit?"): a runs test of each model's
+/// relative errors, and for the k-dependent models the BIC gain over the postal model, below which the
+/// network limit is not claimed.
+template <class RegimeOf>
+void judge_regime(int g, const std::vector<lat_maxrate_obs> &part, const std::vector<lat_maxrate_obs> &obs,
+                  const RegimeOf &regime_of, int64_t kmax, MaxrateFit &r) {
+  const int64_t n = static_cast<int64_t>(part.size());
+  const double postal_sse = r.models[static_cast<size_t>(g * LAT_NMODELS + LAT_MODEL_POSTAL_ALL)].rel_err_sq;
+  double aggregate = 0.0;  // the largest aggregate rate seen: RN is at least this
+  for (const lat_maxrate_obs &x : part)
+    aggregate = std::max(aggregate, static_cast<double>(x.k) * static_cast<double>(x.bytes) / x.time_us);
+  for (int m = 0; m < LAT_NMODELS; ++m) {
+    lat_model_fit &f = r.models[static_cast<size_t>(g * LAT_NMODELS + m)];
+    std::vector<double> errors;
+    for (size_t i = 0; i < obs.size(); ++i)
+      if (regime_of(obs[i].bytes) == g) errors.push_back(r.rel_err[static_cast<size_t>(m)][i]);
+    f.verdict = LAT_VERDICT_FITS;
+    if (std::isnan(f.alpha_us)) {  // not fitted (no k = 1 point here)
+      f.runs_z = f.bic_gain = std::numeric_limits<double>::quiet_NaN();
+      continue;
+    }
+    f.runs_z = runs_z(part, errors);
+    if (f.runs_z < -LAT_VERDICT_RUNS_Z) f.verdict = LAT_VERDICT_MISFIT;
+    const bool k_dependent = m == LAT_MODEL_MAXRATE || m == LAT_MODEL_MAXRATE4 || m == LAT_MODEL_MAXPOSTAL;
+    if (!k_dependent || kmax == 1) continue;
+    f.bic_gain = bic_of(postal_sse, n, 2) - bic_of(f.rel_err_sq, n, parameters_of(m));
+    if (f.verdict == LAT_VERDICT_FITS && f.bic_gain < LAT_VERDICT_BIC_GAIN) {
+      f.verdict = LAT_VERDICT_NO_K;
+      if (std::isfinite(f.rn_mbs)) {
+        f.rn_mbs = std::numeric_limits<double>::infinity();
+        f.rn_min_mbs = aggregate;
+        f.bounded |= LAT_BOUND_RN;
+      }
+      f.k_star = std::numeric_limits<double>::infinity();
+    }
+  }
+}
+
+}  // namespace
 
 MaxrateFit fit_maxrate(const lat_fit_options &o, const std::vector<lat_maxrate_obs> &obs) {
   if (std::string bad = check_fit_options(o); !bad.empty()) throw ArgError(bad);
@@ -116,6 +199,8 @@ MaxrateFit fit_maxrate(const lat_fit_options &o, const std::vector<lat_maxrate_o
       f.rn_mbs = fit.rn;
       f.rn_min_mbs = fit.rn_min;
       f.k_star = k_star_of(fit, m);
+      // RN - RCb over an RCi the data do not determine is no number either.
+      if (m == LAT_MODEL_MAXRATE4 && (fit.bounded & LAT_BOUND_RCI)) f.k_star = nan;
       if (s.kmax == 1 && (m == LAT_MODEL_MAXRATE || m == LAT_MODEL_MAXRATE4 || m == LAT_MODEL_MAXPOSTAL)) {
         // One pair: T = alpha + n / min(RN, RC). Only the smaller rate is seen; RN, RCi and k* are not
         // identifiable, and a figure for them would be made up.
@@ -134,6 +219,7 @@ MaxrateFit fit_maxrate(const lat_fit_options &o, const std::vector<lat_maxrate_o
         f.rel_err_max = std::max(f.rel_err_max, std::fabs(e));
       }
     }
+    judge_regime(g, p, obs, regime_of, s.kmax, r);
   }
   return r;
 }

@@ -21,6 +21,16 @@ struct MaxrateFit {
   std::vector<std::vector<double>> rel_err;  // per model, per observation (input order)
 };
 
+/// The runs test of the signs of a model's relative errors (rel_err[i] of obs[i]; those within 1e-6 of 0
+/// have no sign and are left out), ordered by k within each size and by size within each k: the lower z
+/// (0 with fewer than 10 errors, -infinity when all have one sign). Noise gives z near 0; a model that misses
+/// a trend in k or in size gives long runs of one sign, z far below 0.
+double runs_z(const std::vector<lat_maxrate_obs> &obs, const std::vector<double> &rel_err);
+
+/// The Bayesian information criterion of a least-squares fit of n relative errors: n ln(sse / n) + params ln n
+/// (sse / n floored at 1e-12, rounding).
+double bic_of(double sse, int64_t n, int params);
+
 /// lat_fit_maxrate().
 MaxrateFit fit_maxrate(const lat_fit_options &opts, const std::vector<lat_maxrate_obs> &obs);
 

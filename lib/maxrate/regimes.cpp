@@ -57,7 +57,7 @@ std::vector<int64_t> segment_thresholds(const std::vector<int64_t> &sizes, const
   for (size_t i = 0; i < n; ++i) x[i] = static_cast<double>(sizes[i] - sizes.front()) / span;
   const Sums sums(x, times);
   constexpr double kInf = std::numeric_limits<double>::infinity();
-  constexpr size_t kMinPoints = 2;
+  constexpr size_t kMinPoints = 3;  // a line through two points proves nothing: a regime holds three sizes at least
   const size_t pieces_max = std::min<size_t>(static_cast<size_t>(max_breaks) + 1, n / kMinPoints);
   // best[m][j]: the least cost of points 0..j in m + 1 pieces; from[m][j]: where the last piece starts.
   std::vector<std::vector<double>> best(pieces_max, std::vector<double>(n, kInf));

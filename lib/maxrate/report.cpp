@@ -101,6 +101,35 @@ std::string cell(double v, int bounded, int bit, const char *bound_sign) {
 
 std::string k_star_text(double k) { return std::isnan(k) ? "n/d" : std::isinf(k) ? "none" : fmt::format("{:.4g}", k); }
 
+const char *verdict_slug(const lat_model_fit &m) {
+  if (std::isnan(m.alpha_us)) return "not_fitted";
+  return m.verdict == LAT_VERDICT_MISFIT ? "misfit" : m.verdict == LAT_VERDICT_NO_K ? "no_k_dependence" : "fits";
+}
+
+const char *verdict_word(const lat_model_fit &m) {
+  if (std::isnan(m.alpha_us)) return "not fitted";
+  switch (m.verdict) {
+    case LAT_VERDICT_MISFIT: return "MISFIT";
+    case LAT_VERDICT_NO_K: return "no k dep.";
+    default: return "fits";
+  }
+}
+
+/// One regime's verdict on a model, in words.
+std::string verdict_text(const lat_model_fit &m) {
+  if (std::isnan(m.alpha_us)) return "not fitted";
+  switch (m.verdict) {
+    case LAT_VERDICT_MISFIT:
+      return fmt::format("DOES NOT FIT (runs z {:.1f}: its errors are systematic; its parameters describe nothing)", m.runs_z);
+    case LAT_VERDICT_NO_K:
+      return fmt::format("fits, but shows no dependence on k (BIC gain {:.1f} over the postal model < {}): no RN, no k*",
+                         m.bic_gain, LAT_VERDICT_BIC_GAIN);
+    default:
+      return std::isnan(m.bic_gain) ? fmt::format("fits (runs z {:.1f})", m.runs_z)
+                                    : fmt::format("fits (runs z {:.1f}, BIC gain {:.1f} over the postal model)", m.runs_z, m.bic_gain);
+  }
+}
+
 }  // namespace
 
 std::string one_pair_note() {
@@ -113,6 +142,16 @@ std::string maxrate_tables_text(const MaxrateFit &fit) {
   const lat_fit_summary &s = fit.summary;
   const int nreg = static_cast<int>(s.nregimes);
   std::string o;
+  // The verdict first: whether the paper's model describes the data at all (docs/method.md, "Does the model fit?").
+  o += "Verdict (does the model describe the data? runs test and BIC, docs/method.md):";
+  for (int model : {LAT_MODEL_MAXRATE4, LAT_MODEL_MAXRATE, LAT_MODEL_MAXPOSTAL}) {
+    append(o, "{} {}:", model == LAT_MODEL_MAXRATE4 ? "" : ";", rate_model_name(model));
+    for (int g = 0; g < nreg; ++g) {
+      const lat_model_fit &m = fit.models[static_cast<size_t>(g * LAT_NMODELS + model)];
+      append(o, "{} {} {}", g ? "," : "", regime_name(g, nreg), m.verdict == LAT_VERDICT_MISFIT ? "DOES NOT FIT" : verdict_word(m));
+    }
+  }
+  o += "\n";
   append(o, "Regimes ({}): ", s.thresholds_detected ? "thresholds by segmented regression of the 1-pair curve" : "thresholds given");
   for (int g = 0; g < nreg; ++g)
     append(o, "{}{} {}..{} bytes", g ? ", " : "", regime_name(g, nreg), s.regime_first[g],
@@ -124,16 +163,19 @@ std::string maxrate_tables_text(const MaxrateFit &fit) {
     const bool four = model == LAT_MODEL_MAXRATE4;
     append(o, "Table 1: {} model parameters, {}\n", rate_model_name(model), rate_model_formula(model));
     append(o, "  fit: {}\n", rate_model_method(model));
-    append(o, "{:<11} {:>12} {:>20} {:>12} {:>12} {:>10} {:>12}\n", "phase", "alpha [us]", "RN [MB/s]",
-            four ? "RCb [MB/s]" : "RC [MB/s]", four ? "RCi [MB/s]" : "", "k*", "sse gap");
+    append(o, "{:<11} {:>12} {:>20} {:>12} {:>12} {:>10} {:>12} {:>8} {:>10} {}\n", "phase", "alpha [us]", "RN [MB/s]",
+            four ? "RCb [MB/s]" : "RC [MB/s]", four ? "RCi [MB/s]" : "", "k*", "sse gap", "runs z", "BIC gain", "verdict");
     for (int g = 0; g < nreg; ++g) {
       const lat_model_fit &m = fit.models[static_cast<size_t>(g * LAT_NMODELS + model)];
       std::string rn = rate(m.rn_mbs);
       if (m.bounded & LAT_BOUND_RN) rn += " (>=" + rate(m.rn_min_mbs) + ")";
-      append(o, "{:<11} {:>12} {:>20} {:>12} {:>12} {:>10} {:>12}\n", regime_name(g, nreg),
+      append(o, "{:<11} {:>12} {:>20} {:>12} {:>12} {:>10} {:>12} {:>8} {:>10} {}\n", regime_name(g, nreg),
              std::isnan(m.alpha_us) ? std::string("n/d") : (m.bounded & LAT_BOUND_ALPHA ? "<=" : "") + fmt::format("{:.4g}", m.alpha_us),
              rn, cell(m.rc_mbs, m.bounded, LAT_BOUND_RC, ">="), four ? cell(m.rci_mbs, m.bounded, LAT_BOUND_RCI, nullptr) : "",
-             k_star_text(m.k_star), std::isnan(m.sse_gap) ? std::string("none") : fmt::format("{:.3g}", m.sse_gap));
+             k_star_text(m.k_star), std::isnan(m.sse_gap) ? std::string("none") : fmt::format("{:.3g}", m.sse_gap),
+             std::isnan(m.runs_z) ? std::string("n/d") : fmt::format("{:.1f}", m.runs_z),
+             std::isnan(m.bic_gain) || m.model < LAT_MODEL_MAXRATE ? std::string("-") : fmt::format("{:.1f}", m.bic_gain),
+             verdict_word(m));
       const std::string where = std::string(rate_model_name(model)) + ", " + regime_name(g, nreg) + ": ";
       if (m.bounded & LAT_BOUND_RN)
         notes.push_back(where + "no point is network-bound; the data only say RN >= " + rate(m.rn_min_mbs) + " MB/s");
@@ -142,6 +184,8 @@ std::string maxrate_tables_text(const MaxrateFit &fit) {
       if ((m.bounded & LAT_BOUND_RCI) && !(m.bounded & LAT_BOUND_RC))
         notes.push_back(where + "fewer than two pair counts are core-bound; RCi is not determined");
       if (m.bounded & LAT_BOUND_ALPHA) notes.push_back(where + "alpha is only bounded above");
+      if (m.verdict == LAT_VERDICT_MISFIT) notes.push_back(where + "does not describe the data: " + verdict_text(m));
+      if (m.verdict == LAT_VERDICT_NO_K) notes.push_back(where + verdict_text(m));
       if (model == LAT_MODEL_MAXRATE4 && !m.certified && !std::isnan(m.sse_gap))
         notes.push_back(where + "NOT certified within 1e-3: the optimum may be up to sse gap lower");
     }
@@ -232,12 +276,24 @@ std::string json_text(const std::string &command_line, const NodecommResult *m, 
                                         {"k_star", number_or_string(f.k_star)}, {"rel_err_sum", number_or_string(f.rel_err_sum)},
                                         {"rel_err_sq", number_or_string(f.rel_err_sq)},
                                         {"rel_err_max", number_or_string(f.rel_err_max)}, {"sse_gap", number_or_string(f.sse_gap)},
-                                        {"certified", f.certified != 0}, {"npoints", f.npoints}, {"nfit", f.nfit}};
+                                        {"certified", f.certified != 0}, {"npoints", f.npoints}, {"nfit", f.nfit},
+                                        {"verdict", verdict_slug(f)}, {"verdict_text", verdict_text(f)},
+                                        {"runs_z", number_or_string(f.runs_z)}, {"bic_gain", number_or_string(f.bic_gain)}};
     }
     regimes.push_back({{"name", regime_name(g, static_cast<int>(s.nregimes))}, {"first_bytes", s.regime_first[g]},
                        {"last_bytes", s.regime_last[g]}, {"models", models}});
   }
-  j["fit"] = {{"observations", s.nobs}, {"kmax", s.kmax}, {"thresholds_detected", s.thresholds_detected != 0},
+  nlohmann::json verdict;
+  for (int model : {LAT_MODEL_MAXRATE4, LAT_MODEL_MAXRATE, LAT_MODEL_MAXPOSTAL}) {
+    nlohmann::json per = nlohmann::json::array();
+    for (int g = 0; g < s.nregimes; ++g) per.push_back(verdict_slug(fit.models[static_cast<size_t>(g * LAT_NMODELS + model)]));
+    verdict[rate_model_slug(model)] = per;
+  }
+  j["fit"] = {{"verdict", verdict},
+              {"verdict_rule", "runs test of the signs of the relative errors (ordered by k within each size and by "
+                               "size within each k) below -3.5: misfit; else BIC gain over the postal model below 10: "
+                               "no k dependence shown (no RN, no k*); else fits"},
+              {"observations", s.nobs}, {"kmax", s.kmax}, {"thresholds_detected", s.thresholds_detected != 0},
               {"thresholds", std::vector<int64_t>(s.thresholds, s.thresholds + s.nthresholds)}, {"regimes", regimes},
               {"objective", "least squares of the relative error (T_model - T) / T; each model's method says which "
                             "guarantee holds: exact (global optimum), certified (within sse_gap of it) or searched (none)"}};

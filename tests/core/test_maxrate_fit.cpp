@@ -483,6 +483,7 @@ void identifiability_bounds(void **) {
   assert_true((m3.bounded & LAT_BOUND_RC) != 0);
   assert_true(near(m3.rc_mbs, 1000.0, 1e-6));  // the bound RC >= RN / k0, k0 = 1
   assert_true((m4.bounded & LAT_BOUND_RC) && (m4.bounded & LAT_BOUND_RCI) && std::isnan(m4.rci_mbs));
+  assert_true(std::isnan(m4.k_star));  // 1 + (RN - RCb) / RCi with RCi undetermined: no number
   lat_maxrate_free(&f);
   std::vector<lat_maxrate_obs> core;
   add(core, kShort, 16, range(0, 1024, 64), 0.0, state);  // RN infinite, RCi < 0: the aggregate peaks at k = 1
@@ -522,6 +523,118 @@ void four_regimes_found(void **) {
   assert_non_null(strstr(lat_last_error_message(), "nthresholds must be -1 (detect) or 0..3, got 4"));
 }
 
+/// The verdict: a model whose errors are systematic is said not to fit. Latency that grows with k (10 % a
+/// pair: contention the max-rate model has no term for) leaves the max-rate model's errors in long runs of
+/// one sign; the same data without that growth, with 1 % noise, fit.
+void verdict_misfit_when_latency_grows_with_k(void **) {
+  for (const double growth : {0.0, 0.10}) {
+    std::vector<lat_maxrate_obs> obs;
+    uint64_t state = 11;
+    for (int64_t k = 1; k <= 8; ++k)
+      for (int64_t n : range(0, 65536, 4096)) {
+        const double kd = static_cast<double>(k), alpha = 5.0 * (1.0 + growth * (kd - 1.0));
+        obs.push_back({k, n, (alpha + kd * static_cast<double>(n) / std::min(6000.0, kd * 2000.0)) * (1.0 + noise(state, 0.01))});
+      }
+    lat_maxrate_fit f = fit_of(obs, 0, 0, 0);
+    lat_model_fit m;
+    lat_maxrate_get_model(f, 0, LAT_MODEL_MAXRATE, &m);
+    if (growth == 0.0) {
+      if (m.verdict != LAT_VERDICT_FITS) fail_msg("model data: verdict %d, runs z %g", m.verdict, m.runs_z);
+      assert_true(m.runs_z > -LAT_VERDICT_RUNS_Z && m.bic_gain > LAT_VERDICT_BIC_GAIN && std::isfinite(m.rn_mbs));
+    } else {
+      if (m.verdict != LAT_VERDICT_MISFIT) fail_msg("latency growing with k: verdict %d, runs z %g", m.verdict, m.runs_z);
+      // The table's first line says so, and the JSON.
+      const std::string text = lat::maxrate_tables_text(f->r);
+      assert_true(text.rfind("Verdict (does the model describe the data? runs test and BIC, docs/method.md): max-rate 4-parameter: ", 0) == 0);
+      assert_non_null(strstr(text.c_str(), "; max-rate 3-parameter: all DOES NOT FIT;"));
+      assert_non_null(strstr(text.c_str(), "max-rate 3-parameter, all: does not describe the data: DOES NOT FIT (runs z "));
+    }
+    lat_maxrate_free(&f);
+  }
+}
+
+/// Data with no dependence on k (the postal model, 1 % noise, 16 pairs): no model claims a network limit. Before
+/// the verdict, a finite RN (network-bound from pair 15.9 of 16) was claimed in 5 of 9 seeds.
+void no_k_dependence_claims_no_rn(void **) {
+  for (uint64_t seed = 1; seed <= 9; ++seed) {
+    std::vector<lat_maxrate_obs> obs;
+    uint64_t state = seed;
+    for (int64_t k = 1; k <= 16; ++k)
+      for (int64_t n : range(1024, 262144, 16384)) obs.push_back({k, n, (3.0 + static_cast<double>(n) / 2000.0) * (1.0 + noise(state, 0.01))});
+    lat_maxrate_fit f = fit_of(obs, 0, 0, 0);
+    for (int model : {LAT_MODEL_MAXRATE, LAT_MODEL_MAXRATE4, LAT_MODEL_MAXPOSTAL}) {
+      lat_model_fit m;
+      lat_maxrate_get_model(f, 0, model, &m);
+      if (!std::isinf(m.rn_mbs) || !(std::isinf(m.k_star) || std::isnan(m.k_star)))
+        fail_msg("seed %d model %d: RN %g k* %g (verdict %d, BIC gain %g)", static_cast<int>(seed), model, m.rn_mbs, m.k_star,
+                 m.verdict, m.bic_gain);
+      assert_true(m.verdict == LAT_VERDICT_NO_K || m.verdict == LAT_VERDICT_FITS);
+      assert_true(m.bounded & LAT_BOUND_RN);
+    }
+    lat_maxrate_free(&f);
+  }
+}
+
+/// A regime holds three sizes at least: six points are never three regimes of two (a line through two points
+/// fits exactly and proves nothing).
+void regimes_hold_three_sizes(void **) {
+  std::vector<lat_maxrate_obs> obs;
+  const double t[6] = {1.0, 1.1, 3.0, 3.3, 7.0, 7.7};
+  for (int i = 0; i < 6; ++i)
+    for (int64_t k = 1; k <= 2; ++k) obs.push_back({k, 1024 * (i + 1), t[i] * static_cast<double>(k)});
+  lat_fit_options o;
+  lat_fit_defaults(&o);
+  lat_maxrate_fit f = nullptr;
+  assert_int_equal(lat_fit_maxrate(&o, static_cast<int64_t>(obs.size()), obs.data(), &f), LAT_SUCCESS);
+  lat_fit_summary s;
+  lat_maxrate_get_summary(f, &s);
+  assert_true(s.nregimes <= 2);
+  for (int g = 0; g < s.nregimes; ++g) assert_true((s.regime_last[g] - s.regime_first[g]) / 1024 + 1 >= 3);
+  lat_maxrate_free(&f);
+}
+
+/// Every fit is the same in any unit of time: the data in us, in s and in ns give the same regimes, errors
+/// and verdicts, and parameters that differ by the unit alone.
+void fits_do_not_depend_on_the_time_unit(void **) {
+  std::vector<lat_maxrate_obs> us;
+  uint64_t state = 23;
+  for (int64_t k = 1; k <= 8; ++k)
+    for (int64_t n = 1024; n <= 1048576; n *= 2) {
+      const double kd = static_cast<double>(k), nd = static_cast<double>(n);
+      const double t = n < 32768 ? 2.0 + nd / 3000.0 : std::max(5.0 + nd / 2000.0, kd * nd / 6000.0);
+      us.push_back({k, n, t * (1.0 + noise(state, 0.02))});
+    }
+  lat_fit_options o;
+  lat_fit_defaults(&o);
+  lat_maxrate_fit fu = nullptr;
+  assert_int_equal(lat_fit_maxrate(&o, static_cast<int64_t>(us.size()), us.data(), &fu), LAT_SUCCESS);
+  for (const double unit : {1e-6, 1e3}) {  // seconds, nanoseconds
+    std::vector<lat_maxrate_obs> other = us;
+    for (lat_maxrate_obs &x : other) x.time_us *= unit;
+    lat_maxrate_fit fo = nullptr;
+    assert_int_equal(lat_fit_maxrate(&o, static_cast<int64_t>(other.size()), other.data(), &fo), LAT_SUCCESS);
+    lat_fit_summary a, b;
+    lat_maxrate_get_summary(fu, &a);
+    lat_maxrate_get_summary(fo, &b);
+    assert_int_equal(a.nregimes, b.nregimes);
+    for (int g = 0; g < a.nthresholds; ++g) assert_int_equal(a.thresholds[g], b.thresholds[g]);
+    for (int g = 0; g < a.nregimes; ++g)
+      for (int model = 0; model < LAT_NMODELS; ++model) {
+        lat_model_fit x, y;
+        lat_maxrate_get_model(fu, g, model, &x);
+        lat_maxrate_get_model(fo, g, model, &y);
+        auto same = [](double p, double q) { return (std::isnan(p) && std::isnan(q)) || p == q || near(q, p, 1e-6); };
+        if (!same(x.alpha_us * unit, y.alpha_us) || !same(x.rc_mbs / unit, y.rc_mbs) || !same(x.rn_mbs / unit, y.rn_mbs) ||
+            !same(x.rel_err_sq, y.rel_err_sq) || x.verdict != y.verdict || !same(x.k_star, y.k_star))
+          fail_msg("unit %g, regime %d, model %d: alpha %g/%g RC %g/%g RN %g/%g sq %g/%g verdict %d/%d", unit, g, model,
+                   x.alpha_us * unit, y.alpha_us, x.rc_mbs / unit, y.rc_mbs, x.rn_mbs / unit, y.rn_mbs, x.rel_err_sq,
+                   y.rel_err_sq, x.verdict, y.verdict);
+      }
+    lat_maxrate_free(&fo);
+  }
+  lat_maxrate_free(&fu);
+}
+
 }  // namespace
 
 int main() {
@@ -533,7 +646,9 @@ int main() {
       cmocka_unit_test(bad_input_named),              cmocka_unit_test(nodecomm_tables_read),
       cmocka_unit_test(nodecomm_sides_and_grid),     cmocka_unit_test(four_parameter_certificate),
       cmocka_unit_test(modified_model_recovered),    cmocka_unit_test(identifiability_bounds),
-      cmocka_unit_test(four_regimes_found),
+      cmocka_unit_test(four_regimes_found),            cmocka_unit_test(verdict_misfit_when_latency_grows_with_k),
+      cmocka_unit_test(no_k_dependence_claims_no_rn), cmocka_unit_test(regimes_hold_three_sizes),
+      cmocka_unit_test(fits_do_not_depend_on_the_time_unit),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -899,6 +899,12 @@ program test_layout
                    c_sizeof(v_lat_model_fit%bounded), kind_of(v_lat_model_fit%bounded))
   call check_field('lat_model_fit', 'certified', c_loc(v_lat_model_fit), c_loc(v_lat_model_fit%certified), &
                    c_sizeof(v_lat_model_fit%certified), kind_of(v_lat_model_fit%certified))
+  call check_field('lat_model_fit', 'verdict', c_loc(v_lat_model_fit), c_loc(v_lat_model_fit%verdict), &
+                   c_sizeof(v_lat_model_fit%verdict), kind_of(v_lat_model_fit%verdict))
+  call check_field('lat_model_fit', 'runs_z', c_loc(v_lat_model_fit), c_loc(v_lat_model_fit%runs_z), &
+                   c_sizeof(v_lat_model_fit%runs_z), kind_of(v_lat_model_fit%runs_z))
+  call check_field('lat_model_fit', 'bic_gain', c_loc(v_lat_model_fit), c_loc(v_lat_model_fit%bic_gain), &
+                   c_sizeof(v_lat_model_fit%bic_gain), kind_of(v_lat_model_fit%bic_gain))
   call check_size('lat_fit_summary', c_sizeof(v_lat_fit_summary))
   call check_field('lat_fit_summary', 'nobs', c_loc(v_lat_fit_summary), c_loc(v_lat_fit_summary%nobs), &
                    c_sizeof(v_lat_fit_summary%nobs), kind_of(v_lat_fit_summary%nobs))
