@@ -115,6 +115,9 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_flag("--noplot", s.no_png, "do not render <outbase>.png");
   app.add_flag("--quick", "the original's -quick: -n_stable 5 and at least 5 operations per sample");
   add_progress_flags(app, s.progress, "if a terminal");
+  app.footer("Not offered yet, refused as unknown options (docs/mpptest.md): the original's -halo and -npartner, "
+             "-bisectdist and -distance, -vector, -persistant, -memcpy, -rate, -gop, -rthresh, -autoavg, -sync, "
+             "-force, -cit and C.It output; -overlap's round-trip form.");
   std::vector<std::string> args = with_two_dashes(argc, argv);
   // -quick sets defaults: apply them first, so options given explicitly win.
   if (std::find(args.begin(), args.end(), "--quick") != args.end()) {

@@ -137,6 +137,11 @@ $mpiexec -n 2 "$mpptest" -overlap -sizelist 0,100000 -sample_reps 2 -n_stable 0 
 $mpiexec -n 2 "$mpptest" -bisect -sizelist 0,64 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress -outbase bi > /dev/null 2>&1 \
   && grep -q '"bisect": true' bi.json && ok || bad "bisect run"
 $mpiexec -n 2 "$mpptest" -help > help.out 2>&1 && grep -q -- '--autodx' help.out && ok || bad "-help"
+# What is left out is said, and refused by name.
+grep -q "Not offered yet, refused as unknown options (docs/mpptest.md): the original's -halo and -npartner" help.out && ok ||
+  bad "-help does not list what is not offered"
+$mpiexec -n 2 "$mpptest" -halo > halo.out 2>&1
+[ $? = 2 ] && grep -q 'halo' halo.out && ok || bad "-halo not refused by name: $(head -3 halo.out)"
 # The defaults shown are the library's (lat_*_defaults), not copies typed into the help text.
 grep -Eq -- '--sample_reps INT=50 ' help.out && grep -Eq -- '--autorel FLOAT=0.02 ' help.out && \
   grep -Eq -- '--n_avg_min INT:> 0=50 ' help.out && grep -Eq -- '--max_run_time,--budget FLOAT=900( |$)' help.out && ok \
