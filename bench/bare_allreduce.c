@@ -5,10 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int by_value(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
+#include "bare_sort.h"
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bare_sort.h"
+
 static void wait_at_barrier(int yield) {
   if (!yield) {
     MPI_Barrier(MPI_COMM_WORLD);
@@ -25,11 +27,6 @@ static void wait_at_barrier(int yield) {
     if (done) return;
     nanosleep(&nap, NULL);
   }
-}
-
-static int cmp(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
 }
 
 int main(int argc, char **argv) {
@@ -69,7 +66,7 @@ int main(int argc, char **argv) {
   if (rank == 0) {
     int nprocs;
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    qsort(t, (size_t)ntrial, sizeof *t, cmp);
+    qsort(t, (size_t)ntrial, sizeof *t, by_value);
     printf("bare_pingpong: %d ranks (idle ones %s), npp %ld, %ld trials, median %.4f us, minimum %.4f us, "
            "measuring %.2f s, all done %.2f s\n",
            nprocs, idle, npp, ntrial, t[ntrial / 2], t[0], measured, MPI_Wtime() - start);

@@ -582,10 +582,7 @@ void regimes_hold_three_sizes(void **) {
   const double t[6] = {1.0, 1.1, 3.0, 3.3, 7.0, 7.7};
   for (int i = 0; i < 6; ++i)
     for (int64_t k = 1; k <= 2; ++k) obs.push_back({k, 1024 * (i + 1), t[i] * static_cast<double>(k)});
-  lat_fit_options o;
-  lat_fit_defaults(&o);
-  lat_maxrate_fit f = nullptr;
-  assert_int_equal(lat_fit_maxrate(&o, static_cast<int64_t>(obs.size()), obs.data(), &f), LAT_SUCCESS);
+  lat_maxrate_fit f = fit_of(obs, -1, 0, 0);  // thresholds detected
   lat_fit_summary s;
   lat_maxrate_get_summary(f, &s);
   assert_true(s.nregimes <= 2);
