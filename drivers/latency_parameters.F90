@@ -199,6 +199,11 @@ contains
       status = params_bad
       return
     end if
+    ! --no-estimate skips Part 2 only when npp is given; without it Part 2 must run, and the flag would be ignored.
+    if (no_estimate_given .and. opts%npp == 0 .and. size(ex%study) == 0) then
+      call fail('--no-estimate needs --npp N (with npp 0, the default, Part 2 calculates npp and must run)')
+      return
+    end if
     if (minutes_given .and. ntrial_given) then
       call fail('--minutes chooses ntrial: give one of --minutes and --ntrial')
       return

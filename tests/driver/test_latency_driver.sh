@@ -234,6 +234,8 @@ expect_error "--cut_coef cannot be given with an npp study" 2 --cut_coef 3 --res
 expect_error '--minutes must be a number of minutes > 0, got "0"' 2 --minutes 0
 expect_error '--minutes must be a number of minutes > 0, got "-1"' 2 --minutes -1
 expect_error "minutes needs Part 2" 2 --minutes 1 --npp 3 --no-estimate
+expect_error "--no-estimate needs --npp N (with npp 0, the default, Part 2 calculates npp and must run)" 2 --no-estimate
+expect_error "--no-estimate needs --npp N" 2 --no-estimate --npp 0
 expect_error "precision_pct must be a finite number >= 0 (0: off), got -1" 2 --precision -1
 expect_error "precision_pct must be <= 50 (percent of the median), got 60" 2 --precision 60
 expect_error '--precision expects a number, got "abc"' 2 --precision abc
