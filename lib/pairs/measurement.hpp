@@ -22,6 +22,8 @@ struct PairResult {
   std::vector<lat_rank_place> places;  // every rank's with the matrices, else the caller's own only
   /// Statistic stat of the pair (i, j), any order; 0 on the diagonal.
   double at(int stat, int64_t i, int64_t j) const;
+  /// The host name of rank (places holds every rank's: the result with the matrices).
+  std::string host_of(int64_t rank) const { return places[static_cast<size_t>(rank)].host; }
 };
 
 /// Position of the pair (i, j), i < j, in a triangle of n ranks stored row after row.

@@ -14,8 +14,6 @@ namespace lat {
 
 namespace {
 
-std::string host_of(const PairResult &r, int64_t rank) { return r.places[static_cast<size_t>(rank)].host; }
-
 
 std::vector<std::string> fields_of(const std::string &line) {
   std::istringstream in(line);
@@ -80,7 +78,7 @@ std::string mmpi_log_text(const PairResult &r) {
     append(o, "# yield mode: waiting ranks yielded their processor (more ranks than processors, or --wait yield)\n");
   for (int64_t i = 0; i < s.nprocs; ++i)
     for (int64_t j = i; j < s.nprocs; ++j)
-      append(o, "{} {:03} {} {:03} {:.2f} {:.2f}\n", host_of(r, i), i, host_of(r, j), j,
+      append(o, "{} {:03} {} {:03} {:.2f} {:.2f}\n", r.host_of(i), i, r.host_of(j), j,
               r.at(LAT_PAIR_MEAN, i, j), r.at(LAT_PAIR_STDDEV, i, j));
   // The layout has no place for it: a partial run says so in a comment after the pairs.
   if (s.partial) append(o, "# PARTIAL: stopped early; see the JSON file for each pair's count\n");

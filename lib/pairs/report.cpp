@@ -30,8 +30,6 @@ const char *const kStatNames[LAT_PAIR_NSTATS] = {"mean_us", "stddev_us", "stderr
 
 bool has_stat(const PairResult &r, int stat) { return !r.triangle[static_cast<size_t>(stat)].empty(); }
 
-std::string host_of(const PairResult &r, int64_t rank) { return r.places[static_cast<size_t>(rank)].host; }
-
 }  // namespace
 
 const char *pair_schedule_name(int schedule) {
@@ -221,7 +219,7 @@ std::string pair_heatmap_text(const PairResult &r, const std::string &default_ou
     // Fully qualified names would be clipped: a domain every node shares is cut off (and named under the
     // plot), a label still longer than 20 characters keeps its ends; the top margin fits the longest.
     std::vector<std::string> labels;
-    for (int64_t start : starts) labels.push_back(host_of(r, start));
+    for (int64_t start : starts) labels.push_back(r.host_of(start));
     const size_t dot = labels.front().find('.');
     const std::string domain = dot == std::string::npos ? "" : labels.front().substr(dot);
     const bool shared = !domain.empty() && std::all_of(labels.begin(), labels.end(), [&](const std::string &h) {
