@@ -88,13 +88,17 @@
  *   LAT_SWEEP_NONBLOCKING   the same with MPI_Irecv posted first, MPI_Isend, MPI_Wait; / 2
  *   LAT_SWEEP_HEAD_TO_HEAD  both ranks MPI_Irecv + MPI_Isend + MPI_Waitall at once; time per exchange
  *   LAT_SWEEP_OVERLAP       head-to-head exchange of overlap_bytes around a computation of `size` multiply-
- *                           adds; the swept "size" is the computation (peril 4)
+ *                           adds; the swept "size" is the computation (peril 4); time per exchange
+ *   LAT_SWEEP_OVERLAP_ROUNDTRIP (since 10) the original mpptest's -overlap: a round trip of overlap_bytes, the
+ *                           initiator computing `size` multiply-adds between its MPI_Isend and the wait for
+ *                           the reply, the responder as many after its reply's MPI_Isend; time per round trip
  */
 #define LAT_SWEEP_PATTERNS(LAT_X) \
   LAT_X(LAT_SWEEP_PINGPONG, 0) \
   LAT_X(LAT_SWEEP_NONBLOCKING, 1) \
   LAT_X(LAT_SWEEP_HEAD_TO_HEAD, 2) \
-  LAT_X(LAT_SWEEP_OVERLAP, 3)
+  LAT_X(LAT_SWEEP_OVERLAP, 3) \
+  LAT_X(LAT_SWEEP_OVERLAP_ROUNDTRIP, 4)
 
 /* Why a sweep ended (lat_sweep_summary.end; enum lat_sweep_end).
  *   LAT_SWEEP_END_STABLE   every size's minimum stopped improving (n_stable)

@@ -213,7 +213,8 @@ typedef struct lat_sweep_options {
                              the largest message) on both ranks, walked slot after slot across operations,
                              samples and passes, so each operation's data were last touched a whole buffer ago:
                              from memory, not cache (peril 10) */
-  int64_t overlap_bytes; /**< message size of LAT_SWEEP_OVERLAP; default 1024 */
+  int64_t overlap_bytes; /**< message size of the overlap patterns (LAT_SWEEP_OVERLAP,
+                              LAT_SWEEP_OVERLAP_ROUNDTRIP); default 1024 */
   int64_t nr;           /**< timer pairs of the calibration made when none is passed; default 2^20 */
   double autorel;       /**< relative interpolation error that splits an interval; default 0.02 */
   double anomaly_rel;   /**< rerun a size this far above its neighbours' line; default 0.10 */
@@ -242,14 +243,14 @@ typedef struct lat_sweep_options {
 
 /** One message size of a sweep. Times are per operation in microseconds (see lat_sweep_pattern). */
 typedef struct lat_sweep_point {
-  int64_t bytes;        /**< message size; for LAT_SWEEP_OVERLAP the computation (multiply-adds) */
+  int64_t bytes;        /**< message size; for the overlap patterns the computation (multiply-adds) */
   int64_t samples;      /**< samples of the passes: one per pass the size was in */
   int64_t rerun_samples; /**< samples of the rerun of anomalous sizes (after the passes) */
   int64_t n_avg;        /**< operations per sample */
   double min_us;        /**< minimum of the samples: THE reported time (minimum of averages) */
   double median_us, mean_us, max_us, stddev_us; /**< over the samples, for the spread */
   double rate_mbs;      /**< bytes / min_us (times the pairs with bisect): MB/s */
-  double compute_us;    /**< LAT_SWEEP_OVERLAP: the computation alone, minimum over samples; else 0 */
+  double compute_us;    /**< the overlap patterns: the computation alone, minimum over samples; else 0 */
   int refined;          /**< 1: added by the adaptive refinement */
   int rerun;            /**< 1: sat above its neighbours' line and was measured again */
   int anomalous;        /**< 1: still above both neighbours after the rerun (a real peak, look at it) */
@@ -281,7 +282,7 @@ typedef struct lat_sweep_summary {
   int64_t nsizes;       /**< points (lat_sweep_get_point indices 0..nsizes-1), ascending size */
   int64_t nthresholds;  /**< detected steps */
   int64_t nlines;       /**< the startup and rate lines: one per regime of two sizes or more between steps
-                             (lat_sweep_get_line); 0 for LAT_SWEEP_OVERLAP */
+                             (lat_sweep_get_line); 0 for the overlap patterns */
   int64_t passes;       /**< passes over the sizes */
   int64_t measurements; /**< samples taken in all */
   int64_t nprocs;       /**< size of the communicator (0 for lat_sweep_run) */

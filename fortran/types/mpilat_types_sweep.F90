@@ -45,7 +45,7 @@ module mpilat_types_sweep
     !> message) on both ranks, walked slot after slot across operations, samples and passes, so each
     !> operation's data were last touched a whole buffer ago: from memory, not cache (peril 10)
     integer(c_int64_t) :: cachesize
-    !> message size of LAT_SWEEP_OVERLAP; default 1024
+    !> message size of the overlap patterns (LAT_SWEEP_OVERLAP, LAT_SWEEP_OVERLAP_ROUNDTRIP); default 1024
     integer(c_int64_t) :: overlap_bytes
     !> timer pairs of the calibration made when none is passed; default 2^20
     integer(c_int64_t) :: nr
@@ -90,7 +90,7 @@ module mpilat_types_sweep
 
   !> One message size of a sweep. Times are per operation in microseconds (see lat_sweep_pattern).
   type, bind(C) :: lat_sweep_point
-    !> message size; for LAT_SWEEP_OVERLAP the computation (multiply-adds)
+    !> message size; for the overlap patterns the computation (multiply-adds)
     integer(c_int64_t) :: bytes
     !> samples of the passes: one per pass the size was in
     integer(c_int64_t) :: samples
@@ -107,7 +107,7 @@ module mpilat_types_sweep
     real(c_double) :: stddev_us
     !> bytes / min_us (times the pairs with bisect): MB/s
     real(c_double) :: rate_mbs
-    !> LAT_SWEEP_OVERLAP: the computation alone, minimum over samples; else 0
+    !> the overlap patterns: the computation alone, minimum over samples; else 0
     real(c_double) :: compute_us
     !> 1: added by the adaptive refinement
     integer(c_int) :: refined
@@ -158,7 +158,7 @@ module mpilat_types_sweep
     !> detected steps
     integer(c_int64_t) :: nthresholds
     !> the startup and rate lines: one per regime of two sizes or more between steps (lat_sweep_get_line);
-    !> 0 for LAT_SWEEP_OVERLAP
+    !> 0 for the overlap patterns
     integer(c_int64_t) :: nlines
     !> passes over the sizes
     integer(c_int64_t) :: passes

@@ -49,15 +49,6 @@ double messages_per_operation(int pattern) {
   return pattern == LAT_SWEEP_PINGPONG || pattern == LAT_SWEEP_NONBLOCKING ? 2.0 : 1.0;
 }
 
-const char *pattern_name(int pattern) {
-  switch (pattern) {
-    case LAT_SWEEP_PINGPONG: return "ping-pong";
-    case LAT_SWEEP_NONBLOCKING: return "non-blocking ping-pong";
-    case LAT_SWEEP_HEAD_TO_HEAD: return "head-to-head";
-    case LAT_SWEEP_OVERLAP: return "overlap";
-    default: return "unknown";
-  }
-}
 
 /// Who communicates with whom: pairs of library ranks (initiator, responder); members are the ranks of
 /// the work communicator, the leader (who runs the engine and times pair 0) first.
@@ -127,11 +118,22 @@ inline int one_operation(unsigned char *s, unsigned char *r, int count, int peer
       failed |= MPI_Isend(r, count, MPI_BYTE, peer, kTagOp, comm, &req[1]);
       failed |= MPI_Wait(&req[1], MPI_STATUS_IGNORE);
     }
+  } else if constexpr (Pattern == LAT_SWEEP_OVERLAP_ROUNDTRIP && !Initiator) {
+    // The original's round trip: the reply goes out as soon as the message is in, then this rank computes
+    // while the reply travels and the next message comes (its MPI_Irecv is posted after the computation:
+    // the message waits as an unexpected one, as in the original's MPI_ANY_SOURCE receive).
+    MPI_Request reply;
+    failed |= MPI_Recv(r, count, MPI_BYTE, peer, kTagOp, comm, MPI_STATUS_IGNORE);
+    failed |= MPI_Isend(s, count, MPI_BYTE, peer, kTagOp, comm, &reply);
+    acc += overlap_compute(work);
+    failed |= MPI_Wait(&reply, MPI_STATUS_IGNORE);
   } else {
+    // The exchange, and the overlap patterns' initiator: the receive posted, the message sent, the
+    // computation (the overlap patterns), then both waits.
     MPI_Request req[2];
     failed |= MPI_Irecv(r, count, MPI_BYTE, peer, kTagOp, comm, &req[0]);
     failed |= MPI_Isend(s, count, MPI_BYTE, peer, kTagOp, comm, &req[1]);
-    if constexpr (Pattern == LAT_SWEEP_OVERLAP) acc += overlap_compute(work);
+    if constexpr (Pattern == LAT_SWEEP_OVERLAP || Pattern == LAT_SWEEP_OVERLAP_ROUNDTRIP) acc += overlap_compute(work);
     failed |= MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
   }
   return failed;
@@ -156,6 +158,7 @@ int run_operations(Participant &p, int count, int64_t work, int64_t n, double &a
     case LAT_SWEEP_PINGPONG: return operations<LAT_SWEEP_PINGPONG, Initiator>(p, count, work, n, acc);
     case LAT_SWEEP_NONBLOCKING: return operations<LAT_SWEEP_NONBLOCKING, Initiator>(p, count, work, n, acc);
     case LAT_SWEEP_HEAD_TO_HEAD: return operations<LAT_SWEEP_HEAD_TO_HEAD, Initiator>(p, count, work, n, acc);
+    case LAT_SWEEP_OVERLAP_ROUNDTRIP: return operations<LAT_SWEEP_OVERLAP_ROUNDTRIP, Initiator>(p, count, work, n, acc);
     default: return operations<LAT_SWEEP_OVERLAP, Initiator>(p, count, work, n, acc);
   }
 }
@@ -189,7 +192,7 @@ int verified_operations(const Clock &clock, Participant &p, int count, int64_t w
     std::snprintf(text, sizeof text,
                   "rank %d: data check failed: a %d-byte %s message from rank %d differs at byte %lld "
                   "(got 0x%02x, expected 0x%02x; size %d, sample %lld, operation %lld of %lld)",
-                  p.lib_rank, count, pattern_name(Pattern), sender == p.lib_rank ? p.peer_lib : sender,
+                  p.lib_rank, count, pattern_label(Pattern), sender == p.lib_rank ? p.peer_lib : sender,
                   static_cast<long long>(bad), got[bad], want.back(), count, static_cast<long long>(sample),
                   static_cast<long long>(i + 1), static_cast<long long>(n));
     throw DataError(text);
@@ -207,6 +210,8 @@ int run_verified(const Clock &clock, Participant &p, int count, int64_t work, in
       return verified_operations<LAT_SWEEP_NONBLOCKING, Initiator>(clock, p, count, work, n, acc, sample, seconds);
     case LAT_SWEEP_HEAD_TO_HEAD:
       return verified_operations<LAT_SWEEP_HEAD_TO_HEAD, Initiator>(clock, p, count, work, n, acc, sample, seconds);
+    case LAT_SWEEP_OVERLAP_ROUNDTRIP:
+      return verified_operations<LAT_SWEEP_OVERLAP_ROUNDTRIP, Initiator>(clock, p, count, work, n, acc, sample, seconds);
     default: return verified_operations<LAT_SWEEP_OVERLAP, Initiator>(clock, p, count, work, n, acc, sample, seconds);
   }
 }
@@ -215,8 +220,8 @@ int run_verified(const Clock &clock, Participant &p, int count, int64_t work, in
 /// n_avg operations, timed on initiators. Returns the time per operation in us (0 on responders).
 template <class Clock>
 double sample(const Clock &clock, Participant &p, const Command &c, StallWatch &stall) {
-  const int count = static_cast<int>(p.pattern == LAT_SWEEP_OVERLAP ? p.overlap_bytes : c.size);
-  const int64_t work = p.pattern == LAT_SWEEP_OVERLAP ? c.size : 0;
+  const int count = static_cast<int>(is_overlap(p.pattern) ? p.overlap_bytes : c.size);
+  const int64_t work = is_overlap(p.pattern) ? c.size : 0;
   barrier_before_timing(p.work, p.yield, p.waiting("phase 'sweep': the barrier before a sample", "the other ranks of the sweep"),
                         p.listener);
   double acc = 1.0, per_op = 0.0;
@@ -338,7 +343,7 @@ SweepOutcome lead(const Clock &clock, Participant &p, const lat_sweep_options &o
     }
     SizeExtras &e = found->second;
     const double t = run(size, e.n_avg);
-    if (opts.pattern == LAT_SWEEP_OVERLAP) {
+    if (is_overlap(opts.pattern)) {
       // The computation alone, timed the same way, to show how much of it the communication hid.
       double acc = 1.0;
       const double t1 = clock.now();
@@ -426,7 +431,7 @@ void join_pair(Participant &p, const Layout &layout, int rank, const lat_sweep_o
   p.timeout_s = opts.timeout_s;
   p.yield = opts.bisect != 0 && layout.members.size() > 2;
   p.listener = listener;
-  if (p.pattern == LAT_SWEEP_OVERLAP) g_compute_sink = overlap_compute(0);  // its arrays made before any clock read
+  if (is_overlap(p.pattern)) g_compute_sink = overlap_compute(0);  // its arrays made before any clock read
 }
 
 /// The leading rank's sweep: its partner's name, the calibration (a stop there ends every follower), the

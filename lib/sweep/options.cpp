@@ -55,7 +55,7 @@ std::string check_size_sweep_options(const lat_sweep_options &o, int64_t nsizes,
     return "cachesize must hold at least two slots of the largest message (2 x " + std::to_string(slot) +
            " bytes), got " + std::to_string(o.cachesize);
   const int64_t largest = plan.sizes.back();
-  if (o.pattern == LAT_SWEEP_OVERLAP) {
+  if (is_overlap(o.pattern)) {
     if (largest > kMaxOverlapWork) return got("overlap computations must be <= " + std::to_string(kMaxOverlapWork), largest);
   } else if (largest > INT_MAX) {
     return got("message sizes must be <= " + std::to_string(INT_MAX) + " bytes", largest);
@@ -71,10 +71,21 @@ std::string check_size_sweep_options(const lat_sweep_options &o, int64_t nsizes,
   return rank == sweep_leader(o) ? check_calibration(cal, o.timer, o.nr) : "";
 }
 
+const char *pattern_label(int pattern) {
+  switch (pattern) {
+    case LAT_SWEEP_PINGPONG: return "ping-pong";
+    case LAT_SWEEP_NONBLOCKING: return "non-blocking ping-pong";
+    case LAT_SWEEP_HEAD_TO_HEAD: return "head-to-head";
+    case LAT_SWEEP_OVERLAP: return "overlap (exchange)";
+    case LAT_SWEEP_OVERLAP_ROUNDTRIP: return "overlap (round trip)";
+    default: return "unknown";
+  }
+}
+
 int sweep_leader(const lat_sweep_options &o) { return o.bisect ? 0 : o.source; }
 
 int64_t largest_message(const lat_sweep_options &o, const std::vector<int64_t> &sizes) {
-  if (o.pattern == LAT_SWEEP_OVERLAP) return o.overlap_bytes;
+  if (is_overlap(o.pattern)) return o.overlap_bytes;
   return sizes.empty() ? 0 : sizes.back();
 }
 

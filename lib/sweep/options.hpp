@@ -22,7 +22,13 @@ constexpr int64_t kSlotAlign = 64;  // cache lines: no two slots of the cache-co
 /// 50 operations per sample at least and its 15-minute limit.
 lat_sweep_options sweep_defaults();
 
-/// The largest message one operation sends (for LAT_SWEEP_OVERLAP the overlap message, else the largest size).
+/// The overlap patterns: the swept size is a computation, the message is overlap_bytes.
+inline bool is_overlap(int pattern) { return pattern == LAT_SWEEP_OVERLAP || pattern == LAT_SWEEP_OVERLAP_ROUNDTRIP; }
+
+/// A pattern in words, for tables and messages: "ping-pong", ..., "overlap (round trip)".
+const char *pattern_label(int pattern);
+
+/// The largest message one operation sends (for the overlap patterns the overlap message, else the largest size).
 int64_t largest_message(const lat_sweep_options &opts, const std::vector<int64_t> &sizes);
 
 /// The bytes of one slot of the buffers: the largest message, rounded up to whole cache lines.

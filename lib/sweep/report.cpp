@@ -11,6 +11,7 @@
 #include "common/report_text.hpp"
 #include "common/staged_files.hpp"
 #include "generated/spec_options.hpp"
+#include "sweep/options.hpp"  // is_overlap, pattern_label
 
 namespace lat {
 
@@ -18,13 +19,14 @@ namespace {
 
 
 std::string size_label(const SweepResult &r) {
-  return r.summary.pattern == LAT_SWEEP_OVERLAP ? "computation (multiply-adds)" : "message size (bytes)";
+  return is_overlap(r.summary.pattern) ? "computation (multiply-adds)" : "message size (bytes)";
 }
 
 std::string time_label(const SweepResult &r) {
   switch (r.summary.pattern) {
     case LAT_SWEEP_PINGPONG:
     case LAT_SWEEP_NONBLOCKING: return "time per message, round trip / 2 (us)";
+    case LAT_SWEEP_OVERLAP_ROUNDTRIP: return "time per round trip (us)";
     default: return "time per exchange (us)";
   }
 }
@@ -33,7 +35,7 @@ std::string title(const SweepResult &r) {
   std::string t = std::string("mpilat size sweep: ") + sweep_pattern_name(r.summary.pattern);
   if (r.summary.bisect) t += ", bisection of " + std::to_string(r.summary.npairs) + " pairs";
   if (r.summary.cachesize > 0) t += ", cache-cold (" + std::to_string(r.summary.cachesize) + " bytes walked)";
-  if (r.summary.pattern == LAT_SWEEP_OVERLAP) t += ", " + std::to_string(r.summary.overlap_bytes) + "-byte messages";
+  if (is_overlap(r.summary.pattern)) t += ", " + std::to_string(r.summary.overlap_bytes) + "-byte messages";
   return t;
 }
 
@@ -45,6 +47,7 @@ const char *sweep_pattern_name(int pattern) {
     case LAT_SWEEP_NONBLOCKING: return "nonblocking";
     case LAT_SWEEP_HEAD_TO_HEAD: return "head";
     case LAT_SWEEP_OVERLAP: return "overlap";
+    case LAT_SWEEP_OVERLAP_ROUNDTRIP: return "overlap_roundtrip";
     default: return "unknown";
   }
 }
@@ -62,10 +65,7 @@ const char *sweep_end_name(int end) {
 std::string sweep_table_text(const SweepResult &r) {
   const lat_sweep_summary &s = r.summary;
   std::string o;
-  const char *pattern = s.pattern == LAT_SWEEP_PINGPONG      ? "ping-pong"
-                        : s.pattern == LAT_SWEEP_NONBLOCKING  ? "non-blocking ping-pong"
-                        : s.pattern == LAT_SWEEP_HEAD_TO_HEAD ? "head-to-head"
-                                                              : "overlap";
+  const char *pattern = pattern_label(s.pattern);
   const char *end = s.end == LAT_SWEEP_END_STABLE   ? "minima stable"
                     : s.end == LAT_SWEEP_END_REPS   ? "all passes done"
                     : s.end == LAT_SWEEP_END_BUDGET ? "TIME LIMIT REACHED (-max_run_time): partial"
@@ -76,7 +76,7 @@ std::string sweep_table_text(const SweepResult &r) {
          s.dest, s.dest_host, s.nsizes, s.measurements, s.passes, s.wall_s, end);
   append(o, "# time: minimum over samples of the average of n_avg operations (us); flags: r refined, "
             "R rerun, A anomalous\n");
-  append(o, "#{:>11} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {}\n", s.pattern == LAT_SWEEP_OVERLAP ? "work" : "bytes",
+  append(o, "#{:>11} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {}\n", is_overlap(s.pattern) ? "work" : "bytes",
          "time(us)", "rate(MB/s)", "median(us)", "max(us)", "samples", "n_avg", "flags");
   for (const lat_sweep_point &p : r.points)
     append(o, "{:12} {:12.4f} {:12.3f} {:12.4f} {:12.4f} {:8} {:8} {}{}{}\n", p.bytes, p.min_us, p.rate_mbs,
@@ -185,7 +185,7 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
                   {"bisect", s.bisect != 0},
                   {"pairs", s.npairs},
                   {"cachesize", s.cachesize},
-                  {"overlap_bytes", s.pattern == LAT_SWEEP_OVERLAP ? nlohmann::json(s.overlap_bytes) : nlohmann::json()},
+                  {"overlap_bytes", is_overlap(s.pattern) ? nlohmann::json(s.overlap_bytes) : nlohmann::json()},
                   {"verify", s.verify != 0},
                   {"time_unit", time_label(r)}};
   j["source"] = {{"rank", s.source}, {"host", std::string(s.source_host)}};
@@ -201,7 +201,7 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
                         {"max_us", p.max_us},       {"stddev_us", p.stddev_us}, {"rate_mbs", p.rate_mbs},
                         {"refined", p.refined != 0}, {"rerun", p.rerun != 0},   {"anomalous", p.anomalous != 0},
                         {"samples_us", r.samples[k]}};
-    if (s.pattern == LAT_SWEEP_OVERLAP) q["compute_us"] = p.compute_us;
+    if (is_overlap(s.pattern)) q["compute_us"] = p.compute_us;
     points.push_back(q);
   }
   j["points"] = points;

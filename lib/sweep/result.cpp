@@ -7,6 +7,7 @@
 #include "common/bytes.hpp"
 #include "common/error.hpp"
 #include "common/stats.hpp"
+#include "sweep/options.hpp"  // is_overlap
 
 namespace lat {
 
@@ -62,7 +63,7 @@ SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
   s.measurements = out.measurements;
   s.npairs = npairs;
   s.cachesize = opts.cachesize;
-  s.overlap_bytes = opts.pattern == LAT_SWEEP_OVERLAP ? opts.overlap_bytes : 0;
+  s.overlap_bytes = is_overlap(opts.pattern) ? opts.overlap_bytes : 0;
   s.wall_s = out.wall_s;
   s.end = static_cast<int>(out.end);
   s.capped = out.capped ? 1 : 0;
@@ -80,7 +81,7 @@ SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
     q.n_avg = e == extras.end() ? 1 : e->second.n_avg;
     q.compute_us = e == extras.end() ? 0.0 : e->second.compute_us;
     const Distribution d = distribution_of_values(p.samples);
-    const int64_t rate_bytes = opts.pattern == LAT_SWEEP_OVERLAP ? opts.overlap_bytes : p.size;
+    const int64_t rate_bytes = is_overlap(opts.pattern) ? opts.overlap_bytes : p.size;
     const lat_stats st = describe(d, rate_bytes * npairs);
     q.min_us = st.min_us;
     q.median_us = st.median_us;
@@ -97,7 +98,7 @@ SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
   for (const Step &st : out.steps)
     r.thresholds.push_back({st.below, st.above, st.time_below, st.time_above, st.excess});
   // Startup and rate per regime; the overlap test's sizes are computations, not bytes: no line there.
-  if (opts.pattern != LAT_SWEEP_OVERLAP) r.lines = regime_lines(r.points, r.thresholds);
+  if (!is_overlap(opts.pattern)) r.lines = regime_lines(r.points, r.thresholds);
   s.nlines = static_cast<int64_t>(r.lines.size());
   return r;
 }

@@ -118,7 +118,8 @@ grep -q 'time limit' limited.err && grep -q 'TIME LIMIT REACHED' limited.out && 
 grep -q '"end": "budget"' limited/mppout.json && grep -q '"partial": true' limited/mppout.json && ok || bad "-max_run_time: json"
 
 # Each pattern with mpptest's option names, a size list, verification.
-for pattern in -roundtrip -async -head "-overlap -overlapmsgsize 512" "-cachesize 1048576"; do
+for pattern in -roundtrip -async -head "-overlap -overlapmsgsize 512" "-overlap -head -overlapmsgsize 512" \
+               "-cachesize 1048576"; do
   # shellcheck disable=SC2086
   if $mpiexec -n 2 "$mpptest" $pattern -sizelist 0,8,4096 -sample_reps 3 -n_stable 0 -reps 3 -verify -nr 4096 -noplot \
       -noprogress -gnuplot -outbase p > p.out 2> p.err; then
@@ -132,8 +133,25 @@ for pattern in -roundtrip -async -head "-overlap -overlapmsgsize 512" "-cachesiz
 done
 python3 -c "import json; j = json.load(open('p.json')); assert j['pattern']['cachesize'] == 1048576 and j['pattern']['verify']" \
   && ok || bad "cache-cold run's json"
-$mpiexec -n 2 "$mpptest" -overlap -sizelist 0,100000 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress -outbase ov > /dev/null 2>&1 \
-  && awk -F, 'NR == 3 && $10 > 0 { found = 1 } END { exit !found }' ov.csv && ok || bad "overlap: computation alone reported"
+# -overlap is the original's round trip, -overlap -head the exchange: each labelled in the JSON and the table,
+# the computation alone beside it, and a round trip that holds a computation takes at least as long as it.
+for form in "roundtrip:" "exchange:-head"; do
+  name=${form%%:*} head=${form#*:}
+  # shellcheck disable=SC2086
+  $mpiexec -n 2 "$mpptest" -overlap $head -sizelist 0,1000000 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress \
+    -outbase "ov_$name" > "ov_$name.out" 2>&1 \
+    && awk -F, 'NR == 3 && $10 > 0 { found = 1 } END { exit !found }' "ov_$name.csv" && ok || bad "overlap $name: computation alone reported"
+  python3 - "ov_$name.json" "$name" << 'PY' && ok || bad "overlap $name: labels or times ($(head -3 "ov_$name.out"))"
+import json, sys
+j = json.load(open(sys.argv[1]))
+want = {"roundtrip": ("overlap_roundtrip", "time per round trip (us)"), "exchange": ("overlap", "time per exchange (us)")}
+assert (j["pattern"]["name"], j["pattern"]["time_unit"]) == want[sys.argv[2]], j["pattern"]
+big = j["points"][-1]
+assert big["bytes"] == 1000000 and big["min_us"] >= 0.8 * big["compute_us"] > 0, big
+PY
+done
+grep -q '^# mpptest (mpilat .*): overlap (round trip),' ov_roundtrip.out && grep -q '^# mpptest (mpilat .*): overlap (exchange),' ov_exchange.out \
+  && ok || bad "overlap: the table's first line names the form"
 $mpiexec -n 2 "$mpptest" -bisect -sizelist 0,64 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress -outbase bi > /dev/null 2>&1 \
   && grep -q '"bisect": true' bi.json && ok || bad "bisect run"
 $mpiexec -n 2 "$mpptest" -help > help.out 2>&1 && grep -q -- '--autodx' help.out && ok || bad "-help"
