@@ -8,7 +8,9 @@
 #
 # The partition "mpilat" has this machine's CPUs and lets jobs share them (OverSubscribe=FORCE), so that
 # several short test jobs run at once; KillWait is Slurm's default, 30 s. A finished job's state and exit
-# code stay in `scontrol show job` for MinJobAge (600 s); DIR/jobcomp.txt lists the jobs' ends too.
+# code stay in `scontrol show job` for MinJobAge (600 s); DIR/jobcomp.txt lists the jobs' ends too. A job
+# that waits for a slot starts within a second or two of one being free (the schedulers' passes every 1 and
+# 2 s, not Slurm's 30 and 60: the tests' jobs waited up to a minute).
 #
 # Exits 0 when the partition is idle and a one-task srun ran; 77 when the daemons cannot start here (the
 # reason on stderr, their logs in DIR); 1 on any other failure.
@@ -53,6 +55,7 @@ TaskPlugin=task/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=1,sched_interval=2
 MpiDefault=none
 ReturnToService=2
 KillWait=30
