@@ -92,13 +92,17 @@
  *   LAT_SWEEP_OVERLAP_ROUNDTRIP (since 10) the original mpptest's -overlap: a round trip of overlap_bytes, the
  *                           initiator computing `size` multiply-adds between its MPI_Isend and the wait for
  *                           the reply, the responder as many after its reply's MPI_Isend; time per round trip
+ *   LAT_SWEEP_PERSISTENT    (since 10) the original mpptest's -persistant: the non-blocking ping-pong with
+ *                           persistent requests (MPI_Recv_init, MPI_Send_init, MPI_Start), made once a
+ *                           sample outside the clock; one pair of buffers, so not with cachesize; / 2
  */
 #define LAT_SWEEP_PATTERNS(LAT_X) \
   LAT_X(LAT_SWEEP_PINGPONG, 0) \
   LAT_X(LAT_SWEEP_NONBLOCKING, 1) \
   LAT_X(LAT_SWEEP_HEAD_TO_HEAD, 2) \
   LAT_X(LAT_SWEEP_OVERLAP, 3) \
-  LAT_X(LAT_SWEEP_OVERLAP_ROUNDTRIP, 4)
+  LAT_X(LAT_SWEEP_OVERLAP_ROUNDTRIP, 4) \
+  LAT_X(LAT_SWEEP_PERSISTENT, 5)
 
 /* Why a sweep ended (lat_sweep_summary.end; enum lat_sweep_end).
  *   LAT_SWEEP_END_STABLE   every size's minimum stopped improving (n_stable)

@@ -46,7 +46,7 @@ volatile double g_compute_sink = 0.0;
 
 /// Operations a time per operation covers, to turn a 1-operation sample into its duration.
 double messages_per_operation(int pattern) {
-  return pattern == LAT_SWEEP_PINGPONG || pattern == LAT_SWEEP_NONBLOCKING ? 2.0 : 1.0;
+  return pattern == LAT_SWEEP_PINGPONG || pattern == LAT_SWEEP_NONBLOCKING || pattern == LAT_SWEEP_PERSISTENT ? 2.0 : 1.0;
 }
 
 
@@ -87,6 +87,7 @@ struct Participant {
   bool yield = false;  // bisect: many ranks, perhaps more than cores; waits between samples yield
   std::string peer;
   FailureListener *listener = nullptr;
+  MPI_Request persistent[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // LAT_SWEEP_PERSISTENT: receive, send
 
   Waiting waiting(const char *phase, const char *who, double extra_s = 0.0) const {
     return {lib_rank, who, phase, timeout_s > 0.0 ? timeout_s + extra_s : 0.0};
@@ -96,7 +97,7 @@ struct Participant {
 
 template <int Pattern, bool Initiator>
 inline int one_operation(unsigned char *s, unsigned char *r, int count, int peer, MPI_Comm comm, int64_t work,
-                         double &acc) {
+                         double &acc, MPI_Request *persistent) {
   int failed = MPI_SUCCESS;
   if constexpr (Pattern == LAT_SWEEP_PINGPONG) {
     if constexpr (Initiator) {
@@ -117,6 +118,19 @@ inline int one_operation(unsigned char *s, unsigned char *r, int count, int peer
       failed |= MPI_Wait(&req[0], MPI_STATUS_IGNORE);
       failed |= MPI_Isend(r, count, MPI_BYTE, peer, kTagOp, comm, &req[1]);
       failed |= MPI_Wait(&req[1], MPI_STATUS_IGNORE);
+    }
+  } else if constexpr (Pattern == LAT_SWEEP_PERSISTENT) {
+    // The non-blocking ping-pong's steps on requests made once a sample (PersistentRequests): the initiator
+    // sends s and receives into r, the responder receives into r and sends it back.
+    if constexpr (Initiator) {
+      failed |= MPI_Start(&persistent[0]);
+      failed |= MPI_Start(&persistent[1]);
+      failed |= MPI_Waitall(2, persistent, MPI_STATUSES_IGNORE);
+    } else {
+      failed |= MPI_Start(&persistent[0]);
+      failed |= MPI_Wait(&persistent[0], MPI_STATUS_IGNORE);
+      failed |= MPI_Start(&persistent[1]);
+      failed |= MPI_Wait(&persistent[1], MPI_STATUS_IGNORE);
     }
   } else if constexpr (Pattern == LAT_SWEEP_OVERLAP_ROUNDTRIP && !Initiator) {
     // The original's round trip: the reply goes out as soon as the message is in, then this rank computes
@@ -147,7 +161,7 @@ int operations(Participant &p, int count, int64_t work, int64_t n, double &acc) 
   for (int64_t i = 0; i < n; ++i) {
     const int64_t at = p.walk.next() * p.slot_bytes;
     failed |= one_operation<Pattern, Initiator>(p.send.data() + at, p.recv.data() + at, count, p.peer_work, p.work,
-                                                work, acc);
+                                                work, acc, p.persistent);
   }
   return failed;
 }
@@ -159,6 +173,7 @@ int run_operations(Participant &p, int count, int64_t work, int64_t n, double &a
     case LAT_SWEEP_NONBLOCKING: return operations<LAT_SWEEP_NONBLOCKING, Initiator>(p, count, work, n, acc);
     case LAT_SWEEP_HEAD_TO_HEAD: return operations<LAT_SWEEP_HEAD_TO_HEAD, Initiator>(p, count, work, n, acc);
     case LAT_SWEEP_OVERLAP_ROUNDTRIP: return operations<LAT_SWEEP_OVERLAP_ROUNDTRIP, Initiator>(p, count, work, n, acc);
+    case LAT_SWEEP_PERSISTENT: return operations<LAT_SWEEP_PERSISTENT, Initiator>(p, count, work, n, acc);
     default: return operations<LAT_SWEEP_OVERLAP, Initiator>(p, count, work, n, acc);
   }
 }
@@ -171,7 +186,7 @@ int run_operations(Participant &p, int count, int64_t work, int64_t n, double &a
 template <int Pattern, bool Initiator, class Clock>
 int verified_operations(const Clock &clock, Participant &p, int count, int64_t work, int64_t n, double &acc,
                         int64_t sample, double &seconds) {
-  constexpr bool echoed = Pattern == LAT_SWEEP_PINGPONG || Pattern == LAT_SWEEP_NONBLOCKING;
+  constexpr bool echoed = Pattern == LAT_SWEEP_PINGPONG || Pattern == LAT_SWEEP_NONBLOCKING || Pattern == LAT_SWEEP_PERSISTENT;
   constexpr bool sends_own = Initiator || !echoed;
   const int sender = echoed ? (Initiator ? p.lib_rank : p.peer_lib) : p.peer_lib;
   int failed = MPI_SUCCESS;
@@ -181,7 +196,7 @@ int verified_operations(const Clock &clock, Participant &p, int count, int64_t w
     const uint64_t seed = message_seed(sample, i);
     if (sends_own) fill_pattern(s, static_cast<size_t>(count), seed, p.lib_rank);
     const double t1 = clock.now();
-    failed |= one_operation<Pattern, Initiator>(s, r, count, p.peer_work, p.work, work, acc);
+    failed |= one_operation<Pattern, Initiator>(s, r, count, p.peer_work, p.work, work, acc, p.persistent);
     seconds += clock.now() - t1;
     const unsigned char *got = Pattern == LAT_SWEEP_PINGPONG ? s : r;
     const int64_t bad = first_mismatch(got, static_cast<size_t>(count), seed, sender);
@@ -212,9 +227,34 @@ int run_verified(const Clock &clock, Participant &p, int count, int64_t work, in
       return verified_operations<LAT_SWEEP_HEAD_TO_HEAD, Initiator>(clock, p, count, work, n, acc, sample, seconds);
     case LAT_SWEEP_OVERLAP_ROUNDTRIP:
       return verified_operations<LAT_SWEEP_OVERLAP_ROUNDTRIP, Initiator>(clock, p, count, work, n, acc, sample, seconds);
+    case LAT_SWEEP_PERSISTENT:
+      return verified_operations<LAT_SWEEP_PERSISTENT, Initiator>(clock, p, count, work, n, acc, sample, seconds);
     default: return verified_operations<LAT_SWEEP_OVERLAP, Initiator>(clock, p, count, work, n, acc, sample, seconds);
   }
 }
+
+/// LAT_SWEEP_PERSISTENT's two requests for one sample's size, on the one pair of buffers (cachesize is 0),
+/// made before the barrier and freed when the sample ends, however it ends.
+class PersistentRequests {
+ public:
+  PersistentRequests(Participant &p, int count) : p_(p) {
+    if (p.pattern != LAT_SWEEP_PERSISTENT) return;
+    unsigned char *echo_or_own = p.initiator ? p.send.data() : p.recv.data();
+    check_mpi(MPI_Recv_init(p.recv.data(), count, MPI_BYTE, p.peer_work, kTagOp, p.work, &p.persistent[0]),
+              "MPI_Recv_init");
+    check_mpi(MPI_Send_init(echo_or_own, count, MPI_BYTE, p.peer_work, kTagOp, p.work, &p.persistent[1]),
+              "MPI_Send_init");
+  }
+  ~PersistentRequests() {
+    for (MPI_Request &r : p_.persistent)
+      if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+  }
+  PersistentRequests(const PersistentRequests &) = delete;
+  PersistentRequests &operator=(const PersistentRequests &) = delete;
+
+ private:
+  Participant &p_;
+};
 
 /// One sample on any participant: the work communicator's barrier so all pairs start together, then
 /// n_avg operations, timed on initiators. Returns the time per operation in us (0 on responders).
@@ -222,6 +262,7 @@ template <class Clock>
 double sample(const Clock &clock, Participant &p, const Command &c, StallWatch &stall) {
   const int count = static_cast<int>(is_overlap(p.pattern) ? p.overlap_bytes : c.size);
   const int64_t work = is_overlap(p.pattern) ? c.size : 0;
+  const PersistentRequests persistent(p, count);
   barrier_before_timing(p.work, p.yield, p.waiting("phase 'sweep': the barrier before a sample", "the other ranks of the sweep"),
                         p.listener);
   double acc = 1.0, per_op = 0.0;
@@ -241,7 +282,7 @@ double sample(const Clock &clock, Participant &p, const Command &c, StallWatch &
   if (p.initiator) per_op = seconds * 1e6 / (static_cast<double>(c.n_avg) * messages_per_operation(p.pattern));
   stall.leave(c.seed);
   g_compute_sink = acc;
-  if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "the operations of a sample (MPI_Send/MPI_Recv/MPI_Isend/MPI_Irecv/MPI_Wait)");
+  if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "the operations of a sample (MPI_Send/MPI_Recv/MPI_Isend/MPI_Irecv/MPI_Start/MPI_Wait)");
   return per_op;
 }
 

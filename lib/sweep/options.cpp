@@ -49,6 +49,9 @@ std::string check_size_sweep_options(const lat_sweep_options &o, int64_t nsizes,
     if (std::string bad = check_pair_of_ranks("sweep", o.source, o.dest, size); !bad.empty()) return bad;
   if (o.cachesize < 0 || o.cachesize > kMaxCacheSize)
     return got("cachesize must be in 0.." + std::to_string(kMaxCacheSize) + " bytes", o.cachesize);
+  if (o.pattern == LAT_SWEEP_PERSISTENT && o.cachesize > 0)
+    return got("cachesize must be 0 with the persistent pattern (its requests are bound to one pair of buffers)",
+               o.cachesize);
   const SweepPlan plan = plan_of(o, nsizes, sizes);
   const int64_t slot = slot_bytes_for(largest_message(o, plan.sizes));
   if (o.cachesize > 0 && o.cachesize < 2 * slot)
@@ -78,6 +81,7 @@ const char *pattern_label(int pattern) {
     case LAT_SWEEP_HEAD_TO_HEAD: return "head-to-head";
     case LAT_SWEEP_OVERLAP: return "overlap (exchange)";
     case LAT_SWEEP_OVERLAP_ROUNDTRIP: return "overlap (round trip)";
+    case LAT_SWEEP_PERSISTENT: return "persistent ping-pong";
     default: return "unknown";
   }
 }

@@ -25,7 +25,8 @@ std::string size_label(const SweepResult &r) {
 std::string time_label(const SweepResult &r) {
   switch (r.summary.pattern) {
     case LAT_SWEEP_PINGPONG:
-    case LAT_SWEEP_NONBLOCKING: return "time per message, round trip / 2 (us)";
+    case LAT_SWEEP_NONBLOCKING:
+    case LAT_SWEEP_PERSISTENT: return "time per message, round trip / 2 (us)";
     case LAT_SWEEP_OVERLAP_ROUNDTRIP: return "time per round trip (us)";
     default: return "time per exchange (us)";
   }
@@ -48,6 +49,7 @@ const char *sweep_pattern_name(int pattern) {
     case LAT_SWEEP_HEAD_TO_HEAD: return "head";
     case LAT_SWEEP_OVERLAP: return "overlap";
     case LAT_SWEEP_OVERLAP_ROUNDTRIP: return "overlap_roundtrip";
+    case LAT_SWEEP_PERSISTENT: return "persistent";
     default: return "unknown";
   }
 }

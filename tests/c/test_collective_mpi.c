@@ -72,7 +72,11 @@ static void points_rounds_and_spread(void **state) {
   assert_true(s.offset_max_us <= s.rtt_min_us + 0.1);
   /* The bound: a residual plus half its own exchange's round trip, the worst rank (issue 31). */
   assert_true(s.error_bound_us >= s.residual_max_us && s.error_bound_us > 0.0);
-  assert_false(s.warnings & LAT_WARN_CLOCKS); /* one quiet host: the clocks are kept */
+  /* Ranks that have a core each: the clocks are kept. 4 ranks on 2 cores: the line in use may end several us
+   * from the one clock (end residuals of 1-5 us over a whole run's exchanges, in about 1 run in 4 here): the
+   * run says so, and every sync-mode point carries the warning (its figures withheld), checked below. */
+  const int clocks_lost = (s.warnings & LAT_WARN_CLOCKS) != 0;
+  if (size <= sysconf(_SC_NPROCESSORS_ONLN)) assert_false(clocks_lost);
   /* Modes, then operations, then sizes; barrier once per mode, at 0 bytes. */
   const int modes[3] = {LAT_COLL_MODE_SYNC, LAT_COLL_MODE_BARRIER, LAT_COLL_MODE_LOOP};
   const int ops[5] = {LAT_COLL_BARRIER, LAT_COLL_BCAST, LAT_COLL_BCAST, LAT_COLL_ALLREDUCE, LAT_COLL_ALLREDUCE};
@@ -91,6 +95,7 @@ static void points_rounds_and_spread(void **state) {
       assert_true(p.window_us == 0.0);
     } else {
       assert_true(p.window_us >= 10.0); /* 4 x pilot + 20 x error + 10 us */
+      assert_int_equal((p.warnings & LAT_WARN_CLOCKS) != 0, clocks_lost);
     }
     late += p.late;
     assert_int_equal(p.stats.count, p.samples);

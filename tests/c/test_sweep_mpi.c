@@ -57,7 +57,7 @@ static void check_sweep(lat_sweep h, const int64_t *sizes, int64_t n, const lat_
     for (int64_t k = 1; k < nsamples; ++k) lo = v[k] < lo ? v[k] : lo;
     assert_true(lo == p.min_us); /* the reported time is the minimum of the samples */
     free(v);
-    const int64_t bytes = o->pattern >= LAT_SWEEP_OVERLAP ? o->overlap_bytes : p.bytes;
+    const int64_t bytes = o->pattern == LAT_SWEEP_OVERLAP || o->pattern == LAT_SWEEP_OVERLAP_ROUNDTRIP ? o->overlap_bytes : p.bytes;
     assert_true(fabs(p.rate_mbs - (double)(bytes * s.npairs) / p.min_us) <= 1e-9 * p.rate_mbs + 1e-12);
     total += nsamples;
   }
@@ -85,7 +85,7 @@ static void sweep_pattern(int pattern, int bisect, int verify, int64_t cachesize
   assert_int_equal(s.npairs, bisect ? size / 2 : 1);
   assert_int_equal(s.source, 0);
   assert_int_equal(s.dest, bisect ? size / 2 : size - 1);
-  if (pattern >= LAT_SWEEP_OVERLAP) {
+  if (pattern == LAT_SWEEP_OVERLAP || pattern == LAT_SWEEP_OVERLAP_ROUNDTRIP) {
     lat_sweep_point p;
     lat_sweep_get_point(h, n - 1, &p);
     assert_true(p.compute_us > 0.0);
@@ -99,13 +99,15 @@ static void nonblocking(void **state) { (void)state; sweep_pattern(LAT_SWEEP_NON
 static void head_to_head(void **state) { (void)state; sweep_pattern(LAT_SWEEP_HEAD_TO_HEAD, 0, 0, 0); }
 static void overlap(void **state) { (void)state; sweep_pattern(LAT_SWEEP_OVERLAP, 0, 0, 0); }
 static void overlap_roundtrip(void **state) { (void)state; sweep_pattern(LAT_SWEEP_OVERLAP_ROUNDTRIP, 0, 0, 0); }
+static void persistent(void **state) { (void)state; sweep_pattern(LAT_SWEEP_PERSISTENT, 0, 0, 0); }
+static void bisect_persistent(void **state) { (void)state; sweep_pattern(LAT_SWEEP_PERSISTENT, 1, 1, 0); }
 static void bisect_pingpong(void **state) { (void)state; sweep_pattern(LAT_SWEEP_PINGPONG, 1, 0, 0); }
 static void bisect_head(void **state) { (void)state; sweep_pattern(LAT_SWEEP_HEAD_TO_HEAD, 1, 1, 0); }
 static void cache_cold(void **state) { (void)state; sweep_pattern(LAT_SWEEP_PINGPONG, 0, 0, 1 << 20); }
 
 static void verified_every_pattern(void **state) {
   (void)state;
-  for (int pattern = LAT_SWEEP_PINGPONG; pattern <= LAT_SWEEP_OVERLAP_ROUNDTRIP; ++pattern)
+  for (int pattern = LAT_SWEEP_PINGPONG; pattern <= LAT_SWEEP_PERSISTENT; ++pattern)
     sweep_pattern(pattern, 0, 1, pattern == LAT_SWEEP_NONBLOCKING ? 1 << 16 : 0);
 }
 
@@ -231,6 +233,11 @@ static void collective_argument_errors(void **state) {
   o.pattern = 9;
   expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG, "pattern must be");
   small_options(&o);
+  o.pattern = LAT_SWEEP_PERSISTENT; /* its requests are bound to one pair of buffers: no cache-cold walk */
+  o.cachesize = 1 << 20;
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG,
+                    "cachesize must be 0 with the persistent pattern");
+  small_options(&o);
   o.dest = 0;
   expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG, "must differ");
   small_options(&o);
@@ -274,7 +281,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(pingpong),          cmocka_unit_test(nonblocking),
       cmocka_unit_test(head_to_head),      cmocka_unit_test(overlap),
-      cmocka_unit_test(overlap_roundtrip),
+      cmocka_unit_test(overlap_roundtrip), cmocka_unit_test(persistent), cmocka_unit_test(bisect_persistent),
       cmocka_unit_test(bisect_pingpong),   cmocka_unit_test(bisect_head),
       cmocka_unit_test(cache_cold),        cmocka_unit_test(verified_every_pattern),
       cmocka_unit_test(grid_and_pair),     cmocka_unit_test(adaptive_between_grid_points),

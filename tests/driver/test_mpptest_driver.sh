@@ -119,7 +119,7 @@ grep -q '"end": "budget"' limited/mppout.json && grep -q '"partial": true' limit
 
 # Each pattern with mpptest's option names, a size list, verification.
 for pattern in -roundtrip -async -head "-overlap -overlapmsgsize 512" "-overlap -head -overlapmsgsize 512" \
-               "-cachesize 1048576"; do
+               -persistant "-cachesize 1048576"; do
   # shellcheck disable=SC2086
   if $mpiexec -n 2 "$mpptest" $pattern -sizelist 0,8,4096 -sample_reps 3 -n_stable 0 -reps 3 -verify -nr 4096 -noplot \
       -noprogress -gnuplot -outbase p > p.out 2> p.err; then
@@ -160,6 +160,10 @@ grep -q "Not offered yet, refused as unknown options (docs/mpptest.md): the orig
   bad "-help does not list what is not offered"
 $mpiexec -n 2 "$mpptest" -halo > halo.out 2>&1
 [ $? = 2 ] && grep -q 'halo' halo.out && ok || bad "-halo not refused by name: $(head -3 halo.out)"
+# -persistant: the original's persistent requests, bound to one pair of buffers: not with a cache-cold walk.
+mkdir persist && (cd persist && $mpiexec -n 2 "$mpptest" -persistant -cachesize 1048576 -noplot > out 2>&1; echo $? > rc)
+[ "$(cat persist/rc)" = 2 ] && grep -q 'cachesize must be 0 with the persistent pattern (its requests are bound to one pair of buffers), got 1048576' persist/out &&
+  [ "$(ls persist)" = "$(printf 'out\nrc')" ] && ok || bad "-persistant -cachesize: not refused ($(head -3 persist/out))"
 # The defaults shown are the library's (lat_*_defaults), not copies typed into the help text.
 grep -Eq -- '--sample_reps INT=50 ' help.out && grep -Eq -- '--autorel FLOAT=0.02 ' help.out && \
   grep -Eq -- '--n_avg_min INT:> 0=50 ' help.out && grep -Eq -- '--max_run_time,--budget FLOAT=900( |$)' help.out && ok \
