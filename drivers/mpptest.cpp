@@ -132,6 +132,10 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   std::reverse(args.begin(), args.end());  // CLI11 takes them last first
   if (const int status = parse_options(app, [&] { app.parse(args); }, rank, "mpptest", "-help"); status >= 0)
     return status;
+  if (overlap && o.pattern == LAT_SWEEP_PERSISTENT) {
+    if (rank == 0) std::fprintf(stderr, "mpptest: -overlap and -persistant are two patterns: give one\n");
+    return DRIVER_BAD_INPUT;
+  }
   if (overlap) o.pattern = o.pattern == LAT_SWEEP_HEAD_TO_HEAD ? LAT_SWEEP_OVERLAP : LAT_SWEEP_OVERLAP_ROUNDTRIP;
   auto bad = [&](const std::string &what) {
     if (rank == 0) std::fprintf(stderr, "mpptest: %s\n", what.c_str());

@@ -49,7 +49,6 @@ double messages_per_operation(int pattern) {
   return pattern == LAT_SWEEP_PINGPONG || pattern == LAT_SWEEP_NONBLOCKING || pattern == LAT_SWEEP_PERSISTENT ? 2.0 : 1.0;
 }
 
-
 /// Who communicates with whom: pairs of library ranks (initiator, responder); members are the ranks of
 /// the work communicator, the leader (who runs the engine and times pair 0) first.
 struct Layout {

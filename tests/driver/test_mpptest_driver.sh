@@ -160,6 +160,9 @@ grep -q "Not offered yet, refused as unknown options (docs/mpptest.md): the orig
   bad "-help does not list what is not offered"
 $mpiexec -n 2 "$mpptest" -halo > halo.out 2>&1
 [ $? = 2 ] && grep -q 'halo' halo.out && ok || bad "-halo not refused by name: $(head -3 halo.out)"
+mkdir both && (cd both && $mpiexec -n 2 "$mpptest" -overlap -persistant -noplot > out 2>&1; echo $? > rc)
+[ "$(cat both/rc)" = 2 ] && grep -q -- '-overlap and -persistant are two patterns' both/out && ok ||
+  bad "-overlap -persistant: not refused ($(head -3 both/out))"
 # -persistant: the original's persistent requests, bound to one pair of buffers: not with a cache-cold walk.
 mkdir persist && (cd persist && $mpiexec -n 2 "$mpptest" -persistant -cachesize 1048576 -noplot > out 2>&1; echo $? > rc)
 [ "$(cat persist/rc)" = 2 ] && grep -q 'cachesize must be 0 with the persistent pattern (its requests are bound to one pair of buffers), got 1048576' persist/out &&
