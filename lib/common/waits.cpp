@@ -21,6 +21,10 @@ namespace {
 // timed region.
 constexpr long kPollSleepNs = 500 * 1000;
 
+double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 /// What a rank does between two tests of its request.
 enum class Pause { kSpin, kYield, kSleep };
 
@@ -42,7 +46,10 @@ void wait_polling(MPI_Request &req, const Waiting &w, FailureListener *listener,
       throw MpiError(std::string("MPI_Test failed on rank ") + std::to_string(w.rank) + " (" + w.phase + ")");
     if (done) return;
     if (listener != nullptr) listener->check();
-    if (pause == Pause::kSleep) nanosleep(&nap, nullptr);
+    if (pause == Pause::kSleep) {
+      nanosleep(&nap, nullptr);
+      if (g_timing_barrier_trace != nullptr) g_timing_barrier_trace->last_wake_s = steady_seconds();
+    }
     else if (pause == Pause::kYield) sched_yield();
     if (w.timeout_s > 0.0 && (pause == Pause::kSleep || tests % 1024 == 0)) {
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -77,6 +84,7 @@ void barrier_yielding(MPI_Comm comm, const Waiting &w) {
 }
 
 TimingBarrierHold g_timing_barrier_hold;
+TimingBarrierTrace *g_timing_barrier_trace = nullptr;
 
 void barrier_before_timing(MPI_Comm comm, bool yield, const Waiting &w, FailureListener *listener) {
   if (g_timing_barrier_hold.world_rank >= 0) {
@@ -92,6 +100,12 @@ void barrier_before_timing(MPI_Comm comm, bool yield, const Waiting &w, FailureL
   }
   check_mpi(MPI_Ibarrier(comm, &req), "MPI_Ibarrier");
   wait_polling(req, w, listener, yield ? Pause::kYield : Pause::kSpin);
+  if (g_timing_barrier_trace != nullptr) {
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    g_timing_barrier_trace->meetings.push_back({size, g_timing_barrier_trace->last_wake_s, steady_seconds()});
+    g_timing_barrier_trace->last_wake_s = -1.0;
+  }
 }
 
 void bcast_yielding(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, const Waiting &w,

@@ -65,6 +65,21 @@ struct TimingBarrierHold {
 };
 extern TimingBarrierHold g_timing_barrier_hold;
 
+/// Test hook of barrier_before_timing: where set, every rank notes when it last woke from a nap of a
+/// sleeping wait, and at each barrier_before_timing, that time and when it left the barrier (seconds of
+/// steady_clock, one clock for the processes of a host) with the size of the barrier's communicator. The
+/// claim it tests: no rank wakes from a nap after a rank has left the barrier and started its timed region.
+struct TimingBarrierTrace {
+  struct Meeting {
+    int comm_size;
+    double last_wake_s;  // -1: no nap since the previous barrier_before_timing
+    double left_s;
+  };
+  double last_wake_s = -1.0;
+  std::vector<Meeting> meetings;
+};
+extern TimingBarrierTrace *g_timing_barrier_trace;
+
 /// MPI_Ibcast then wait_yielding.
 void bcast_yielding(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, const Waiting &w,
                     FailureListener *listener = nullptr);
