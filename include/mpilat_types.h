@@ -239,6 +239,9 @@ typedef struct lat_sweep_options {
   int logscale;         /**< 1: the starting grid is size_first, the powers of two from 4 above it (the
                              original's 0, 4, 8, ...), then size_last, plotted log-log (mpptest's -logscale;
                              size_stride is not used); default 0 */
+  int bisect_distance;  /**< with bisect: 0 pairs rank i with i + P/2; d in 1..P-1 pairs as the original
+                             mpptest's -bisectdist d: from rank 0 up, a rank leads a pair with (rank + d) mod P
+                             when neither is in a pair yet (ranks left over stay idle); default 0 */
 } lat_sweep_options;
 
 /** One message size of a sweep. Times are per operation in microseconds (see lat_sweep_pattern). */

@@ -135,6 +135,7 @@ void spec_defaults(lat_sweep_options &o) {
   o.verify = 0;
   o.progress = 0;
   o.logscale = 0;
+  o.bisect_distance = 0;
 }
 
 std::string spec_check_fields(const lat_sweep_options &o) {
@@ -187,7 +188,8 @@ std::vector<Shared> spec_shared_values(const lat_sweep_options &o) {
           Shared::integer("dest", o.dest),
           Shared::integer("timer", o.timer),
           Shared::integer("verify", o.verify),
-          Shared::integer("logscale", o.logscale)};
+          Shared::integer("logscale", o.logscale),
+          Shared::integer("bisect_distance", o.bisect_distance)};
 }
 
 nlohmann::json spec_options_json(const lat_sweep_options &o) {

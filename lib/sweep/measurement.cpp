@@ -60,9 +60,9 @@ struct Layout {
 Layout layout_of(const lat_sweep_options &o, int size) {
   Layout l;
   if (o.bisect) {
-    const int half = size / 2;
-    for (int i = 0; i < half; ++i) l.pairs.emplace_back(i, i + half);
-    for (int i = 0; i < 2 * half; ++i) l.members.push_back(i);
+    for (const auto &pair : bisection_pairs(size, o.bisect_distance)) l.pairs.push_back(pair);
+    for (const auto &pair : l.pairs) l.members.push_back(pair.first), l.members.push_back(pair.second);
+    std::sort(l.members.begin(), l.members.end());  // rank 0 leads the first pair: the leader first
   } else {
     const int dest = o.dest == LAT_LAST_RANK ? size - 1 : o.dest;
     l.pairs.emplace_back(o.source, dest);
@@ -510,6 +510,23 @@ SweepResult lead_sweep(Participant &p, const Layout &layout, const lat_sweep_opt
 }
 
 }  // namespace
+
+std::vector<std::pair<int, int>> bisection_pairs(int size, int distance) {
+  std::vector<std::pair<int, int>> pairs;
+  if (distance == 0) {
+    for (int i = 0; i < size / 2; ++i) pairs.emplace_back(i, i + size / 2);
+    return pairs;
+  }
+  // The original's BisectChange on its default ring: rank after rank, a pair where both are still free.
+  std::vector<bool> taken(static_cast<size_t>(size), false);
+  for (int i = 0; i < size; ++i) {
+    const int partner = (i + distance) % size;
+    if (partner == i || taken[static_cast<size_t>(i)] || taken[static_cast<size_t>(partner)]) continue;
+    taken[static_cast<size_t>(i)] = taken[static_cast<size_t>(partner)] = true;
+    pairs.emplace_back(i, partner);
+  }
+  return pairs;
+}
 
 uint64_t message_seed(int64_t sample, int64_t operation) {
   return static_cast<uint64_t>(sample) * 1000003ull + static_cast<uint64_t>(operation);

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mpilat.h"
 #include "sweep/result.hpp"
@@ -19,6 +21,10 @@ namespace lat {
 SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_t nsizes, const int64_t *sizes,
                        const lat_timer_result *calibration);
 
+/// The pairs (initiator, responder) of a bisection of size ranks, rank 0's first. distance 0: i with
+/// i + size/2; distance d in 1..size-1: the original mpptest's -bisectdist d (its BisectChange on the default
+/// ring): for i = 0, 1, ..., i leads a pair with (i + d) mod size when neither is in a pair yet.
+std::vector<std::pair<int, int>> bisection_pairs(int size, int distance);
 
 /// The seed of one message in verification mode: sample and operation within it.
 uint64_t message_seed(int64_t sample, int64_t operation);

@@ -47,6 +47,12 @@ std::string check_size_sweep_options(const lat_sweep_options &o, int64_t nsizes,
   if (size < 2) return "a sweep needs at least 2 processes, the communicator has " + std::to_string(size);
   if (!o.bisect)
     if (std::string bad = check_pair_of_ranks("sweep", o.source, o.dest, size); !bad.empty()) return bad;
+  if (o.bisect_distance != 0 && !o.bisect)
+    return got("bisect_distance is a bisection's (bisect = 1)", o.bisect_distance);
+  if (o.bisect_distance < 0 || o.bisect_distance >= size)
+    return got("bisect_distance must be 0 (rank i with i + P/2) or in 1.." + std::to_string(size - 1) +
+                   " (the communicator's size less one)",
+               o.bisect_distance);
   if (o.cachesize < 0 || o.cachesize > kMaxCacheSize)
     return got("cachesize must be in 0.." + std::to_string(kMaxCacheSize) + " bytes", o.cachesize);
   if (o.pattern == LAT_SWEEP_PERSISTENT && o.cachesize > 0)

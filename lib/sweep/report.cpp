@@ -32,9 +32,16 @@ std::string time_label(const SweepResult &r) {
   }
 }
 
+/// ", bisection of N pairs" and, with the original's pairing, its distance.
+std::string bisection_words(const SweepResult &r) {
+  std::string t = ", bisection of " + std::to_string(r.summary.npairs) + " pairs";
+  if (r.options.bisect_distance > 0) t += " at distance " + std::to_string(r.options.bisect_distance);
+  return t;
+}
+
 std::string title(const SweepResult &r) {
   std::string t = std::string("mpilat size sweep: ") + sweep_pattern_name(r.summary.pattern);
-  if (r.summary.bisect) t += ", bisection of " + std::to_string(r.summary.npairs) + " pairs";
+  if (r.summary.bisect) t += bisection_words(r);
   if (r.summary.cachesize > 0) t += ", cache-cold (" + std::to_string(r.summary.cachesize) + " bytes walked)";
   if (is_overlap(r.summary.pattern)) t += ", " + std::to_string(r.summary.overlap_bytes) + "-byte messages";
   return t;
@@ -74,7 +81,7 @@ std::string sweep_table_text(const SweepResult &r) {
                                                     : "STOPPED: partial";
   append(o, "# mpptest (mpilat {}): {}{}, ranks {} ({}) and {} ({}), {} sizes, {} samples in {} passes, {:.3f} s ({})\n",
          MPILAT_VERSION_STRING, pattern,
-         s.bisect ? ", bisection of " + std::to_string(s.npairs) + " pairs" : std::string(), s.source, s.source_host,
+         s.bisect ? bisection_words(r) : std::string(), s.source, s.source_host,
          s.dest, s.dest_host, s.nsizes, s.measurements, s.passes, s.wall_s, end);
   append(o, "# time: minimum over samples of the average of n_avg operations (us); flags: r refined, "
             "R rerun, A anomalous\n");
@@ -186,6 +193,7 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
   j["pattern"] = {{"name", sweep_pattern_name(s.pattern)},
                   {"bisect", s.bisect != 0},
                   {"pairs", s.npairs},
+                  {"bisect_distance", s.bisect ? nlohmann::json(o.bisect_distance) : nlohmann::json()},
                   {"cachesize", s.cachesize},
                   {"overlap_bytes", is_overlap(s.pattern) ? nlohmann::json(s.overlap_bytes) : nlohmann::json()},
                   {"verify", s.verify != 0},

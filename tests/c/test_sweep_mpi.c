@@ -103,6 +103,31 @@ static void persistent(void **state) { (void)state; sweep_pattern(LAT_SWEEP_PERS
 static void bisect_persistent(void **state) { (void)state; sweep_pattern(LAT_SWEEP_PERSISTENT, 1, 1, 0); }
 static void bisect_pingpong(void **state) { (void)state; sweep_pattern(LAT_SWEEP_PINGPONG, 1, 0, 0); }
 static void bisect_head(void **state) { (void)state; sweep_pattern(LAT_SWEEP_HEAD_TO_HEAD, 1, 1, 0); }
+/* The original's -bisectdist d: pair 0 is (0, d); the pairs, counted by hand, with every message checked
+   (a rank paired with the wrong partner would fail the check or wait for ever). */
+static void bisect_distance(void **state) {
+  (void)state;
+  const int64_t sizes[] = {0, 64};
+  for (int d = 1; d < size; ++d) {
+    lat_sweep_options o;
+    small_options(&o);
+    o.bisect = 1;
+    o.bisect_distance = d;
+    o.verify = 1;
+    lat_sweep h = NULL;
+    const int rc = lat_size_sweep(MPI_COMM_WORLD, &o, 2, sizes, NULL, &h);
+    if (rc != LAT_SUCCESS) fail_msg("bisect_distance %d: %s", d, lat_last_error_message());
+    check_sweep(h, sizes, 2, &o);
+    lat_sweep_summary s;
+    lat_sweep_get_summary(h, &s);
+    /* 2 ranks: (0,1); 3: (0,1) or (0,2), the third rank idle; 4: (0,1),(2,3) / (0,2),(1,3) / (0,3),(2,1) */
+    assert_int_equal(s.npairs, size == 3 ? 1 : size / 2);
+    assert_int_equal(s.source, 0);
+    assert_int_equal(s.dest, d);
+    assert_int_equal(lat_sweep_free(&h), LAT_SUCCESS);
+  }
+}
+
 static void cache_cold(void **state) { (void)state; sweep_pattern(LAT_SWEEP_PINGPONG, 0, 0, 1 << 20); }
 
 static void verified_every_pattern(void **state) {
@@ -238,6 +263,15 @@ static void collective_argument_errors(void **state) {
   expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG,
                     "cachesize must be 0 with the persistent pattern");
   small_options(&o);
+  o.bisect_distance = 1; /* without bisect */
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG,
+                    "bisect_distance is a bisection's (bisect = 1), got 1");
+  small_options(&o);
+  o.bisect = 1;
+  o.bisect_distance = size;
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG,
+                    "bisect_distance must be 0 (rank i with i + P/2) or in 1..");
+  small_options(&o);
   o.dest = 0;
   expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG, "must differ");
   small_options(&o);
@@ -282,7 +316,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(pingpong),          cmocka_unit_test(nonblocking),
       cmocka_unit_test(head_to_head),      cmocka_unit_test(overlap),
       cmocka_unit_test(overlap_roundtrip), cmocka_unit_test(persistent), cmocka_unit_test(bisect_persistent),
-      cmocka_unit_test(bisect_pingpong),   cmocka_unit_test(bisect_head),
+      cmocka_unit_test(bisect_pingpong),   cmocka_unit_test(bisect_head),       cmocka_unit_test(bisect_distance),
       cmocka_unit_test(cache_cold),        cmocka_unit_test(verified_every_pattern),
       cmocka_unit_test(grid_and_pair),     cmocka_unit_test(adaptive_between_grid_points),
       cmocka_unit_test(default_loop_length),

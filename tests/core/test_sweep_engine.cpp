@@ -352,6 +352,21 @@ void verification_catches_corruption(void **) {
   assert_true(lat::first_mismatch(zeros.data(), zeros.size(), 7, 1) >= 0);  // nothing arrived
 }
 
+/// The bisection's pairs, by hand: i with i + P/2, and the original's -bisectdist d (from rank 0 up, i with
+/// (i + d) mod P while both are free; ranks left over stay idle).
+void bisection_pairs_by_hand(void **) {
+  using Pairs = std::vector<std::pair<int, int>>;
+  assert_true(lat::bisection_pairs(4, 0) == (Pairs{{0, 2}, {1, 3}}));
+  assert_true(lat::bisection_pairs(5, 0) == (Pairs{{0, 2}, {1, 3}}));  // rank 4 idle
+  assert_true(lat::bisection_pairs(4, 1) == (Pairs{{0, 1}, {2, 3}}));
+  assert_true(lat::bisection_pairs(4, 2) == (Pairs{{0, 2}, {1, 3}}));
+  assert_true(lat::bisection_pairs(4, 3) == (Pairs{{0, 3}, {2, 1}}));  // 1's partner 0 is taken; 2 leads 1
+  assert_true(lat::bisection_pairs(5, 1) == (Pairs{{0, 1}, {2, 3}}));  // 4's partner 0 is taken
+  assert_true(lat::bisection_pairs(6, 2) == (Pairs{{0, 2}, {1, 3}}));  // 4 and 5: partners 0 and 1 taken
+  assert_true(lat::bisection_pairs(6, 3) == (Pairs{{0, 3}, {1, 4}, {2, 5}}));
+  assert_true(lat::bisection_pairs(2, 1) == (Pairs{{0, 1}}));
+}
+
 /// The cache-cold walk: successive operations use successive slots, on and on across samples and passes,
 /// so each slot is used again only a whole buffer later.
 void cache_cold_walk(void **) {
@@ -459,6 +474,7 @@ int main() {
       cmocka_unit_test(result_round_trip),            cmocka_unit_test(every_size_in_every_pass),
       cmocka_unit_test(refined_sizes_compare_over_the_same_passes), cmocka_unit_test(cache_cold_walk),
       cmocka_unit_test(loop_length_options),          cmocka_unit_test(startup_and_rate_per_regime),
+      cmocka_unit_test(bisection_pairs_by_hand),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

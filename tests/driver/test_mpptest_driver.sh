@@ -154,6 +154,19 @@ grep -q '^# mpptest (mpilat .*): overlap (round trip),' ov_roundtrip.out && grep
   && ok || bad "overlap: the table's first line names the form"
 $mpiexec -n 2 "$mpptest" -bisect -sizelist 0,64 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress -outbase bi > /dev/null 2>&1 \
   && grep -q '"bisect": true' bi.json && ok || bad "bisect run"
+# -bisectdist d: the original's pairs (on 2 ranks, 0 with 1 at distance 1); out of 1..P-1 or without -bisect: refused.
+$mpiexec -n 2 "$mpptest" -bisect -bisectdist 1 -sizelist 0,64 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress \
+  -outbase bid > bid.out 2>&1 && grep -q '"bisect_distance": 1' bid.json && grep -q '"pairs": 1' bid.json &&
+  grep -q '^# mpptest (mpilat .*): ping-pong, bisection of 1 pairs at distance 1, ranks 0 (.*) and 1 ' bid.out && ok ||
+  bad "-bisect -bisectdist 1 ($(head -3 bid.out))"
+for bad_dist in "-bisect -bisectdist 2:bisect_distance must be 0 (rank i with i + P/2) or in 1..1 (the communicator's size less one), got 2" \
+                "-bisectdist 1:bisect_distance is a bisection's (bisect = 1), got 1"; do
+  mkdir bdist && (cd bdist && # shellcheck disable=SC2086
+    $mpiexec -n 2 "$mpptest" ${bad_dist%%:*} -noplot > out 2>&1; echo $? > rc)
+  [ "$(cat bdist/rc)" = 2 ] && grep -qF -- "${bad_dist#*:}" bdist/out && [ "$(ls bdist)" = "$(printf 'out\nrc')" ] && ok ||
+    bad "${bad_dist%%:*}: not refused ($(head -3 bdist/out))"
+  rm -rf bdist
+done
 $mpiexec -n 2 "$mpptest" -help > help.out 2>&1 && grep -q -- '--autodx' help.out && ok || bad "-help"
 # What is left out is said, and refused by name.
 grep -q "Not offered yet, refused as unknown options (docs/mpptest.md): the original's -halo and -npartner" help.out && ok ||

@@ -185,6 +185,7 @@ static const struct layout_entry entries[] = {
   LAYOUT_FIELD(lat_sweep_options, verify)
   LAYOUT_FIELD(lat_sweep_options, progress)
   LAYOUT_FIELD(lat_sweep_options, logscale)
+  LAYOUT_FIELD(lat_sweep_options, bisect_distance)
   LAYOUT_SIZE(lat_sweep_point)
   LAYOUT_FIELD(lat_sweep_point, bytes)
   LAYOUT_FIELD(lat_sweep_point, samples)

@@ -528,6 +528,8 @@ program test_layout
                    c_sizeof(v_lat_sweep_options%progress), kind_of(v_lat_sweep_options%progress))
   call check_field('lat_sweep_options', 'logscale', c_loc(v_lat_sweep_options), c_loc(v_lat_sweep_options%logscale), &
                    c_sizeof(v_lat_sweep_options%logscale), kind_of(v_lat_sweep_options%logscale))
+  call check_field('lat_sweep_options', 'bisect_distance', c_loc(v_lat_sweep_options), c_loc(v_lat_sweep_options%bisect_distance), &
+                   c_sizeof(v_lat_sweep_options%bisect_distance), kind_of(v_lat_sweep_options%bisect_distance))
   call check_size('lat_sweep_point', c_sizeof(v_lat_sweep_point))
   call check_field('lat_sweep_point', 'bytes', c_loc(v_lat_sweep_point), c_loc(v_lat_sweep_point%bytes), &
                    c_sizeof(v_lat_sweep_point%bytes), kind_of(v_lat_sweep_point%bytes))
