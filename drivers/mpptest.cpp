@@ -1,8 +1,8 @@
 // mpptest: message-size characterisation the way Gropp & Lusk's mpptest does it, on lat_size_sweep.
 // Options keep mpptest's names where the meaning is the same (-size, -auto, -autorel, -autodx, -n_avg,
-// -roundtrip, -async, -head, -bisect, -cachesize, -overlap, -gnuplot, -fname); each also works with
-// two dashes. Writes <fname>.gpl/.gcm (mpptest's gnuplot files), .csv, .json and .png; see
-// docs/mpptest.md. Exit status: 0 done, 1 failed, 2 bad input, 3 partial (stopped by a signal).
+// -roundtrip, -async, -head, -persistant, -memcpy, -bisect, -bisectdist, -cachesize, -overlap, -gnuplot,
+// -fname); each also works with two dashes. Writes <fname>.gpl/.gcm (mpptest's gnuplot files), .csv, .json
+// and .png; see docs/mpptest.md. Exit status: 0 done, 1 failed, 2 bad input, 3 partial (stopped by a signal).
 #include <mpi.h>
 #include <unistd.h>
 
@@ -96,6 +96,10 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_flag("--persistant,--persistent", [&](int64_t) { o.pattern = LAT_SWEEP_PERSISTENT; },
                "ping-pong with persistent requests (MPI_Send_init, MPI_Recv_init, MPI_Start), made once a sample; "
                "not with -cachesize");
+  bool memcpy_only = false;
+  app.add_flag("--memcpy", memcpy_only,
+               "no communication: the timing rank copies size bytes with memcpy (time per copy; one process is "
+               "enough)");
   bool overlap = false;
   app.add_flag("--overlap", overlap,
                "the original's overlap: a round trip of --overlapmsgsize bytes, each rank computing size "
@@ -124,7 +128,7 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_flag("--quick", "the original's -quick: -n_stable 5 and at least 5 operations per sample");
   add_progress_flags(app, s.progress, "if a terminal");
   app.footer("Not offered yet, refused as unknown options (docs/mpptest.md): the original's -halo and -npartner, "
-             "-distance, -vector, -memcpy, -rate, -gop, -rthresh, -autoavg, -sync, "
+             "-distance, -vector, -memcpy's -int, -double and -longlong, -rate, -gop, -rthresh, -autoavg, -sync, "
              "-force, -cit and C.It output.");
   std::vector<std::string> args = with_two_dashes(argc, argv);
   // -quick sets defaults: apply them first, so options given explicitly win.
@@ -139,6 +143,11 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
     if (rank == 0) std::fprintf(stderr, "mpptest: -overlap and -persistant are two patterns: give one\n");
     return DRIVER_BAD_INPUT;
   }
+  if (memcpy_only && (overlap || o.pattern != LAT_SWEEP_PINGPONG)) {
+    if (rank == 0) std::fprintf(stderr, "mpptest: -memcpy copies without communication: not with another pattern\n");
+    return DRIVER_BAD_INPUT;
+  }
+  if (memcpy_only) o.pattern = LAT_SWEEP_MEMCPY;
   if (overlap) o.pattern = o.pattern == LAT_SWEEP_HEAD_TO_HEAD ? LAT_SWEEP_OVERLAP : LAT_SWEEP_OVERLAP_ROUNDTRIP;
   auto bad = [&](const std::string &what) {
     if (rank == 0) std::fprintf(stderr, "mpptest: %s\n", what.c_str());

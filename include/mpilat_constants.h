@@ -95,6 +95,9 @@
  *   LAT_SWEEP_PERSISTENT    (since 10) the original mpptest's -persistant: the non-blocking ping-pong with
  *                           persistent requests (MPI_Recv_init, MPI_Send_init, MPI_Start), made once a
  *                           sample outside the clock; one pair of buffers, so not with cachesize; / 2
+ *   LAT_SWEEP_MEMCPY        (since 10) the original mpptest's -memcpy: no communication, the source rank
+ *                           copies `size` bytes with memcpy, alone (dest is not used; one process is enough;
+ *                           not with bisect); time per copy
  */
 #define LAT_SWEEP_PATTERNS(LAT_X) \
   LAT_X(LAT_SWEEP_PINGPONG, 0) \
@@ -102,7 +105,8 @@
   LAT_X(LAT_SWEEP_HEAD_TO_HEAD, 2) \
   LAT_X(LAT_SWEEP_OVERLAP, 3) \
   LAT_X(LAT_SWEEP_OVERLAP_ROUNDTRIP, 4) \
-  LAT_X(LAT_SWEEP_PERSISTENT, 5)
+  LAT_X(LAT_SWEEP_PERSISTENT, 5) \
+  LAT_X(LAT_SWEEP_MEMCPY, 6)
 
 /* Why a sweep ended (lat_sweep_summary.end; enum lat_sweep_end).
  *   LAT_SWEEP_END_STABLE   every size's minimum stopped improving (n_stable)

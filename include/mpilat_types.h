@@ -229,7 +229,8 @@ typedef struct lat_sweep_options {
   int pattern;          /**< lat_sweep_pattern; default LAT_SWEEP_PINGPONG */
   int bisect;           /**< 1: ranks 0..P/2-1 each with rank + P/2, all pairs at once; the time is the slowest
                              pair's and the rate the aggregate (perils 6, 12, 13); default 0 */
-  int source, dest;     /**< the pair when bisect == 0; default 0 and LAT_LAST_RANK */
+  int source, dest;     /**< the pair when bisect == 0; default 0 and LAT_LAST_RANK (LAT_SWEEP_MEMCPY: source
+                             alone, dest not used) */
   int timer;            /**< lat_timer_kind; default LAT_TIMER_MPI_WTIME */
   int verify;           /**< 1: every received message is checked against what was sent, with bit patterns that
                              change from message to message (peril 8; the clock covers only the operations, but

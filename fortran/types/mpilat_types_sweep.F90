@@ -71,7 +71,8 @@ module mpilat_types_sweep
     !> 1: ranks 0..P/2-1 each with rank + P/2, all pairs at once; the time is the slowest pair's and the
     !> rate the aggregate (perils 6, 12, 13); default 0
     integer(c_int) :: bisect
-    !> the pair when bisect == 0; default 0 and LAT_LAST_RANK
+    !> the pair when bisect == 0; default 0 and LAT_LAST_RANK (LAT_SWEEP_MEMCPY: source alone, dest not
+    !> used)
     integer(c_int) :: source
     integer(c_int) :: dest
     !> lat_timer_kind; default LAT_TIMER_MPI_WTIME

@@ -149,8 +149,8 @@ std::string spec_check_fields(const lat_sweep_options &o) {
   if (!(o.tgoal_s >= 0.0) || !std::isfinite(o.tgoal_s)) return got("tgoal_s must be a finite number of seconds >= 0 (0: the n_avg_min rule)", o.tgoal_s);
   if (std::string bad = check_timeout(o.timeout_s); !bad.empty()) return bad;
   if (std::string bad = check_flag("adaptive", o.adaptive); !bad.empty()) return bad;
-  if (!(o.pattern >= 0)) return got("pattern must be 0 (ping-pong), 1 (non-blocking), 2 (head-to-head), 3 (overlap exchange), 4 (overlap round trip) or 5 (persistent)", o.pattern);
-  if (!(o.pattern <= LAT_SWEEP_PERSISTENT)) return got("pattern must be 0 (ping-pong), 1 (non-blocking), 2 (head-to-head), 3 (overlap exchange), 4 (overlap round trip) or 5 (persistent)", o.pattern);
+  if (!(o.pattern >= 0)) return got("pattern must be 0 (ping-pong), 1 (non-blocking), 2 (head-to-head), 3 (overlap exchange), 4 (overlap round trip), 5 (persistent) or 6 (memcpy)", o.pattern);
+  if (!(o.pattern <= LAT_SWEEP_MEMCPY)) return got("pattern must be 0 (ping-pong), 1 (non-blocking), 2 (head-to-head), 3 (overlap exchange), 4 (overlap round trip), 5 (persistent) or 6 (memcpy)", o.pattern);
   if (std::string bad = check_flag("bisect", o.bisect); !bad.empty()) return bad;
   if (std::string bad = check_timer_kind(o.timer); !bad.empty()) return bad;
   if (std::string bad = check_flag("verify", o.verify); !bad.empty()) return bad;

@@ -9,6 +9,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <new>
 #include <vector>
@@ -63,6 +64,9 @@ Layout layout_of(const lat_sweep_options &o, int size) {
     for (const auto &pair : bisection_pairs(size, o.bisect_distance)) l.pairs.push_back(pair);
     for (const auto &pair : l.pairs) l.members.push_back(pair.first), l.members.push_back(pair.second);
     std::sort(l.members.begin(), l.members.end());  // rank 0 leads the first pair: the leader first
+  } else if (o.pattern == LAT_SWEEP_MEMCPY) {
+    l.pairs.emplace_back(o.source, o.source);  // one rank, its own partner: no message
+    l.members = {o.source};
   } else {
     const int dest = o.dest == LAT_LAST_RANK ? size - 1 : o.dest;
     l.pairs.emplace_back(o.source, dest);
@@ -131,6 +135,11 @@ inline int one_operation(unsigned char *s, unsigned char *r, int count, int peer
       failed |= MPI_Start(&persistent[1]);
       failed |= MPI_Wait(&persistent[1], MPI_STATUS_IGNORE);
     }
+  } else if constexpr (Pattern == LAT_SWEEP_MEMCPY) {
+    // The original's -memcpy: the copy alone (only an initiator exists). The last byte read back into acc
+    // (stored in a volatile at the sample's end) keeps the copy the compiler's to make.
+    std::memcpy(r, s, static_cast<size_t>(count));
+    if (count > 0) acc += r[count - 1];
   } else if constexpr (Pattern == LAT_SWEEP_OVERLAP_ROUNDTRIP && !Initiator) {
     // The original's round trip: the reply goes out as soon as the message is in, then this rank computes
     // while the reply travels and the next message comes (its MPI_Irecv is posted after the computation:
@@ -173,6 +182,7 @@ int run_operations(Participant &p, int count, int64_t work, int64_t n, double &a
     case LAT_SWEEP_HEAD_TO_HEAD: return operations<LAT_SWEEP_HEAD_TO_HEAD, Initiator>(p, count, work, n, acc);
     case LAT_SWEEP_OVERLAP_ROUNDTRIP: return operations<LAT_SWEEP_OVERLAP_ROUNDTRIP, Initiator>(p, count, work, n, acc);
     case LAT_SWEEP_PERSISTENT: return operations<LAT_SWEEP_PERSISTENT, Initiator>(p, count, work, n, acc);
+    case LAT_SWEEP_MEMCPY: return operations<LAT_SWEEP_MEMCPY, Initiator>(p, count, work, n, acc);
     default: return operations<LAT_SWEEP_OVERLAP, Initiator>(p, count, work, n, acc);
   }
 }
@@ -228,6 +238,8 @@ int run_verified(const Clock &clock, Participant &p, int count, int64_t work, in
       return verified_operations<LAT_SWEEP_OVERLAP_ROUNDTRIP, Initiator>(clock, p, count, work, n, acc, sample, seconds);
     case LAT_SWEEP_PERSISTENT:
       return verified_operations<LAT_SWEEP_PERSISTENT, Initiator>(clock, p, count, work, n, acc, sample, seconds);
+    case LAT_SWEEP_MEMCPY:
+      return verified_operations<LAT_SWEEP_MEMCPY, Initiator>(clock, p, count, work, n, acc, sample, seconds);
     default: return verified_operations<LAT_SWEEP_OVERLAP, Initiator>(clock, p, count, work, n, acc, sample, seconds);
   }
 }
@@ -288,6 +300,10 @@ double sample(const Clock &clock, Participant &p, const Command &c, StallWatch &
 /// The warm-up of peril 1: round trips of 0 bytes and of the largest message before anything is timed.
 void warm_up(Participant &p, int64_t largest) {
   const int count = static_cast<int>(largest);
+  if (p.pattern == LAT_SWEEP_MEMCPY) {  // no partner: the copies alone
+    for (int k = 0; k < kWarmupTrips; ++k) std::memcpy(p.recv.data(), p.send.data(), static_cast<size_t>(count));
+    return;
+  }
   for (int bytes : {0, count})
     for (int k = 0; k < kWarmupTrips; ++k) {
       if (p.initiator) {
@@ -480,10 +496,14 @@ SweepResult lead_sweep(Participant &p, const Layout &layout, const lat_sweep_opt
                        const lat_timer_result *calibration, const char *name, StallWatch &stall) {
   const int leader = layout.leader(), first_partner = layout.pairs.front().second;
   char partner_name[MPI_MAX_PROCESSOR_NAME + 1] = {};
-  MPI_Request req;
-  check_mpi(MPI_Irecv(partner_name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, work_index(layout, first_partner), kTagName,
-                      p.work, &req), "MPI_Irecv (name)");
-  p.wait(req, p.waiting("phase 'start': the partner's processor name", p.peer.c_str()));
+  if (first_partner == leader) {  // memcpy: the rank alone
+    copy_c_string(partner_name, name);
+  } else {
+    MPI_Request req;
+    check_mpi(MPI_Irecv(partner_name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, work_index(layout, first_partner),
+                        kTagName, p.work, &req), "MPI_Irecv (name)");
+    p.wait(req, p.waiting("phase 'start': the partner's processor name", p.peer.c_str()));
+  }
   const Calibration c = leader_calibration(calibration, opts.timer, opts.nr, leader, opts.progress != 0);
   const lat_timer_result &cal = c.result;
   std::map<int64_t, SizeExtras> extras;

@@ -44,9 +44,16 @@ std::string check_sweep_options(const lat_sweep_options &o, int64_t nsizes, cons
 std::string check_size_sweep_options(const lat_sweep_options &o, int64_t nsizes, const int64_t *sizes, int size,
                                      int rank, const lat_timer_result *cal) {
   if (const std::string bad = check_sweep_options(o, nsizes, sizes); !bad.empty()) return bad;
-  if (size < 2) return "a sweep needs at least 2 processes, the communicator has " + std::to_string(size);
-  if (!o.bisect)
-    if (std::string bad = check_pair_of_ranks("sweep", o.source, o.dest, size); !bad.empty()) return bad;
+  if (o.pattern == LAT_SWEEP_MEMCPY) {
+    // One rank's copy: no partner, so one process is enough and dest is not used.
+    if (o.bisect) return "the memcpy pattern is one rank's copy: it cannot be a bisection (bisect = 1)";
+    if (o.source < 0 || o.source >= size)
+      return got("source must be a rank in 0.." + std::to_string(size - 1), o.source);
+  } else {
+    if (size < 2) return "a sweep needs at least 2 processes, the communicator has " + std::to_string(size);
+    if (!o.bisect)
+      if (std::string bad = check_pair_of_ranks("sweep", o.source, o.dest, size); !bad.empty()) return bad;
+  }
   if (o.bisect_distance != 0 && !o.bisect)
     return got("bisect_distance is a bisection's (bisect = 1)", o.bisect_distance);
   if (o.bisect_distance < 0 || o.bisect_distance >= size)
@@ -88,6 +95,7 @@ const char *pattern_label(int pattern) {
     case LAT_SWEEP_OVERLAP: return "overlap (exchange)";
     case LAT_SWEEP_OVERLAP_ROUNDTRIP: return "overlap (round trip)";
     case LAT_SWEEP_PERSISTENT: return "persistent ping-pong";
+    case LAT_SWEEP_MEMCPY: return "memcpy (no communication)";
     default: return "unknown";
   }
 }

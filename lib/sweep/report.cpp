@@ -28,6 +28,7 @@ std::string time_label(const SweepResult &r) {
     case LAT_SWEEP_NONBLOCKING:
     case LAT_SWEEP_PERSISTENT: return "time per message, round trip / 2 (us)";
     case LAT_SWEEP_OVERLAP_ROUNDTRIP: return "time per round trip (us)";
+    case LAT_SWEEP_MEMCPY: return "time per copy (us)";
     default: return "time per exchange (us)";
   }
 }
@@ -57,6 +58,7 @@ const char *sweep_pattern_name(int pattern) {
     case LAT_SWEEP_OVERLAP: return "overlap";
     case LAT_SWEEP_OVERLAP_ROUNDTRIP: return "overlap_roundtrip";
     case LAT_SWEEP_PERSISTENT: return "persistent";
+    case LAT_SWEEP_MEMCPY: return "memcpy";
     default: return "unknown";
   }
 }
@@ -79,10 +81,12 @@ std::string sweep_table_text(const SweepResult &r) {
                     : s.end == LAT_SWEEP_END_REPS   ? "all passes done"
                     : s.end == LAT_SWEEP_END_BUDGET ? "TIME LIMIT REACHED (-max_run_time): partial"
                                                     : "STOPPED: partial";
-  append(o, "# mpptest (mpilat {}): {}{}, ranks {} ({}) and {} ({}), {} sizes, {} samples in {} passes, {:.3f} s ({})\n",
-         MPILAT_VERSION_STRING, pattern,
-         s.bisect ? bisection_words(r) : std::string(), s.source, s.source_host,
-         s.dest, s.dest_host, s.nsizes, s.measurements, s.passes, s.wall_s, end);
+  const std::string ranks = s.pattern == LAT_SWEEP_MEMCPY
+                                ? fmt::format("rank {} ({}) alone", s.source, s.source_host)
+                                : fmt::format("ranks {} ({}) and {} ({})", s.source, s.source_host, s.dest, s.dest_host);
+  append(o, "# mpptest (mpilat {}): {}{}, {}, {} sizes, {} samples in {} passes, {:.3f} s ({})\n",
+         MPILAT_VERSION_STRING, pattern, s.bisect ? bisection_words(r) : std::string(), ranks, s.nsizes,
+         s.measurements, s.passes, s.wall_s, end);
   append(o, "# time: minimum over samples of the average of n_avg operations (us); flags: r refined, "
             "R rerun, A anomalous\n");
   append(o, "#{:>11} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {}\n", is_overlap(s.pattern) ? "work" : "bytes",

@@ -128,6 +128,45 @@ static void bisect_distance(void **state) {
   }
 }
 
+/* The memcpy pattern: the source rank copies alone (the others idle; dest not used), every copy checked,
+   then through the cache-cold walk; on a communicator of one process, each rank its own sweep. */
+static void memcpy_alone(void **state) {
+  (void)state;
+  const int64_t sizes[] = {0, 64, 4096};
+  lat_sweep_options o;
+  small_options(&o);
+  o.pattern = LAT_SWEEP_MEMCPY;
+  o.source = size - 1;
+  for (int pass = 0; pass < 2; ++pass) {
+    o.verify = pass == 0;
+    o.cachesize = pass == 0 ? 0 : 1 << 20;
+    lat_sweep h = NULL;
+    const int rc = lat_size_sweep(MPI_COMM_WORLD, &o, 3, sizes, NULL, &h);
+    if (rc != LAT_SUCCESS) fail_msg("memcpy: %s", lat_last_error_message());
+    check_sweep(h, sizes, 3, &o);
+    lat_sweep_summary s;
+    lat_sweep_get_summary(h, &s);
+    assert_int_equal(s.npairs, 1);
+    assert_int_equal(s.source, size - 1);
+    assert_int_equal(s.dest, size - 1);
+    assert_int_equal(lat_sweep_free(&h), LAT_SUCCESS);
+  }
+  o.source = 0;
+  o.cachesize = 0;
+  lat_sweep h = NULL;
+  if (lat_size_sweep(MPI_COMM_SELF, &o, 3, sizes, NULL, &h) != LAT_SUCCESS)
+    fail_msg("memcpy on one process: %s", lat_last_error_message());
+  lat_sweep_summary s;
+  lat_sweep_get_summary(h, &s);
+  assert_int_equal(s.nprocs, 1);
+  assert_int_equal(s.nsizes, 3);
+  assert_int_equal(lat_sweep_free(&h), LAT_SUCCESS);
+  o.pattern = LAT_SWEEP_PINGPONG; /* a message needs a partner */
+  assert_int_equal(lat_size_sweep(MPI_COMM_SELF, &o, 3, sizes, NULL, &h), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "a sweep needs at least 2 processes, the communicator has 1"));
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 static void cache_cold(void **state) { (void)state; sweep_pattern(LAT_SWEEP_PINGPONG, 0, 0, 1 << 20); }
 
 static void verified_every_pattern(void **state) {
@@ -263,6 +302,15 @@ static void collective_argument_errors(void **state) {
   expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG,
                     "cachesize must be 0 with the persistent pattern");
   small_options(&o);
+  o.pattern = LAT_SWEEP_MEMCPY;
+  o.bisect = 1;
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG,
+                    "the memcpy pattern is one rank's copy: it cannot be a bisection");
+  small_options(&o);
+  o.pattern = LAT_SWEEP_MEMCPY;
+  o.source = size;
+  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG, "source must be a rank in 0..");
+  small_options(&o);
   o.bisect_distance = 1; /* without bisect */
   expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG,
                     "bisect_distance is a bisection's (bisect = 1), got 1");
@@ -317,6 +365,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(head_to_head),      cmocka_unit_test(overlap),
       cmocka_unit_test(overlap_roundtrip), cmocka_unit_test(persistent), cmocka_unit_test(bisect_persistent),
       cmocka_unit_test(bisect_pingpong),   cmocka_unit_test(bisect_head),       cmocka_unit_test(bisect_distance),
+      cmocka_unit_test(memcpy_alone),
       cmocka_unit_test(cache_cold),        cmocka_unit_test(verified_every_pattern),
       cmocka_unit_test(grid_and_pair),     cmocka_unit_test(adaptive_between_grid_points),
       cmocka_unit_test(default_loop_length),

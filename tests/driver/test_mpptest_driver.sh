@@ -154,6 +154,21 @@ grep -q '^# mpptest (mpilat .*): overlap (round trip),' ov_roundtrip.out && grep
   && ok || bad "overlap: the table's first line names the form"
 $mpiexec -n 2 "$mpptest" -bisect -sizelist 0,64 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress -outbase bi > /dev/null 2>&1 \
   && grep -q '"bisect": true' bi.json && ok || bad "bisect run"
+# -memcpy: the copy alone, on one process; its time grows with the length (a removed copy would read ~0.01 us
+# at every size): 4 MiB take at least 8x 64 KiB, and no core copies 100 GB/s.
+$mpiexec -n 1 "$mpptest" -memcpy -sizelist 0,65536,4194304 -sample_reps 3 -n_stable 0 -nr 4096 -noplot -noprogress \
+  -outbase mc > mc.out 2>&1 && grep -q '^# mpptest (mpilat .*): memcpy (no communication), rank 0 (.*) alone, 3 sizes' mc.out && ok ||
+  bad "-memcpy on one process ($(head -3 mc.out))"
+python3 - mc.json << 'PY' && ok || bad "-memcpy: name, unit or times ($(head -6 mc.out))"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert (j["pattern"]["name"], j["pattern"]["time_unit"]) == ("memcpy", "time per copy (us)"), j["pattern"]
+t = {p["bytes"]: p["min_us"] for p in j["points"]}
+assert t[4194304] >= 4194304 / 1e5 and t[4194304] > 8 * t[65536], t
+PY
+mkdir mcx && (cd mcx && $mpiexec -n 2 "$mpptest" -memcpy -head -noplot > out 2>&1; echo $? > rc)
+[ "$(cat mcx/rc)" = 2 ] && grep -q -- '-memcpy copies without communication: not with another pattern' mcx/out &&
+  [ "$(ls mcx)" = "$(printf 'out\nrc')" ] && ok || bad "-memcpy -head: not refused ($(head -3 mcx/out))"
 # -bisectdist d: the original's pairs (on 2 ranks, 0 with 1 at distance 1); out of 1..P-1 or without -bisect: refused.
 $mpiexec -n 2 "$mpptest" -bisect -bisectdist 1 -sizelist 0,64 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress \
   -outbase bid > bid.out 2>&1 && grep -q '"bisect_distance": 1' bid.json && grep -q '"pairs": 1' bid.json &&
