@@ -1,8 +1,9 @@
 // mpptest: message-size characterisation the way Gropp & Lusk's mpptest does it, on lat_size_sweep.
 // Options keep mpptest's names where the meaning is the same (-size, -auto, -autorel, -autodx, -n_avg,
-// -roundtrip, -async, -head, -persistant, -memcpy, -bisect, -bisectdist, -cachesize, -overlap, -gnuplot,
-// -fname); each also works with two dashes. Writes <fname>.gpl/.gcm (mpptest's gnuplot files), .csv, .json
-// and .png; see docs/mpptest.md. Exit status: 0 done, 1 failed, 2 bad input, 3 partial (stopped by a signal).
+// -roundtrip, -async, -head, -persistant, -memcpy, -halo, -npartner, -periodic, -bisect, -bisectdist,
+// -cachesize, -overlap, -gnuplot, -fname); each also works with two dashes. Writes <fname>.gpl/.gcm
+// (mpptest's gnuplot files), .csv, .json and .png; see docs/mpptest.md. Exit status: 0 done, 1 failed, 2 bad
+// input, 3 partial (stopped by a signal).
 #include <mpi.h>
 #include <unistd.h>
 
@@ -100,6 +101,12 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_flag("--memcpy", memcpy_only,
                "no communication: the timing rank copies size bytes with memcpy (time per copy; one process is "
                "enough)");
+  bool halo = false;
+  app.add_flag("--halo", halo,
+               "every rank exchanges size bytes with each of its -npartner partners at once (MPI_Irecv and "
+               "MPI_Isend to each, one MPI_Waitall); time per exchange, the slowest rank's");
+  app.add_option("--npartner", o.halo_partners, "-halo: partners per rank: 1, 2 (rank +- 1), 4 (and +- sqrt(P)) or 8");
+  app.add_flag("--periodic", [&](int64_t) { o.halo_periodic = 1; }, "-halo: partners wrap around (mod P)");
   bool overlap = false;
   app.add_flag("--overlap", overlap,
                "the original's overlap: a round trip of --overlapmsgsize bytes, each rank computing size "
@@ -127,9 +134,10 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_flag("--noplot", s.no_png, "do not render <outbase>.png");
   app.add_flag("--quick", "the original's -quick: -n_stable 5 and at least 5 operations per sample");
   add_progress_flags(app, s.progress, "if a terminal");
-  app.footer("Not offered yet, refused as unknown options (docs/mpptest.md): the original's -halo and -npartner, "
-             "-distance, -vector, -memcpy's -int, -double and -longlong, -rate, -gop, -rthresh, -autoavg, -sync, "
-             "-force, -cit and C.It output.");
+  app.footer("Not offered yet, refused as unknown options (docs/mpptest.md): the original's -halo variants "
+             "(-waitany, -sendinit, -put, -get, -putlock, -getlock, -putpscw, -touch), -distance, -vector, "
+             "-memcpy's -int, -double and -longlong, -rate, -gop, -rthresh, -autoavg, -sync, -force, -cit and "
+             "C.It output.");
   std::vector<std::string> args = with_two_dashes(argc, argv);
   // -quick sets defaults: apply them first, so options given explicitly win.
   if (std::find(args.begin(), args.end(), "--quick") != args.end()) {
@@ -143,11 +151,16 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
     if (rank == 0) std::fprintf(stderr, "mpptest: -overlap and -persistant are two patterns: give one\n");
     return DRIVER_BAD_INPUT;
   }
-  if (memcpy_only && (overlap || o.pattern != LAT_SWEEP_PINGPONG)) {
+  if (memcpy_only && (overlap || halo || o.pattern != LAT_SWEEP_PINGPONG)) {
     if (rank == 0) std::fprintf(stderr, "mpptest: -memcpy copies without communication: not with another pattern\n");
     return DRIVER_BAD_INPUT;
   }
+  if (halo && (overlap || o.pattern != LAT_SWEEP_PINGPONG)) {
+    if (rank == 0) std::fprintf(stderr, "mpptest: -halo is a pattern of its own (its exchanges are non-blocking): not with another\n");
+    return DRIVER_BAD_INPUT;
+  }
   if (memcpy_only) o.pattern = LAT_SWEEP_MEMCPY;
+  if (halo) o.pattern = LAT_SWEEP_HALO;
   if (overlap) o.pattern = o.pattern == LAT_SWEEP_HEAD_TO_HEAD ? LAT_SWEEP_OVERLAP : LAT_SWEEP_OVERLAP_ROUNDTRIP;
   auto bad = [&](const std::string &what) {
     if (rank == 0) std::fprintf(stderr, "mpptest: %s\n", what.c_str());

@@ -98,6 +98,9 @@
  *   LAT_SWEEP_MEMCPY        (since 10) the original mpptest's -memcpy: no communication, the source rank
  *                           copies `size` bytes with memcpy, alone (dest is not used; one process is enough;
  *                           not with bisect); time per copy
+ *   LAT_SWEEP_HALO          (since 10) the original mpptest's -halo: every rank of the communicator exchanges
+ *                           `size` bytes with each of its halo_partners at once (an MPI_Irecv and an
+ *                           MPI_Isend each, one MPI_Waitall); time per exchange, the slowest rank's
  */
 #define LAT_SWEEP_PATTERNS(LAT_X) \
   LAT_X(LAT_SWEEP_PINGPONG, 0) \
@@ -106,7 +109,8 @@
   LAT_X(LAT_SWEEP_OVERLAP, 3) \
   LAT_X(LAT_SWEEP_OVERLAP_ROUNDTRIP, 4) \
   LAT_X(LAT_SWEEP_PERSISTENT, 5) \
-  LAT_X(LAT_SWEEP_MEMCPY, 6)
+  LAT_X(LAT_SWEEP_MEMCPY, 6) \
+  LAT_X(LAT_SWEEP_HALO, 7)
 
 /* Why a sweep ended (lat_sweep_summary.end; enum lat_sweep_end).
  *   LAT_SWEEP_END_STABLE   every size's minimum stopped improving (n_stable)

@@ -243,6 +243,11 @@ typedef struct lat_sweep_options {
   int bisect_distance;  /**< with bisect: 0 pairs rank i with i + P/2; d in 1..P-1 pairs as the original
                              mpptest's -bisectdist d: from rank 0 up, a rank leads a pair with (rank + d) mod P
                              when neither is in a pair yet (ranks left over stay idle); default 0 */
+  int halo_partners;    /**< LAT_SWEEP_HALO: each rank's partners, the original mpptest's -npartner: 1 (ranks 2i
+                             and 2i + 1), 2 (rank +- 1), 4 (and +- s, s = floor(sqrt(P))) or 8 (and +- (s + 1),
+                             +- (s - 1); with s = 2: +- 3, +- 4); default 2 */
+  int halo_periodic;    /**< LAT_SWEEP_HALO: 1: partners wrap around (rank + offset mod P, the original's
+                             -periodic); 0: a partner beyond 0..P-1 is none (MPI_PROC_NULL); default 0 */
 } lat_sweep_options;
 
 /** One message size of a sweep. Times are per operation in microseconds (see lat_sweep_pattern). */
@@ -290,7 +295,8 @@ typedef struct lat_sweep_summary {
   int64_t passes;       /**< passes over the sizes */
   int64_t measurements; /**< samples taken in all */
   int64_t nprocs;       /**< size of the communicator (0 for lat_sweep_run) */
-  int64_t npairs;       /**< pairs that communicated (1, or P/2 with bisect) */
+  int64_t npairs;       /**< pairs that communicated (1, P/2 or fewer with bisect); with LAT_SWEEP_HALO, the
+                             ranks that exchanged (P) */
   int64_t cachesize, overlap_bytes;
   double wall_s;        /**< duration of the sweep */
   double res_timing_us, min_ov_us; /**< the calibration the n_avg rule used */
@@ -298,6 +304,8 @@ typedef struct lat_sweep_summary {
   int capped;           /**< 1: the refinement wanted more than max_sizes sizes */
   int pattern, bisect, adaptive, verify, timer, source, dest;
   char source_host[LAT_HOSTNAME_LEN], dest_host[LAT_HOSTNAME_LEN];
+  int64_t halo_partners; /**< LAT_SWEEP_HALO: the most partners a rank has (none beyond the edge counted); the
+                              rate is size x this / time, as the original's; else 0 */
 } lat_sweep_summary;
 
 /* ---- queue (spec/queue.toml) -------------------------------------------------------------------------- */

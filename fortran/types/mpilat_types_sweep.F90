@@ -91,6 +91,13 @@ module mpilat_types_sweep
     !> from rank 0 up, a rank leads a pair with (rank + d) mod P when neither is in a pair yet (ranks left
     !> over stay idle); default 0
     integer(c_int) :: bisect_distance
+    !> LAT_SWEEP_HALO: each rank's partners, the original mpptest's -npartner: 1 (ranks 2i and 2i + 1), 2
+    !> (rank +- 1), 4 (and +- s, s = floor(sqrt(P))) or 8 (and +- (s + 1), +- (s - 1); with s = 2: +- 3, +-
+    !> 4); default 2
+    integer(c_int) :: halo_partners
+    !> LAT_SWEEP_HALO: 1: partners wrap around (rank + offset mod P, the original's -periodic); 0: a
+    !> partner beyond 0..P-1 is none (MPI_PROC_NULL); default 0
+    integer(c_int) :: halo_periodic
   end type lat_sweep_options
 
   !> One message size of a sweep. Times are per operation in microseconds (see lat_sweep_pattern).
@@ -171,7 +178,8 @@ module mpilat_types_sweep
     integer(c_int64_t) :: measurements
     !> size of the communicator (0 for lat_sweep_run)
     integer(c_int64_t) :: nprocs
-    !> pairs that communicated (1, or P/2 with bisect)
+    !> pairs that communicated (1, P/2 or fewer with bisect); with LAT_SWEEP_HALO, the ranks that exchanged
+    !> (P)
     integer(c_int64_t) :: npairs
     integer(c_int64_t) :: cachesize
     integer(c_int64_t) :: overlap_bytes
@@ -193,6 +201,9 @@ module mpilat_types_sweep
     integer(c_int) :: dest
     character(kind=c_char) :: source_host(LAT_HOSTNAME_LEN)
     character(kind=c_char) :: dest_host(LAT_HOSTNAME_LEN)
+    !> LAT_SWEEP_HALO: the most partners a rank has (none beyond the edge counted); the rate is size x this
+    !> / time, as the original's; else 0
+    integer(c_int64_t) :: halo_partners
   end type lat_sweep_summary
 
 end module mpilat_types_sweep

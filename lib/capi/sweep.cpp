@@ -80,7 +80,7 @@ int lat_impl_sweep_run(const lat_sweep_options *opts, int64_t nsizes, const int6
     };
     const lat::StopRequested stop = [] { return lat::stop_requested(); };
     const lat::SweepOutcome out = lat::run_sweep(lat::plan_of(*opts, nsizes, sizes), sample, elapsed, stop);
-    auto *h = lat::new_handle<lat_sweep_s>(lat::result_of(out, *opts, {}, 1));
+    auto *h = lat::new_handle<lat_sweep_s>(lat::result_of(out, *opts, {}, 1, 1));
     h->r.summary.pattern = -1;  // no MPI pattern: a caller's function
     h->r.summary.timer = -1;
     h->r.summary.source = h->r.summary.dest = -1;

@@ -136,6 +136,8 @@ void spec_defaults(lat_sweep_options &o) {
   o.progress = 0;
   o.logscale = 0;
   o.bisect_distance = 0;
+  o.halo_partners = 2;
+  o.halo_periodic = 0;
 }
 
 std::string spec_check_fields(const lat_sweep_options &o) {
@@ -149,13 +151,14 @@ std::string spec_check_fields(const lat_sweep_options &o) {
   if (!(o.tgoal_s >= 0.0) || !std::isfinite(o.tgoal_s)) return got("tgoal_s must be a finite number of seconds >= 0 (0: the n_avg_min rule)", o.tgoal_s);
   if (std::string bad = check_timeout(o.timeout_s); !bad.empty()) return bad;
   if (std::string bad = check_flag("adaptive", o.adaptive); !bad.empty()) return bad;
-  if (!(o.pattern >= 0)) return got("pattern must be 0 (ping-pong), 1 (non-blocking), 2 (head-to-head), 3 (overlap exchange), 4 (overlap round trip), 5 (persistent) or 6 (memcpy)", o.pattern);
-  if (!(o.pattern <= LAT_SWEEP_MEMCPY)) return got("pattern must be 0 (ping-pong), 1 (non-blocking), 2 (head-to-head), 3 (overlap exchange), 4 (overlap round trip), 5 (persistent) or 6 (memcpy)", o.pattern);
+  if (!(o.pattern >= 0)) return got("pattern must be 0 (ping-pong), 1 (non-blocking), 2 (head-to-head), 3 (overlap exchange), 4 (overlap round trip), 5 (persistent), 6 (memcpy) or 7 (halo)", o.pattern);
+  if (!(o.pattern <= LAT_SWEEP_HALO)) return got("pattern must be 0 (ping-pong), 1 (non-blocking), 2 (head-to-head), 3 (overlap exchange), 4 (overlap round trip), 5 (persistent), 6 (memcpy) or 7 (halo)", o.pattern);
   if (std::string bad = check_flag("bisect", o.bisect); !bad.empty()) return bad;
   if (std::string bad = check_timer_kind(o.timer); !bad.empty()) return bad;
   if (std::string bad = check_flag("verify", o.verify); !bad.empty()) return bad;
   if (std::string bad = check_flag("progress", o.progress); !bad.empty()) return bad;
   if (std::string bad = check_flag("logscale", o.logscale); !bad.empty()) return bad;
+  if (std::string bad = check_flag("halo_periodic", o.halo_periodic); !bad.empty()) return bad;
   return "";
 }
 
@@ -189,7 +192,9 @@ std::vector<Shared> spec_shared_values(const lat_sweep_options &o) {
           Shared::integer("timer", o.timer),
           Shared::integer("verify", o.verify),
           Shared::integer("logscale", o.logscale),
-          Shared::integer("bisect_distance", o.bisect_distance)};
+          Shared::integer("bisect_distance", o.bisect_distance),
+          Shared::integer("halo_partners", o.halo_partners),
+          Shared::integer("halo_periodic", o.halo_periodic)};
 }
 
 nlohmann::json spec_options_json(const lat_sweep_options &o) {

@@ -40,6 +40,7 @@ struct Command {
 };
 
 constexpr int kWarmupTrips = 10;
+constexpr int kMaxHaloPartners = 8;
 constexpr int kProbeSamples = 3;
 
 volatile double g_compute_sink = 0.0;
@@ -64,6 +65,14 @@ Layout layout_of(const lat_sweep_options &o, int size) {
     for (const auto &pair : bisection_pairs(size, o.bisect_distance)) l.pairs.push_back(pair);
     for (const auto &pair : l.pairs) l.members.push_back(pair.first), l.members.push_back(pair.second);
     std::sort(l.members.begin(), l.members.end());  // rank 0 leads the first pair: the leader first
+  } else if (o.pattern == LAT_SWEEP_HALO) {
+    // Every rank, in order (a rank of work is the library's); the first pair names rank 0's first partner.
+    for (int i = 0; i < size; ++i) l.members.push_back(i);
+    for (int partner : halo_partner_ranks(0, size, o.halo_partners, o.halo_periodic != 0))
+      if (partner != MPI_PROC_NULL) {
+        l.pairs.emplace_back(0, partner);
+        break;
+      }
   } else if (o.pattern == LAT_SWEEP_MEMCPY) {
     l.pairs.emplace_back(o.source, o.source);  // one rank, its own partner: no message
     l.members = {o.source};
@@ -91,6 +100,7 @@ struct Participant {
   std::string peer;
   FailureListener *listener = nullptr;
   MPI_Request persistent[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // LAT_SWEEP_PERSISTENT: receive, send
+  std::vector<int> halo;  // LAT_SWEEP_HALO: the partners (ranks of work, the same as the library's; or MPI_PROC_NULL)
 
   Waiting waiting(const char *phase, const char *who, double extra_s = 0.0) const {
     return {lib_rank, who, phase, timeout_s > 0.0 ? timeout_s + extra_s : 0.0};
@@ -187,6 +197,57 @@ int run_operations(Participant &p, int count, int64_t work, int64_t n, double &a
   }
 }
 
+/// Verification mode: a received message against the pattern sender put in it; a difference is a
+/// DataError naming the rank it came from (from), the byte, the size, the sample and the operation.
+void check_message(const Participant &p, const unsigned char *got, int count, uint64_t seed, int sender, int from,
+                   int64_t sample, int64_t i, int64_t n) {
+  const int64_t bad = first_mismatch(got, static_cast<size_t>(count), seed, sender);
+  if (bad < 0) return;
+  std::vector<unsigned char> want(static_cast<size_t>(bad) + 1);
+  fill_pattern(want.data(), want.size(), seed, sender);
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "rank %d: data check failed: a %d-byte %s message from rank %d differs at byte %lld "
+                "(got 0x%02x, expected 0x%02x; size %d, sample %lld, operation %lld of %lld)",
+                p.lib_rank, count, pattern_label(p.pattern), from, static_cast<long long>(bad), got[bad],
+                want.back(), count, static_cast<long long>(sample), static_cast<long long>(i + 1),
+                static_cast<long long>(n));
+  throw DataError(text);
+}
+
+/// LAT_SWEEP_HALO: n exchanges, each of count bytes with every partner at once: an MPI_Irecv and an
+/// MPI_Isend to each (partner j's two messages at j x count in the slot), one MPI_Waitall. Verify: every
+/// message filled before and checked after, outside the clock, as verified_operations does.
+template <bool Verify, class Clock>
+int halo_operations(const Clock &clock, Participant &p, int count, int64_t n, int64_t sample, double &seconds) {
+  MPI_Request req[2 * kMaxHaloPartners];
+  const int partners = static_cast<int>(p.halo.size());
+  int failed = MPI_SUCCESS;
+  const double start = clock.now();
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t at = p.walk.next() * p.slot_bytes;
+    unsigned char *s = p.send.data() + at, *r = p.recv.data() + at;
+    const uint64_t seed = message_seed(sample, i);
+    double t1 = 0.0;
+    if constexpr (Verify) {
+      for (int j = 0; j < partners; ++j) fill_pattern(s + j * count, static_cast<size_t>(count), seed, p.lib_rank);
+      t1 = clock.now();
+    }
+    for (int j = 0; j < partners; ++j) {
+      failed |= MPI_Irecv(r + j * count, count, MPI_BYTE, p.halo[j], kTagOp, p.work, &req[2 * j]);
+      failed |= MPI_Isend(s + j * count, count, MPI_BYTE, p.halo[j], kTagOp, p.work, &req[2 * j + 1]);
+    }
+    failed |= MPI_Waitall(2 * partners, req, MPI_STATUSES_IGNORE);
+    if constexpr (Verify) {
+      seconds += clock.now() - t1;
+      for (int j = 0; j < partners; ++j)
+        if (p.halo[j] != MPI_PROC_NULL) check_message(p, r + j * count, count, seed, p.halo[j], p.halo[j], sample, i, n);
+    }
+  }
+  if constexpr (!Verify) seconds = clock.now() - start;
+  return failed;
+}
+
 /// Verification mode (peril 8, the original's stress): every operation's message carries a pattern of its
 /// own (the sample, the operation and the sender decide it, and with them the kind of bit pattern), and
 /// every received message is checked right after its operation, inside the timed loop.
@@ -208,18 +269,7 @@ int verified_operations(const Clock &clock, Participant &p, int count, int64_t w
     failed |= one_operation<Pattern, Initiator>(s, r, count, p.peer_work, p.work, work, acc, p.persistent);
     seconds += clock.now() - t1;
     const unsigned char *got = Pattern == LAT_SWEEP_PINGPONG ? s : r;
-    const int64_t bad = first_mismatch(got, static_cast<size_t>(count), seed, sender);
-    if (bad < 0) continue;
-    std::vector<unsigned char> want(static_cast<size_t>(bad) + 1);
-    fill_pattern(want.data(), want.size(), seed, sender);
-    char text[400];
-    std::snprintf(text, sizeof text,
-                  "rank %d: data check failed: a %d-byte %s message from rank %d differs at byte %lld "
-                  "(got 0x%02x, expected 0x%02x; size %d, sample %lld, operation %lld of %lld)",
-                  p.lib_rank, count, pattern_label(Pattern), sender == p.lib_rank ? p.peer_lib : sender,
-                  static_cast<long long>(bad), got[bad], want.back(), count, static_cast<long long>(sample),
-                  static_cast<long long>(i + 1), static_cast<long long>(n));
-    throw DataError(text);
+    check_message(p, got, count, seed, sender, sender == p.lib_rank ? p.peer_lib : sender, sample, i, n);
   }
   return failed;
 }
@@ -280,7 +330,10 @@ double sample(const Clock &clock, Participant &p, const Command &c, StallWatch &
   int failed;
   stall.enter(c.seed);
   double seconds = 0.0;
-  if (p.verify) {
+  if (p.pattern == LAT_SWEEP_HALO) {
+    failed = p.verify ? halo_operations<true>(clock, p, count, c.n_avg, c.seed, seconds)
+                      : halo_operations<false>(clock, p, count, c.n_avg, c.seed, seconds);
+  } else if (p.verify) {
     failed = p.initiator ? run_verified<true>(clock, p, count, work, c.n_avg, acc, c.seed, seconds)
                          : run_verified<false>(clock, p, count, work, c.n_avg, acc, c.seed, seconds);
   } else if (p.initiator) {
@@ -298,8 +351,16 @@ double sample(const Clock &clock, Participant &p, const Command &c, StallWatch &
 }
 
 /// The warm-up of peril 1: round trips of 0 bytes and of the largest message before anything is timed.
-void warm_up(Participant &p, int64_t largest) {
+template <class Clock>
+void warm_up(const Clock &clock, Participant &p, int64_t largest) {
   const int count = static_cast<int>(largest);
+  if (p.pattern == LAT_SWEEP_HALO) {  // every rank with its partners: exchanges of 0 bytes and of the largest
+    double unused = 0.0;
+    for (int bytes : {0, count})
+      if (halo_operations<false>(clock, p, bytes, kWarmupTrips, 0, unused) != MPI_SUCCESS)
+        check_mpi(MPI_ERR_OTHER, "MPI_Irecv/MPI_Isend/MPI_Waitall (halo warm-up)");
+    return;
+  }
   if (p.pattern == LAT_SWEEP_MEMCPY) {  // no partner: the copies alone
     for (int k = 0; k < kWarmupTrips; ++k) std::memcpy(p.recv.data(), p.send.data(), static_cast<size_t>(count));
     return;
@@ -330,7 +391,7 @@ void follow(const Clock &clock, Participant &p, int64_t largest, double first_ex
     extra_s = 0.0;
     if (c.kind == kEnd) return;
     if (c.kind == kWarmup) {
-      warm_up(p, largest);
+      warm_up(clock, p, largest);
       continue;
     }
     double mine[2] = {sample(clock, p, c, stall), stop_requested() ? 1.0 : 0.0};
@@ -361,7 +422,7 @@ SweepOutcome lead(const Clock &clock, Participant &p, const lat_sweep_options &o
     return all[0];
   };
   command_all({kWarmup, 0, 0, 0});
-  warm_up(p, largest_message(opts, plan.sizes));
+  warm_up(clock, p, largest_message(opts, plan.sizes));
 
   // Operations per sample (section 3.1; peril 9): fixed by n_avg; or, with tgoal_s, enough that a sample of
   // this size lasts about tgoal_s; or else the same for every size (neighbouring sizes must not differ
@@ -451,7 +512,7 @@ inline unsigned char pattern_byte(uint64_t seed, uint64_t base, size_t k) {
 
 /// A member's message buffers (the cache walk's slots), before the verdict: "" or why they cannot be had.
 std::string allocate_buffers(Participant &p, const lat_sweep_options &opts, const SweepPlan &plan) {
-  p.slot_bytes = slot_bytes_for(largest_message(opts, plan.sizes));
+  p.slot_bytes = slot_bytes_of(opts, plan.sizes);
   p.walk = SlotWalk(slots_for(opts.cachesize, p.slot_bytes));
   const int64_t bytes = p.walk.slots() * p.slot_bytes;  // within MemAvailable: check_size_sweep_options
   try {
@@ -479,13 +540,24 @@ void join_pair(Participant &p, const Layout &layout, int rank, const lat_sweep_o
     }
   }
   p.lib_rank = rank;
+  if (opts.pattern == LAT_SWEEP_HALO) {  // every rank times its exchanges; the slowest rank's time is kept
+    p.initiator = true;
+    p.halo = halo_partner_ranks(rank, static_cast<int>(layout.members.size()), opts.halo_partners,
+                                opts.halo_periodic != 0);
+    p.peer_lib = 0;  // named in a stall's message: the first partner, else the leading rank
+    for (int partner : p.halo)
+      if (partner != MPI_PROC_NULL) {
+        p.peer_lib = partner;
+        break;
+      }
+  }
   p.peer_work = work_index(layout, p.peer_lib);
   p.peer = "rank " + std::to_string(p.peer_lib);
   p.pattern = opts.pattern;
   p.overlap_bytes = opts.overlap_bytes;
   p.verify = opts.verify != 0;
   p.timeout_s = opts.timeout_s;
-  p.yield = opts.bisect != 0 && layout.members.size() > 2;
+  p.yield = (opts.bisect != 0 || opts.pattern == LAT_SWEEP_HALO) && layout.members.size() > 2;
   p.listener = listener;
   if (is_overlap(p.pattern)) g_compute_sink = overlap_compute(0);  // its arrays made before any clock read
 }
@@ -519,7 +591,16 @@ SweepResult lead_sweep(Participant &p, const Layout &layout, const lat_sweep_opt
       return lead(clock, p, opts, plan, cal, static_cast<int>(layout.members.size()), extras, stall);
     });
   }
-  SweepResult r = result_of(out, opts, extras, static_cast<int64_t>(layout.pairs.size()));
+  const bool halo = opts.pattern == LAT_SWEEP_HALO;
+  const int nmembers = static_cast<int>(layout.members.size());
+  int64_t halo_partners = 0;  // the most partners of any rank: the original's rate scale
+  for (int r = 0; halo && r < nmembers; ++r) {
+    const std::vector<int> partners = halo_partner_ranks(r, nmembers, opts.halo_partners, opts.halo_periodic != 0);
+    halo_partners = std::max<int64_t>(halo_partners, std::count_if(partners.begin(), partners.end(),
+                                                                   [](int q) { return q != MPI_PROC_NULL; }));
+  }
+  SweepResult r = result_of(out, opts, extras, halo ? nmembers : static_cast<int64_t>(layout.pairs.size()),
+                            halo_partners);
   r.summary.res_timing_us = cal.res_timing_us;
   r.summary.min_ov_us = cal.min_ov_us;
   r.summary.source = leader;
@@ -530,6 +611,24 @@ SweepResult lead_sweep(Participant &p, const Layout &layout, const lat_sweep_opt
 }
 
 }  // namespace
+
+std::vector<int> halo_partner_ranks(int rank, int size, int partners, bool periodic) {
+  std::vector<int> out;
+  if (partners == 1) {  // ranks 2i and 2i + 1
+    out.push_back(rank % 2 == 0 ? rank + 1 : rank - 1);
+  } else {
+    const int s = static_cast<int>(std::sqrt(static_cast<double>(size)));
+    std::vector<int> offsets = {1, -1, s, -s};
+    if (s > 2) offsets.insert(offsets.end(), {s + 1, s - 1, -s + 1, -s - 1});
+    else offsets.insert(offsets.end(), {3, 4, -4, -3});  // s == 2 (partners 8 needs P >= 4)
+    offsets.resize(static_cast<size_t>(std::min<int>(partners, static_cast<int>(offsets.size()))));
+    for (int offset : offsets) out.push_back(rank + offset);
+  }
+  for (int &q : out)
+    if (periodic) q = ((q % size) + size) % size;
+    else if (q < 0 || q >= size) q = MPI_PROC_NULL;
+  return out;
+}
 
 std::vector<std::pair<int, int>> bisection_pairs(int size, int distance) {
   std::vector<std::pair<int, int>> pairs;

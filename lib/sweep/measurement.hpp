@@ -26,6 +26,12 @@ SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_
 /// ring): for i = 0, 1, ..., i leads a pair with (i + d) mod size when neither is in a pair yet.
 std::vector<std::pair<int, int>> bisection_pairs(int size, int distance);
 
+/// The partners of rank in the halo exchange of size ranks (the original mpptest's -halo -npartner), in the
+/// order its messages are posted: 1: rank +1 if even, -1 if odd; 2: +1, -1; 4: and +s, -s (s =
+/// floor(sqrt(size))); 8: and s + 1, s - 1, -s + 1, -s - 1 (with s = 2: 3, 4, -4, -3). Periodic: modulo size;
+/// else a partner beyond 0..size-1 is MPI_PROC_NULL. partners, size: as check_size_sweep_options allows.
+std::vector<int> halo_partner_ranks(int rank, int size, int partners, bool periodic);
+
 /// The seed of one message in verification mode: sample and operation within it.
 uint64_t message_seed(int64_t sample, int64_t operation);
 

@@ -41,6 +41,32 @@ std::string check_sweep_options(const lat_sweep_options &o, int64_t nsizes, cons
   return check_sweep_plan(plan_of(o, nsizes, sizes));
 }
 
+namespace {
+
+/// The halo exchange's rules: every rank takes part, and each offset has its opposite, so that every message
+/// has a receive posted for it (the original's 6 partners pair s + 1 and s - 1 with no -s - 1 and -s + 1,
+/// and its 1 partner with -periodic on an odd P sends from the last rank to rank 0, which never receives it:
+/// both would wait for ever).
+std::string check_halo(const lat_sweep_options &o, int size) {
+  if (o.bisect) return "the halo pattern involves every rank: it cannot be a bisection (bisect = 1)";
+  if (size < 2) return "a halo exchange needs at least 2 processes, the communicator has " + std::to_string(size);
+  const int n = o.halo_partners;
+  if (n != 1 && n != 2 && n != 4 && n != 8)
+    return got("halo_partners must be 1, 2, 4 or 8 (with 6, the offsets +-(s + 1) and +-(s - 1) would lose their "
+               "opposites)",
+               n);
+  if (o.halo_periodic != 0 && o.halo_periodic != 1) return got("halo_periodic must be 0 or 1", o.halo_periodic);
+  if (n == 8 && size < 4)
+    return "halo_partners 8 needs at least 4 processes (offsets from s = floor(sqrt(P)) >= 2), the communicator has " +
+           std::to_string(size);
+  if (n == 1 && o.halo_periodic && size % 2 != 0)
+    return "halo_partners 1 with halo_periodic needs an even number of processes (the last rank's partner, rank 0, "
+           "is rank 1's), the communicator has " + std::to_string(size);
+  return "";
+}
+
+}  // namespace
+
 std::string check_size_sweep_options(const lat_sweep_options &o, int64_t nsizes, const int64_t *sizes, int size,
                                      int rank, const lat_timer_result *cal) {
   if (const std::string bad = check_sweep_options(o, nsizes, sizes); !bad.empty()) return bad;
@@ -49,11 +75,16 @@ std::string check_size_sweep_options(const lat_sweep_options &o, int64_t nsizes,
     if (o.bisect) return "the memcpy pattern is one rank's copy: it cannot be a bisection (bisect = 1)";
     if (o.source < 0 || o.source >= size)
       return got("source must be a rank in 0.." + std::to_string(size - 1), o.source);
+  } else if (o.pattern == LAT_SWEEP_HALO) {
+    if (std::string bad = check_halo(o, size); !bad.empty()) return bad;
   } else {
     if (size < 2) return "a sweep needs at least 2 processes, the communicator has " + std::to_string(size);
     if (!o.bisect)
       if (std::string bad = check_pair_of_ranks("sweep", o.source, o.dest, size); !bad.empty()) return bad;
   }
+  if (o.pattern != LAT_SWEEP_HALO && (o.halo_partners != 2 || o.halo_periodic != 0))
+    return "halo_partners and halo_periodic are the halo pattern's (pattern = 7), got " +
+           std::to_string(o.halo_partners) + " and " + std::to_string(o.halo_periodic);
   if (o.bisect_distance != 0 && !o.bisect)
     return got("bisect_distance is a bisection's (bisect = 1)", o.bisect_distance);
   if (o.bisect_distance < 0 || o.bisect_distance >= size)
@@ -66,7 +97,7 @@ std::string check_size_sweep_options(const lat_sweep_options &o, int64_t nsizes,
     return got("cachesize must be 0 with the persistent pattern (its requests are bound to one pair of buffers)",
                o.cachesize);
   const SweepPlan plan = plan_of(o, nsizes, sizes);
-  const int64_t slot = slot_bytes_for(largest_message(o, plan.sizes));
+  const int64_t slot = slot_bytes_of(o, plan.sizes);
   if (o.cachesize > 0 && o.cachesize < 2 * slot)
     return "cachesize must hold at least two slots of the largest message (2 x " + std::to_string(slot) +
            " bytes), got " + std::to_string(o.cachesize);
@@ -96,11 +127,12 @@ const char *pattern_label(int pattern) {
     case LAT_SWEEP_OVERLAP_ROUNDTRIP: return "overlap (round trip)";
     case LAT_SWEEP_PERSISTENT: return "persistent ping-pong";
     case LAT_SWEEP_MEMCPY: return "memcpy (no communication)";
+    case LAT_SWEEP_HALO: return "halo exchange";
     default: return "unknown";
   }
 }
 
-int sweep_leader(const lat_sweep_options &o) { return o.bisect ? 0 : o.source; }
+int sweep_leader(const lat_sweep_options &o) { return o.bisect || o.pattern == LAT_SWEEP_HALO ? 0 : o.source; }
 
 int64_t largest_message(const lat_sweep_options &o, const std::vector<int64_t> &sizes) {
   if (is_overlap(o.pattern)) return o.overlap_bytes;
@@ -109,6 +141,11 @@ int64_t largest_message(const lat_sweep_options &o, const std::vector<int64_t> &
 
 int64_t slot_bytes_for(int64_t largest) {
   return std::max<int64_t>(kSlotAlign, (largest + kSlotAlign - 1) / kSlotAlign * kSlotAlign);
+}
+
+int64_t slot_bytes_of(const lat_sweep_options &o, const std::vector<int64_t> &sizes) {
+  const int64_t messages = o.pattern == LAT_SWEEP_HALO ? std::max(1, o.halo_partners) : 1;
+  return slot_bytes_for(largest_message(o, sizes) * messages);
 }
 
 int64_t slots_for(int64_t cachesize, int64_t slot_bytes) {

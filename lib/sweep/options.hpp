@@ -34,6 +34,10 @@ int64_t largest_message(const lat_sweep_options &opts, const std::vector<int64_t
 /// The bytes of one slot of the buffers: the largest message, rounded up to whole cache lines.
 int64_t slot_bytes_for(int64_t largest_message);
 
+/// The bytes of one slot for these options: one operation's messages (the halo exchange's one per partner,
+/// side by side) in whole cache lines.
+int64_t slot_bytes_of(const lat_sweep_options &opts, const std::vector<int64_t> &sizes);
+
 /// The slots of each buffer: 1 without cachesize, else enough that the buffer holds cachesize bytes.
 int64_t slots_for(int64_t cachesize, int64_t slot_bytes);
 
@@ -45,7 +49,7 @@ std::string check_sweep_options(const lat_sweep_options &opts, int64_t nsizes, c
 std::string check_size_sweep_options(const lat_sweep_options &opts, int64_t nsizes, const int64_t *sizes, int size,
                                      int rank, const lat_timer_result *cal);
 
-/// The rank that runs the engine and times the first pair: 0 with bisect, else source.
+/// The rank that runs the engine and times the first pair: 0 with bisect and the halo exchange, else source.
 int sweep_leader(const lat_sweep_options &opts);
 
 /// The values that must be equal on every rank (all but progress), and the length of the size list.

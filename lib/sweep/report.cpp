@@ -29,6 +29,7 @@ std::string time_label(const SweepResult &r) {
     case LAT_SWEEP_PERSISTENT: return "time per message, round trip / 2 (us)";
     case LAT_SWEEP_OVERLAP_ROUNDTRIP: return "time per round trip (us)";
     case LAT_SWEEP_MEMCPY: return "time per copy (us)";
+    case LAT_SWEEP_HALO: return "time per halo exchange, the slowest rank's (us)";
     default: return "time per exchange (us)";
   }
 }
@@ -40,9 +41,17 @@ std::string bisection_words(const SweepResult &r) {
   return t;
 }
 
+/// ", P ranks, N partners each (periodic)": the halo exchange's shape, N the most partners a rank has.
+std::string halo_words(const SweepResult &r) {
+  return fmt::format(", {} ranks, up to {} partner{} each ({} asked{})", r.summary.nprocs, r.summary.halo_partners,
+                     r.summary.halo_partners == 1 ? "" : "s", r.options.halo_partners,
+                     r.options.halo_periodic ? ", periodic" : "");
+}
+
 std::string title(const SweepResult &r) {
   std::string t = std::string("mpilat size sweep: ") + sweep_pattern_name(r.summary.pattern);
   if (r.summary.bisect) t += bisection_words(r);
+  if (r.summary.pattern == LAT_SWEEP_HALO) t += halo_words(r);
   if (r.summary.cachesize > 0) t += ", cache-cold (" + std::to_string(r.summary.cachesize) + " bytes walked)";
   if (is_overlap(r.summary.pattern)) t += ", " + std::to_string(r.summary.overlap_bytes) + "-byte messages";
   return t;
@@ -59,6 +68,7 @@ const char *sweep_pattern_name(int pattern) {
     case LAT_SWEEP_OVERLAP_ROUNDTRIP: return "overlap_roundtrip";
     case LAT_SWEEP_PERSISTENT: return "persistent";
     case LAT_SWEEP_MEMCPY: return "memcpy";
+    case LAT_SWEEP_HALO: return "halo";
     default: return "unknown";
   }
 }
@@ -81,11 +91,13 @@ std::string sweep_table_text(const SweepResult &r) {
                     : s.end == LAT_SWEEP_END_REPS   ? "all passes done"
                     : s.end == LAT_SWEEP_END_BUDGET ? "TIME LIMIT REACHED (-max_run_time): partial"
                                                     : "STOPPED: partial";
-  const std::string ranks = s.pattern == LAT_SWEEP_MEMCPY
-                                ? fmt::format("rank {} ({}) alone", s.source, s.source_host)
-                                : fmt::format("ranks {} ({}) and {} ({})", s.source, s.source_host, s.dest, s.dest_host);
+  const std::string ranks = s.pattern == LAT_SWEEP_MEMCPY ? fmt::format("rank {} ({}) alone", s.source, s.source_host)
+                           : s.pattern == LAT_SWEEP_HALO
+                               ? fmt::format("rank {} ({}) leading", s.source, s.source_host)
+                               : fmt::format("ranks {} ({}) and {} ({})", s.source, s.source_host, s.dest, s.dest_host);
+  const std::string shape = s.bisect ? bisection_words(r) : s.pattern == LAT_SWEEP_HALO ? halo_words(r) : "";
   append(o, "# mpptest (mpilat {}): {}{}, {}, {} sizes, {} samples in {} passes, {:.3f} s ({})\n",
-         MPILAT_VERSION_STRING, pattern, s.bisect ? bisection_words(r) : std::string(), ranks, s.nsizes,
+         MPILAT_VERSION_STRING, pattern, shape, ranks, s.nsizes,
          s.measurements, s.passes, s.wall_s, end);
   append(o, "# time: minimum over samples of the average of n_avg operations (us); flags: r refined, "
             "R rerun, A anomalous\n");
@@ -198,6 +210,8 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
                   {"bisect", s.bisect != 0},
                   {"pairs", s.npairs},
                   {"bisect_distance", s.bisect ? nlohmann::json(o.bisect_distance) : nlohmann::json()},
+                  {"halo_partners", s.pattern == LAT_SWEEP_HALO ? nlohmann::json(s.halo_partners) : nlohmann::json()},
+                  {"halo_periodic", s.pattern == LAT_SWEEP_HALO ? nlohmann::json(o.halo_periodic != 0) : nlohmann::json()},
                   {"cachesize", s.cachesize},
                   {"overlap_bytes", is_overlap(s.pattern) ? nlohmann::json(s.overlap_bytes) : nlohmann::json()},
                   {"verify", s.verify != 0},

@@ -53,7 +53,7 @@ std::vector<lat_sweep_line> regime_lines(const std::vector<lat_sweep_point> &poi
 }
 
 SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
-                      const std::map<int64_t, SizeExtras> &extras, int64_t npairs) {
+                      const std::map<int64_t, SizeExtras> &extras, int64_t npairs, int64_t halo_partners) {
   SweepResult r;
   r.options = opts;
   lat_sweep_summary &s = r.summary;
@@ -62,6 +62,8 @@ SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
   s.passes = out.passes;
   s.measurements = out.measurements;
   s.npairs = npairs;
+  s.halo_partners = opts.pattern == LAT_SWEEP_HALO ? halo_partners : 0;
+  const int64_t rate_scale = opts.pattern == LAT_SWEEP_HALO ? halo_partners : npairs;
   s.cachesize = opts.cachesize;
   s.overlap_bytes = is_overlap(opts.pattern) ? opts.overlap_bytes : 0;
   s.wall_s = out.wall_s;
@@ -82,7 +84,7 @@ SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
     q.compute_us = e == extras.end() ? 0.0 : e->second.compute_us;
     const Distribution d = distribution_of_values(p.samples);
     const int64_t rate_bytes = is_overlap(opts.pattern) ? opts.overlap_bytes : p.size;
-    const lat_stats st = describe(d, rate_bytes * npairs);
+    const lat_stats st = describe(d, rate_bytes * rate_scale);
     q.min_us = st.min_us;
     q.median_us = st.median_us;
     q.mean_us = st.mean_us;

@@ -27,9 +27,10 @@ struct SizeExtras {
   double compute_us = 0.0;
 };
 
-/// The engine's outcome in the C ABI's shapes; npairs scales the rate (bisect).
+/// The engine's outcome in the C ABI's shapes; npairs scales the rate (bisect), or with the halo exchange
+/// halo_partners, the most partners a rank has (the original's scale; 0 for the other patterns).
 SweepResult result_of(const SweepOutcome &outcome, const lat_sweep_options &opts,
-                      const std::map<int64_t, SizeExtras> &extras, int64_t npairs);
+                      const std::map<int64_t, SizeExtras> &extras, int64_t npairs, int64_t halo_partners);
 
 /// The least-squares line s + r n of each regime of two sizes or more: the points up to each threshold's
 /// below_bytes, then the rest (Gropp & Lusk's startup and rate, one regime at a time).

@@ -58,7 +58,8 @@ static void check_sweep(lat_sweep h, const int64_t *sizes, int64_t n, const lat_
     assert_true(lo == p.min_us); /* the reported time is the minimum of the samples */
     free(v);
     const int64_t bytes = o->pattern == LAT_SWEEP_OVERLAP || o->pattern == LAT_SWEEP_OVERLAP_ROUNDTRIP ? o->overlap_bytes : p.bytes;
-    assert_true(fabs(p.rate_mbs - (double)(bytes * s.npairs) / p.min_us) <= 1e-9 * p.rate_mbs + 1e-12);
+    const int64_t scale = o->pattern == LAT_SWEEP_HALO ? s.halo_partners : s.npairs;
+    assert_true(fabs(p.rate_mbs - (double)(bytes * scale) / p.min_us) <= 1e-9 * p.rate_mbs + 1e-12);
     total += nsamples;
   }
   /* The n_avg probes are not samples; everything else is. */
@@ -165,6 +166,51 @@ static void memcpy_alone(void **state) {
   assert_int_equal(lat_size_sweep(MPI_COMM_SELF, &o, 3, sizes, NULL, &h), LAT_ERR_ARG);
   assert_non_null(strstr(lat_last_error_message(), "a sweep needs at least 2 processes, the communicator has 1"));
   MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* The halo exchange on every rank, every message checked (a message without its receive would wait for ever,
+   a wrong partner would fail the check): each count of partners allowed here, open and periodic. The most
+   partners a rank has, by hand (N: refused):
+     ranks   1 open/periodic   2 open/periodic   4 open/periodic   8 open/periodic
+     2          1 / 1             1 / 2             2 / 4             N
+     3          1 / N             2 / 2             4 / 4             N
+     4          1 / 1             2 / 2             3 / 4             3 / 8                                  */
+static void halo(void **state) {
+  (void)state;
+  static const int counts[4] = {1, 2, 4, 8};
+  static const int most[3][4][2] = {{{1, 1}, {1, 2}, {2, 4}, {-1, -1}},
+                                    {{1, -1}, {2, 2}, {4, 4}, {-1, -1}},
+                                    {{1, 1}, {2, 2}, {3, 4}, {3, 8}}};
+  if (size > 4) skip();
+  const int64_t sizes[] = {0, 64, 4096};
+  for (int c = 0; c < 4; ++c)
+    for (int periodic = 0; periodic < 2; ++periodic) {
+      const int want = most[size - 2][c][periodic];
+      lat_sweep_options o;
+      small_options(&o);
+      o.pattern = LAT_SWEEP_HALO;
+      o.halo_partners = counts[c];
+      o.halo_periodic = periodic;
+      o.verify = 1;
+      o.n_avg = 5; /* 4 ranks on 2 cores: an exchange can take a time slice (ms) */
+      o.cachesize = c == 2 ? 1 << 20 : 0; /* one count through the cache-cold walk: partners' messages side by side */
+      lat_sweep h = NULL;
+      const int rc = lat_size_sweep(MPI_COMM_WORLD, &o, 3, sizes, NULL, &h);
+      if (want < 0) {
+        assert_int_equal(rc, LAT_ERR_ARG);
+        continue;
+      }
+      if (rc != LAT_SUCCESS) fail_msg("halo %d periodic %d: %s", counts[c], periodic, lat_last_error_message());
+      check_sweep(h, sizes, 3, &o);
+      lat_sweep_summary s;
+      lat_sweep_get_summary(h, &s);
+      assert_int_equal(s.npairs, size);
+      assert_int_equal(s.halo_partners, want);
+      lat_sweep_point p;
+      lat_sweep_get_point(h, 2, &p);
+      assert_true(fabs(p.rate_mbs - 4096.0 * want / p.min_us) <= 1e-9 * p.rate_mbs);
+      assert_int_equal(lat_sweep_free(&h), LAT_SUCCESS);
+    }
 }
 
 static void cache_cold(void **state) { (void)state; sweep_pattern(LAT_SWEEP_PINGPONG, 0, 0, 1 << 20); }
@@ -282,6 +328,22 @@ static void caller_comm_untouched(void **state) {
   caller_comm_received_nothing(&req);
 }
 
+/* The patterns' rules, each case the defaults with these fields (THE_SIZE: the communicator's size). */
+#define THE_SIZE (-100)
+struct refusal {
+  int pattern, bisect, bisect_distance, halo_partners, source;
+  const char *words;
+};
+static const struct refusal refusals[] = {
+    {LAT_SWEEP_MEMCPY, 1, 0, 2, 0, "the memcpy pattern is one rank's copy: it cannot be a bisection"},
+    {LAT_SWEEP_MEMCPY, 0, 0, 2, THE_SIZE, "source must be a rank in 0.."},
+    {LAT_SWEEP_PINGPONG, 0, 0, 4, 0, "halo_partners and halo_periodic are the halo pattern's (pattern = 7), got 4 and 0"},
+    {LAT_SWEEP_HALO, 0, 0, 6, 0, "halo_partners must be 1, 2, 4 or 8"},
+    {LAT_SWEEP_HALO, 1, 0, 2, 0, "the halo pattern involves every rank: it cannot be a bisection"},
+    {LAT_SWEEP_PINGPONG, 0, 1, 2, 0, "bisect_distance is a bisection's (bisect = 1), got 1"},
+    {LAT_SWEEP_PINGPONG, 1, THE_SIZE, 2, 0, "bisect_distance must be 0 (rank i with i + P/2) or in 1.."},
+};
+
 static void collective_argument_errors(void **state) {
   (void)state;
   lat_sweep_options o;
@@ -301,24 +363,16 @@ static void collective_argument_errors(void **state) {
   o.cachesize = 1 << 20;
   expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG,
                     "cachesize must be 0 with the persistent pattern");
-  small_options(&o);
-  o.pattern = LAT_SWEEP_MEMCPY;
-  o.bisect = 1;
-  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG,
-                    "the memcpy pattern is one rank's copy: it cannot be a bisection");
-  small_options(&o);
-  o.pattern = LAT_SWEEP_MEMCPY;
-  o.source = size;
-  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG, "source must be a rank in 0..");
-  small_options(&o);
-  o.bisect_distance = 1; /* without bisect */
-  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG,
-                    "bisect_distance is a bisection's (bisect = 1), got 1");
-  small_options(&o);
-  o.bisect = 1;
-  o.bisect_distance = size;
-  expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG,
-                    "bisect_distance must be 0 (rank i with i + P/2) or in 1..");
+  for (size_t k = 0; k < sizeof refusals / sizeof refusals[0]; ++k) {
+    const struct refusal *r = &refusals[k];
+    small_options(&o);
+    o.pattern = r->pattern;
+    o.bisect = r->bisect;
+    o.bisect_distance = r->bisect_distance == THE_SIZE ? size : r->bisect_distance;
+    o.halo_partners = r->halo_partners;
+    o.source = r->source == THE_SIZE ? size : r->source;
+    expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG, r->words);
+  }
   small_options(&o);
   o.dest = 0;
   expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG, "must differ");
@@ -365,7 +419,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(head_to_head),      cmocka_unit_test(overlap),
       cmocka_unit_test(overlap_roundtrip), cmocka_unit_test(persistent), cmocka_unit_test(bisect_persistent),
       cmocka_unit_test(bisect_pingpong),   cmocka_unit_test(bisect_head),       cmocka_unit_test(bisect_distance),
-      cmocka_unit_test(memcpy_alone),
+      cmocka_unit_test(memcpy_alone),      cmocka_unit_test(halo),
       cmocka_unit_test(cache_cold),        cmocka_unit_test(verified_every_pattern),
       cmocka_unit_test(grid_and_pair),     cmocka_unit_test(adaptive_between_grid_points),
       cmocka_unit_test(default_loop_length),

@@ -367,6 +367,40 @@ void bisection_pairs_by_hand(void **) {
   assert_true(lat::bisection_pairs(2, 1) == (Pairs{{0, 1}}));
 }
 
+/// The halo exchange's partners, by hand (N: none, MPI_PROC_NULL), and the rule that makes it safe: every
+/// message has a receive posted for it, i.e. q appears in r's list as often as r in q's, for every size and
+/// count allowed; with the original's 6 partners that fails (s + 1 has no -s - 1), which is why 6 is refused.
+void halo_partners_by_hand(void **) {
+  using V = std::vector<int>;
+  const int N = MPI_PROC_NULL;
+  assert_true(lat::halo_partner_ranks(0, 9, 8, false) == (V{1, N, 3, N, 4, 2, N, N}));  // s = 3
+  assert_true(lat::halo_partner_ranks(4, 9, 8, false) == (V{5, 3, 7, 1, 8, 6, 2, 0}));
+  assert_true(lat::halo_partner_ranks(0, 9, 8, true) == (V{1, 8, 3, 6, 4, 2, 7, 5}));
+  assert_true(lat::halo_partner_ranks(1, 4, 8, true) == (V{2, 0, 3, 3, 0, 1, 1, 2}));  // s = 2: +-3, +-4
+  assert_true(lat::halo_partner_ranks(3, 4, 4, false) == (V{N, 2, N, 1}));
+  assert_true(lat::halo_partner_ranks(2, 3, 1, false) == (V{N}));
+  assert_true(lat::halo_partner_ranks(1, 3, 1, false) == (V{0}));
+  assert_true(lat::halo_partner_ranks(3, 4, 1, true) == (V{2}));
+  assert_true(lat::halo_partner_ranks(0, 2, 2, true) == (V{1, 1}));
+  auto symmetric = [](int size, int n, bool periodic) {
+    std::map<std::pair<int, int>, int> sends;
+    for (int r = 0; r < size; ++r)
+      for (int q : lat::halo_partner_ranks(r, size, n, periodic))
+        if (q != MPI_PROC_NULL) ++sends[{r, q}];
+    for (const auto &[rq, count] : sends)
+      if (sends[{rq.second, rq.first}] != count) return false;
+    return true;
+  };
+  for (int size = 2; size <= 40; ++size)
+    for (int n : {1, 2, 4, 8})
+      for (bool periodic : {false, true}) {
+        if ((n == 8 && size < 4) || (n == 1 && periodic && size % 2 != 0)) continue;  // refused
+        if (!symmetric(size, n, periodic)) fail_msg("halo: %d ranks, %d partners, periodic %d", size, n, periodic);
+      }
+  assert_false(symmetric(9, 6, false));
+  assert_false(symmetric(3, 1, true));
+}
+
 /// The cache-cold walk: successive operations use successive slots, on and on across samples and passes,
 /// so each slot is used again only a whole buffer later.
 void cache_cold_walk(void **) {
@@ -446,7 +480,7 @@ void result_round_trip(void **) {
   lat_sweep_options o{};
   o.pattern = LAT_SWEEP_HEAD_TO_HEAD;
   std::map<int64_t, lat::SizeExtras> extras{{256, {7, 0.0}}};
-  const lat::SweepResult r = lat::result_of(out, o, extras, 2);
+  const lat::SweepResult r = lat::result_of(out, o, extras, 2, 0);
   const lat::SweepResult back = lat::deserialize(lat::serialize(r));
   assert_int_equal(back.points.size(), r.points.size());
   assert_memory_equal(&back.summary, &r.summary, sizeof r.summary);
@@ -474,7 +508,7 @@ int main() {
       cmocka_unit_test(result_round_trip),            cmocka_unit_test(every_size_in_every_pass),
       cmocka_unit_test(refined_sizes_compare_over_the_same_passes), cmocka_unit_test(cache_cold_walk),
       cmocka_unit_test(loop_length_options),          cmocka_unit_test(startup_and_rate_per_regime),
-      cmocka_unit_test(bisection_pairs_by_hand),
+      cmocka_unit_test(bisection_pairs_by_hand),      cmocka_unit_test(halo_partners_by_hand),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

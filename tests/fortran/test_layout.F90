@@ -530,6 +530,10 @@ program test_layout
                    c_sizeof(v_lat_sweep_options%logscale), kind_of(v_lat_sweep_options%logscale))
   call check_field('lat_sweep_options', 'bisect_distance', c_loc(v_lat_sweep_options), c_loc(v_lat_sweep_options%bisect_distance), &
                    c_sizeof(v_lat_sweep_options%bisect_distance), kind_of(v_lat_sweep_options%bisect_distance))
+  call check_field('lat_sweep_options', 'halo_partners', c_loc(v_lat_sweep_options), c_loc(v_lat_sweep_options%halo_partners), &
+                   c_sizeof(v_lat_sweep_options%halo_partners), kind_of(v_lat_sweep_options%halo_partners))
+  call check_field('lat_sweep_options', 'halo_periodic', c_loc(v_lat_sweep_options), c_loc(v_lat_sweep_options%halo_periodic), &
+                   c_sizeof(v_lat_sweep_options%halo_periodic), kind_of(v_lat_sweep_options%halo_periodic))
   call check_size('lat_sweep_point', c_sizeof(v_lat_sweep_point))
   call check_field('lat_sweep_point', 'bytes', c_loc(v_lat_sweep_point), c_loc(v_lat_sweep_point%bytes), &
                    c_sizeof(v_lat_sweep_point%bytes), kind_of(v_lat_sweep_point%bytes))
@@ -634,6 +638,8 @@ program test_layout
                    c_sizeof(v_lat_sweep_summary%source_host), kind_of(v_lat_sweep_summary%source_host(1)))
   call check_field('lat_sweep_summary', 'dest_host', c_loc(v_lat_sweep_summary), c_loc(v_lat_sweep_summary%dest_host), &
                    c_sizeof(v_lat_sweep_summary%dest_host), kind_of(v_lat_sweep_summary%dest_host(1)))
+  call check_field('lat_sweep_summary', 'halo_partners', c_loc(v_lat_sweep_summary), c_loc(v_lat_sweep_summary%halo_partners), &
+                   c_sizeof(v_lat_sweep_summary%halo_partners), kind_of(v_lat_sweep_summary%halo_partners))
   call check_size('lat_queue_options', c_sizeof(v_lat_queue_options))
   call check_field('lat_queue_options', 'iters', c_loc(v_lat_queue_options), c_loc(v_lat_queue_options%iters), &
                    c_sizeof(v_lat_queue_options%iters), kind_of(v_lat_queue_options%iters))
