@@ -172,6 +172,10 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
     o.size_last = s.size_range[1];
     o.size_stride = s.size_range[2];
   }
+  // -auto starts where the original's does: first..last in 8 equal steps, -size's stride not used (with
+  // -sizelist or -logscale it refines from their sizes).
+  if (o.adaptive && s.size_list.empty() && !o.logscale && o.size_last > o.size_first && o.size_first >= 0)
+    o.size_stride = std::max<int64_t>(1, (o.size_last - o.size_first) / 8);
   if (lat_timer_from_name(s.timer.c_str(), &o.timer) != LAT_SUCCESS)
     return bad("-timer " + s.timer + ": must be mpi_wtime, monotonic_raw or tsc");
   // The library's own rules (the ones lat_size_sweep applies), before anything is measured.

@@ -166,6 +166,14 @@ assert (j["pattern"]["name"], j["pattern"]["time_unit"]) == ("memcpy", "time per
 t = {p["bytes"]: p["min_us"] for p in j["points"]}
 assert t[4194304] >= 4194304 / 1e5 and t[4194304] > 8 * t[65536], t
 PY
+# -auto starts from the original's points: first..last in 8 steps, -size's stride not used.
+$mpiexec -n 2 "$mpptest" -auto -size 0 1024 32 -sample_reps 4 -n_stable 0 -nr 4096 -noplot -noprogress -outbase auto \
+  > auto.out 2>&1 && python3 - auto.json << 'PY' && ok || bad "-auto: the starting points ($(head -3 auto.out))"
+import json, sys
+points = json.load(open(sys.argv[1]))["points"]
+start = [p["bytes"] for p in points if not p["refined"]]
+assert start == list(range(0, 1025, 128)), start
+PY
 # -halo: every rank with its -npartner partners; on 2 ranks periodic, rank 1 is both of rank 0's (+1 and -1).
 $mpiexec -n 2 "$mpptest" -halo -npartner 2 -periodic -sizelist 0,1024 -sample_reps 2 -n_stable 0 -nr 4096 -noplot \
   -noprogress -verify -outbase halo > halo.out 2>&1 &&
