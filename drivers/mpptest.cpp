@@ -107,6 +107,13 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
                "MPI_Isend to each, one MPI_Waitall); time per exchange, the slowest rank's");
   app.add_option("--npartner", o.halo_partners, "-halo: partners per rank: 1, 2 (rank +- 1), 4 (and +- sqrt(P)) or 8");
   app.add_flag("--periodic", [&](int64_t) { o.halo_periodic = 1; }, "-halo: partners wrap around (mod P)");
+  bool vector = false, vectortype = false;
+  int vstride = 0;  // 0: not given (10, the original's)
+  app.add_flag("--vector", vector,
+               "the ping-pong's message as size/8 doubles each -vstride doubles apart (MPI_DOUBLE resized: the "
+               "original's MPI_UB)");
+  app.add_flag("--vectortype", vectortype, "the same strided doubles as one MPI_Type_vector");
+  app.add_option("--vstride", vstride, "stride of -vector and -vectortype in doubles (10 when not given)");
   bool overlap = false;
   app.add_flag("--overlap", overlap,
                "the original's overlap: a round trip of --overlapmsgsize bytes, each rank computing size "
@@ -135,8 +142,8 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_flag("--quick", "the original's -quick: -n_stable 5 and at least 5 operations per sample");
   add_progress_flags(app, s.progress, "if a terminal");
   app.footer("Not offered yet, refused as unknown options (docs/mpptest.md): the original's -halo variants "
-             "(-waitany, -sendinit, -put, -get, -putlock, -getlock, -putpscw, -touch), -distance, -vector, "
-             "-memcpy's -int, -double and -longlong, -rate, -gop, -rthresh, -autoavg, -sync, -force, -cit and "
+             "(-waitany, -sendinit, -put, -get, -putlock, -getlock, -putpscw, -touch), -distance, "
+             "-memcpy's -int, -double and -longlong (and -vector with -memcpy), -rate, -gop, -rthresh, -autoavg, -sync, -force, -cit and "
              "C.It output.");
   std::vector<std::string> args = with_two_dashes(argc, argv);
   // -quick sets defaults: apply them first, so options given explicitly win.
@@ -147,25 +154,24 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   std::reverse(args.begin(), args.end());  // CLI11 takes them last first
   if (const int status = parse_options(app, [&] { app.parse(args); }, rank, "mpptest", "-help"); status >= 0)
     return status;
-  if (overlap && o.pattern == LAT_SWEEP_PERSISTENT) {
-    if (rank == 0) std::fprintf(stderr, "mpptest: -overlap and -persistant are two patterns: give one\n");
-    return DRIVER_BAD_INPUT;
-  }
-  if (memcpy_only && (overlap || halo || o.pattern != LAT_SWEEP_PINGPONG)) {
-    if (rank == 0) std::fprintf(stderr, "mpptest: -memcpy copies without communication: not with another pattern\n");
-    return DRIVER_BAD_INPUT;
-  }
-  if (halo && (overlap || o.pattern != LAT_SWEEP_PINGPONG)) {
-    if (rank == 0) std::fprintf(stderr, "mpptest: -halo is a pattern of its own (its exchanges are non-blocking): not with another\n");
-    return DRIVER_BAD_INPUT;
-  }
-  if (memcpy_only) o.pattern = LAT_SWEEP_MEMCPY;
-  if (halo) o.pattern = LAT_SWEEP_HALO;
-  if (overlap) o.pattern = o.pattern == LAT_SWEEP_HEAD_TO_HEAD ? LAT_SWEEP_OVERLAP : LAT_SWEEP_OVERLAP_ROUNDTRIP;
   auto bad = [&](const std::string &what) {
     if (rank == 0) std::fprintf(stderr, "mpptest: %s\n", what.c_str());
     return DRIVER_BAD_INPUT;
   };
+  if (overlap && o.pattern == LAT_SWEEP_PERSISTENT) return bad("-overlap and -persistant are two patterns: give one");
+  if (memcpy_only && (overlap || halo || o.pattern != LAT_SWEEP_PINGPONG))
+    return bad("-memcpy copies without communication: not with another pattern");
+  if (halo && (overlap || o.pattern != LAT_SWEEP_PINGPONG))
+    return bad("-halo is a pattern of its own (its exchanges are non-blocking): not with another");
+  if (vstride != 0 && !vector && !vectortype) return bad("-vstride is -vector's and -vectortype's: give one");
+  if (vector && vectortype) return bad("-vector and -vectortype are two forms of the strided message: give one");
+  if (vector || vectortype) {
+    o.vector_stride = vstride != 0 ? vstride : 10;
+    o.vector_type = vectortype ? 1 : 0;
+  }
+  if (memcpy_only) o.pattern = LAT_SWEEP_MEMCPY;
+  if (halo) o.pattern = LAT_SWEEP_HALO;
+  if (overlap) o.pattern = o.pattern == LAT_SWEEP_HEAD_TO_HEAD ? LAT_SWEEP_OVERLAP : LAT_SWEEP_OVERLAP_ROUNDTRIP;
   if (!s.size_range.empty() && !s.size_list.empty()) return bad("give -size or -sizelist, not both");
   if (!s.size_range.empty()) {
     o.size_first = s.size_range[0];

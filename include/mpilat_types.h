@@ -248,6 +248,13 @@ typedef struct lat_sweep_options {
                              +- (s - 1); with s = 2: +- 3, +- 4); default 2 */
   int halo_periodic;    /**< LAT_SWEEP_HALO: 1: partners wrap around (rank + offset mod P, the original's
                              -periodic); 0: a partner beyond 0..P-1 is none (MPI_PROC_NULL); default 0 */
+  int vector_stride;    /**< LAT_SWEEP_PINGPONG: > 0 sends a size's size/8 doubles each vector_stride doubles
+                             apart (the original mpptest's -vector and -vectortype, -vstride its stride, 10 by
+                             default there; a size's last size % 8 bytes are not sent); not with cachesize or
+                             verify; 0 (default): size contiguous bytes */
+  int vector_type;      /**< with vector_stride: 1 describes a message as one MPI_Type_vector (the original's
+                             -vectortype); 0 (default) as size/8 MPI_DOUBLEs each resized to the stride (its
+                             -vector, with MPI_Type_create_resized for its MPI_UB) */
 } lat_sweep_options;
 
 /** One message size of a sweep. Times are per operation in microseconds (see lat_sweep_pattern). */
@@ -306,6 +313,7 @@ typedef struct lat_sweep_summary {
   char source_host[LAT_HOSTNAME_LEN], dest_host[LAT_HOSTNAME_LEN];
   int64_t halo_partners; /**< LAT_SWEEP_HALO: the most partners a rank has (none beyond the edge counted); the
                               rate is size x this / time, as the original's; else 0 */
+  int vector_stride, vector_type; /**< the options' vector_stride (0: contiguous messages) */
 } lat_sweep_summary;
 
 /* ---- queue (spec/queue.toml) -------------------------------------------------------------------------- */

@@ -138,6 +138,8 @@ void spec_defaults(lat_sweep_options &o) {
   o.bisect_distance = 0;
   o.halo_partners = 2;
   o.halo_periodic = 0;
+  o.vector_stride = 0;
+  o.vector_type = 0;
 }
 
 std::string spec_check_fields(const lat_sweep_options &o) {
@@ -159,6 +161,9 @@ std::string spec_check_fields(const lat_sweep_options &o) {
   if (std::string bad = check_flag("progress", o.progress); !bad.empty()) return bad;
   if (std::string bad = check_flag("logscale", o.logscale); !bad.empty()) return bad;
   if (std::string bad = check_flag("halo_periodic", o.halo_periodic); !bad.empty()) return bad;
+  if (!(o.vector_stride >= 0)) return got("vector_stride must be >= 0", o.vector_stride);
+  if (!(o.vector_stride <= 65536)) return got("vector_stride must be <= 65536", o.vector_stride);
+  if (std::string bad = check_flag("vector_type", o.vector_type); !bad.empty()) return bad;
   return "";
 }
 
@@ -194,7 +199,9 @@ std::vector<Shared> spec_shared_values(const lat_sweep_options &o) {
           Shared::integer("logscale", o.logscale),
           Shared::integer("bisect_distance", o.bisect_distance),
           Shared::integer("halo_partners", o.halo_partners),
-          Shared::integer("halo_periodic", o.halo_periodic)};
+          Shared::integer("halo_periodic", o.halo_periodic),
+          Shared::integer("vector_stride", o.vector_stride),
+          Shared::integer("vector_type", o.vector_type)};
 }
 
 nlohmann::json spec_options_json(const lat_sweep_options &o) {

@@ -100,6 +100,8 @@ struct Participant {
   std::string peer;
   FailureListener *listener = nullptr;
   MPI_Request persistent[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // LAT_SWEEP_PERSISTENT: receive, send
+  int vector_stride = 0, vector_type = 0;  // LAT_SWEEP_PINGPONG's strided messages (lat_sweep_options)
+  MPI_Datatype type = MPI_BYTE;           // a sample's message type (MessageType)
   std::vector<int> halo;  // LAT_SWEEP_HALO: the partners (ranks of work, the same as the library's; or MPI_PROC_NULL)
 
   Waiting waiting(const char *phase, const char *who, double extra_s = 0.0) const {
@@ -109,16 +111,16 @@ struct Participant {
 };
 
 template <int Pattern, bool Initiator>
-inline int one_operation(unsigned char *s, unsigned char *r, int count, int peer, MPI_Comm comm, int64_t work,
+inline int one_operation(unsigned char *s, unsigned char *r, int count, MPI_Datatype type, int peer, MPI_Comm comm, int64_t work,
                          double &acc, MPI_Request *persistent) {
   int failed = MPI_SUCCESS;
   if constexpr (Pattern == LAT_SWEEP_PINGPONG) {
     if constexpr (Initiator) {
-      failed |= MPI_Send(s, count, MPI_BYTE, peer, kTagOp, comm);
-      failed |= MPI_Recv(s, count, MPI_BYTE, peer, kTagOp, comm, MPI_STATUS_IGNORE);
+      failed |= MPI_Send(s, count, type, peer, kTagOp, comm);
+      failed |= MPI_Recv(s, count, type, peer, kTagOp, comm, MPI_STATUS_IGNORE);
     } else {
-      failed |= MPI_Recv(s, count, MPI_BYTE, peer, kTagOp, comm, MPI_STATUS_IGNORE);
-      failed |= MPI_Send(s, count, MPI_BYTE, peer, kTagOp, comm);
+      failed |= MPI_Recv(s, count, type, peer, kTagOp, comm, MPI_STATUS_IGNORE);
+      failed |= MPI_Send(s, count, type, peer, kTagOp, comm);
     }
   } else if constexpr (Pattern == LAT_SWEEP_NONBLOCKING) {
     MPI_Request req[2];
@@ -178,7 +180,7 @@ int operations(Participant &p, int count, int64_t work, int64_t n, double &acc) 
   int failed = MPI_SUCCESS;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t at = p.walk.next() * p.slot_bytes;
-    failed |= one_operation<Pattern, Initiator>(p.send.data() + at, p.recv.data() + at, count, p.peer_work, p.work,
+    failed |= one_operation<Pattern, Initiator>(p.send.data() + at, p.recv.data() + at, count, p.type, p.peer_work, p.work,
                                                 work, acc, p.persistent);
   }
   return failed;
@@ -266,7 +268,7 @@ int verified_operations(const Clock &clock, Participant &p, int count, int64_t w
     const uint64_t seed = message_seed(sample, i);
     if (sends_own) fill_pattern(s, static_cast<size_t>(count), seed, p.lib_rank);
     const double t1 = clock.now();
-    failed |= one_operation<Pattern, Initiator>(s, r, count, p.peer_work, p.work, work, acc, p.persistent);
+    failed |= one_operation<Pattern, Initiator>(s, r, count, p.type, p.peer_work, p.work, work, acc, p.persistent);
     seconds += clock.now() - t1;
     const unsigned char *got = Pattern == LAT_SWEEP_PINGPONG ? s : r;
     check_message(p, got, count, seed, sender, sender == p.lib_rank ? p.peer_lib : sender, sample, i, n);
@@ -317,11 +319,34 @@ class PersistentRequests {
   Participant &p_;
 };
 
+/// A sample's message type: MPI_BYTE and size bytes, or with vector_stride the original's strided doubles
+/// (vector_message_type), made before the barrier and freed when the sample ends, however it ends.
+class MessageType {
+ public:
+  MessageType(Participant &p, int64_t size) : p_(p), count_(static_cast<int>(size)) {
+    p.type = MPI_BYTE;
+    if (p.vector_stride <= 0 || p.pattern != LAT_SWEEP_PINGPONG) return;
+    count_ = vector_message_type(size, p.vector_stride, p.vector_type != 0, &p.type);
+  }
+  ~MessageType() {
+    if (p_.type != MPI_BYTE) MPI_Type_free(&p_.type);
+    p_.type = MPI_BYTE;
+  }
+  MessageType(const MessageType &) = delete;
+  MessageType &operator=(const MessageType &) = delete;
+  int count() const { return count_; }
+
+ private:
+  Participant &p_;
+  int count_;
+};
+
 /// One sample on any participant: the work communicator's barrier so all pairs start together, then
 /// n_avg operations, timed on initiators. Returns the time per operation in us (0 on responders).
 template <class Clock>
 double sample(const Clock &clock, Participant &p, const Command &c, StallWatch &stall) {
-  const int count = static_cast<int>(is_overlap(p.pattern) ? p.overlap_bytes : c.size);
+  const MessageType message(p, c.size);
+  const int count = static_cast<int>(is_overlap(p.pattern) ? p.overlap_bytes : message.count());
   const int64_t work = is_overlap(p.pattern) ? c.size : 0;
   const PersistentRequests persistent(p, count);
   barrier_before_timing(p.work, p.yield, p.waiting("phase 'sweep': the barrier before a sample", "the other ranks of the sweep"),
@@ -554,6 +579,8 @@ void join_pair(Participant &p, const Layout &layout, int rank, const lat_sweep_o
   p.peer_work = work_index(layout, p.peer_lib);
   p.peer = "rank " + std::to_string(p.peer_lib);
   p.pattern = opts.pattern;
+  p.vector_stride = opts.vector_stride;
+  p.vector_type = opts.vector_type;
   p.overlap_bytes = opts.overlap_bytes;
   p.verify = opts.verify != 0;
   p.timeout_s = opts.timeout_s;
@@ -611,6 +638,20 @@ SweepResult lead_sweep(Participant &p, const Layout &layout, const lat_sweep_opt
 }
 
 }  // namespace
+
+int vector_message_type(int64_t size, int stride, bool as_vector, MPI_Datatype *type) {
+  const int doubles = static_cast<int>(size / static_cast<int64_t>(sizeof(double)));
+  int count = 1;
+  if (as_vector) {
+    check_mpi(MPI_Type_vector(doubles, 1, stride, MPI_DOUBLE, type), "MPI_Type_vector");
+  } else {
+    check_mpi(MPI_Type_create_resized(MPI_DOUBLE, 0, static_cast<MPI_Aint>(stride) * sizeof(double), type),
+              "MPI_Type_create_resized");
+    count = doubles;
+  }
+  check_mpi(MPI_Type_commit(type), "MPI_Type_commit");
+  return count;
+}
 
 std::vector<int> halo_partner_ranks(int rank, int size, int partners, bool periodic) {
   std::vector<int> out;

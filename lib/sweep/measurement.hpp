@@ -26,6 +26,11 @@ SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_
 /// ring): for i = 0, 1, ..., i leads a pair with (i + d) mod size when neither is in a pair yet.
 std::vector<std::pair<int, int>> bisection_pairs(int size, int distance);
 
+/// The original mpptest's strided message of size bytes (-vector, -vectortype): size/8 doubles, each stride
+/// doubles apart; as_vector: one MPI_Type_vector (count 1), else MPI_DOUBLE resized to the stride (count
+/// size/8). Makes and commits *type (the caller frees it) and returns the count to send it with.
+int vector_message_type(int64_t size, int stride, bool as_vector, MPI_Datatype *type);
+
 /// The partners of rank in the halo exchange of size ranks (the original mpptest's -halo -npartner), in the
 /// order its messages are posted: 1: rank +1 if even, -1 if odd; 2: +1, -1; 4: and +s, -s (s =
 /// floor(sqrt(size))); 8: and s + 1, s - 1, -s + 1, -s - 1 (with s = 2: 3, 4, -4, -3). Periodic: modulo size;

@@ -82,6 +82,17 @@ std::string check_size_sweep_options(const lat_sweep_options &o, int64_t nsizes,
     if (!o.bisect)
       if (std::string bad = check_pair_of_ranks("sweep", o.source, o.dest, size); !bad.empty()) return bad;
   }
+  if (o.vector_stride > 0) {
+    if (o.pattern != LAT_SWEEP_PINGPONG)
+      return "vector_stride is the blocking ping-pong's (pattern 0, the original's -vector), got pattern " +
+             std::to_string(o.pattern);
+    if (o.cachesize > 0)
+      return got("vector_stride needs cachesize 0 (the strided messages walk no cache-cold buffer; the original "
+                 "refuses the two together too)", o.cachesize);
+    if (o.verify) return "vector_stride with verify is not offered (the checks read contiguous messages)";
+  } else if (o.vector_type != 0) {
+    return got("vector_type needs vector_stride > 0 (the original's -vectortype is a strided message)", o.vector_type);
+  }
   if (o.pattern != LAT_SWEEP_HALO && (o.halo_partners != 2 || o.halo_periodic != 0))
     return "halo_partners and halo_periodic are the halo pattern's (pattern = 7), got " +
            std::to_string(o.halo_partners) + " and " + std::to_string(o.halo_periodic);
@@ -144,8 +155,9 @@ int64_t slot_bytes_for(int64_t largest) {
 }
 
 int64_t slot_bytes_of(const lat_sweep_options &o, const std::vector<int64_t> &sizes) {
-  const int64_t messages = o.pattern == LAT_SWEEP_HALO ? std::max(1, o.halo_partners) : 1;
-  return slot_bytes_for(largest_message(o, sizes) * messages);
+  // The halo exchange's partners' messages side by side; a strided message spans stride x its bytes.
+  const int64_t span = o.pattern == LAT_SWEEP_HALO ? std::max(1, o.halo_partners) : std::max(1, o.vector_stride);
+  return slot_bytes_for(largest_message(o, sizes) * span);
 }
 
 int64_t slots_for(int64_t cachesize, int64_t slot_bytes) {

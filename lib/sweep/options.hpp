@@ -35,7 +35,7 @@ int64_t largest_message(const lat_sweep_options &opts, const std::vector<int64_t
 int64_t slot_bytes_for(int64_t largest_message);
 
 /// The bytes of one slot for these options: one operation's messages (the halo exchange's one per partner,
-/// side by side) in whole cache lines.
+/// side by side; a strided message's span) in whole cache lines.
 int64_t slot_bytes_of(const lat_sweep_options &opts, const std::vector<int64_t> &sizes);
 
 /// The slots of each buffer: 1 without cachesize, else enough that the buffer holds cachesize bytes.

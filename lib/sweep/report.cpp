@@ -48,10 +48,18 @@ std::string halo_words(const SweepResult &r) {
                      r.options.halo_periodic ? ", periodic" : "");
 }
 
+/// ", strided: doubles 10 apart (MPI_Type_vector)": the original's -vector and -vectortype; else "".
+std::string vector_words(const SweepResult &r) {
+  if (r.summary.vector_stride <= 0) return "";
+  return fmt::format(", strided: doubles {} apart ({})", r.summary.vector_stride,
+                     r.summary.vector_type ? "MPI_Type_vector" : "MPI_DOUBLE resized");
+}
+
 std::string title(const SweepResult &r) {
   std::string t = std::string("mpilat size sweep: ") + sweep_pattern_name(r.summary.pattern);
   if (r.summary.bisect) t += bisection_words(r);
   if (r.summary.pattern == LAT_SWEEP_HALO) t += halo_words(r);
+  t += vector_words(r);
   if (r.summary.cachesize > 0) t += ", cache-cold (" + std::to_string(r.summary.cachesize) + " bytes walked)";
   if (is_overlap(r.summary.pattern)) t += ", " + std::to_string(r.summary.overlap_bytes) + "-byte messages";
   return t;
@@ -95,7 +103,8 @@ std::string sweep_table_text(const SweepResult &r) {
                            : s.pattern == LAT_SWEEP_HALO
                                ? fmt::format("rank {} ({}) leading", s.source, s.source_host)
                                : fmt::format("ranks {} ({}) and {} ({})", s.source, s.source_host, s.dest, s.dest_host);
-  const std::string shape = s.bisect ? bisection_words(r) : s.pattern == LAT_SWEEP_HALO ? halo_words(r) : "";
+  const std::string shape = (s.bisect ? bisection_words(r) : s.pattern == LAT_SWEEP_HALO ? halo_words(r) : "") +
+                            vector_words(r);
   append(o, "# mpptest (mpilat {}): {}{}, {}, {} sizes, {} samples in {} passes, {:.3f} s ({})\n",
          MPILAT_VERSION_STRING, pattern, shape, ranks, s.nsizes,
          s.measurements, s.passes, s.wall_s, end);
@@ -212,6 +221,8 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
                   {"bisect_distance", s.bisect ? nlohmann::json(o.bisect_distance) : nlohmann::json()},
                   {"halo_partners", s.pattern == LAT_SWEEP_HALO ? nlohmann::json(s.halo_partners) : nlohmann::json()},
                   {"halo_periodic", s.pattern == LAT_SWEEP_HALO ? nlohmann::json(o.halo_periodic != 0) : nlohmann::json()},
+                  {"vector_stride", s.vector_stride > 0 ? nlohmann::json(s.vector_stride) : nlohmann::json()},
+                  {"vector_type", s.vector_stride > 0 ? nlohmann::json(s.vector_type != 0) : nlohmann::json()},
                   {"cachesize", s.cachesize},
                   {"overlap_bytes", is_overlap(s.pattern) ? nlohmann::json(s.overlap_bytes) : nlohmann::json()},
                   {"verify", s.verify != 0},

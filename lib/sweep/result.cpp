@@ -63,6 +63,8 @@ SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
   s.measurements = out.measurements;
   s.npairs = npairs;
   s.halo_partners = opts.pattern == LAT_SWEEP_HALO ? halo_partners : 0;
+  s.vector_stride = opts.vector_stride;
+  s.vector_type = opts.vector_type;
   const int64_t rate_scale = opts.pattern == LAT_SWEEP_HALO ? halo_partners : npairs;
   s.cachesize = opts.cachesize;
   s.overlap_bytes = is_overlap(opts.pattern) ? opts.overlap_bytes : 0;

@@ -66,6 +66,18 @@ static void check_sweep(lat_sweep h, const int64_t *sizes, int64_t n, const lat_
   assert_int_equal(s.measurements, total);
 }
 
+/* A sweep that must succeed, its shape checked (check_sweep); its summary in *s; the handle to free. */
+static lat_sweep checked_sweep(const lat_sweep_options *o, const int64_t *sizes, int64_t n, const char *what,
+                               lat_sweep_summary *s) {
+  lat_sweep h = NULL;
+  const int rc = lat_size_sweep(MPI_COMM_WORLD, o, n, sizes, NULL, &h);
+  if (rc != LAT_SUCCESS) fail_msg("%s: %s", what, lat_last_error_message());
+  assert_non_null(h);
+  check_sweep(h, sizes, n, o);
+  assert_int_equal(lat_sweep_get_summary(h, s), LAT_SUCCESS);
+  return h;
+}
+
 static void sweep_pattern(int pattern, int bisect, int verify, int64_t cachesize) {
   const int64_t sizes[] = {0, 8, 100, 1024, 4096};
   const int64_t n = 5;
@@ -76,13 +88,10 @@ static void sweep_pattern(int pattern, int bisect, int verify, int64_t cachesize
   o.verify = verify;
   o.cachesize = cachesize;
   o.overlap_bytes = 256;
-  lat_sweep h = NULL;
-  const int rc = lat_size_sweep(MPI_COMM_WORLD, &o, n, sizes, NULL, &h);
-  if (rc != LAT_SUCCESS) fail_msg("pattern %d bisect %d: %s", pattern, bisect, lat_last_error_message());
-  assert_non_null(h);
-  check_sweep(h, sizes, n, &o);
+  char what[64];
+  snprintf(what, sizeof what, "pattern %d bisect %d", pattern, bisect);
   lat_sweep_summary s;
-  lat_sweep_get_summary(h, &s);
+  lat_sweep h = checked_sweep(&o, sizes, n, what, &s);
   assert_int_equal(s.npairs, bisect ? size / 2 : 1);
   assert_int_equal(s.source, 0);
   assert_int_equal(s.dest, bisect ? size / 2 : size - 1);
@@ -115,12 +124,8 @@ static void bisect_distance(void **state) {
     o.bisect = 1;
     o.bisect_distance = d;
     o.verify = 1;
-    lat_sweep h = NULL;
-    const int rc = lat_size_sweep(MPI_COMM_WORLD, &o, 2, sizes, NULL, &h);
-    if (rc != LAT_SUCCESS) fail_msg("bisect_distance %d: %s", d, lat_last_error_message());
-    check_sweep(h, sizes, 2, &o);
     lat_sweep_summary s;
-    lat_sweep_get_summary(h, &s);
+    lat_sweep h = checked_sweep(&o, sizes, 2, "bisect_distance", &s);
     /* 2 ranks: (0,1); 3: (0,1) or (0,2), the third rank idle; 4: (0,1),(2,3) / (0,2),(1,3) / (0,3),(2,1) */
     assert_int_equal(s.npairs, size == 3 ? 1 : size / 2);
     assert_int_equal(s.source, 0);
@@ -141,12 +146,8 @@ static void memcpy_alone(void **state) {
   for (int pass = 0; pass < 2; ++pass) {
     o.verify = pass == 0;
     o.cachesize = pass == 0 ? 0 : 1 << 20;
-    lat_sweep h = NULL;
-    const int rc = lat_size_sweep(MPI_COMM_WORLD, &o, 3, sizes, NULL, &h);
-    if (rc != LAT_SUCCESS) fail_msg("memcpy: %s", lat_last_error_message());
-    check_sweep(h, sizes, 3, &o);
     lat_sweep_summary s;
-    lat_sweep_get_summary(h, &s);
+    lat_sweep h = checked_sweep(&o, sizes, 3, "memcpy", &s);
     assert_int_equal(s.npairs, 1);
     assert_int_equal(s.source, size - 1);
     assert_int_equal(s.dest, size - 1);
@@ -194,16 +195,12 @@ static void halo(void **state) {
       o.verify = 1;
       o.n_avg = 5; /* 4 ranks on 2 cores: an exchange can take a time slice (ms) */
       o.cachesize = c == 2 ? 1 << 20 : 0; /* one count through the cache-cold walk: partners' messages side by side */
-      lat_sweep h = NULL;
-      const int rc = lat_size_sweep(MPI_COMM_WORLD, &o, 3, sizes, NULL, &h);
       if (want < 0) {
-        assert_int_equal(rc, LAT_ERR_ARG);
+        assert_int_equal(lat_sweep_check(&o, size, 3, sizes, NULL), LAT_ERR_ARG);
         continue;
       }
-      if (rc != LAT_SUCCESS) fail_msg("halo %d periodic %d: %s", counts[c], periodic, lat_last_error_message());
-      check_sweep(h, sizes, 3, &o);
       lat_sweep_summary s;
-      lat_sweep_get_summary(h, &s);
+      lat_sweep h = checked_sweep(&o, sizes, 3, "halo", &s);
       assert_int_equal(s.npairs, size);
       assert_int_equal(s.halo_partners, want);
       lat_sweep_point p;
@@ -211,6 +208,25 @@ static void halo(void **state) {
       assert_true(fabs(p.rate_mbs - 4096.0 * want / p.min_us) <= 1e-9 * p.rate_mbs);
       assert_int_equal(lat_sweep_free(&h), LAT_SUCCESS);
     }
+}
+
+/* The original's strided message (-vector, -vectortype), both forms, between the pair and in a bisection;
+   where the doubles land is test_sweep_types_mpi's. */
+static void vector(void **state) {
+  (void)state;
+  const int64_t sizes[] = {0, 7, 800, 8000};
+  for (int k = 0; k < 4; ++k) {
+    lat_sweep_options o;
+    small_options(&o);
+    o.vector_stride = k < 2 ? 10 : 3;
+    o.vector_type = k % 2;
+    o.bisect = k >= 2;
+    lat_sweep_summary s;
+    lat_sweep h = checked_sweep(&o, sizes, 4, "vector", &s);
+    assert_int_equal(s.vector_stride, o.vector_stride);
+    assert_int_equal(s.vector_type, o.vector_type);
+    assert_int_equal(lat_sweep_free(&h), LAT_SUCCESS);
+  }
 }
 
 static void cache_cold(void **state) { (void)state; sweep_pattern(LAT_SWEEP_PINGPONG, 0, 0, 1 << 20); }
@@ -331,17 +347,25 @@ static void caller_comm_untouched(void **state) {
 /* The patterns' rules, each case the defaults with these fields (THE_SIZE: the communicator's size). */
 #define THE_SIZE (-100)
 struct refusal {
-  int pattern, bisect, bisect_distance, halo_partners, source;
+  int pattern, bisect, bisect_distance, halo_partners, source, vector_stride, vector_type, verify;
+  int64_t cachesize;
   const char *words;
 };
 static const struct refusal refusals[] = {
-    {LAT_SWEEP_MEMCPY, 1, 0, 2, 0, "the memcpy pattern is one rank's copy: it cannot be a bisection"},
-    {LAT_SWEEP_MEMCPY, 0, 0, 2, THE_SIZE, "source must be a rank in 0.."},
-    {LAT_SWEEP_PINGPONG, 0, 0, 4, 0, "halo_partners and halo_periodic are the halo pattern's (pattern = 7), got 4 and 0"},
-    {LAT_SWEEP_HALO, 0, 0, 6, 0, "halo_partners must be 1, 2, 4 or 8"},
-    {LAT_SWEEP_HALO, 1, 0, 2, 0, "the halo pattern involves every rank: it cannot be a bisection"},
-    {LAT_SWEEP_PINGPONG, 0, 1, 2, 0, "bisect_distance is a bisection's (bisect = 1), got 1"},
-    {LAT_SWEEP_PINGPONG, 1, THE_SIZE, 2, 0, "bisect_distance must be 0 (rank i with i + P/2) or in 1.."},
+    {LAT_SWEEP_MEMCPY, 1, 0, 2, 0, 0, 0, 0, 0, "the memcpy pattern is one rank's copy: it cannot be a bisection"},
+    {LAT_SWEEP_MEMCPY, 0, 0, 2, THE_SIZE, 0, 0, 0, 0, "source must be a rank in 0.."},
+    {LAT_SWEEP_PINGPONG, 0, 0, 4, 0, 0, 0, 0, 0,
+     "halo_partners and halo_periodic are the halo pattern's (pattern = 7), got 4 and 0"},
+    {LAT_SWEEP_HALO, 0, 0, 6, 0, 0, 0, 0, 0, "halo_partners must be 1, 2, 4 or 8"},
+    {LAT_SWEEP_HALO, 1, 0, 2, 0, 0, 0, 0, 0, "the halo pattern involves every rank: it cannot be a bisection"},
+    {LAT_SWEEP_PINGPONG, 0, 1, 2, 0, 0, 0, 0, 0, "bisect_distance is a bisection's (bisect = 1), got 1"},
+    {LAT_SWEEP_PINGPONG, 1, THE_SIZE, 2, 0, 0, 0, 0, 0, "bisect_distance must be 0 (rank i with i + P/2) or in 1.."},
+    {LAT_SWEEP_HEAD_TO_HEAD, 0, 0, 2, 0, 10, 0, 0, 0,
+     "vector_stride is the blocking ping-pong's (pattern 0, the original's -vector), got pattern 2"},
+    {LAT_SWEEP_PINGPONG, 0, 0, 2, 0, 10, 0, 1, 0, "vector_stride with verify is not offered"},
+    {LAT_SWEEP_PINGPONG, 0, 0, 2, 0, 10, 0, 0, 1 << 20, "vector_stride needs cachesize 0"},
+    {LAT_SWEEP_PINGPONG, 0, 0, 2, 0, 0, 1, 0, 0, "vector_type needs vector_stride > 0"},
+    {LAT_SWEEP_PINGPONG, 0, 0, 2, 0, 65537, 0, 0, 0, "vector_stride must be"},
 };
 
 static void collective_argument_errors(void **state) {
@@ -371,6 +395,10 @@ static void collective_argument_errors(void **state) {
     o.bisect_distance = r->bisect_distance == THE_SIZE ? size : r->bisect_distance;
     o.halo_partners = r->halo_partners;
     o.source = r->source == THE_SIZE ? size : r->source;
+    o.vector_stride = r->vector_stride;
+    o.vector_type = r->vector_type;
+    o.verify = r->verify;
+    o.cachesize = r->cachesize;
     expect_everywhere(lat_size_sweep(MPI_COMM_WORLD, &o, 0, NULL, NULL, &h), LAT_ERR_ARG, r->words);
   }
   small_options(&o);
@@ -419,7 +447,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(head_to_head),      cmocka_unit_test(overlap),
       cmocka_unit_test(overlap_roundtrip), cmocka_unit_test(persistent), cmocka_unit_test(bisect_persistent),
       cmocka_unit_test(bisect_pingpong),   cmocka_unit_test(bisect_head),       cmocka_unit_test(bisect_distance),
-      cmocka_unit_test(memcpy_alone),      cmocka_unit_test(halo),
+      cmocka_unit_test(memcpy_alone),      cmocka_unit_test(halo),              cmocka_unit_test(vector),
       cmocka_unit_test(cache_cold),        cmocka_unit_test(verified_every_pattern),
       cmocka_unit_test(grid_and_pair),     cmocka_unit_test(adaptive_between_grid_points),
       cmocka_unit_test(default_loop_length),

@@ -174,6 +174,15 @@ points = json.load(open(sys.argv[1]))["points"]
 start = [p["bytes"] for p in points if not p["refined"]]
 assert start == list(range(0, 1025, 128)), start
 PY
+# -vector and -vectortype: the strided message (stride 10 unless -vstride), said in the header and the JSON.
+for form in "-vector:MPI_DOUBLE resized:false:10" "-vectortype -vstride 4:MPI_Type_vector:true:4"; do
+  IFS=: read -r flags words as_type stride <<< "$form"
+  # shellcheck disable=SC2086
+  $mpiexec -n 2 "$mpptest" $flags -sizelist 0,800 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress -outbase vec \
+    > vec.out 2>&1 && grep -q "^# mpptest (mpilat .*): ping-pong, strided: doubles $stride apart ($words), ranks 0 " vec.out &&
+    grep -q "\"vector_stride\": $stride" vec.json && grep -q "\"vector_type\": $as_type" vec.json && ok ||
+    bad "$flags ($(head -3 vec.out))"
+done
 # -halo: every rank with its -npartner partners; on 2 ranks periodic, rank 1 is both of rank 0's (+1 and -1).
 $mpiexec -n 2 "$mpptest" -halo -npartner 2 -periodic -sizelist 0,1024 -sample_reps 2 -n_stable 0 -nr 4096 -noplot \
   -noprogress -verify -outbase halo > halo.out 2>&1 &&
@@ -200,6 +209,9 @@ for refused in "-halo -npartner 6:halo_partners must be 1, 2, 4 or 8 (with 6, th
                "-bisectdist 1:bisect_distance is a bisection's (bisect = 1), got 1" \
                "-memcpy -head:-memcpy copies without communication: not with another pattern" \
                "-overlap -persistant:-overlap and -persistant are two patterns" \
+               "-vstride 3:-vstride is -vector's and -vectortype's: give one" \
+               "-vector -vectortype:-vector and -vectortype are two forms of the strided message: give one" \
+               "-vector -head:vector_stride is the blocking ping-pong's (pattern 0, the original's -vector), got pattern 2" \
                "-persistant -cachesize 1048576:cachesize must be 0 with the persistent pattern (its requests are bound to one pair of buffers), got 1048576"; do
   mkdir refused && (cd refused && # shellcheck disable=SC2086
     $mpiexec -n 2 "$mpptest" ${refused%%:*} -noplot > out 2>&1; echo $? > rc)

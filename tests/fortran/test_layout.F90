@@ -534,6 +534,10 @@ program test_layout
                    c_sizeof(v_lat_sweep_options%halo_partners), kind_of(v_lat_sweep_options%halo_partners))
   call check_field('lat_sweep_options', 'halo_periodic', c_loc(v_lat_sweep_options), c_loc(v_lat_sweep_options%halo_periodic), &
                    c_sizeof(v_lat_sweep_options%halo_periodic), kind_of(v_lat_sweep_options%halo_periodic))
+  call check_field('lat_sweep_options', 'vector_stride', c_loc(v_lat_sweep_options), c_loc(v_lat_sweep_options%vector_stride), &
+                   c_sizeof(v_lat_sweep_options%vector_stride), kind_of(v_lat_sweep_options%vector_stride))
+  call check_field('lat_sweep_options', 'vector_type', c_loc(v_lat_sweep_options), c_loc(v_lat_sweep_options%vector_type), &
+                   c_sizeof(v_lat_sweep_options%vector_type), kind_of(v_lat_sweep_options%vector_type))
   call check_size('lat_sweep_point', c_sizeof(v_lat_sweep_point))
   call check_field('lat_sweep_point', 'bytes', c_loc(v_lat_sweep_point), c_loc(v_lat_sweep_point%bytes), &
                    c_sizeof(v_lat_sweep_point%bytes), kind_of(v_lat_sweep_point%bytes))
@@ -640,6 +644,10 @@ program test_layout
                    c_sizeof(v_lat_sweep_summary%dest_host), kind_of(v_lat_sweep_summary%dest_host(1)))
   call check_field('lat_sweep_summary', 'halo_partners', c_loc(v_lat_sweep_summary), c_loc(v_lat_sweep_summary%halo_partners), &
                    c_sizeof(v_lat_sweep_summary%halo_partners), kind_of(v_lat_sweep_summary%halo_partners))
+  call check_field('lat_sweep_summary', 'vector_stride', c_loc(v_lat_sweep_summary), c_loc(v_lat_sweep_summary%vector_stride), &
+                   c_sizeof(v_lat_sweep_summary%vector_stride), kind_of(v_lat_sweep_summary%vector_stride))
+  call check_field('lat_sweep_summary', 'vector_type', c_loc(v_lat_sweep_summary), c_loc(v_lat_sweep_summary%vector_type), &
+                   c_sizeof(v_lat_sweep_summary%vector_type), kind_of(v_lat_sweep_summary%vector_type))
   call check_size('lat_queue_options', c_sizeof(v_lat_queue_options))
   call check_field('lat_queue_options', 'iters', c_loc(v_lat_queue_options), c_loc(v_lat_queue_options%iters), &
                    c_sizeof(v_lat_queue_options%iters), kind_of(v_lat_queue_options%iters))
