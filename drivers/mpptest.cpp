@@ -34,6 +34,7 @@ struct Settings {
   bool gnuplot = false;             // -gnuplot: the original's gnuplot data and command files
   bool givedy = false;              // -givedy: with the mean and the max (implies -gnuplot)
   bool no_png = false;
+  bool rate = false;                // -rate: the pictures show the rate
   int progress = -1;  // -1: on where stderr is a terminal
 };
 
@@ -139,12 +140,13 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_flag("--gnuplot", s.gnuplot, "also write the original's gnuplot data and commands (<outbase>.gpl, .gcm)");
   app.add_flag("--givedy", s.givedy, "the gnuplot data get the mean and the max after the rate (implies -gnuplot)");
   app.add_flag("--noplot", s.no_png, "do not render <outbase>.png");
+  app.add_flag("--rate", s.rate, "the pictures (.png, and -gnuplot's .gcm) show the rate instead of the time");
   app.add_flag("--quick", "the original's -quick: -n_stable 5 and at least 5 operations per sample");
   add_progress_flags(app, s.progress, "if a terminal");
   app.footer("Not offered yet, refused as unknown options (docs/mpptest.md): the original's -halo variants "
-             "(-waitany, -sendinit, -put, -get, -putlock, -getlock, -putpscw, -touch), -distance, "
-             "-memcpy's -int, -double and -longlong (and -vector with -memcpy), -rate, -gop, -rthresh, -autoavg, -sync, -force, -cit and "
-             "C.It output.");
+             "(-waitany, -sendinit, -put, -get, -putlock, -getlock, -putpscw, -touch), -distance, -memcpy's "
+             "-int, -double and -longlong (and -vector with -memcpy), -gop, -rthresh, -autoavg, -sync, -force, "
+             "-cit and C.It output.");
   std::vector<std::string> args = with_two_dashes(argc, argv);
   // -quick sets defaults: apply them first, so options given explicitly win.
   if (std::find(args.begin(), args.end(), "--quick") != args.end()) {
@@ -232,7 +234,7 @@ int main(int argc, char **argv) {
   if (rank == 0) {
     const std::string cmd = command_line_of(argc, argv);
     const int flags = (s.no_png ? 0 : LAT_SWEEP_FILES_PNG) | (s.gnuplot || s.givedy ? LAT_SWEEP_FILES_GNUPLOT : 0) |
-                      (s.givedy ? LAT_SWEEP_FILES_GIVEDY : 0);
+                      (s.givedy ? LAT_SWEEP_FILES_GIVEDY : 0) | (s.rate ? LAT_SWEEP_FILES_RATE : 0);
     const char *table = s.fname.empty() ? "-" : s.fname.c_str();
     if (const int wrote = lat_write_sweep_files(s.outdir.c_str(), s.outbase.c_str(), cmd.c_str(), sweep, flags, table);
         wrote != LAT_SUCCESS) {

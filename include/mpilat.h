@@ -251,7 +251,8 @@ enum lat_sweep_files_flag { LAT_SWEEP_FILES_FLAGS(LAT_C_ENUMERATOR) };
  * wrote it, tab-separated: proc1 proc2 distance len time rate; with LAT_SWEEP_FILES_GIVEDY also the mean and
  * the max, which without GNUPLOT is LAT_ERR_ARG) and <base>.gcm (gnuplot commands: time against size, log-log
  * with logscale); with LAT_SWEEP_FILES_PNG <base>.gp and <base>.png drawn by gnuplot from the CSV (min,
- * median and max; LAT_ERR_UNSUPPORTED when gnuplot cannot be run). table_path: NULL or "": no table; "-": the table (mpptest's output: every size, the
+ * median and max; LAT_ERR_UNSUPPORTED when gnuplot cannot be run); with LAT_SWEEP_FILES_RATE both pictures
+ * show the rate (MB/s, from the min) against the size instead. table_path: NULL or "": no table; "-": the table (mpptest's output: every size, the
  * steps, the startup and rate per regime) printed on stdout once the files are in place; else a file
  * path (not relative to outdir) written with the others. Not collective.
  */

@@ -129,11 +129,14 @@
  *   LAT_SWEEP_FILES_PNG      draw <base>.png with gnuplot
  *   LAT_SWEEP_FILES_GNUPLOT  write <base>.gpl and <base>.gcm (mpptest's -gnuplot output)
  *   LAT_SWEEP_FILES_GIVEDY   with GNUPLOT: <base>.gpl gets the mean and the max (mpptest's -givedy)
+ *   LAT_SWEEP_FILES_RATE     (since 10) the pictures (<base>.png, <base>.gcm) show the rate against the size
+ *                            instead of the time (mpptest's -rate)
  */
 #define LAT_SWEEP_FILES_FLAGS(LAT_X) \
   LAT_X(LAT_SWEEP_FILES_PNG, 1) \
   LAT_X(LAT_SWEEP_FILES_GNUPLOT, 2) \
-  LAT_X(LAT_SWEEP_FILES_GIVEDY, 4)
+  LAT_X(LAT_SWEEP_FILES_GIVEDY, 4) \
+  LAT_X(LAT_SWEEP_FILES_RATE, 8)
 
 /* What lat_write_pair_matrices draws (its `render` argument, bits; enum lat_pair_files_flag).
  *   LAT_PAIR_FILES_PNG   render the heat map as PNG and SVG (else only its gnuplot script)

@@ -151,9 +151,9 @@ int lat_write_sweep_files(const char *outdir, const char *base, const char *comm
   return lat::guard([&] {
     const lat_sweep_s &h = handle(sweep);
     lat::require_nonnull(base, "base");
-    if (flags < 0 || flags > (LAT_SWEEP_FILES_PNG | LAT_SWEEP_FILES_GNUPLOT | LAT_SWEEP_FILES_GIVEDY))
-      throw lat::ArgError(lat::got("flags must be a combination of LAT_SWEEP_FILES_PNG, LAT_SWEEP_FILES_GNUPLOT "
-                                   "and LAT_SWEEP_FILES_GIVEDY", flags));
+    if (flags < 0 || flags > (LAT_SWEEP_FILES_PNG | LAT_SWEEP_FILES_GNUPLOT | LAT_SWEEP_FILES_GIVEDY | LAT_SWEEP_FILES_RATE))
+      throw lat::ArgError(lat::got("flags must be a combination of LAT_SWEEP_FILES_PNG, LAT_SWEEP_FILES_GNUPLOT, "
+                                   "LAT_SWEEP_FILES_GIVEDY and LAT_SWEEP_FILES_RATE", flags));
     if ((flags & LAT_SWEEP_FILES_GIVEDY) && !(flags & LAT_SWEEP_FILES_GNUPLOT))
       throw lat::ArgError("LAT_SWEEP_FILES_GIVEDY adds columns to <base>.gpl and needs LAT_SWEEP_FILES_GNUPLOT, got flags " +
                           std::to_string(flags));

@@ -154,10 +154,11 @@ namespace {
 
 /// What the .gcm and the picture's script share: title, axes (log-log with -logscale, as the original
 /// plots; else log in time only: the max of a sample can be 100 times the min), the steps as dashed lines.
-std::string figure_settings(const SweepResult &r) {
+std::string figure_settings(const SweepResult &r, bool rate) {
   std::string o;
   append(o, "set title {}\n", gnuplot_quoted(title(r) + " (" + r.summary.source_host + ")").c_str());
-  append(o, "set xlabel {}\nset ylabel {}\n", gnuplot_quoted(size_label(r)), gnuplot_quoted(time_label(r)));
+  append(o, "set xlabel {}\nset ylabel {}\n", gnuplot_quoted(size_label(r)),
+         gnuplot_quoted(rate ? "rate (MB/s, from the minimum time)" : time_label(r)));
   append(o, "set key top left\nset grid\n{}\n", r.options.logscale ? "set logscale xy" : "set logscale y");
   for (const lat_sweep_threshold &t : r.thresholds)
     append(o, "set arrow from {}, graph 0 to {}, graph 1 nohead dashtype 2 linecolor rgb 'gray50'\n",
@@ -167,10 +168,14 @@ std::string figure_settings(const SweepResult &r) {
 
 }  // namespace
 
-std::string sweep_gcm_text(const SweepResult &r, const std::string &fname, bool givedy) {
+std::string sweep_gcm_text(const SweepResult &r, const std::string &fname, bool givedy, bool rate) {
   std::string o = gnuplot_figure_head(fname, 1000, 650, ".gcm");
   append(o, "if (!exists(\"datafile\")) datafile = {}\n", gnuplot_quoted(fname + ".gpl").c_str());
-  o += figure_settings(r);
+  o += figure_settings(r, rate);
+  if (rate) {  // the .gpl's column 6
+    o += "plot datafile using 4:6 with linespoints pointtype 7 pointsize 0.5 linecolor rgb 'blue' title 'rate'\n";
+    return o;
+  }
   if (givedy) {
     append(o, "plot datafile using 4:8 with lines linecolor rgb 'light-red' title 'max', \\\n");
     append(o, "     datafile using 4:7 with lines linecolor rgb 'dark-green' title 'mean', \\\n     ");
@@ -181,11 +186,16 @@ std::string sweep_gcm_text(const SweepResult &r, const std::string &fname, bool 
   return o;
 }
 
-std::string sweep_plot_script(const SweepResult &r, const std::string &fname) {
+std::string sweep_plot_script(const SweepResult &r, const std::string &fname, bool rate) {
   std::string o = gnuplot_figure_head(fname, 1000, 650);
   append(o, "if (!exists(\"datafile\")) datafile = {}\n", gnuplot_quoted(fname + ".csv").c_str());
   o += "set datafile separator ','\n";
-  o += figure_settings(r);
+  o += figure_settings(r, rate);
+  if (rate) {  // <base>.csv's column 9, rate_mbs
+    o += "plot datafile every ::1 using 1:9 with linespoints pointtype 7 pointsize 0.5 linecolor rgb 'blue' "
+         "title 'rate'\n";
+    return o;
+  }
   // <base>.csv: 1 bytes, 4 min_us, 5 median_us, 7 max_us; its first line names the columns.
   append(o, "plot datafile every ::1 using 1:7 with lines linecolor rgb 'light-red' title 'max', \\\n");
   append(o, "     datafile every ::1 using 1:5 with lines linecolor rgb 'dark-green' title 'median', \\\n");
@@ -279,11 +289,12 @@ void write_sweep_files(const std::string &outdir, const std::string &base_name, 
   if (flags & LAT_SWEEP_FILES_GNUPLOT) {
     const bool givedy = (flags & LAT_SWEEP_FILES_GIVEDY) != 0;
     files.emplace_back(base + ".gpl", sweep_gpl_text(r, givedy));
-    files.emplace_back(base + ".gcm", sweep_gcm_text(r, base_name, givedy));
+    files.emplace_back(base + ".gcm", sweep_gcm_text(r, base_name, givedy, (flags & LAT_SWEEP_FILES_RATE) != 0));
   }
   // The picture is drawn from the CSV (min, median, max) by <base>.gp, written beside it.
   const size_t script = files.size();
-  if (flags & LAT_SWEEP_FILES_PNG) files.emplace_back(base + ".gp", sweep_plot_script(r, base_name));
+  if (flags & LAT_SWEEP_FILES_PNG)
+    files.emplace_back(base + ".gp", sweep_plot_script(r, base_name, (flags & LAT_SWEEP_FILES_RATE) != 0));
   std::vector<std::string> declared = sweep_output_names(outdir, base_name);
   if (!table_path.empty() && table_path != "-") declared.push_back(table_path);
   require_declared(declared, files);

@@ -14,9 +14,10 @@ std::string sweep_table_text(const SweepResult &r);
 /// mpptest's gnuplot data (its layout: proc1 proc2 distance len time rate, tab-separated; givedy: the mean and
 /// the max after them) and commands (time against length, log-log with logscale).
 std::string sweep_gpl_text(const SweepResult &r, bool givedy);
-std::string sweep_gcm_text(const SweepResult &r, const std::string &fname, bool givedy);
-/// The picture's script: min, median and max against size from <fname>.csv.
-std::string sweep_plot_script(const SweepResult &r, const std::string &fname);
+/// rate: the .gcm plots the rate (column 6) instead of the time (mpptest's -rate).
+std::string sweep_gcm_text(const SweepResult &r, const std::string &fname, bool givedy, bool rate);
+/// The picture's script: min, median and max against size from <fname>.csv; rate: the rate instead.
+std::string sweep_plot_script(const SweepResult &r, const std::string &fname, bool rate);
 std::string sweep_csv_text(const SweepResult &r);
 std::string sweep_json_text(const SweepResult &r, const std::string &command_line);
 

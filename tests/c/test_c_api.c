@@ -727,7 +727,20 @@ static void sweep_files_whole(void **state) {
   assert_int_equal(lat_write_sweep_files(dir, "s", "cmd", h, LAT_SWEEP_FILES_GIVEDY, NULL), LAT_ERR_ARG);
   assert_non_null(strstr(lat_last_error_message(), "LAT_SWEEP_FILES_GIVEDY adds columns to <base>.gpl and needs "
                                                    "LAT_SWEEP_FILES_GNUPLOT, got flags 4"));
-  assert_int_equal(lat_write_sweep_files(dir, "s", "cmd", h, 8, NULL), LAT_ERR_ARG);
+  assert_int_equal(lat_write_sweep_files(dir, "s", "cmd", h, 16, NULL), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "flags must be a combination of LAT_SWEEP_FILES_PNG, "
+                                                   "LAT_SWEEP_FILES_GNUPLOT, LAT_SWEEP_FILES_GIVEDY and "
+                                                   "LAT_SWEEP_FILES_RATE, got 16"));
+  /* LAT_SWEEP_FILES_RATE: the .gcm plots the .gpl's rate (column 6) under a rate label, not the time. */
+  assert_int_equal(lat_write_sweep_files(dir, "s", "cmd", h, LAT_SWEEP_FILES_GNUPLOT | LAT_SWEEP_FILES_RATE, NULL),
+                   LAT_SUCCESS);
+  snprintf(path, sizeof path, "%s/s.gcm", dir);
+  text = read_file(path);
+  assert_non_null(text);
+  assert_non_null(strstr(text, "set ylabel 'rate (MB/s, from the minimum time)'"));
+  assert_non_null(strstr(text, "using 4:6 "));
+  assert_null(strstr(text, "using 4:5 "));
+  free(text);
   assert_int_equal(lat_write_sweep_files(dir, "s", "cmd", h, LAT_SWEEP_FILES_GNUPLOT | LAT_SWEEP_FILES_GIVEDY, NULL),
                    LAT_SUCCESS);
   snprintf(path, sizeof path, "%s/s.gpl", dir);

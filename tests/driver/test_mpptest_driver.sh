@@ -183,6 +183,10 @@ for form in "-vector:MPI_DOUBLE resized:false:10" "-vectortype -vstride 4:MPI_Ty
     grep -q "\"vector_stride\": $stride" vec.json && grep -q "\"vector_type\": $as_type" vec.json && ok ||
     bad "$flags ($(head -3 vec.out))"
 done
+# -rate: the .gcm plots the .gpl's rate (column 6), not the time.
+$mpiexec -n 2 "$mpptest" -rate -gnuplot -noplot -sizelist 0,1024 -sample_reps 2 -n_stable 0 -nr 4096 -noprogress \
+  -outbase rate > rate.out 2>&1 && grep -q "using 4:6 .*title 'rate'" rate.gcm && ! grep -q "using 4:5" rate.gcm &&
+  grep -q "set ylabel 'rate (MB/s" rate.gcm && ok || bad "-rate: the .gcm ($(head -3 rate.out))"
 # -halo: every rank with its -npartner partners; on 2 ranks periodic, rank 1 is both of rank 0's (+1 and -1).
 $mpiexec -n 2 "$mpptest" -halo -npartner 2 -periodic -sizelist 0,1024 -sample_reps 2 -n_stable 0 -nr 4096 -noplot \
   -noprogress -verify -outbase halo > halo.out 2>&1 &&
