@@ -154,6 +154,8 @@ PointOutcome finish_point(const PointSeries &s) {
 }
 
 std::string withheld_reason(const lat_coll_point &p) {
+  if (p.samples == 0 && p.late > 0)  // measured, but no sample kept: "stopped before" would mislead
+    return "no sample: every one of " + std::to_string(p.late) + " started late (the window is short for this machine's noise)";
   if (p.samples == 0) return "no sample (the run stopped before this point was measured)";
   if (p.mode != LAT_COLL_MODE_SYNC) return "";
   if (p.warnings & LAT_WARN_CLOCKS) return "the clocks were not kept";

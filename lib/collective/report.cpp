@@ -34,6 +34,13 @@ size_t unquiet_points(const CollResult &r) {
   return n;
 }
 
+/// The points without a figure (withheld_reason), which no --precision can be met for.
+size_t withheld_points(const CollResult &r) {
+  size_t n = 0;
+  for (const lat_coll_point &p : r.points) n += !withheld_reason(p).empty();
+  return n;
+}
+
 }  // namespace
 
 std::string coll_table_text(const CollResult &r) {
@@ -58,8 +65,11 @@ std::string coll_table_text(const CollResult &r) {
     else
       append(o, "the rounds ended at reps before --precision {} was met: the widest median interval is +-{:.3f} %; "
                 "{} of {} points have a run over time that is not quiet (more than one level or a state change), "
-                "and a quiet one needs {} chunks of {} s\n", s.precision_pct, s.median_ci_half_pct_max, unquiet_points(r),
-             r.points.size(), LAT_PRECISION_MIN_CHUNKS, kCollChunkS);
+                "and a quiet one needs {} chunks of {} s{}\n", s.precision_pct, s.median_ci_half_pct_max, unquiet_points(r),
+             r.points.size(), LAT_PRECISION_MIN_CHUNKS, kCollChunkS,
+             withheld_points(r) > 0 ? fmt::format("; {} point(s) withheld (below), for which no interval exists",
+                                                  withheld_points(r))
+                                    : std::string());
   }
   append(o, "what each mode reports (us):\n");
   for (int m : modes_of(s.modes)) append(o, "  {:<8} {}\n", coll_mode_name(m), coll_mode_quantity(m));

@@ -177,6 +177,28 @@ void stopped_run_marks_missing_figures(void **) {
   assert_int_equal(j["points"][0]["stats"]["count"].get<int>(), 0);
 }
 
+/// --precision not met because a sync point kept no sample (every start late, 4 ranks on 2 cores): the
+/// table's line on how the rounds ended says so, and the point's row says why.
+void precision_unmet_names_the_withheld_points(void **) {
+  lat::CollResult r;
+  r.summary.rounds = r.summary.reps = 100;
+  r.summary.nprocs = 2;
+  r.summary.modes = LAT_COLL_MODE_SYNC;
+  r.summary.precision_pct = 5.0;
+  r.summary.ended_by = LAT_END_TRIALS;  // the reps done
+  r.summary.median_ci_half_pct_max = HUGE_VAL;
+  lat_coll_point p{};
+  p.op = LAT_COLL_BARRIER;
+  p.mode = LAT_COLL_MODE_SYNC;
+  p.late = 100;
+  r.points.push_back(p);
+  r.ranks.resize(2);
+  const std::string table = lat::coll_table_text(r);
+  assert_true(table.find("the rounds ended at reps before --precision 5 was met") != std::string::npos);
+  assert_true(table.find("; 1 point(s) withheld (below), for which no interval exists") != std::string::npos);
+  assert_true(table.find("withheld: no sample: every one of 100 started late") != std::string::npos);
+}
+
 }  // namespace
 
 void figures_withheld_when_the_clocks_were_not_kept_or_most_starts_late(void **) {
@@ -194,6 +216,10 @@ void figures_withheld_when_the_clocks_were_not_kept_or_most_starts_late(void **)
   assert_string_equal(lat::withheld_reason(p).c_str(), "");
   p.samples = 0;  // a point a stopped run never reached: no figure, in any mode
   assert_string_equal(lat::withheld_reason(p).c_str(), "no sample (the run stopped before this point was measured)");
+  p.mode = LAT_COLL_MODE_SYNC;  // measured, every start late (4 ranks on 2 cores: seen 2026 of 2026)
+  p.late = 2026;
+  assert_string_equal(lat::withheld_reason(p).c_str(),
+                      "no sample: every one of 2026 started late (the window is short for this machine's noise)");
 }
 
 int main() {
@@ -202,6 +228,6 @@ int main() {
       cmocka_unit_test(a_point_from_its_samples), cmocka_unit_test(chunks_of_the_run), cmocka_unit_test(names_and_orders),
       cmocka_unit_test(precision_over_the_points),
       cmocka_unit_test(figures_withheld_when_the_clocks_were_not_kept_or_most_starts_late),
-      cmocka_unit_test(stopped_run_marks_missing_figures)};
+      cmocka_unit_test(stopped_run_marks_missing_figures), cmocka_unit_test(precision_unmet_names_the_withheld_points)};
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
