@@ -145,21 +145,27 @@ void names_and_orders(void **) {
   assert_true((s == std::vector<int64_t>{3, 4, 8, 16, 32, 64, 100}));
 }
 
+/// A result of 2 ranks and 100 reps with one barrier point in mode, no sample kept, late of them late.
+lat::CollResult one_barrier_point(int mode, int64_t late) {
+  lat::CollResult r;
+  r.summary.reps = 100;
+  r.summary.nprocs = 2;
+  r.summary.modes = mode;
+  lat_coll_point p{};
+  p.op = LAT_COLL_BARRIER;
+  p.mode = mode;
+  p.late = late;
+  r.points.push_back(p);
+  r.ranks.resize(2);
+  return r;
+}
+
 // A stopped run's files: PARTIAL on the first line of the table; a point with no sample has no figure in
 // the table, empty fields in the CSV and null statistics in the JSON, never 0 us.
 void stopped_run_marks_missing_figures(void **) {
-  lat::CollResult r;
+  lat::CollResult r = one_barrier_point(LAT_COLL_MODE_BARRIER, 0);
   r.summary.partial = 1;
   r.summary.rounds = 3;
-  r.summary.reps = 100;
-  r.summary.nprocs = 2;
-  r.summary.modes = LAT_COLL_MODE_BARRIER;
-  lat_coll_point p{};
-  p.op = LAT_COLL_BARRIER;
-  p.mode = LAT_COLL_MODE_BARRIER;
-  p.samples = 0;
-  r.points.push_back(p);
-  r.ranks.resize(2);
   const std::string table = lat::coll_table_text(r);
   assert_int_equal(table.rfind("*** PARTIAL RESULTS: the run was stopped after 3 of 100 rounds", 0), 0);
   const size_t at = table.find("no sample (the run stopped before this point was measured)");
@@ -180,19 +186,11 @@ void stopped_run_marks_missing_figures(void **) {
 /// --precision not met because a sync point kept no sample (every start late, 4 ranks on 2 cores): the
 /// table's line on how the rounds ended says so, and the point's row says why.
 void precision_unmet_names_the_withheld_points(void **) {
-  lat::CollResult r;
-  r.summary.rounds = r.summary.reps = 100;
-  r.summary.nprocs = 2;
-  r.summary.modes = LAT_COLL_MODE_SYNC;
+  lat::CollResult r = one_barrier_point(LAT_COLL_MODE_SYNC, 100);
+  r.summary.rounds = 100;
   r.summary.precision_pct = 5.0;
   r.summary.ended_by = LAT_END_TRIALS;  // the reps done
   r.summary.median_ci_half_pct_max = HUGE_VAL;
-  lat_coll_point p{};
-  p.op = LAT_COLL_BARRIER;
-  p.mode = LAT_COLL_MODE_SYNC;
-  p.late = 100;
-  r.points.push_back(p);
-  r.ranks.resize(2);
   const std::string table = lat::coll_table_text(r);
   assert_true(table.find("the rounds ended at reps before --precision 5 was met") != std::string::npos);
   assert_true(table.find("; 1 point(s) withheld (below), for which no interval exists") != std::string::npos);
