@@ -41,6 +41,7 @@ module mpilat_constants
   integer, parameter, public :: lat_max_changes = LAT_MAX_CHANGES
   integer, parameter, public :: lat_npercentiles = LAT_NPERCENTILES, lat_cpuset_len = LAT_CPUSET_LEN
   integer, parameter, public :: lat_study_max = LAT_STUDY_MAX, lat_precision_min_chunks = LAT_PRECISION_MIN_CHUNKS
+  integer, parameter, public :: lat_unreachable_rounds = LAT_UNREACHABLE_ROUNDS
   integer, parameter, public :: lat_coll_all_ops = LAT_COLL_ALL_OPS, lat_coll_all_modes = LAT_COLL_ALL_MODES
   integer, parameter, public :: lat_coll_max_sizes = LAT_COLL_MAX_SIZES
   integer, parameter, public :: lat_max_input_bytes = LAT_MAX_INPUT_BYTES, lat_max_input_line = LAT_MAX_INPUT_LINE

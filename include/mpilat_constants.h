@@ -61,11 +61,18 @@
 /* Values of lat_pingpong_result.ended_by: what ended the trials of a complete run (enum lat_run_end).
  *   LAT_END_TRIALS     ntrial trials were done
  *   LAT_END_TIME       the minutes' limit was reached
- *   LAT_END_PRECISION  the median's 95 % interval came within precision_pct of it, on a quiet run */
+ *   LAT_END_PRECISION  the median's 95 % interval came within precision_pct of it, on a quiet run
+ *   LAT_END_UNREACHABLE (lat_collective, since 10) precision_pct cannot be met: a point kept no sample in
+ *                      its first LAT_UNREACHABLE_ROUNDS rounds (every sync start late) */
 #define LAT_RUN_ENDS(LAT_X) \
   LAT_X(LAT_END_TRIALS, 0) \
   LAT_X(LAT_END_TIME, 1) \
-  LAT_X(LAT_END_PRECISION, 2)
+  LAT_X(LAT_END_PRECISION, 2) \
+  LAT_X(LAT_END_UNREACHABLE, 3)
+
+/* The rounds after which lat_collective's precision_pct is called unreachable for a point that kept no
+ * sample (every one started late): an oversubscribed node measured 2026 of 2026 late. */
+#define LAT_UNREACHABLE_ROUNDS 100
 
 /* The fewest chunks of trials (about 0.25 s each) before precision_pct may end a run: the run over time
    needs them to say whether it is quiet. */

@@ -607,7 +607,8 @@ typedef struct lat_coll_summary {
   int has_samples;      /**< 1 on the root rank, which holds every sample (lat_coll_get_samples,
                              lat_write_coll_files) */
   int ended_by;         /**< what ended the rounds of a complete run (enum lat_run_end): LAT_END_TRIALS (reps
-                             rounds) or LAT_END_PRECISION (precision_pct reached) */
+                             rounds), LAT_END_PRECISION (precision_pct reached) or LAT_END_UNREACHABLE
+                             (precision_pct cannot be: a point kept no sample in LAT_UNREACHABLE_ROUNDS rounds) */
   double precision_pct; /**< the precision asked (options' precision_pct; 0: none) */
   double median_ci_half_pct_max; /**< the widest half of a point's median's 95 % interval at the end, in percent
                                       of its median (infinity while one is unbounded) */

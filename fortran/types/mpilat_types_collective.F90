@@ -117,8 +117,9 @@ module mpilat_types_collective
     integer(c_int) :: partial
     !> 1 on the root rank, which holds every sample (lat_coll_get_samples, lat_write_coll_files)
     integer(c_int) :: has_samples
-    !> what ended the rounds of a complete run (enum lat_run_end): LAT_END_TRIALS (reps rounds) or
-    !> LAT_END_PRECISION (precision_pct reached)
+    !> what ended the rounds of a complete run (enum lat_run_end): LAT_END_TRIALS (reps rounds),
+    !> LAT_END_PRECISION (precision_pct reached) or LAT_END_UNREACHABLE (precision_pct cannot be: a point
+    !> kept no sample in LAT_UNREACHABLE_ROUNDS rounds)
     integer(c_int) :: ended_by
     !> the precision asked (options' precision_pct; 0: none)
     real(c_double) :: precision_pct

@@ -102,6 +102,12 @@ bool series_precise(const std::vector<PointSeries> &series, double precision_pct
   return true;
 }
 
+bool precision_unreachable(const std::vector<PointSeries> &series, int64_t rounds) {
+  for (const PointSeries &s : series)
+    if (s.values_us.empty() && s.late >= rounds) return true;
+  return false;
+}
+
 PointOutcome finish_point(const PointSeries &s) {
   PointOutcome out;
   lat_coll_point &p = out.point;

@@ -59,6 +59,8 @@ double widest_median_half_pct(const std::vector<PointSeries> &series);
 /// Whether the rounds may end on --precision: every point's median within +-precision_pct % (its 95 %
 /// interval) and every point's run over time quiet (run_is_quiet over its 0.25 s chunks).
 bool series_precise(const std::vector<PointSeries> &series, double precision_pct);
+/// --precision cannot be met: a point kept no sample in at least rounds rounds (every start late).
+bool precision_unreachable(const std::vector<PointSeries> &series, int64_t rounds);
 
 /// A point's statistics, its ranks (one per rank) and its warning lines ("WARNING: ...").
 struct PointOutcome {

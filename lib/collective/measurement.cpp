@@ -264,12 +264,14 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
   double lead = run.yield ? kLeadYieldS : kLeadStartS;
   const auto global_now = [&] { return sync.sync.to_root.to_reference(clock.now()); };
   int64_t round = 0, rounds_since_sync = 0;
-  bool precise = false;          // the root: every point precise enough (--precision), judged between rounds
+  // The root's word on --precision, judged between rounds: 0 go on, LAT_END_PRECISION every point precise
+  // enough, LAT_END_UNREACHABLE a point that can never be (it kept no sample: every start late).
+  int precision_end = 0;
   double precision_checked = 0.0;
   while (round < o.reps) {
     // The round's control: a stop anywhere, the root's word on --precision, and rank 0's on a new
     // synchronisation and the start.
-    double ctl[5] = {stop_requested() ? 1.0 : 0.0, 0.0, -HUGE_VAL, 0.0, precise ? 1.0 : 0.0};
+    double ctl[5] = {stop_requested() ? 1.0 : 0.0, 0.0, -HUGE_VAL, 0.0, static_cast<double>(precision_end)};
     if (run.rank == 0) {
       // At least one round between two synchronisations: a resync_s shorter than a synchronisation itself
       // would otherwise synchronise for ever and measure nothing.
@@ -283,7 +285,7 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
       break;
     }
     if (ctl[4] != 0.0) {
-      r.summary.ended_by = LAT_END_PRECISION;
+      r.summary.ended_by = static_cast<int>(ctl[4]);
       break;
     }
     if (ctl[1] != 0.0) {
@@ -312,6 +314,12 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
       const int p = sync_points[(j + static_cast<size_t>(round)) % ns];
       const PointPlan &pp = plan[static_cast<size_t>(p)];
       bool arrived_late = false, late = false;
+      if (g_sync_start_hold.world_rank >= 0) {
+        int world_rank = -1;
+        MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+        if (world_rank == g_sync_start_hold.world_rank)
+          std::this_thread::sleep_for(std::chrono::duration<double>(g_sync_start_hold.seconds));
+      }
       const long switches = run.yield ? 0 : involuntary_switches();
       run.stall->enter(*run.watched);  // before the wait: nothing but the call between the clock reads
       const double t1 = wait_until(clock, sync.sync.to_root, start, run.yield, arrived_late, late);
@@ -371,7 +379,9 @@ void measure_rounds(const Clock &clock, const Run &run, const lat_collective_opt
       // it), at most every chunk's length: the sort of every point's samples is not free.
       if (o.precision_pct > 0.0 && at - precision_checked >= kPrecisionCheckS) {
         precision_checked = at;
-        precise = series_precise(r.series, o.precision_pct);
+        precision_end = series_precise(r.series, o.precision_pct)                       ? LAT_END_PRECISION
+                        : precision_unreachable(r.series, LAT_UNREACHABLE_ROUNDS)      ? LAT_END_UNREACHABLE
+                                                                                       : 0;
       }
     }
     // The first start of a round waits for the control's allreduce to end everywhere: when it was late,
@@ -595,6 +605,8 @@ void take_result(const std::vector<char> &bytes, CollResult &r) {
 }
 
 }  // namespace
+
+SyncStartHold g_sync_start_hold;
 
 CollResult collective(MPI_Comm user_comm, const lat_collective_options &o, int64_t nsizes, const int64_t *sizes_in) {
   const auto wall_start = std::chrono::steady_clock::now();

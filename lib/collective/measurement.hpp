@@ -21,6 +21,15 @@ struct ClockReport {
   double offset_us = 0.0, drift = 0.0, rtt_us = 0.0, residual_us = 0.0, residual_rtt_us = 0.0, checks = 0.0;
 };
 
+/// Test hook of the sync mode (tests/core/test_collective_late_mpi.cpp): the rank of MPI_COMM_WORLD that
+/// sleeps this long before waiting for each scheduled start, so that it starts late for real; -1: none.
+/// Never set outside the tests.
+struct SyncStartHold {
+  int world_rank = -1;
+  double seconds = 0.0;
+};
+extern SyncStartHold g_sync_start_hold;
+
 struct CollResult {
   lat_collective_options options{};
   lat_coll_summary summary{};

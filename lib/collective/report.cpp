@@ -59,7 +59,11 @@ std::string coll_table_text(const CollResult &r) {
   append(o, "rounds {} of {} ({} interleaved points per round){}; sync samples discarded for a late start: {}\n",
          s.rounds, s.reps, s.npoints, s.partial ? ", PARTIAL: stopped" : "", s.late_total);
   if (s.precision_pct > 0.0 && !s.partial) {
-    if (s.ended_by == LAT_END_PRECISION)
+    if (s.ended_by == LAT_END_UNREACHABLE)
+      append(o, "the rounds ended after {} rounds: --precision {} cannot be met: {} point(s) kept no sample in {} "
+                "rounds or more (every start late; withheld below)\n",
+             s.rounds, s.precision_pct, withheld_points(r), LAT_UNREACHABLE_ROUNDS);
+    else if (s.ended_by == LAT_END_PRECISION)
       append(o, "the rounds ended on --precision {}: every point's median has its 95 % interval within +-{:.3f} % of it "
                 "and a quiet run over time\n", s.precision_pct, s.median_ci_half_pct_max);
     else
@@ -144,7 +148,10 @@ std::string coll_json_text(const CollResult &r, const std::string &command_line)
                    {"partial", s.partial != 0},
                    {"late_total", s.late_total},
                    {"warning_bits", s.warnings},
-                   {"ended_by", s.partial ? nlohmann::json() : nlohmann::json(s.ended_by == LAT_END_PRECISION ? "precision" : "reps")},
+                   {"ended_by", s.partial ? nlohmann::json()
+                                          : nlohmann::json(s.ended_by == LAT_END_PRECISION     ? "precision"
+                                                           : s.ended_by == LAT_END_UNREACHABLE ? "unreachable"
+                                                                                               : "reps")},
                    {"precision", s.precision_pct > 0.0 ? nlohmann::json{{"asked_pct", s.precision_pct},
                                                                         {"median_ci_half_pct_max", number_or_null(s.median_ci_half_pct_max)},
                                                                         {"min_chunks", LAT_PRECISION_MIN_CHUNKS}}

@@ -195,6 +195,17 @@ void precision_unmet_names_the_withheld_points(void **) {
   assert_true(table.find("the rounds ended at reps before --precision 5 was met") != std::string::npos);
   assert_true(table.find("; 1 point(s) withheld (below), for which no interval exists") != std::string::npos);
   assert_true(table.find("withheld: no sample: every one of 100 started late") != std::string::npos);
+  // Ended because it could not be met (LAT_UNREACHABLE_ROUNDS rounds without a kept sample): said so.
+  r.summary.ended_by = LAT_END_UNREACHABLE;
+  const std::string ended = lat::coll_table_text(r);
+  assert_true(ended.find("the rounds ended after 100 rounds: --precision 5 cannot be met: 1 point(s) kept no sample "
+                         "in 100 rounds or more") != std::string::npos);
+  assert_true(nlohmann::json::parse(lat::coll_json_text(r, "mpilat-coll"))["run"]["ended_by"] == "unreachable");
+  lat::PointSeries none(LAT_COLL_BARRIER, LAT_COLL_MODE_SYNC, 0, 2);
+  none.late = LAT_UNREACHABLE_ROUNDS - 1;
+  assert_false(lat::precision_unreachable({none}, LAT_UNREACHABLE_ROUNDS));
+  none.late = LAT_UNREACHABLE_ROUNDS;
+  assert_true(lat::precision_unreachable({none}, LAT_UNREACHABLE_ROUNDS));
 }
 
 }  // namespace
