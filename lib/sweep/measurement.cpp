@@ -217,36 +217,50 @@ void check_message(const Participant &p, const unsigned char *got, int count, ui
   throw DataError(text);
 }
 
-/// LAT_SWEEP_HALO: n exchanges, each of count bytes with every partner at once: an MPI_Irecv and an
-/// MPI_Isend to each (partner j's two messages at j x count in the slot), one MPI_Waitall. Verify: every
-/// message filled before and checked after, outside the clock, as verified_operations does.
-template <bool Verify, class Clock>
-int halo_operations(const Clock &clock, Participant &p, int count, int64_t n, int64_t sample, double &seconds) {
+/// LAT_SWEEP_HALO's one exchange: count bytes with every partner at once, an MPI_Irecv and an MPI_Isend to
+/// each (partner j's two messages at j x count in the slot), one MPI_Waitall.
+inline int halo_exchange(const Participant &p, unsigned char *s, unsigned char *r, int count) {
   MPI_Request req[2 * kMaxHaloPartners];
   const int partners = static_cast<int>(p.halo.size());
   int failed = MPI_SUCCESS;
-  const double start = clock.now();
+  for (int j = 0; j < partners; ++j) {
+    failed |= MPI_Irecv(r + j * count, count, MPI_BYTE, p.halo[j], kTagOp, p.work, &req[2 * j]);
+    failed |= MPI_Isend(s + j * count, count, MPI_BYTE, p.halo[j], kTagOp, p.work, &req[2 * j + 1]);
+  }
+  return failed | MPI_Waitall(2 * partners, req, MPI_STATUSES_IGNORE);
+}
+
+/// LAT_SWEEP_HALO: n exchanges on successive slots, the loop timed whole into seconds.
+template <class Clock>
+int halo_operations(const Clock &clock, Participant &p, int count, int64_t n, double &seconds) {
+  int failed = MPI_SUCCESS;
+  const double t1 = clock.now();
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t at = p.walk.next() * p.slot_bytes;
+    failed |= halo_exchange(p, p.send.data() + at, p.recv.data() + at, count);
+  }
+  seconds = clock.now() - t1;
+  return failed;
+}
+
+/// The same verified: every message filled before and checked after its exchange, outside the clock, as
+/// verified_operations does; only the exchanges are timed into seconds.
+template <class Clock>
+int verified_halo_operations(const Clock &clock, Participant &p, int count, int64_t n, int64_t sample,
+                             double &seconds) {
+  const int partners = static_cast<int>(p.halo.size());
+  int failed = MPI_SUCCESS;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t at = p.walk.next() * p.slot_bytes;
     unsigned char *s = p.send.data() + at, *r = p.recv.data() + at;
     const uint64_t seed = message_seed(sample, i);
-    double t1 = 0.0;
-    if constexpr (Verify) {
-      for (int j = 0; j < partners; ++j) fill_pattern(s + j * count, static_cast<size_t>(count), seed, p.lib_rank);
-      t1 = clock.now();
-    }
-    for (int j = 0; j < partners; ++j) {
-      failed |= MPI_Irecv(r + j * count, count, MPI_BYTE, p.halo[j], kTagOp, p.work, &req[2 * j]);
-      failed |= MPI_Isend(s + j * count, count, MPI_BYTE, p.halo[j], kTagOp, p.work, &req[2 * j + 1]);
-    }
-    failed |= MPI_Waitall(2 * partners, req, MPI_STATUSES_IGNORE);
-    if constexpr (Verify) {
-      seconds += clock.now() - t1;
-      for (int j = 0; j < partners; ++j)
-        if (p.halo[j] != MPI_PROC_NULL) check_message(p, r + j * count, count, seed, p.halo[j], p.halo[j], sample, i, n);
-    }
+    for (int j = 0; j < partners; ++j) fill_pattern(s + j * count, static_cast<size_t>(count), seed, p.lib_rank);
+    const double t1 = clock.now();
+    failed |= halo_exchange(p, s, r, count);
+    seconds += clock.now() - t1;
+    for (int j = 0; j < partners; ++j)
+      if (p.halo[j] != MPI_PROC_NULL) check_message(p, r + j * count, count, seed, p.halo[j], p.halo[j], sample, i, n);
   }
-  if constexpr (!Verify) seconds = clock.now() - start;
   return failed;
 }
 
@@ -356,8 +370,8 @@ double sample(const Clock &clock, Participant &p, const Command &c, StallWatch &
   stall.enter(c.seed);
   double seconds = 0.0;
   if (p.pattern == LAT_SWEEP_HALO) {
-    failed = p.verify ? halo_operations<true>(clock, p, count, c.n_avg, c.seed, seconds)
-                      : halo_operations<false>(clock, p, count, c.n_avg, c.seed, seconds);
+    failed = p.verify ? verified_halo_operations(clock, p, count, c.n_avg, c.seed, seconds)
+                      : halo_operations(clock, p, count, c.n_avg, seconds);
   } else if (p.verify) {
     failed = p.initiator ? run_verified<true>(clock, p, count, work, c.n_avg, acc, c.seed, seconds)
                          : run_verified<false>(clock, p, count, work, c.n_avg, acc, c.seed, seconds);
@@ -382,7 +396,7 @@ void warm_up(const Clock &clock, Participant &p, int64_t largest) {
   if (p.pattern == LAT_SWEEP_HALO) {  // every rank with its partners: exchanges of 0 bytes and of the largest
     double unused = 0.0;
     for (int bytes : {0, count})
-      if (halo_operations<false>(clock, p, bytes, kWarmupTrips, 0, unused) != MPI_SUCCESS)
+      if (halo_operations(clock, p, bytes, kWarmupTrips, unused) != MPI_SUCCESS)
         check_mpi(MPI_ERR_OTHER, "MPI_Irecv/MPI_Isend/MPI_Waitall (halo warm-up)");
     return;
   }
