@@ -55,7 +55,6 @@ std::string check_halo(const lat_sweep_options &o, int size) {
     return got("halo_partners must be 1, 2, 4 or 8 (with 6, the offsets +-(s + 1) and +-(s - 1) would lose their "
                "opposites)",
                n);
-  if (o.halo_periodic != 0 && o.halo_periodic != 1) return got("halo_periodic must be 0 or 1", o.halo_periodic);
   if (n == 8 && size < 4)
     return "halo_partners 8 needs at least 4 processes (offsets from s = floor(sqrt(P)) >= 2), the communicator has " +
            std::to_string(size);
