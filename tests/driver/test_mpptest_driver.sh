@@ -134,11 +134,14 @@ done
 python3 -c "import json; j = json.load(open('p.json')); assert j['pattern']['cachesize'] == 1048576 and j['pattern']['verify']" \
   && ok || bad "cache-cold run's json"
 # -overlap is the original's round trip, -overlap -head the exchange: each labelled in the JSON and the table,
-# the computation alone beside it, and a round trip that holds a computation takes at least as long as it.
+# the computation alone beside it, and an operation that holds a computation takes about as long as it at
+# least: half of it, since the two minima come from different moments of this machine's phases (0.8 over 2
+# samples failed once, 2d8ecbf's run); a computation outside the operation (~1 us against ~500 us) or
+# deleted (compute_us 0) still fails.
 for form in "roundtrip:" "exchange:-head"; do
   name=${form%%:*} head=${form#*:}
   # shellcheck disable=SC2086
-  $mpiexec -n 2 "$mpptest" -overlap $head -sizelist 0,1000000 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress \
+  $mpiexec -n 2 "$mpptest" -overlap $head -sizelist 0,1000000 -sample_reps 4 -n_stable 0 -nr 4096 -noplot -noprogress \
     -outbase "ov_$name" > "ov_$name.out" 2>&1 \
     && awk -F, 'NR == 3 && $10 > 0 { found = 1 } END { exit !found }' "ov_$name.csv" && ok || bad "overlap $name: computation alone reported"
   python3 - "ov_$name.json" "$name" << 'PY' && ok || bad "overlap $name: labels or times ($(head -3 "ov_$name.out"))"
@@ -147,7 +150,7 @@ j = json.load(open(sys.argv[1]))
 want = {"roundtrip": ("overlap_roundtrip", "time per round trip (us)"), "exchange": ("overlap", "time per exchange (us)")}
 assert (j["pattern"]["name"], j["pattern"]["time_unit"]) == want[sys.argv[2]], j["pattern"]
 big = j["points"][-1]
-assert big["bytes"] == 1000000 and big["min_us"] >= 0.8 * big["compute_us"] > 0, big
+assert big["bytes"] == 1000000 and big["min_us"] >= 0.5 * big["compute_us"] > 0, big
 PY
 done
 grep -q '^# mpptest (mpilat .*): overlap (round trip),' ov_roundtrip.out && grep -q '^# mpptest (mpilat .*): overlap (exchange),' ov_exchange.out \
