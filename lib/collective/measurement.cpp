@@ -21,7 +21,7 @@
 #include "common/communicator.hpp"
 #include "common/error.hpp"
 #include "common/failure_notes.hpp"
-#include "common/frame.hpp"
+#include "common/harness.hpp"
 #include "common/memory.hpp"
 #include "common/placement.hpp"
 #include "common/progress.hpp"
@@ -247,155 +247,221 @@ double wait_until(const Clock &clock, const ClockLine &line, double start, bool 
   return l;
 }
 
+/// The rounds: every point once a round, the sync points each at its scheduled start, the others after a
+/// barrier, in an order that turns; the records gathered on the root after each round. Between rounds the
+/// control agreed on every rank: a stop, --precision's end, a new synchronisation or a check of the clocks.
 template <class Clock>
-void measure_rounds(const Clock &clock, const Run &run, const lat_collective_options &o,
-                    const std::vector<PointPlan> &plan, std::vector<double> &window_s, SyncState &sync, CollResult &r,
-                    CollBuffers &bufs, bool one_pair_at_a_time, double run_start_global) {
-  const int np = static_cast<int>(plan.size());
-  std::vector<int> sync_points, barrier_points, loop_points;
-  for (int p = 0; p < np; ++p)
-    (plan[static_cast<size_t>(p)].mode == LAT_COLL_MODE_SYNC      ? sync_points
-     : plan[static_cast<size_t>(p)].mode == LAT_COLL_MODE_BARRIER ? barrier_points
-                                                                  : loop_points)
-        .push_back(p);
-  std::vector<double> mine(static_cast<size_t>(np) * kRecordDoubles), all;
-  if (run.rank == run.root) all.resize(mine.size() * static_cast<size_t>(run.size));
-  Progress progress(o.progress != 0 && run.rank == run.root, "collective rounds");
-  double lead = run.yield ? kLeadYieldS : kLeadStartS;
-  const auto global_now = [&] { return sync.sync.to_root.to_reference(clock.now()); };
-  int64_t round = 0, rounds_since_sync = 0;
-  // The root's word on --precision, judged between rounds: 0 go on, LAT_END_PRECISION every point precise
-  // enough, LAT_END_UNREACHABLE a point that can never be (it kept no sample: every start late).
-  int precision_end = 0;
-  double precision_checked = 0.0;
-  while (round < o.reps) {
-    // The round's control: a stop anywhere, the root's word on --precision, and rank 0's on a new
-    // synchronisation and the start.
-    double ctl[5] = {stop_requested() ? 1.0 : 0.0, 0.0, -HUGE_VAL, 0.0, static_cast<double>(precision_end)};
-    if (run.rank == 0) {
+class Rounds {
+ public:
+  Rounds(const Clock &clock, const Run &run, const lat_collective_options &o, const std::vector<PointPlan> &plan,
+         std::vector<double> &window_s, SyncState &sync, CollResult &r, CollBuffers &bufs, bool one_pair_at_a_time,
+         double run_start_global)
+      : clock_(clock), run_(run), o_(o), plan_(plan), window_s_(window_s), sync_(sync), r_(r), bufs_(bufs),
+        one_pair_at_a_time_(one_pair_at_a_time), run_start_global_(run_start_global),
+        progress_(o.progress != 0 && run.rank == run.root, "collective rounds"),
+        lead_(run.yield ? kLeadYieldS : kLeadStartS) {
+    for (int p = 0; p < static_cast<int>(plan.size()); ++p)
+      (plan[static_cast<size_t>(p)].mode == LAT_COLL_MODE_SYNC      ? sync_points_
+       : plan[static_cast<size_t>(p)].mode == LAT_COLL_MODE_BARRIER ? barrier_points_
+                                                                    : loop_points_)
+          .push_back(p);
+    mine_.resize(plan.size() * kRecordDoubles);
+    if (run.rank == run.root) all_.resize(mine_.size() * static_cast<size_t>(run.size));
+  }
+
+  void run() {
+    while (round_ < o_.reps) {
+      double ctl[5];
+      control(ctl);
+      if (ctl[0] != 0.0) {
+        r_.summary.partial = 1;
+        break;
+      }
+      if (ctl[4] != 0.0) {
+        r_.summary.ended_by = static_cast<int>(ctl[4]);
+        break;
+      }
+      if (ctl[1] != 0.0) {
+        resynchronise();
+        continue;
+      }
+      if (ctl[3] != 0.0) {
+        check_clocks();
+        continue;
+      }
+      const bool first_late = time_sync_points(ctl[2]);
+      time_other_points();
+      gather_records(ctl[2] - run_start_global_);
+      next_lead(first_late);
+      ++round_;
+      ++rounds_since_sync_;
+      progress_.update(round_, o_.reps);
+    }
+    progress_.finish(round_, o_.reps);
+    r_.summary.rounds = round_;
+  }
+
+ private:
+  /// The round's control on every rank: [a stop anywhere, rank 0's word on a new synchronisation, rank 0's
+  /// start, rank 0's word on a check of the clocks, the root's word on --precision].
+  void control(double ctl[5]) {
+    ctl[0] = stop_requested() ? 1.0 : 0.0;
+    ctl[1] = 0.0;
+    ctl[2] = -HUGE_VAL;
+    ctl[3] = 0.0;
+    ctl[4] = static_cast<double>(precision_end_);
+    if (run_.rank == 0) {
       // At least one round between two synchronisations: a resync_s shorter than a synchronisation itself
       // would otherwise synchronise for ever and measure nothing.
-      ctl[1] = o.resync_s > 0.0 && rounds_since_sync > 0 && clock.now() - sync.at_s > o.resync_s ? 1.0 : 0.0;
-      ctl[2] = global_now() + lead;
-      ctl[3] = clock.now() - sync.checked_s > kCheckEveryS ? 1.0 : 0.0;
+      ctl[1] = o_.resync_s > 0.0 && rounds_since_sync_ > 0 && clock_.now() - sync_.at_s > o_.resync_s ? 1.0 : 0.0;
+      ctl[2] = sync_.sync.to_root.to_reference(clock_.now()) + lead_;
+      ctl[3] = clock_.now() - sync_.checked_s > kCheckEveryS ? 1.0 : 0.0;
     }
-    run.allreduce(ctl, 5, MPI_MAX, "phase 'rounds': the round's control");
-    if (ctl[0] != 0.0) {
-      r.summary.partial = 1;
-      break;
-    }
-    if (ctl[4] != 0.0) {
-      r.summary.ended_by = static_cast<int>(ctl[4]);
-      break;
-    }
-    if (ctl[1] != 0.0) {
-      bool kept = true;
-      sync = synchronise(clock, run, o, one_pair_at_a_time, kept);
-      rounds_since_sync = 0;
-      if (!kept) r.summary.warnings |= LAT_WARN_CLOCKS;
-      ++r.summary.syncs;
-      r.summary.residual_max_us = std::max(r.summary.residual_max_us, sync.residual_max_s * 1e6);
-      r.summary.rtt_min_us = std::max(r.summary.rtt_min_us, sync.rtt_max_s * 1e6);
-      r.summary.error_bound_us = std::max(r.summary.error_bound_us, sync.error_bound_s * 1e6);
-      continue;
-    }
-    if (ctl[3] != 0.0) {  // a check of the clocks between rounds (not timed)
-      const std::function<double()> now = [&clock] { return clock.now(); };
-      const OffsetPoint p = residual_offset(run.comm, sync.base, kCheckBurst, now, run.sync_waits(one_pair_at_a_time));
-      if (run.rank != 0) sync.add_check(p);
-      sync.checked_s = clock.now();
-      continue;
-    }
-    // sync: every call at its own scheduled start, one window after another, in an order that turns.
-    double start = ctl[2];
+    run_.allreduce(ctl, 5, MPI_MAX, "phase 'rounds': the round's control");
+  }
+
+  void resynchronise() {
+    bool kept = true;
+    sync_ = synchronise(clock_, run_, o_, one_pair_at_a_time_, kept);
+    rounds_since_sync_ = 0;
+    lat_coll_summary &s = r_.summary;
+    if (!kept) s.warnings |= LAT_WARN_CLOCKS;
+    ++s.syncs;
+    s.residual_max_us = std::max(s.residual_max_us, sync_.residual_max_s * 1e6);
+    s.rtt_min_us = std::max(s.rtt_min_us, sync_.rtt_max_s * 1e6);
+    s.error_bound_us = std::max(s.error_bound_us, sync_.error_bound_s * 1e6);
+  }
+
+  /// A check of the clocks between rounds (not timed).
+  void check_clocks() {
+    const Clock &clock = clock_;
+    const std::function<double()> now = [&clock] { return clock.now(); };
+    const OffsetPoint p = residual_offset(run_.comm, sync_.base, kCheckBurst, now, run_.sync_waits(one_pair_at_a_time_));
+    if (run_.rank != 0) sync_.add_check(p);
+    sync_.checked_s = clock_.now();
+  }
+
+  /// sync: every call at its own scheduled start, one window after another. True when the first started
+  /// late because this rank arrived after its start (the lead was too short).
+  bool time_sync_points(double start) {
     bool first_late = false;
-    const size_t ns = sync_points.size();
+    const size_t ns = sync_points_.size();
     for (size_t j = 0; j < ns; ++j) {
-      const int p = sync_points[(j + static_cast<size_t>(round)) % ns];
-      const PointPlan &pp = plan[static_cast<size_t>(p)];
+      const int p = sync_points_[(j + static_cast<size_t>(round_)) % ns];
+      const PointPlan &pp = plan_[static_cast<size_t>(p)];
       bool arrived_late = false, late = false;
-      if (g_sync_start_hold.world_rank >= 0) {
-        int world_rank = -1;
-        MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-        if (world_rank == g_sync_start_hold.world_rank)
-          std::this_thread::sleep_for(std::chrono::duration<double>(g_sync_start_hold.seconds));
-      }
-      const long switches = run.yield ? 0 : involuntary_switches();
-      run.stall->enter(*run.watched);  // before the wait: nothing but the call between the clock reads
-      const double t1 = wait_until(clock, sync.sync.to_root, start, run.yield, arrived_late, late);
+      hold_for_test();
+      const long switches = run_.yield ? 0 : involuntary_switches();
+      run_.stall->enter(*run_.watched);  // before the wait: nothing but the call between the clock reads
+      const double t1 = wait_until(clock_, sync_.sync.to_root, start, run_.yield, arrived_late, late);
       late = late || arrived_late;
-      const int rc = bufs.call(pp.op, pp.bytes, o.root, run.comm);
-      const double t2 = clock.now();
-      run.stall->leave((*run.watched)++);
+      const int rc = bufs_.call(pp.op, pp.bytes, o_.root, run_.comm);
+      const double t2 = clock_.now();
+      run_.stall->leave((*run_.watched)++);
       // Preempted after its start read (late into the call, or inside it): as late. Spinning ranks only: a
       // yielding rank's sched_yield counts as an involuntary switch whenever another task runs.
-      if (!run.yield && involuntary_switches() != switches) late = true;
+      if (!run_.yield && involuntary_switches() != switches) late = true;
       check_mpi(rc, coll_op_name(pp.op));
-      double *rec = &mine[static_cast<size_t>(p) * kRecordDoubles];
-      rec[0] = sync.sync.to_root.to_reference(t1);
-      rec[1] = sync.sync.to_root.to_reference(t2);
+      double *rec = &mine_[static_cast<size_t>(p) * kRecordDoubles];
+      rec[0] = sync_.sync.to_root.to_reference(t1);
+      rec[1] = sync_.sync.to_root.to_reference(t2);
       rec[2] = t2 - t1;
       rec[3] = late ? 1.0 : 0.0;
       if (j == 0) first_late = arrived_late;
-      start += window_s[static_cast<size_t>(p)];
+      start += window_s_[static_cast<size_t>(p)];
     }
-    // barrier, then loop: a barrier before each sample, in a turning order.
-    for (const std::vector<int> *points : {&barrier_points, &loop_points}) {
+    return first_late;
+  }
+
+  /// The test hook g_sync_start_hold: its rank sleeps before each scheduled start, which it then misses.
+  static void hold_for_test() {
+    if (g_sync_start_hold.world_rank < 0) return;
+    int world_rank = -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    if (world_rank == g_sync_start_hold.world_rank)
+      std::this_thread::sleep_for(std::chrono::duration<double>(g_sync_start_hold.seconds));
+  }
+
+  /// barrier, then loop: a barrier before each sample, in a turning order.
+  void time_other_points() {
+    for (const std::vector<int> *points : {&barrier_points_, &loop_points_}) {
       const size_t n = points->size();
       for (size_t j = 0; j < n; ++j) {
-        const int p = (*points)[(j + static_cast<size_t>(round)) % n];
-        const PointPlan &pp = plan[static_cast<size_t>(p)];
-        const int64_t calls = pp.mode == LAT_COLL_MODE_LOOP ? o.loop_calls : 1;
-        run.barrier("phase 'rounds': the barrier before a sample");
-        run.stall->enter(*run.watched);
+        const int p = (*points)[(j + static_cast<size_t>(round_)) % n];
+        const PointPlan &pp = plan_[static_cast<size_t>(p)];
+        const int64_t calls = pp.mode == LAT_COLL_MODE_LOOP ? o_.loop_calls : 1;
+        run_.barrier("phase 'rounds': the barrier before a sample");
+        run_.stall->enter(*run_.watched);
         int rc = MPI_SUCCESS;
-        const double t1 = clock.now();
-        for (int64_t c = 0; c < calls && rc == MPI_SUCCESS; ++c) rc = bufs.call(pp.op, pp.bytes, o.root, run.comm);
-        const double t2 = clock.now();
-        run.stall->leave((*run.watched)++);
+        const double t1 = clock_.now();
+        for (int64_t c = 0; c < calls && rc == MPI_SUCCESS; ++c) rc = bufs_.call(pp.op, pp.bytes, o_.root, run_.comm);
+        const double t2 = clock_.now();
+        run_.stall->leave((*run_.watched)++);
         check_mpi(rc, coll_op_name(pp.op));
-        double *rec = &mine[static_cast<size_t>(p) * kRecordDoubles];
+        double *rec = &mine_[static_cast<size_t>(p) * kRecordDoubles];
         rec[0] = rec[1] = rec[3] = 0.0;
         rec[2] = (t2 - t1) / static_cast<double>(calls);
       }
     }
-    // The round's records to the root.
-    MPI_Request req;
-    check_mpi(MPI_Igather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), static_cast<int>(mine.size()),
-                          MPI_DOUBLE, run.root, run.comm, &req),
-              "MPI_Igather (records)");
-    wait_as(run.yield, req, run.waiting("phase 'rounds': the records to the root"), run.listener);
-    if (run.rank == run.root) {
-      const double at = ctl[2] - run_start_global;
-      std::vector<RankRecord> recs(static_cast<size_t>(run.size));
-      for (int p = 0; p < np; ++p) {
-        for (int k = 0; k < run.size; ++k) {
-          const double *d = &all[(static_cast<size_t>(k) * static_cast<size_t>(np) + static_cast<size_t>(p)) * kRecordDoubles];
-          recs[static_cast<size_t>(k)] = {d[0], d[1], d[2], d[3]};
-        }
-        r.series[static_cast<size_t>(p)].add(recs.data(), run.size, at);
-      }
-      // --precision, between rounds and before the lead's allreduce (rank 0 schedules the next start after
-      // it), at most every chunk's length: the sort of every point's samples is not free.
-      if (o.precision_pct > 0.0 && at - precision_checked >= kPrecisionCheckS) {
-        precision_checked = at;
-        precision_end = series_precise(r.series, o.precision_pct)                       ? LAT_END_PRECISION
-                        : precision_unreachable(r.series, LAT_UNREACHABLE_ROUNDS)      ? LAT_END_UNREACHABLE
-                                                                                       : 0;
-      }
-    }
-    // The first start of a round waits for the control's allreduce to end everywhere: when it was late,
-    // the lead was too short (yielding ranks sleep in ms steps); shrink it again slowly.
-    double late_first = first_late ? 1.0 : 0.0;
-    if (ns > 0) run.allreduce(&late_first, 1, MPI_MAX, "phase 'rounds': the lead");
-    lead = late_first != 0.0 ? std::min(2.0 * lead, kLeadMaxS) : std::max(lead * 0.95, run.yield ? kLeadYieldS : kLeadStartS);
-    ++round;
-    ++rounds_since_sync;
-    progress.update(round, o.reps);
   }
-  progress.finish(round, o.reps);
-  r.summary.rounds = round;
-}
+
+  /// The round's records to the root, which adds them to its series (at: the round's start since the run's)
+  /// and judges --precision.
+  void gather_records(double at) {
+    MPI_Request req;
+    check_mpi(MPI_Igather(mine_.data(), static_cast<int>(mine_.size()), MPI_DOUBLE, all_.data(),
+                          static_cast<int>(mine_.size()), MPI_DOUBLE, run_.root, run_.comm, &req),
+              "MPI_Igather (records)");
+    wait_as(run_.yield, req, run_.waiting("phase 'rounds': the records to the root"), run_.listener);
+    if (run_.rank != run_.root) return;
+    const size_t np = plan_.size();
+    std::vector<RankRecord> recs(static_cast<size_t>(run_.size));
+    for (size_t p = 0; p < np; ++p) {
+      for (int k = 0; k < run_.size; ++k) {
+        const double *d = &all_[(static_cast<size_t>(k) * np + p) * kRecordDoubles];
+        recs[static_cast<size_t>(k)] = {d[0], d[1], d[2], d[3]};
+      }
+      r_.series[p].add(recs.data(), run_.size, at);
+    }
+    // --precision, between rounds and before the lead's allreduce (rank 0 schedules the next start after
+    // it), at most every chunk's length: the sort of every point's samples is not free. Its word: 0 go
+    // on, LAT_END_PRECISION every point precise enough, LAT_END_UNREACHABLE a point that can never be (it
+    // kept no sample: every start late).
+    if (o_.precision_pct > 0.0 && at - precision_checked_ >= kPrecisionCheckS) {
+      precision_checked_ = at;
+      precision_end_ = series_precise(r_.series, o_.precision_pct)                  ? LAT_END_PRECISION
+                       : precision_unreachable(r_.series, LAT_UNREACHABLE_ROUNDS) ? LAT_END_UNREACHABLE
+                                                                                  : 0;
+    }
+  }
+
+  /// The first start of a round waits for the control's allreduce to end everywhere: when it was late, the
+  /// lead was too short (yielding ranks sleep in ms steps); shrink it again slowly.
+  void next_lead(bool first_late) {
+    double late_first = first_late ? 1.0 : 0.0;
+    if (!sync_points_.empty()) run_.allreduce(&late_first, 1, MPI_MAX, "phase 'rounds': the lead");
+    lead_ = late_first != 0.0 ? std::min(2.0 * lead_, kLeadMaxS)
+                              : std::max(lead_ * 0.95, run_.yield ? kLeadYieldS : kLeadStartS);
+  }
+
+  const Clock &clock_;
+  const Run &run_;
+  const lat_collective_options &o_;
+  const std::vector<PointPlan> &plan_;
+  std::vector<double> &window_s_;
+  SyncState &sync_;
+  CollResult &r_;
+  CollBuffers &bufs_;
+  const bool one_pair_at_a_time_;
+  const double run_start_global_;
+  Progress progress_;
+  double lead_;
+  std::vector<int> sync_points_, barrier_points_, loop_points_;
+  std::vector<double> mine_, all_;
+  int64_t round_ = 0, rounds_since_sync_ = 0;
+  int precision_end_ = 0;
+  double precision_checked_ = 0.0;
+};
 
 
 /// Where the ranks are, and whether a node holds more ranks than it has processors: the summary's places and
@@ -608,72 +674,109 @@ void take_result(const std::vector<char> &bytes, CollResult &r) {
 
 SyncStartHold g_sync_start_hold;
 
-CollResult collective(MPI_Comm user_comm, const lat_collective_options &o, int64_t nsizes, const int64_t *sizes_in) {
-  const auto wall_start = std::chrono::steady_clock::now();
-  MeasurementFrame frame(user_comm, o.timeout_s);
-  const LibComm &comm = frame.comm();
-  const int rank = frame.rank(), size = frame.size();
-  const std::string complaint = check_collective_options(o, nsizes, sizes_in, size, rank == o.root);
-  const std::vector<int> ops = ops_of(o.ops), modes = modes_of(o.modes);
-  frame.agree(complaint, collective_shared_values(o, nsizes, sizes_in));
+namespace {
 
-  CollResult r;
-  r.options = o;
-  const std::vector<int64_t> start = starting_sizes(o, nsizes, sizes_in);
-  std::unique_ptr<CollBuffers> bufs;
-  std::string no_memory;
-  try {
-    bufs = std::make_unique<CollBuffers>(o.ops, start.back(), size);
-  } catch (const std::exception &) {
-    no_memory = "cannot allocate the buffers of " + std::to_string(start.back()) + "-byte messages on " +
-                std::to_string(size) + " ranks";
+/// The collective's parts of the measurement harness (lib/common/harness.hpp): every rank measures, on the
+/// library's communicator; the root keeps the samples and analyses them, the others get its result less
+/// the samples.
+class CollectiveRun {
+ public:
+  CollectiveRun(const lat_collective_options &o, int64_t nsizes, const int64_t *sizes)
+      : o_(o), nsizes_(nsizes), sizes_(sizes), wall_start_(std::chrono::steady_clock::now()) {}
+
+  std::string check(MeasurementFrame &frame) {
+    run_.rank = frame.rank();
+    run_.size = frame.size();
+    return check_collective_options(o_, nsizes_, sizes_, run_.size, run_.rank == o_.root);
   }
-  agree_on_failure(comm, no_memory, Fault::nomem);
 
-  Run run;
-  run.comm = comm.get();
-  run.rank = rank;
-  run.size = size;
-  run.root = o.root;
-  run.timeout_s = o.timeout_s;
-  run.listener = &frame.listener();
-  run.all_ranks = comm.all_ranks();
-  lat_coll_summary &s = r.summary;
+  std::vector<Shared> shared() const { return collective_shared_values(o_, nsizes_, sizes_); }
 
-  frame.telling_failures([&] {
-    const bool oversubscribed = find_places(run, o, s);
+  Members members(MeasurementFrame &frame) {
+    run_.comm = frame.comm().get();
+    run_.root = o_.root;
+    run_.timeout_s = o_.timeout_s;
+    run_.listener = &frame.listener();
+    run_.all_ranks = frame.comm().all_ranks();
+    r_.options = o_;
+    start_ = starting_sizes(o_, nsizes_, sizes_);
+    return Members::every_rank(o_.root);
+  }
+
+  std::string allocate(bool) {
+    try {
+      bufs_ = std::make_unique<CollBuffers>(o_.ops, start_.back(), run_.size);
+    } catch (const std::exception &) {
+      return "cannot allocate the buffers of " + std::to_string(start_.back()) + "-byte messages on " +
+             std::to_string(run_.size) + " ranks";
+    }
+    return "";
+  }
+
+  /// The root: the rounds, then the analysis of every sample.
+  std::vector<char> lead(MPI_Comm) {
+    const bool oversubscribed = measure();
+    analyse_on_root(r_, oversubscribed);
+    r_.summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
+    return result_bytes(r_);
+  }
+
+  void follow(MPI_Comm) { measure(); }
+
+  /// The root's result everywhere; the samples on the root only.
+  CollResult result(std::vector<char> bytes) {
+    if (run_.rank != o_.root) take_result(bytes, r_);
+    r_.summary.has_samples = run_.rank == o_.root ? 1 : 0;
+    return std::move(r_);
+  }
+
+ private:
+  /// Every rank: the places, the clocks synchronised, the sizes, the rounds, the clocks checked at the end.
+  /// True when a node holds more ranks than processors.
+  bool measure() {
+    lat_coll_summary &s = r_.summary;
+    const bool oversubscribed = find_places(run_, o_, s);
     // One watchdog for every blocking call from here on (the collective calls, the barriers before them, the
     // clock exchanges): with timeout_s, a rank that stops answering ends the job with a message.
-    StallWatch stall(o.timeout_s, rank, -1, "phase 'calls': a collective call or a clock exchange");
+    StallWatch stall(o_.timeout_s, run_.rank, -1, "phase 'calls': a collective call or a clock exchange");
     int64_t watched = 0;
-    run.stall = &stall;
-    run.watched = &watched;
-    with_clock(o.timer, [&](const auto &clock) {
-      SyncState sync = synchronise_clocks(clock, run, o, oversubscribed, s);
+    run_.stall = &stall;
+    run_.watched = &watched;
+    const std::vector<int> ops = ops_of(o_.ops), modes = modes_of(o_.modes);
+    with_clock(o_.timer, [&](const auto &clock) {
+      SyncState sync = synchronise_clocks(clock, run_, o_, oversubscribed, s);
       const ClockReport first = sync.report;
       // The sizes: the list, or size_first..size_last refined by the size-sweep engine.
       const int sized_op = first_sized_op(ops);
-      r.sizes = o.adaptive && sized_op != 0 ? sizes_by_engine(clock, run, o, start, sized_op, *bufs) : start;
-      const std::vector<PointPlan> plan = plan_points(modes, ops, r.sizes);
-      std::vector<double> window_s = sync_windows(clock, run, o, plan, sync, *bufs);
-      if (rank == o.root) start_series(r, plan, window_s, size);
+      r_.sizes = o_.adaptive && sized_op != 0 ? sizes_by_engine(clock, run_, o_, start_, sized_op, *bufs_) : start_;
+      const std::vector<PointPlan> plan = plan_points(modes, ops, r_.sizes);
+      std::vector<double> window_s = sync_windows(clock, run_, o_, plan, sync, *bufs_);
+      if (run_.rank == o_.root) start_series(r_, plan, window_s, run_.size);
       const double run_start_global = sync.sync.to_root.to_reference(clock.now());
-      measure_rounds(clock, run, o, plan, window_s, sync, r, *bufs, oversubscribed, run_start_global);
-      clocks_at_end(clock, run, o, sync, first, oversubscribed, r);
+      Rounds<std::decay_t<decltype(clock)>>(clock, run_, o_, plan, window_s, sync, r_, *bufs_, oversubscribed,
+                                            run_start_global).run();
+      clocks_at_end(clock, run_, o_, sync, first, oversubscribed, r_);
     });
+    run_.stall = nullptr;
+    run_.watched = nullptr;
+    return oversubscribed;
+  }
 
-    // The root's analysis, then the result on every rank (the samples stay on the root).
-    std::vector<char> bytes;
-    if (rank == o.root) {
-      analyse_on_root(r, oversubscribed);
-      s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-      bytes = result_bytes(r);
-    }
-    bytes = frame.share_result(std::move(bytes), o.root, true);
-    if (rank != o.root) take_result(bytes, r);
-  });
-  s.has_samples = rank == o.root ? 1 : 0;
-  return r;
+  const lat_collective_options &o_;
+  int64_t nsizes_;
+  const int64_t *sizes_;
+  std::chrono::steady_clock::time_point wall_start_;
+  Run run_;
+  std::vector<int64_t> start_;
+  std::unique_ptr<CollBuffers> bufs_;
+  CollResult r_;
+};
+
+}  // namespace
+
+CollResult collective(MPI_Comm user_comm, const lat_collective_options &o, int64_t nsizes, const int64_t *sizes_in) {
+  CollectiveRun run(o, nsizes, sizes_in);
+  return run_measurement(user_comm, o.timeout_s, run);
 }
 
 }  // namespace lat

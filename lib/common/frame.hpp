@@ -1,5 +1,6 @@
-// frame.hpp: the frame every measurement runs in, written once. A capability gives only its own parts: its
-// check, its leader, its followers and its result (docs/architecture.md, "The measurement frame").
+// frame.hpp: the steps of the measurement harness (harness.hpp, which calls them in order): the library's
+// communicator, the verdict, the members' communicator, failures told, the result shared
+// (docs/architecture.md, "The measurement harness").
 #pragma once
 
 #include <mpi.h>

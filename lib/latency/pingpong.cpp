@@ -15,7 +15,7 @@
 #include "common/clock.hpp"
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
-#include "common/frame.hpp"
+#include "common/harness.hpp"
 #include "common/c_string.hpp"
 #include "common/failure_notes.hpp"
 #include "common/waits.hpp"
@@ -458,131 +458,301 @@ void fill_statistics(PingPong &pp) {
   r.warnings = run_warnings(levels, changes, r.n_removed, r.all.count, nullptr);
 }
 
-/// The ping-pong's parts of the measurement frame (lib/common/frame.hpp), on every rank: the ranks' places
-/// and the result's common fields; then on the two measuring ranks, in the frame's member part, dest
-/// answering chunks and source calibrating and calling work(pair, calibration), which times the chunks and
-/// ends them. Returns who measures and who only waits (a timeout inside the trials is kept by work, not
-/// thrown, so the result keeps what was measured).
-struct Frame {
-  int source = 0, dest = 0;
-  bool measuring = false;
-  std::vector<int> idle_ranks;
+/// The ping-pong's parts of the measurement harness (lib/common/harness.hpp) that a run and an npp study
+/// share: the result's common fields and every rank's place; source leads and dest follows on a
+/// communicator of their own (for the per-trial barrier); dest answers chunks; source learns dest's place,
+/// calibrates and calls its work (which times the chunks and ends them, a timeout inside the trials kept,
+/// not thrown, so the result keeps what was measured).
+class PairTrials {
+ public:
+  PairTrials(const lat_pingpong_options &opts, const lat_timer_result *calibration, lat_pingpong_result &r)
+      : opts_(opts), calibration_(calibration), r_(r) {}
+
+  Members members(MeasurementFrame &frame) {
+    const LibComm &comm = frame.comm();
+    rank_ = comm.rank();
+    const int size = comm.size();
+    source_ = opts_.source;
+    dest_ = opts_.dest == LAT_LAST_RANK ? size - 1 : opts_.dest;
+    r_.bytes = opts_.bytes >= 0 ? opts_.bytes : 8 * opts_.n;
+    r_.n = opts_.bytes >= 0 ? -1 : opts_.n;
+    r_.estimate = opts_.npp == 0 || opts_.estimate != 0 ? 1 : 0;
+    r_.npptrial = r_.estimate ? opts_.npptrial : 0;
+    r_.npp_init = r_.estimate ? opts_.npp_init : 0;
+    r_.res_npp = opts_.res_npp;
+    r_.ntrial = opts_.ntrial;
+    r_.minutes = opts_.minutes;
+    r_.precision_pct = opts_.precision_pct;
+    r_.nprocs = size;
+    r_.cut_coef = opts_.cut_coef;
+    r_.source = source_;
+    r_.dest = dest_;
+    r_.timer = opts_.timer;
+    // Every rank: where it runs (collective: node numbering), before anything is timed.
+    here_ = place_of_this_rank(comm.get(), rank_);
+    for (int k = 0; k < size; ++k)
+      if (k != source_ && k != dest_) idle_ranks_.push_back(k);
+    return Members::some({source_, dest_}, source_, kTagName);
+  }
+
+  /// The message buffer: at least one double, for the hand-shake.
+  std::string allocate(bool measuring) {
+    if (!measuring) return "";
+    try {
+      p_.buffer.assign(std::max<size_t>(1, (static_cast<size_t>(r_.bytes) + 7) / 8), 0.0);
+    } catch (const std::bad_alloc &) {
+      return "cannot allocate the " + std::to_string(r_.bytes) + "-byte message";
+    }
+    return "";
+  }
+
+  /// Dest: its place to source, then the trials answered.
+  void follow(MPI_Comm pair_comm) {
+    join(pair_comm);
+    check_mpi(MPI_Send(&here_.place, sizeof here_.place, MPI_BYTE, kSourceInPair, kTagName, p_.comm), "MPI_Send");
+    // Dest's first wait spans the source's timer calibration, when it is done here.
+    answer_trials(p_, follower_first_wait_s(calibration_, opts_.nr));
+  }
+
+ protected:
+  /// Source: dest's place, the calibration, then work(p, calibration), unless the calibration was stopped.
+  template <class Work>
+  void lead_trials(MPI_Comm pair_comm, Work &&work) {
+    join(pair_comm);
+    MPI_Request req;
+    check_mpi(MPI_Irecv(&r_.dest_place, sizeof r_.dest_place, MPI_BYTE, kDestInPair, kTagName, p_.comm, &req), "MPI_Irecv");
+    wait_spinning(req, p_.waiting("phase 'start': dest's place"));
+    r_.source_place = here_.place;
+    r_.shared = shared_bits(r_.source_place, r_.dest_place);
+    copy_c_string(r_.source_host, r_.source_place.host);
+    copy_c_string(r_.dest_host, r_.dest_place.host);
+    const Calibration c = leader_calibration(calibration_, opts_.timer, opts_.nr, rank_, opts_.progress != 0);
+    const lat_timer_result &cal = c.result;
+    if (c.interrupted) r_.partial = LAT_PARTIAL_STOPPED, r_.stopped_in = LAT_PHASE_CALIBRATION;
+    r_.res_timing_us = cal.res_timing_us;
+    r_.min_ov_us = cal.min_ov_us;
+    r_.unit_us = cal.unit_us > 0.0 ? cal.unit_us : with_clock(opts_.timer, [](const auto &clock) { return clock.unit() * 1e6; });
+    if (r_.partial != LAT_COMPLETE)
+      end_trials(p_);
+    else
+      work(p_, cal);
+  }
+
+  /// Source, after a timeout in the trials: the ranks that only wait learn why (dest knows already).
+  void tell_idle_ranks(MPI_Comm comm, const std::exception_ptr &failure) const {
+    try {
+      std::rethrow_exception(failure);
+    } catch (const TimeoutError &e) {
+      report_failure(comm, idle_ranks_, Fault::timeout, e.what());
+    }
+  }
+
+  const lat_pingpong_options &opts_;
+  const lat_timer_result *calibration_;
+  lat_pingpong_result &r_;
+  int rank_ = 0, source_ = 0, dest_ = 0;
+
+ private:
+  void join(MPI_Comm pair_comm) {
+    p_.comm = pair_comm;
+    p_.my_rank = rank_;
+    p_.peer_rank = rank_ == source_ ? dest_ : source_;
+    p_.peer = "rank " + std::to_string(p_.peer_rank);
+    p_.timeout_s = opts_.timeout_s;
+    p_.count = static_cast<int>(opts_.bytes >= 0 ? opts_.bytes : opts_.n);
+    p_.type = opts_.bytes >= 0 ? MPI_BYTE : MPI_DOUBLE;
+  }
+
+  LocalPlace here_;
+  std::vector<int> idle_ranks_;
+  Pair p_;
 };
-template <class Work>
-Frame run_pair(MeasurementFrame &frame, const lat_pingpong_options &opts, const lat_timer_result *calibration,
-               lat_pingpong_result &r, Work &&work) {
-  const LibComm &comm = frame.comm();
-  const int rank = comm.rank(), size = comm.size();
-  Frame f;
-  f.source = opts.source;
-  f.dest = opts.dest == LAT_LAST_RANK ? size - 1 : opts.dest;
-  r.bytes = opts.bytes >= 0 ? opts.bytes : 8 * opts.n;
-  r.n = opts.bytes >= 0 ? -1 : opts.n;
-  r.estimate = opts.npp == 0 || opts.estimate != 0 ? 1 : 0;
-  r.npptrial = r.estimate ? opts.npptrial : 0;
-  r.npp_init = r.estimate ? opts.npp_init : 0;
-  r.res_npp = opts.res_npp;
-  r.ntrial = opts.ntrial;
-  r.minutes = opts.minutes;
-  r.precision_pct = opts.precision_pct;
-  r.nprocs = size;
-  r.cut_coef = opts.cut_coef;
-  r.source = f.source;
-  r.dest = f.dest;
-  r.timer = opts.timer;
-  // Every rank: where it runs (collective: node numbering), before anything is timed.
-  const LocalPlace here = place_of_this_rank(comm.get(), rank);
-  f.measuring = rank == f.source || rank == f.dest;
-  if (!f.measuring) return f;
-  for (int k = 0; k < size; ++k)
-    if (k != f.source && k != f.dest) f.idle_ranks.push_back(k);
-  // Dest's first wait spans the source's timer calibration, when it is done here.
-  const double calibration_s = follower_first_wait_s(calibration, opts.nr);
-  // The two measuring ranks get a communicator of their own for the per-trial barrier (collective over the
-  // two only: the others go straight to waiting for the result).
-  frame.run_member({f.source, f.dest}, kTagName, [&](MPI_Comm pair_comm) {
-    Pair p;
-    p.comm = pair_comm;
-    p.my_rank = rank;
-    p.peer_rank = rank == f.source ? f.dest : f.source;
-    p.peer = "rank " + std::to_string(p.peer_rank);
-    p.timeout_s = opts.timeout_s;
-    const size_t doubles = std::max<size_t>(1, (static_cast<size_t>(r.bytes) + 7) / 8);
-    p.buffer.assign(doubles, 0.0);
-    p.count = static_cast<int>(opts.bytes >= 0 ? opts.bytes : opts.n);
-    p.type = opts.bytes >= 0 ? MPI_BYTE : MPI_DOUBLE;
-    if (rank == f.dest) {
-      check_mpi(MPI_Send(&here.place, sizeof here.place, MPI_BYTE, kSourceInPair, kTagName, p.comm), "MPI_Send");
-      answer_trials(p, calibration_s);
-    } else {
-      MPI_Request req;
-      check_mpi(MPI_Irecv(&r.dest_place, sizeof r.dest_place, MPI_BYTE, kDestInPair, kTagName, p.comm, &req), "MPI_Irecv");
-      wait_spinning(req, p.waiting("phase 'start': dest's place"));
-      r.source_place = here.place;
-      r.shared = shared_bits(r.source_place, r.dest_place);
-      copy_c_string(r.source_host, r.source_place.host);
-      copy_c_string(r.dest_host, r.dest_place.host);
-      const Calibration c = leader_calibration(calibration, opts.timer, opts.nr, rank, opts.progress != 0);
-      const lat_timer_result &cal = c.result;
-      if (c.interrupted) r.partial = LAT_PARTIAL_STOPPED, r.stopped_in = LAT_PHASE_CALIBRATION;
-      r.res_timing_us = cal.res_timing_us;
-      r.min_ov_us = cal.min_ov_us;
-      r.unit_us = cal.unit_us > 0.0 ? cal.unit_us : with_clock(opts.timer, [](const auto &clock) { return clock.unit() * 1e6; });
-      if (r.partial != LAT_COMPLETE) {
+
+/// lat_pingpong_stats's parts: source times the chunks and shares the result with its distribution.
+class PingPongRun : public PairTrials {
+ public:
+  PingPongRun(const lat_pingpong_options &opts, const lat_timer_result *calibration, bool want_dist)
+      : PairTrials(opts, calibration, pp_.result), want_dist_(want_dist) {}
+
+  std::string check(MeasurementFrame &frame) const {
+    return check_pingpong_options(opts_, frame.size(), frame.rank(), calibration_);
+  }
+  std::vector<Shared> shared() const { return pingpong_shared_values(opts_); }
+
+  std::vector<char> lead(MPI_Comm pair_comm) {
+    lead_trials(pair_comm, [&](Pair &p, const lat_timer_result &cal) {
+      with_clock(opts_.timer, [&](const auto &clock) { measure_on_source(clock, p, opts_, cal, pp_); });
+    });
+    fill_statistics(pp_);
+    return {};
+  }
+
+  /// The result with its distribution and chunks (the harness's bytes are not used): waited for without a
+  /// time limit where only waiting (a measurement may take hours), a measuring rank's failure note ending
+  /// the wait. Source, timed out in the trials: the others learn why, the result here keeps what was
+  /// measured; a rank that stopped listening afterwards must not cost it its result either.
+  std::vector<char> share(MeasurementFrame &frame, std::vector<char>, int, bool measuring) {
+    const MPI_Comm comm = frame.comm().get();
+    lat_pingpong_result &r = pp_.result;
+    if (!measuring) {
+      std::vector<double> chunks;
+      share_from_root(&r, sizeof r, pp_.dist, want_dist_, source_, comm, frame.result_wait(false, ""),
+                      &frame.listener(), &chunks);
+      pp_.chunks = unpack_chunks(chunks);
+      return {};
+    }
+    if (pp_.failure) {
+      tell_idle_ranks(comm, pp_.failure);
+      shared_ = false;
+      return {};
+    }
+    try {
+      std::vector<double> chunks = pack_chunks(pp_.chunks);
+      share_from_root(&r, sizeof r, pp_.dist, want_dist_, source_, comm,
+                      frame.result_wait(true, "phase 'result': sharing the result"), nullptr, &chunks);
+      pp_.chunks = want_dist_ ? unpack_chunks(chunks) : std::vector<TrialChunk>{};
+    } catch (const TimeoutError &) {
+      if (rank_ != source_) throw;
+      pp_.failure = std::current_exception();
+    }
+    return {};
+  }
+
+  PingPong result(std::vector<char>) {
+    if (shared_) throw_if_clock_blind(pp_.result, opts_);
+    return std::move(pp_);
+  }
+
+ private:
+  PingPong pp_;
+  bool want_dist_;
+  bool shared_ = true;  // false: source timed out in the trials; its partial result is returned as it is
+};
+
+/// lat_npp_study's parts: the values take turns until each has ntrial trials; the rows shared.
+class StudyRun : public PairTrials {
+ public:
+  StudyRun(const lat_pingpong_options &opts, const lat_timer_result *calibration, const int64_t *given, int nvalues,
+           bool by_res_npp)
+      // The base keeps references to o_ and study_, constructed after it and read only once they are.
+      : PairTrials(o_, calibration, study_.result), o_(opts), given_(given), nvalues_(nvalues), by_res_npp_(by_res_npp) {
+    if (by_res_npp) o_.estimate = 1;  // the rule needs Part 2's median
+  }
+
+  std::string check(MeasurementFrame &frame) {
+    std::string bad = check_pingpong_options(o_, frame.size(), frame.rank(), calibration_);
+    if (bad.empty()) bad = check_study_values(given_, nvalues_, by_res_npp_, o_);
+    if (bad.empty()) values_.assign(given_, given_ + nvalues_);
+    return bad;
+  }
+
+  std::vector<Shared> shared() const {
+    std::vector<Shared> shared = pingpong_shared_values(o_);
+    shared.push_back(Shared::integer("by_res_npp", by_res_npp_ ? 1 : 0));
+    shared.push_back(Shared::integer("nvalues", nvalues_));
+    for (size_t i = 0; i < LAT_STUDY_MAX; ++i)  // a fixed count: the agreement's message has one length everywhere
+      shared.push_back(Shared::integer("study value", i < values_.size() ? values_[i] : 0));
+    return shared;
+  }
+
+  std::vector<char> lead(MPI_Comm pair_comm) {
+    study_.rows.assign(values_.size(), lat_npp_study_row{});
+    lead_trials(pair_comm, [&](Pair &p, const lat_timer_result &cal) {
+      with_clock(o_.timer, [&](const auto &clock) { study(clock, p, cal); });
+    });
+    return {};
+  }
+
+  /// The result and its rows from source; source, timed out in the trials, tells the ranks that only wait
+  /// and throws.
+  std::vector<char> share(MeasurementFrame &frame, std::vector<char>, int, bool measuring) {
+    if (failure_) {
+      tell_idle_ranks(frame.comm().get(), failure_);
+      std::rethrow_exception(failure_);
+    }
+    study_.rows.resize(values_.size());
+    Distribution none;
+    const Waiting w = frame.result_wait(measuring, "phase 'result': sharing the study");
+    FailureListener *l = measuring ? nullptr : &frame.listener();
+    share_from_root(&study_.result, sizeof study_.result, none, false, source_, frame.comm().get(), w, l);
+    bcast_yielding(study_.rows.data(), static_cast<int>(study_.rows.size() * sizeof(lat_npp_study_row)), MPI_BYTE,
+                   source_, frame.comm().get(), w, l);
+    return {};
+  }
+
+  NppStudy result(std::vector<char>) {
+    const lat_pingpong_result &r = study_.result;
+    if (by_res_npp_ && r.partial == LAT_COMPLETE && r.npp_calculated == 0)
+      throw UnsupportedError(std::string("the timer ") + timer_name(o_.timer) +
+                             " read 0 for the median loop of the npp estimate: a res_npp study cannot turn res_npp into npp");
+    return std::move(study_);
+  }
+
+
+ private:
+  /// Source: Part 2's estimate where asked, then the values' series in turns, then a row each.
+  template <class Clock>
+  void study(const Clock &clock, Pair &p, const lat_timer_result &cal) {
+    lat_pingpong_result &r = study_.result;
+    if (r.estimate) {
+      const Part2 part = estimate_npp(clock, p, o_, cal);
+      r.median_ppt_us = part.e.median_ppt_us;
+      r.npp_init = part.e.npp_init;
+      r.npp_calculated = part.e.npp;
+      r.npptrial = part.trials;
+      if (part.e.stopped || (by_res_npp_ && part.e.npp == 0)) {
+        if (part.e.stopped) r.partial = LAT_PARTIAL_STOPPED, r.stopped_in = LAT_PHASE_ESTIMATE;
         end_trials(p);
-      } else {
-        work(p, cal);
+        return;
       }
     }
-  });
-  return f;
-}
+    std::vector<Series> series;
+    series.reserve(values_.size());
+    for (int64_t v : values_)
+      series.emplace_back(by_res_npp_ ? npp_rule(v, cal.res_timing_us, r.median_ppt_us) : v, o_.ntrial, false);
+    std::vector<Series *> order;
+    int64_t longest = 1;
+    for (Series &s : series) order.push_back(&s), longest = std::max(longest, s.npp);
+    const double loop_timeout = loop_timeout_s(o_.timeout_s, longest, r.median_ppt_us);
+    Progress progress(o_.progress != 0, "npp study");
+    StallWatch stall(loop_timeout, p.my_rank, p.peer_rank, "phase 'npp study'");
+    try {
+      if (time_series(clock, p, order, progress, stall, loop_timeout) == SeriesEnd::kStopped)
+        r.partial = LAT_PARTIAL_STOPPED, r.stopped_in = LAT_PHASE_TRIALS;
+      end_trials(p);
+    } catch (const TimeoutError &) {
+      r.partial = LAT_PARTIAL_TIMEOUT, r.stopped_in = LAT_PHASE_TRIALS;
+      failure_ = std::current_exception();
+    }
+    for (size_t i = 0; i < series.size(); ++i) {
+      const Distribution d = distribution_of(series[i].tally, OneWay(clock.unit(), cal.min_ov_us, series[i].npp));
+      lat_npp_study_row &row = study_.rows[i];
+      row.npp = series[i].npp;
+      row.res_npp = by_res_npp_ ? values_[i] : 0;
+      row.stats = describe(d, r.bytes);
+      row.q = quantiles_of(d);
+      row.extra = std::max<int64_t>(0, series[i].done - o_.ntrial);
+      row.start_s = std::max(0.0, series[i].first_start_s);
+      row.end_s = series[i].last_end_s;
+      r.ntrial_done += series[i].done;
+    }
+  }
+
+  lat_pingpong_options o_;
+  const int64_t *given_;
+  int nvalues_;
+  bool by_res_npp_;
+  std::vector<int64_t> values_;
+  NppStudy study_;
+  std::exception_ptr failure_;
+};
 
 }  // namespace
 
 PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, const lat_timer_result *calibration,
                         bool want_dist) {
-  MeasurementFrame frame(user_comm, opts.timeout_s);
-  const LibComm &comm = frame.comm();
-  const int rank = comm.rank();
-  frame.agree(check_pingpong_options(opts, comm.size(), rank, calibration), pingpong_shared_values(opts));
-  PingPong pp;
-  lat_pingpong_result &r = pp.result;
-  const Frame f = run_pair(frame, opts, calibration, r, [&](Pair &p, const lat_timer_result &cal) {
-    with_clock(opts.timer, [&](const auto &clock) { measure_on_source(clock, p, opts, cal, pp); });
-  });
-  if (!f.measuring) {
-    // Only the result is waited for, without a time limit (the measurement may take hours); if a
-    // measuring rank gives up, its failure note ends the wait.
-    std::vector<double> chunks;
-    share_from_root(&r, sizeof r, pp.dist, want_dist, f.source, comm.get(), frame.result_wait(false, ""),
-                    &frame.listener(), &chunks);
-    pp.chunks = unpack_chunks(chunks);
-    throw_if_clock_blind(r, opts);
-    return pp;
-  }
-  if (rank == f.source) fill_statistics(pp);
-  if (pp.failure) {
-    // Source timed out in the trials: the others learn why; the result here keeps what was measured.
-    try {
-      std::rethrow_exception(pp.failure);
-    } catch (const TimeoutError &e) {
-      report_failure(comm.get(), f.idle_ranks, Fault::timeout, e.what());
-    }
-    return pp;
-  }
-  try {
-    std::vector<double> chunks = pack_chunks(pp.chunks);
-    share_from_root(&r, sizeof r, pp.dist, want_dist, f.source, comm.get(),
-                    frame.result_wait(true, "phase 'result': sharing the result"), nullptr, &chunks);
-    pp.chunks = want_dist ? unpack_chunks(chunks) : std::vector<TrialChunk>{};
-  } catch (const TimeoutError &) {
-    if (rank != f.source) throw;
-    // The measurement is done; a rank that stopped listening must not cost the source its result.
-    pp.failure = std::current_exception();
-  }
-  throw_if_clock_blind(r, opts);
-  return pp;
+  PingPongRun run(opts, calibration, want_dist);
+  return run_measurement(user_comm, opts.timeout_s, run);
 }
 
 std::string check_study_values(const int64_t *values, int nvalues, bool by_res_npp, const lat_pingpong_options &opts) {
@@ -605,89 +775,8 @@ std::string check_study_values(const int64_t *values, int nvalues, bool by_res_n
 
 NppStudy npp_study(MPI_Comm user_comm, const lat_pingpong_options &opts, const lat_timer_result *calibration,
                    const int64_t *given, int nvalues, bool by_res_npp) {
-  MeasurementFrame frame(user_comm, opts.timeout_s);
-  const LibComm &comm = frame.comm();
-  const int rank = comm.rank();
-  std::string bad = check_pingpong_options(opts, comm.size(), rank, calibration);
-  if (bad.empty()) bad = check_study_values(given, nvalues, by_res_npp, opts);
-  std::vector<Shared> shared = pingpong_shared_values(opts);
-  shared.push_back(Shared::integer("by_res_npp", by_res_npp ? 1 : 0));
-  shared.push_back(Shared::integer("nvalues", nvalues));
-  const std::vector<int64_t> values = bad.empty() ? std::vector<int64_t>(given, given + nvalues) : std::vector<int64_t>{};
-  for (size_t i = 0; i < LAT_STUDY_MAX; ++i)  // a fixed count: the agreement's message has one length everywhere
-    shared.push_back(Shared::integer("study value", i < values.size() ? values[i] : 0));
-  frame.agree(bad, shared);
-
-  lat_pingpong_options o = opts;
-  if (by_res_npp) o.estimate = 1;  // the rule needs Part 2's median
-  NppStudy study;
-  lat_pingpong_result &r = study.result;
-  study.rows.assign(values.size(), lat_npp_study_row{});
-  std::exception_ptr failure;
-  const Frame f = run_pair(frame, o, calibration, r, [&](Pair &p, const lat_timer_result &cal) {
-    with_clock(o.timer, [&](const auto &clock) {
-      if (r.estimate) {
-        const Part2 part = estimate_npp(clock, p, o, cal);
-        r.median_ppt_us = part.e.median_ppt_us;
-        r.npp_init = part.e.npp_init;
-        r.npp_calculated = part.e.npp;
-        r.npptrial = part.trials;
-        if (part.e.stopped || (by_res_npp && part.e.npp == 0)) {
-          if (part.e.stopped) r.partial = LAT_PARTIAL_STOPPED, r.stopped_in = LAT_PHASE_ESTIMATE;
-          end_trials(p);
-          return;
-        }
-      }
-      std::vector<Series> series;
-      series.reserve(values.size());
-      for (int64_t v : values)
-        series.emplace_back(by_res_npp ? npp_rule(v, cal.res_timing_us, r.median_ppt_us) : v, o.ntrial, false);
-      std::vector<Series *> order;
-      int64_t longest = 1;
-      for (Series &s : series) order.push_back(&s), longest = std::max(longest, s.npp);
-      const double loop_timeout = loop_timeout_s(o.timeout_s, longest, r.median_ppt_us);
-      Progress progress(o.progress != 0, "npp study");
-      StallWatch stall(loop_timeout, p.my_rank, p.peer_rank, "phase 'npp study'");
-      try {
-        if (time_series(clock, p, order, progress, stall, loop_timeout) == SeriesEnd::kStopped)
-          r.partial = LAT_PARTIAL_STOPPED, r.stopped_in = LAT_PHASE_TRIALS;
-        end_trials(p);
-      } catch (const TimeoutError &) {
-        r.partial = LAT_PARTIAL_TIMEOUT, r.stopped_in = LAT_PHASE_TRIALS;
-        failure = std::current_exception();
-      }
-      for (size_t i = 0; i < series.size(); ++i) {
-        const Distribution d = distribution_of(series[i].tally, OneWay(clock.unit(), cal.min_ov_us, series[i].npp));
-        lat_npp_study_row &row = study.rows[i];
-        row.npp = series[i].npp;
-        row.res_npp = by_res_npp ? values[i] : 0;
-        row.stats = describe(d, r.bytes);
-        row.q = quantiles_of(d);
-        row.extra = std::max<int64_t>(0, series[i].done - o.ntrial);
-        row.start_s = std::max(0.0, series[i].first_start_s);
-        row.end_s = series[i].last_end_s;
-        r.ntrial_done += series[i].done;
-      }
-    });
-  });
-  if (rank == f.source && failure) {
-    try {
-      std::rethrow_exception(failure);
-    } catch (const TimeoutError &e) {
-      report_failure(comm.get(), f.idle_ranks, Fault::timeout, e.what());
-    }
-    std::rethrow_exception(failure);
-  }
-  Distribution none;
-  const Waiting w = frame.result_wait(f.measuring, "phase 'result': sharing the study");
-  FailureListener *l = f.measuring ? nullptr : &frame.listener();
-  share_from_root(&r, sizeof r, none, false, f.source, comm.get(), w, l);
-  bcast_yielding(study.rows.data(), static_cast<int>(study.rows.size() * sizeof(lat_npp_study_row)), MPI_BYTE, f.source,
-                 comm.get(), w, l);
-  if (by_res_npp && r.partial == LAT_COMPLETE && r.npp_calculated == 0)
-    throw UnsupportedError(std::string("the timer ") + timer_name(opts.timer) +
-                           " read 0 for the median loop of the npp estimate: a res_npp study cannot turn res_npp into npp");
-  return study;
+  StudyRun run(opts, calibration, given, nvalues, by_res_npp);
+  return run_measurement(user_comm, opts.timeout_s, run);
 }
 
 }  // namespace lat

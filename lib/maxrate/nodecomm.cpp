@@ -14,7 +14,7 @@
 #include "common/clock.hpp"
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
-#include "common/frame.hpp"
+#include "common/harness.hpp"
 #include "common/c_string.hpp"
 #include "common/failure_notes.hpp"
 #include "common/waits.hpp"
@@ -264,53 +264,93 @@ std::vector<int> side_groups(int sides, const std::vector<int> &node_of_rank, co
   return g;
 }
 
+namespace {
+
+/// nodecomm's parts of the measurement harness (lib/common/harness.hpp): the sides are found in the check
+/// (collective), the sizes by a size sweep on the first pair after the verdict, then k = 1..kmax pairs.
+class NodecommRun {
+ public:
+  NodecommRun(const lat_nodecomm_options &o, int64_t nsizes, const int64_t *sizes)
+      : o_(o), nsizes_(nsizes), sizes_(sizes), start_(std::chrono::steady_clock::now()) {}
+
+  std::string check(MeasurementFrame &frame) {
+    rank_ = frame.rank();
+    std::string complaint = check_nodecomm_options(o_, nsizes_, sizes_);
+    here_ = place_of_this_rank(frame.comm().get(), rank_);
+    sides_ = sides_of(frame.comm(), rank_, o_, here_);
+    if (complaint.empty()) complaint = sides_complaint(sides_);
+    return complaint;
+  }
+
+  std::vector<Shared> shared() const { return nodecomm_shared_values(o_, nsizes_, sizes_); }
+
+  Members members(MeasurementFrame &frame) {
+    const LibComm &comm = frame.comm();
+    leader_ = sides_.a.front();
+    int oversubscribed = here_.processors > 0 && here_.kernel_size > here_.processors ? 1 : 0;
+    MPI_Request req;
+    check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_MAX, comm.get(), &req), "MPI_Iallreduce");
+    wait_yielding(req, {rank_, comm.all_ranks(), "phase 'nodes'", o_.timeout_s});
+    yield_ = oversubscribed != 0;
+
+    // Sizes: the size-sweep engine on the first pair (collective over every rank), or the caller's list.
+    const std::vector<int64_t> grid =
+        nsizes_ > 0 ? std::vector<int64_t>(sizes_, sizes_ + nsizes_) : nodecomm_grid(o_.size_last);
+    const lat_sweep_options so = sizing_options(o_, sides_, nsizes_, rank_ == leader_);
+    sweep_ = size_sweep(comm.get(), so, static_cast<int64_t>(grid.size()), grid.data(), nullptr);
+
+    r_.options = o_;
+    summarise_sides(r_.summary, sides_, o_, sweep_);
+    if (sweep_.summary.end == LAT_SWEEP_END_STOPPED) {  // stopped while the sizes were chosen: nothing timed
+      r_.summary.partial = 1;
+      r_.summary.wall_s = seconds_since(start_);
+      return Members::nobody();
+    }
+    for (int64_t p = 0; p < sides_.kmax; ++p) members_.push_back(sides_.a[static_cast<size_t>(p)]);
+    for (int64_t p = 0; p < sides_.kmax; ++p) members_.push_back(sides_.b[static_cast<size_t>(p)]);
+    return Members::some(members_, leader_, kTagPairs);
+  }
+
+  std::string allocate(bool) { return ""; }
+
+  std::vector<char> lead(MPI_Comm pairs_comm) {
+    const Samples samples = measure(pairs_comm);
+    r_.summary.partial = samples.stopped ? 1 : 0;
+    add_points(r_, samples, sweep_, sides_.kmax);
+    r_.summary.wall_s = seconds_since(start_);
+    return serialize(r_);
+  }
+
+  void follow(MPI_Comm pairs_comm) { measure(pairs_comm); }
+
+  NodecommResult result(std::vector<char> bytes) const { return bytes.empty() ? r_ : deserialize_nodecomm(bytes); }
+
+ private:
+  Samples measure(MPI_Comm pairs_comm) const {
+    return measure_pairs(pairs_comm, members_, rank_, leader_, yield_, o_, sides_.kmax, sweep_);
+  }
+  static double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  }
+
+  const lat_nodecomm_options &o_;
+  int64_t nsizes_;
+  const int64_t *sizes_;
+  std::chrono::steady_clock::time_point start_;
+  int rank_ = 0, leader_ = 0;
+  bool yield_ = false;
+  LocalPlace here_;
+  Sides sides_;
+  SweepResult sweep_;
+  std::vector<int> members_;
+  NodecommResult r_;
+};
+
+}  // namespace
+
 NodecommResult nodecomm(MPI_Comm user_comm, const lat_nodecomm_options &o, int64_t nsizes, const int64_t *sizes) {
-  const auto start = std::chrono::steady_clock::now();
-  MeasurementFrame frame(user_comm, o.timeout_s);
-  const LibComm &comm = frame.comm();
-  const int rank = frame.rank();
-  std::string complaint = check_nodecomm_options(o, nsizes, sizes);
-  const LocalPlace here = place_of_this_rank(comm.get(), rank);
-  const Sides sides = sides_of(comm, rank, o, here);
-  if (complaint.empty()) complaint = sides_complaint(sides);
-  frame.agree(complaint, nodecomm_shared_values(o, nsizes, sizes));
-  const int leader = sides.a.front();
-  int oversubscribed = here.processors > 0 && here.kernel_size > here.processors ? 1 : 0;
-  MPI_Request req;
-  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_MAX, comm.get(), &req), "MPI_Iallreduce");
-  wait_yielding(req, {rank, comm.all_ranks(), "phase 'nodes'", o.timeout_s});
-
-  // Sizes: the size-sweep engine on the first pair (collective over every rank), or the caller's list.
-  const std::vector<int64_t> grid = nsizes > 0 ? std::vector<int64_t>(sizes, sizes + nsizes) : nodecomm_grid(o.size_last);
-  const lat_sweep_options so = sizing_options(o, sides, nsizes, rank == leader);
-  const SweepResult sweep = size_sweep(comm.get(), so, static_cast<int64_t>(grid.size()), grid.data(), nullptr);
-
-  NodecommResult r;
-  r.options = o;
-  summarise_sides(r.summary, sides, o, sweep);
-  if (sweep.summary.end == LAT_SWEEP_END_STOPPED) {  // stopped while the sizes were chosen: nothing timed
-    r.summary.partial = 1;
-    r.summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return r;
-  }
-
-  std::vector<int> members;
-  for (int64_t p = 0; p < sides.kmax; ++p) members.push_back(sides.a[static_cast<size_t>(p)]);
-  for (int64_t p = 0; p < sides.kmax; ++p) members.push_back(sides.b[static_cast<size_t>(p)]);
-  const bool member = std::find(members.begin(), members.end(), rank) != members.end();
-  std::vector<char> bytes;
-  if (member) {
-    frame.run_member(members, kTagPairs, [&](MPI_Comm pairs_comm) {
-      const Samples samples = measure_pairs(pairs_comm, members, rank, leader, oversubscribed != 0, o, sides.kmax, sweep);
-      if (rank == leader) {
-        r.summary.partial = samples.stopped ? 1 : 0;
-        add_points(r, samples, sweep, sides.kmax);
-        r.summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        bytes = serialize(r);
-      }
-    });
-  }
-  return deserialize_nodecomm(frame.share_result(std::move(bytes), leader, member));
+  NodecommRun run(o, nsizes, sizes);
+  return run_measurement(user_comm, o.timeout_s, run);
 }
 
 std::vector<char> serialize(const NodecommResult &r) {

@@ -15,7 +15,8 @@
 #include "common/clock.hpp"
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
-#include "common/frame.hpp"
+#include "common/harness.hpp"
+#include "common/bytes.hpp"
 #include "common/c_string.hpp"
 #include "common/failure_notes.hpp"
 #include "common/waits.hpp"
@@ -258,88 +259,125 @@ void allocate_matrices(PairResult &r, int64_t n) {
   r.places.resize(static_cast<size_t>(n));
 }
 
-PairResult pair_matrix(MPI_Comm user_comm, const lat_pair_options &o) {
-  const auto start = std::chrono::steady_clock::now();
-  MeasurementFrame frame(user_comm, o.timeout_s);
-  const LibComm &comm = frame.comm();
-  const int rank = frame.rank(), size = frame.size();
-  const std::string complaint = check_pair_options(o, size);  // memory included: lat_pair_check refuses the same
-  frame.agree(complaint, pair_shared_values(o));
+namespace {
 
-  // Memory before anything is timed: this rank's samples, and on root the matrices.
-  PairResult r;
-  r.options = o;
-  Walk walk;
-  std::string no_memory;
-  try {
-    walk.samples.resize(static_cast<size_t>(size - 1 - rank));
-    for (auto &s : walk.samples) s.reserve(static_cast<size_t>(o.repeats));
-    walk.buf.assign(static_cast<size_t>(std::max<int64_t>(o.msg_bytes, 1)), 0);
-    if (rank == o.root) allocate_matrices(r, size);  // their size checked in check_pair_options
-  } catch (const std::exception &) {  // bad_alloc, or length_error for a size beyond the vector's
-    no_memory = rank == o.root ? "cannot allocate the " + std::to_string(static_cast<int64_t>(matrix_bytes(size) / 1e6)) +
-                                     " MB of the matrices of " + std::to_string(size) + " ranks"
-                               : "cannot allocate the samples of " + std::to_string(size - 1 - rank) + " pairs";
+/// The pair matrix's parts of the measurement harness (lib/common/harness.hpp): every rank measures, on the
+/// library's communicator; its rows go to the root, whose summary is the result everywhere.
+class PairRun {
+ public:
+  explicit PairRun(const lat_pair_options &o) : o_(o), start_(std::chrono::steady_clock::now()) {}
+
+  std::string check(MeasurementFrame &frame) {
+    rank_ = frame.rank();
+    size_ = frame.size();
+    return check_pair_options(o_, size_);  // memory included: lat_pair_check refuses the same
   }
-  agree_on_failure(comm, no_memory, Fault::nomem);
 
-  walk.comm = comm.get();
-  walk.all_ranks = comm.all_ranks();
-  walk.rank = rank;
-  walk.size = size;
-  walk.bytes = static_cast<int>(o.msg_bytes);
-  walk.timeout_s = o.timeout_s;
-  FailureListener &listener = frame.listener();
-  walk.listener = &listener;
+  std::vector<Shared> shared() const { return pair_shared_values(o_); }
 
-  // Every rank measures: the frame's steps 3 and 5 are the walk's own (pairs of ranks, rows gathered on root).
-  lat_pair_summary s{};
-  frame.telling_failures([&] {
-    LocalPlace local = place_of_this_rank(comm.get(), rank);
-    const Calibration cal = calibrate_here(o.timer, o.nr, rank, false);
-    local.place.res_timing_us = cal.result.res_timing_us;
-    local.place.min_ov_us = cal.result.min_ov_us;
-    // Waiting ranks spin unless a machine has more ranks than processors (then spinning starves the pair).
-    int oversubscribed = local.processors > 0 && local.kernel_size > local.processors ? 1 : 0;
-    MPI_Request req;
-    check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_MAX, comm.get(), &req), "MPI_Iallreduce");
-    wait_yielding(req, {rank, comm.all_ranks(), "phase 'places'", o.timeout_s}, &listener);
-    s.wait = o.wait != LAT_WAIT_AUTO ? o.wait : oversubscribed ? LAT_WAIT_YIELD : LAT_WAIT_SPIN;
-    walk.yield = s.wait == LAT_WAIT_YIELD;
-    gather_places(walk, o.root, local.place, r.places);
+  Members members(MeasurementFrame &frame) {
+    const LibComm &comm = frame.comm();
+    walk_.comm = comm.get();
+    walk_.all_ranks = comm.all_ranks();
+    walk_.rank = rank_;
+    walk_.size = size_;
+    walk_.bytes = static_cast<int>(o_.msg_bytes);
+    walk_.timeout_s = o_.timeout_s;
+    walk_.listener = &frame.listener();
+    return Members::every_rank(o_.root);
+  }
 
-    StallWatch stall(o.timeout_s, rank, 0, "phase 'pairs': the timed round trip");
-    walk.stall = &stall;
-    bool stopped = false;
-    const int64_t steps = with_clock(o.timer, [&](const auto &clock) { return walk_schedule(clock, walk, o, stopped); });
-    gather_rows(walk, o.root, r);
-
-    s.nprocs = size;
-    s.nnodes = local.nnodes;
-    s.msg_bytes = o.msg_bytes;
-    s.repeats = o.repeats;
-    s.npairs = static_cast<int64_t>(size) * (size - 1) / 2;
-    s.nrounds = o.schedule == LAT_PAIRS_ROUNDS ? tournament_rounds(size) : s.npairs;
-    s.steps = steps;
-    s.schedule = o.schedule;
-    s.root = o.root;
-    s.timer = o.timer;
-    s.partial = stopped ? 1 : 0;
-    if (rank == o.root) {
-      copy_c_string(s.testing_host, local.place.host);
-      const std::vector<double> &counts = r.triangle[LAT_PAIR_COUNT], &means = r.triangle[LAT_PAIR_MEAN];
-      s.mean_min_us = means.empty() ? 0.0 : *std::min_element(means.begin(), means.end());
-      s.mean_max_us = means.empty() ? 0.0 : *std::max_element(means.begin(), means.end());
-      for (double c : counts) s.round_trips += static_cast<int64_t>(c);
-      s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  /// Memory before anything is timed: this rank's samples, and on root the matrices.
+  std::string allocate(bool) {
+    r_.options = o_;
+    try {
+      walk_.samples.resize(static_cast<size_t>(size_ - 1 - rank_));
+      for (auto &s : walk_.samples) s.reserve(static_cast<size_t>(o_.repeats));
+      walk_.buf.assign(static_cast<size_t>(std::max<int64_t>(o_.msg_bytes, 1)), 0);
+      if (rank_ == o_.root) allocate_matrices(r_, size_);  // their size checked in check_pair_options
+    } catch (const std::exception &) {  // bad_alloc, or length_error for a size beyond the vector's
+      return rank_ == o_.root ? "cannot allocate the " + std::to_string(static_cast<int64_t>(matrix_bytes(size_) / 1e6)) +
+                                    " MB of the matrices of " + std::to_string(size_) + " ranks"
+                              : "cannot allocate the samples of " + std::to_string(size_ - 1 - rank_) + " pairs";
     }
-    bcast_yielding(&s, static_cast<int>(sizeof s), MPI_BYTE, o.root, comm.get(),
-                   {rank, "the root rank", "phase 'result': the summary", o.timeout_s}, &listener);
-    if (rank != o.root) r.places = {local.place};
-  });
-  s.has_matrices = rank == o.root ? 1 : 0;
-  r.summary = s;
-  return r;
+    return "";
+  }
+
+  /// The root: the walk, then the summary over the matrices.
+  std::vector<char> lead(MPI_Comm comm) {
+    lat_pair_summary s = walk(comm);
+    copy_c_string(s.testing_host, local_.place.host);
+    const std::vector<double> &counts = r_.triangle[LAT_PAIR_COUNT], &means = r_.triangle[LAT_PAIR_MEAN];
+    s.mean_min_us = means.empty() ? 0.0 : *std::min_element(means.begin(), means.end());
+    s.mean_max_us = means.empty() ? 0.0 : *std::max_element(means.begin(), means.end());
+    for (double c : counts) s.round_trips += static_cast<int64_t>(c);
+    s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    std::vector<char> bytes;
+    put_bytes(bytes, s);
+    return bytes;
+  }
+
+  void follow(MPI_Comm comm) { walk(comm); }
+
+  /// The root's summary everywhere; the matrices on the root, this rank's place elsewhere.
+  PairResult result(std::vector<char> bytes) {
+    size_t at = 0;
+    take_bytes(bytes, at, r_.summary);
+    if (rank_ != o_.root) r_.places = {local_.place};
+    r_.summary.has_matrices = rank_ == o_.root ? 1 : 0;
+    return std::move(r_);
+  }
+
+ private:
+  /// Every rank: its place and calibration, the wait agreed, the places and the rows gathered on root.
+  lat_pair_summary walk(MPI_Comm comm) {
+    local_ = place_of_this_rank(comm, rank_);
+    const Calibration cal = calibrate_here(o_.timer, o_.nr, rank_, false);
+    local_.place.res_timing_us = cal.result.res_timing_us;
+    local_.place.min_ov_us = cal.result.min_ov_us;
+    // Waiting ranks spin unless a machine has more ranks than processors (then spinning starves the pair).
+    int oversubscribed = local_.processors > 0 && local_.kernel_size > local_.processors ? 1 : 0;
+    MPI_Request req;
+    check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_MAX, comm, &req), "MPI_Iallreduce");
+    wait_yielding(req, {rank_, walk_.all_ranks, "phase 'places'", o_.timeout_s}, walk_.listener);
+    lat_pair_summary s{};
+    s.wait = o_.wait != LAT_WAIT_AUTO ? o_.wait : oversubscribed ? LAT_WAIT_YIELD : LAT_WAIT_SPIN;
+    walk_.yield = s.wait == LAT_WAIT_YIELD;
+    gather_places(walk_, o_.root, local_.place, r_.places);
+
+    StallWatch stall(o_.timeout_s, rank_, 0, "phase 'pairs': the timed round trip");
+    walk_.stall = &stall;
+    bool stopped = false;
+    s.steps = with_clock(o_.timer, [&](const auto &clock) { return walk_schedule(clock, walk_, o_, stopped); });
+    gather_rows(walk_, o_.root, r_);
+    walk_.stall = nullptr;
+
+    s.nprocs = size_;
+    s.nnodes = local_.nnodes;
+    s.msg_bytes = o_.msg_bytes;
+    s.repeats = o_.repeats;
+    s.npairs = static_cast<int64_t>(size_) * (size_ - 1) / 2;
+    s.nrounds = o_.schedule == LAT_PAIRS_ROUNDS ? tournament_rounds(size_) : s.npairs;
+    s.schedule = o_.schedule;
+    s.root = o_.root;
+    s.timer = o_.timer;
+    s.partial = stopped ? 1 : 0;
+    return s;
+  }
+
+  const lat_pair_options &o_;
+  std::chrono::steady_clock::time_point start_;
+  int rank_ = 0, size_ = 0;
+  Walk walk_;
+  LocalPlace local_;
+  PairResult r_;
+};
+
+}  // namespace
+
+PairResult pair_matrix(MPI_Comm user_comm, const lat_pair_options &o) {
+  PairRun run(o);
+  return run_measurement(user_comm, o.timeout_s, run);
 }
 
 }  // namespace lat

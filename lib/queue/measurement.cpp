@@ -14,7 +14,7 @@
 #include "common/clock.hpp"
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
-#include "common/frame.hpp"
+#include "common/harness.hpp"
 #include "common/c_string.hpp"
 #include "common/failure_notes.hpp"
 #include "common/waits.hpp"
@@ -324,81 +324,124 @@ int64_t traversed_of(int64_t length, double fraction_percent) {
   return std::llround(static_cast<double>(length) * fraction_percent / 100.0);
 }
 
+namespace {
+
+/// The queue benchmark's parts of the measurement harness (lib/common/harness.hpp): source leads, dest
+/// follows; every cell of the grid in turn.
+class QueueRun {
+ public:
+  QueueRun(const lat_queue_options &o, int64_t nl, const int64_t *lengths, int64_t nf, const double *fractions,
+           int64_t ns, const int64_t *sizes, const lat_timer_result *calibration)
+      : o_(o), nl_(nl), nf_(nf), ns_(ns), lengths_(lengths), fractions_(fractions), sizes_(sizes),
+        calibration_(calibration) {}
+
+  std::string check(MeasurementFrame &frame) {
+    rank_ = frame.rank();
+    std::string complaint =
+        check_queue_options(o_, nl_, lengths_, nf_, fractions_, ns_, sizes_, frame.size(), rank_, calibration_);
+    if (complaint.empty()) grid_ = grid_of(o_, nl_, lengths_, nf_, fractions_, ns_, sizes_);
+    dest_ = o_.dest == LAT_LAST_RANK ? frame.size() - 1 : o_.dest;
+    return complaint;
+  }
+
+  std::vector<Shared> shared() const { return queue_shared_values(o_, nl_, nf_, ns_, grid_); }
+
+  Members members(MeasurementFrame &) { return Members::some({o_.source, dest_}, o_.source, kTagName); }
+
+  /// The requests and buffers of the largest queue, on the two measuring ranks.
+  std::string allocate(bool measuring) {
+    if (!measuring) return "";
+    try {
+      const int64_t largest_length = *std::max_element(grid_.lengths.begin(), grid_.lengths.end());
+      const int64_t largest_size = *std::max_element(grid_.sizes.begin(), grid_.sizes.end());
+      p_.queue.reserve(static_cast<size_t>(largest_length));
+      p_.sends.reserve(static_cast<size_t>(largest_length));
+      p_.latency_in.assign(static_cast<size_t>(std::max<int64_t>(largest_size, 1)), 0);
+      p_.latency_out.assign(static_cast<size_t>(std::max<int64_t>(largest_size, 1)), 0);
+    } catch (const std::bad_alloc &) {
+      return "cannot allocate the requests and buffers of the largest queue";
+    }
+    return "";
+  }
+
+  /// Source: dest's name, the calibration, every cell, the messages left over, the result.
+  std::vector<char> lead(MPI_Comm pair_comm) {
+    join(pair_comm);
+    char name[MPI_MAX_PROCESSOR_NAME + 1] = {}, partner[MPI_MAX_PROCESSOR_NAME + 1] = {};
+    int len = 0;
+    check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
+    const auto start = std::chrono::steady_clock::now();
+    MPI_Request req;
+    check_mpi(MPI_Irecv(partner, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, kDest, kTagName, p_.comm, &req), "MPI_Irecv");
+    wait_spinning(req, p_.waiting("phase 'start': dest's processor name"));
+    const lat_timer_result cal = leader_calibration(calibration_, o_.timer, o_.nr, rank_, o_.progress != 0).result;
+    bool stopped = false;
+    with_clock(o_.timer, [&](const auto &clock) { run_cells(clock, p_, o_, cells_, stopped, 0.0); });
+    int64_t theirs = 0;
+    check_mpi(MPI_Irecv(&theirs, 1, MPI_INT64_T, kDest, kTagControl, p_.comm, &req), "MPI_Irecv");
+    wait_spinning(req, p_.waiting("phase 'end': dest's count of messages left over"));
+    QueueResult r = result_of(cells_, grid_, o_);
+    r.summary.leftover_messages = leftover_on(p_.comm) + theirs;
+    r.summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.summary.res_timing_us = cal.res_timing_us;
+    r.summary.min_ov_us = cal.min_ov_us;
+    r.summary.source = o_.source;
+    r.summary.dest = dest_;
+    r.summary.partial = stopped ? 1 : 0;
+    copy_c_string(r.summary.source_host, name);
+    copy_c_string(r.summary.dest_host, partner);
+    return serialize(r);
+  }
+
+  /// Dest: its name, every cell, its messages left over.
+  void follow(MPI_Comm pair_comm) {
+    join(pair_comm);
+    char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
+    int len = 0;
+    check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
+    check_mpi(MPI_Send(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, kSource, kTagName, p_.comm), "MPI_Send");
+    const double first_extra_s = follower_first_wait_s(calibration_, o_.nr);
+    bool stopped = false;
+    with_clock(o_.timer, [&](const auto &clock) { run_cells(clock, p_, o_, cells_, stopped, first_extra_s); });
+    const int64_t mine = leftover_on(p_.comm);
+    check_mpi(MPI_Send(&mine, 1, MPI_INT64_T, kSource, kTagControl, p_.comm), "MPI_Send");
+  }
+
+  QueueResult result(std::vector<char> bytes) const { return deserialize_queue(bytes); }
+
+ private:
+  void join(MPI_Comm pair_comm) {
+    p_.comm = pair_comm;
+    p_.me = rank_ == o_.source ? kSource : kDest;
+    p_.peer = p_.me == kSource ? kDest : kSource;
+    p_.lib_rank = rank_;
+    p_.lib_peer = p_.me == kSource ? dest_ : o_.source;
+    p_.peer_name = "rank " + std::to_string(p_.lib_peer);
+    p_.any_source = o_.any_source != 0;
+    p_.unexpected = o_.mode == LAT_QUEUE_UNEXPECTED;
+    p_.timeout_s = o_.timeout_s;
+    cells_ = cells_of(grid_, p_.unexpected);
+  }
+
+  const lat_queue_options &o_;
+  int64_t nl_, nf_, ns_;
+  const int64_t *lengths_;
+  const double *fractions_;
+  const int64_t *sizes_;
+  const lat_timer_result *calibration_;
+  int rank_ = 0, dest_ = 0;
+  QueueGrid grid_;
+  QueuePair p_;
+  std::vector<Cell> cells_;
+};
+
+}  // namespace
+
 QueueResult queue_sweep(MPI_Comm user_comm, const lat_queue_options &o, int64_t nl, const int64_t *lengths,
                         int64_t nf, const double *fractions, int64_t ns, const int64_t *sizes,
                         const lat_timer_result *calibration) {
-  MeasurementFrame frame(user_comm, o.timeout_s);
-  const int rank = frame.rank(), size = frame.size();
-  std::string complaint = check_queue_options(o, nl, lengths, nf, fractions, ns, sizes, size, rank, calibration);
-  QueueGrid grid;
-  if (complaint.empty()) grid = grid_of(o, nl, lengths, nf, fractions, ns, sizes);
-  const int dest = o.dest == LAT_LAST_RANK ? size - 1 : o.dest;
-  const bool measuring = complaint.empty() && (rank == o.source || rank == dest);
-  QueuePair p;
-  if (measuring) {
-    try {
-      const int64_t largest_length = *std::max_element(grid.lengths.begin(), grid.lengths.end());
-      const int64_t largest_size = *std::max_element(grid.sizes.begin(), grid.sizes.end());
-      p.queue.reserve(static_cast<size_t>(largest_length));
-      p.sends.reserve(static_cast<size_t>(largest_length));
-      p.latency_in.assign(static_cast<size_t>(std::max<int64_t>(largest_size, 1)), 0);
-      p.latency_out.assign(static_cast<size_t>(std::max<int64_t>(largest_size, 1)), 0);
-    } catch (const std::bad_alloc &) {
-      complaint = "cannot allocate the requests and buffers of the largest queue";
-    }
-  }
-  frame.agree(complaint, queue_shared_values(o, nl, nf, ns, grid));
-
-  std::vector<char> bytes;
-  if (measuring) {
-    frame.run_member({o.source, dest}, kTagName, [&](MPI_Comm pair_comm) {
-      p.comm = pair_comm;
-      p.me = rank == o.source ? kSource : kDest;
-      p.peer = p.me == kSource ? kDest : kSource;
-      p.lib_rank = rank;
-      p.lib_peer = p.me == kSource ? dest : o.source;
-      p.peer_name = "rank " + std::to_string(p.lib_peer);
-      p.any_source = o.any_source != 0;
-      p.unexpected = o.mode == LAT_QUEUE_UNEXPECTED;
-      p.timeout_s = o.timeout_s;
-      std::vector<Cell> cells = cells_of(grid, p.unexpected);
-      char name[MPI_MAX_PROCESSOR_NAME + 1] = {}, partner[MPI_MAX_PROCESSOR_NAME + 1] = {};
-      int len = 0;
-      check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
-      bool stopped = false;
-      const auto start = std::chrono::steady_clock::now();
-      int64_t leftover = 0;
-      if (p.me == kSource) {
-        MPI_Request req;
-        check_mpi(MPI_Irecv(partner, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, kDest, kTagName, p.comm, &req), "MPI_Irecv");
-        wait_spinning(req, p.waiting("phase 'start': dest's processor name"));
-        const lat_timer_result cal = leader_calibration(calibration, o.timer, o.nr, rank, o.progress != 0).result;
-        with_clock(o.timer, [&](const auto &clock) { run_cells(clock, p, o, cells, stopped, 0.0); });
-        int64_t theirs = 0;
-        check_mpi(MPI_Irecv(&theirs, 1, MPI_INT64_T, kDest, kTagControl, p.comm, &req), "MPI_Irecv");
-        wait_spinning(req, p.waiting("phase 'end': dest's count of messages left over"));
-        leftover = leftover_on(p.comm) + theirs;
-        QueueResult r = result_of(cells, grid, o);
-        r.summary.leftover_messages = leftover;
-        r.summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        r.summary.res_timing_us = cal.res_timing_us;
-        r.summary.min_ov_us = cal.min_ov_us;
-        r.summary.source = o.source;
-        r.summary.dest = dest;
-        r.summary.partial = stopped ? 1 : 0;
-        copy_c_string(r.summary.source_host, name);
-        copy_c_string(r.summary.dest_host, partner);
-        bytes = serialize(r);
-      } else {
-        check_mpi(MPI_Send(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, kSource, kTagName, p.comm), "MPI_Send");
-        const double first_extra_s = follower_first_wait_s(calibration, o.nr);
-        with_clock(o.timer, [&](const auto &clock) { run_cells(clock, p, o, cells, stopped, first_extra_s); });
-        const int64_t mine = leftover_on(p.comm);
-        check_mpi(MPI_Send(&mine, 1, MPI_INT64_T, kSource, kTagControl, p.comm), "MPI_Send");
-      }
-    });
-  }
-  return deserialize_queue(frame.share_result(std::move(bytes), o.source, measuring));
+  QueueRun run(o, nl, lengths, nf, fractions, ns, sizes, calibration);
+  return run_measurement(user_comm, o.timeout_s, run);
 }
 
 std::vector<char> serialize(const QueueResult &r) {

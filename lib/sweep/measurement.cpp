@@ -19,7 +19,7 @@
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
 #include "common/failure_notes.hpp"
-#include "common/frame.hpp"
+#include "common/harness.hpp"
 #include "common/c_string.hpp"
 #include "common/waits.hpp"
 #include "common/error.hpp"
@@ -420,7 +420,7 @@ void warm_up(const Clock &clock, Participant &p, int64_t largest) {
 
 /// The ranks of the work communicator other than the leader: obey commands until the end.
 template <class Clock>
-void follow(const Clock &clock, Participant &p, int64_t largest, double first_extra_s, StallWatch &stall) {
+void follow_sweep(const Clock &clock, Participant &p, int64_t largest, double first_extra_s, StallWatch &stall) {
   double extra_s = first_extra_s;
   for (;;) {
     Command c;
@@ -437,6 +437,33 @@ void follow(const Clock &clock, Participant &p, int64_t largest, double first_ex
     check_mpi(MPI_Ireduce(mine, nullptr, 2, MPI_DOUBLE, MPI_MAX, 0, p.work, &req), "MPI_Ireduce");
     p.wait(req, p.waiting("phase 'sweep': handing in a sample", "the leading rank"));
   }
+}
+
+/// Operations per sample (section 3.1; peril 9): fixed by n_avg; or, with tgoal_s, enough that a sample of
+/// this size lasts about tgoal_s; or else the same for every size (neighbouring sizes must not differ by
+/// their loop length): at least n_avg_min (mpptest's 50, so a sample's barrier and clock reads are averaged
+/// away) and enough that res_factor x the clock's measured error fits in the shortest sample, the first
+/// size's (common_n_avg, 0 until then). The clock's own overhead is not subtracted. one_operation_us():
+/// this size's operation alone, probed.
+template <class Probe>
+int64_t operations_per_sample(const lat_sweep_options &opts, double clock_error_us, int64_t &common_n_avg,
+                              Probe &&one_operation_us) {
+  int64_t n_avg;
+  if (opts.n_avg > 0) {
+    n_avg = opts.n_avg;
+  } else if (opts.tgoal_s > 0.0) {
+    const double duration = one_operation_us();
+    n_avg = duration > 0.0 ? static_cast<int64_t>(std::llround(opts.tgoal_s * 1e6 / duration)) : LAT_NPP_MAX;
+  } else {
+    if (common_n_avg == 0) {
+      const double duration = one_operation_us();
+      const double want = static_cast<double>(opts.res_factor) * clock_error_us;
+      const int64_t for_clock = duration > 0.0 ? static_cast<int64_t>(std::ceil(want / duration)) : LAT_NPP_MAX;
+      common_n_avg = std::max(opts.n_avg_min, for_clock);
+    }
+    n_avg = common_n_avg;
+  }
+  return std::clamp<int64_t>(n_avg, 1, LAT_NPP_MAX);
 }
 
 /// The leading rank: runs the engine, whose every sample is a command to all participants.
@@ -463,11 +490,6 @@ SweepOutcome lead(const Clock &clock, Participant &p, const lat_sweep_options &o
   command_all({kWarmup, 0, 0, 0});
   warm_up(clock, p, largest_message(opts, plan.sizes));
 
-  // Operations per sample (section 3.1; peril 9): fixed by n_avg; or, with tgoal_s, enough that a sample of
-  // this size lasts about tgoal_s; or else the same for every size (neighbouring sizes must not differ
-  // by their loop length): at least n_avg_min (mpptest's 50, so a sample's barrier and clock reads are
-  // averaged away) and enough that res_factor x the clock's measured error fits in the shortest sample,
-  // the first size's. The clock's own overhead is not subtracted.
   const double clock_error_us = std::max(cal.res_timing_us, cal.min_ov_us);
   int64_t common_n_avg = 0;
   auto one_operation_us = [&](int64_t size) {
@@ -479,21 +501,7 @@ SweepOutcome lead(const Clock &clock, Participant &p, const lat_sweep_options &o
     auto found = extras.find(size);
     if (found == extras.end()) {
       SizeExtras e;
-      if (opts.n_avg > 0) {
-        e.n_avg = opts.n_avg;
-      } else if (opts.tgoal_s > 0.0) {
-        const double duration = one_operation_us(size);
-        e.n_avg = duration > 0.0 ? static_cast<int64_t>(std::llround(opts.tgoal_s * 1e6 / duration)) : LAT_NPP_MAX;
-      } else {
-        if (common_n_avg == 0) {
-          const double duration = one_operation_us(size);
-          const double want = static_cast<double>(opts.res_factor) * clock_error_us;
-          const int64_t for_clock = duration > 0.0 ? static_cast<int64_t>(std::ceil(want / duration)) : LAT_NPP_MAX;
-          common_n_avg = std::max(opts.n_avg_min, for_clock);
-        }
-        e.n_avg = common_n_avg;
-      }
-      e.n_avg = std::clamp<int64_t>(e.n_avg, 1, LAT_NPP_MAX);
+      e.n_avg = operations_per_sample(opts, clock_error_us, common_n_avg, [&] { return one_operation_us(size); });
       e.compute_us = -1.0;
       found = extras.emplace(size, e).first;
     }
@@ -718,51 +726,86 @@ int64_t first_mismatch(const unsigned char *buf, size_t n, uint64_t seed, int se
   return -1;
 }
 
-SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_t nsizes, const int64_t *sizes,
-                       const lat_timer_result *calibration) {
-  MeasurementFrame frame(user_comm, opts.timeout_s);
-  const int rank = frame.rank(), size = frame.size();
-  std::string complaint = check_size_sweep_options(opts, nsizes, sizes, size, rank, calibration);
+namespace {
 
-  // Buffers are allocated before the verdict, so a rank that cannot have them is an error everywhere.
-  Participant p;
-  Layout layout;
-  SweepPlan plan;
-  bool member = false;
-  if (complaint.empty()) {
-    layout = layout_of(opts, size);
-    plan = plan_of(opts, nsizes, sizes);
-    member = std::find(layout.members.begin(), layout.members.end(), rank) != layout.members.end();
-    if (member) complaint = allocate_buffers(p, opts, plan);
+/// The size sweep's parts of the measurement harness (lib/common/harness.hpp).
+class SizeSweep {
+ public:
+  SizeSweep(const lat_sweep_options &opts, int64_t nsizes, const int64_t *sizes, const lat_timer_result *calibration)
+      : opts_(opts), nsizes_(nsizes), sizes_(sizes), calibration_(calibration) {}
+
+  std::string check(MeasurementFrame &frame) {
+    rank_ = frame.rank();
+    size_ = frame.size();
+    std::string complaint = check_size_sweep_options(opts_, nsizes_, sizes_, size_, rank_, calibration_);
+    if (complaint.empty()) {
+      layout_ = layout_of(opts_, size_);
+      plan_ = plan_of(opts_, nsizes_, sizes_);
+    }
+    return complaint;
   }
-  frame.agree(complaint, sweep_shared_values(opts, nsizes));
-  // The size list itself must agree too: its length did; a checksum of the values does the rest.
-  frame.agree("", {Shared::weighted_sum("sizes (weighted sum)", plan.sizes.data(), plan.sizes.size())});
 
-  const int leader = layout.leader();
-  std::vector<char> bytes;
-  if (member) {
-    frame.run_member(layout.members, kTagName, [&](MPI_Comm work) {
-      join_pair(p, layout, rank, opts, work, &frame.listener());
-      StallWatch stall(opts.timeout_s, rank, p.peer_lib, "phase 'sweep': the operations of a sample");
-      char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
-      int len = 0;
-      check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
-      const int first_partner = layout.pairs.front().second;
-      if (rank == leader) {
-        SweepResult r = lead_sweep(p, layout, opts, plan, calibration, name, stall);
-        r.summary.nprocs = size;
-        bytes = serialize(r);
-      } else {
-        if (rank == first_partner)
-          check_mpi(MPI_Send(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, 0, kTagName, p.work), "MPI_Send (name)");
-        with_clock(opts.timer, [&](const auto &clock) {
-          follow(clock, p, largest_message(opts, plan.sizes), follower_first_wait_s(calibration, opts.nr), stall);
-        });
-      }
+  std::vector<Shared> shared() const {
+    std::vector<Shared> s = sweep_shared_values(opts_, nsizes_);
+    // The size list itself must agree too: its length does; a checksum of the values does the rest.
+    s.push_back(Shared::weighted_sum("sizes (weighted sum)", plan_.sizes.data(), plan_.sizes.size()));
+    return s;
+  }
+
+  Members members(MeasurementFrame &frame) {
+    if (std::find(layout_.members.begin(), layout_.members.end(), rank_) != layout_.members.end())
+      listener_ = &frame.listener();
+    return Members::some(layout_.members, layout_.leader(), kTagName);
+  }
+
+  std::string allocate(bool measuring) { return measuring ? allocate_buffers(p_, opts_, plan_) : ""; }
+
+  std::vector<char> lead(MPI_Comm work) {
+    char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
+    StallWatch stall = join(work, name);
+    SweepResult r = lead_sweep(p_, layout_, opts_, plan_, calibration_, name, stall);
+    r.summary.nprocs = size_;
+    return serialize(r);
+  }
+
+  void follow(MPI_Comm work) {
+    char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
+    StallWatch stall = join(work, name);
+    if (rank_ == layout_.pairs.front().second)
+      check_mpi(MPI_Send(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, 0, kTagName, p_.work), "MPI_Send (name)");
+    with_clock(opts_.timer, [&](const auto &clock) {
+      follow_sweep(clock, p_, largest_message(opts_, plan_.sizes), follower_first_wait_s(calibration_, opts_.nr), stall);
     });
   }
-  return deserialize(frame.share_result(std::move(bytes), leader, member));
+
+  SweepResult result(std::vector<char> bytes) const { return deserialize(bytes); }
+
+ private:
+  /// A member's place in its pair, its watchdog and its processor's name.
+  StallWatch join(MPI_Comm work, char *name) {
+    join_pair(p_, layout_, rank_, opts_, work, listener_);
+    int len = 0;
+    check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
+    return StallWatch(opts_.timeout_s, rank_, p_.peer_lib, "phase 'sweep': the operations of a sample");
+  }
+
+  const lat_sweep_options &opts_;
+  int64_t nsizes_;
+  const int64_t *sizes_;
+  const lat_timer_result *calibration_;
+  int rank_ = 0, size_ = 0;
+  Layout layout_;
+  SweepPlan plan_;
+  Participant p_;
+  FailureListener *listener_ = nullptr;
+};
+
+}  // namespace
+
+SweepResult size_sweep(MPI_Comm user_comm, const lat_sweep_options &opts, int64_t nsizes, const int64_t *sizes,
+                       const lat_timer_result *calibration) {
+  SizeSweep sweep(opts, nsizes, sizes, calibration);
+  return run_measurement(user_comm, opts.timeout_s, sweep);
 }
 
 }  // namespace lat
