@@ -7,7 +7,7 @@
 #   2. AddressSanitizer and UndefinedBehaviorSanitizer (MPICH) on the library's code and its MPI paths: the
 #      one-process and the MPI tests (labels mpifree, mpi), only the test programs built;
 #   3. Open MPI (its MPI_Comm is a pointer, not an int; its launcher has its own statuses): the library, the
-#      test programs and the latency and mpptest drivers built, the MPI tests and the stop tests (labels mpi,
+#      MPI tests' programs and the latency and mpptest drivers built, the MPI tests and the stop tests (labels mpi,
 #      launchers; the stops on those two drivers, the launcher's part).
 # Each stage's time is printed, and at the end the tests skipped, "machine busy: not judged" among them.
 set -euo pipefail
@@ -84,8 +84,8 @@ configure_and_build build-asan test_programs -DMPILAT_TESTS=ON -DMPILAT_SANITIZE
 end_stage
 
 begin_stage "3. Open MPI: the MPI tests and each driver's stops"
-# What its labels run: the test programs and the two drivers that driver_stops stops here.
-configure_and_build build-openmpi "test_programs latency mpptest" -DMPILAT_TESTS=ON -DMPILAT_FUZZ=OFF "${optimised[@]}" "${openmpi[@]}"
+# What its labels run: the MPI tests' programs and the two drivers that driver_stops stops here.
+configure_and_build build-openmpi "mpi_test_programs latency mpptest" -DMPILAT_TESTS=ON -DMPILAT_FUZZ=OFF "${optimised[@]}" "${openmpi[@]}"
 # The stops' launcher part (Ctrl-C, SIGTERM to mpirun, a signal's status passed through) on one Fortran and
 # one C++ driver: every driver's own stop runs in stage 1.
 (export MPILAT_STOPS_DRIVERS="latency mpptest" && run_ctest build-openmpi -L '^(mpi|launchers)$')
