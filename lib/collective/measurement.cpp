@@ -648,28 +648,6 @@ void analyse_on_root(CollResult &r, bool oversubscribed) {
   s.nsizes = static_cast<int64_t>(r.sizes.size());
 }
 
-/// What every rank gets of the root's result (the samples stay on the root), as bytes, and back.
-std::vector<char> result_bytes(const CollResult &r) {
-  std::vector<char> bytes;
-  put_bytes(bytes, r.summary);
-  put_vector(bytes, r.sizes);
-  put_vector(bytes, r.points);
-  put_vector(bytes, r.ranks);
-  put_vector(bytes, r.clocks);
-  put_strings(bytes, r.warnings);
-  return bytes;
-}
-
-void take_result(const std::vector<char> &bytes, CollResult &r) {
-  size_t at = 0;
-  take_bytes(bytes, at, r.summary);
-  take_vector(bytes, at, r.sizes);
-  take_vector(bytes, at, r.points);
-  take_vector(bytes, at, r.ranks);
-  take_vector(bytes, at, r.clocks);
-  take_strings(bytes, at, r.warnings);
-}
-
 }  // namespace
 
 SyncStartHold g_sync_start_hold;
@@ -718,14 +696,14 @@ class CollectiveRun {
     const bool oversubscribed = measure();
     analyse_on_root(r_, oversubscribed);
     r_.summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
-    return result_bytes(r_);
+    return to_bytes(r_.fields());
   }
 
   void follow(MPI_Comm) { measure(); }
 
   /// The root's result everywhere; the samples on the root only.
   CollResult result(std::vector<char> bytes) {
-    if (run_.rank != o_.root) take_result(bytes, r_);
+    if (run_.rank != o_.root) from_bytes(bytes, r_.fields());
     r_.summary.has_samples = run_.rank == o_.root ? 1 : 0;
     return std::move(r_);
   }

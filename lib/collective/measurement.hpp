@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "collective/analysis.hpp"
@@ -40,6 +41,8 @@ struct CollResult {
   std::vector<std::string> warnings;    // "WARNING: ..." lines: the run's, then each point's (named)
   std::string host, mpi_library;        // the root's processor name, MPI_Get_library_version's first line
   std::vector<PointSeries> series;      // the root only: every kept sample of every point
+  /// What travels from the root to every rank (lib/common/bytes.hpp): not the samples, nor where the root ran.
+  auto fields() { return std::tie(summary, sizes, points, ranks, clocks, warnings); }
 };
 
 /// lat_collective(): collective over user_comm.

@@ -318,12 +318,15 @@ class NodecommRun {
     r_.summary.partial = samples.stopped ? 1 : 0;
     add_points(r_, samples, sweep_, sides_.kmax);
     r_.summary.wall_s = seconds_since(start_);
-    return serialize(r_);
+    return to_bytes(r_.fields());
   }
 
   void follow(MPI_Comm pairs_comm) { measure(pairs_comm); }
 
-  NodecommResult result(std::vector<char> bytes) const { return bytes.empty() ? r_ : deserialize_nodecomm(bytes); }
+  NodecommResult result(std::vector<char> bytes) {
+    if (!bytes.empty()) from_bytes(bytes, r_.fields());
+    return r_;
+  }
 
  private:
   Samples measure(MPI_Comm pairs_comm) const {
@@ -351,24 +354,6 @@ class NodecommRun {
 NodecommResult nodecomm(MPI_Comm user_comm, const lat_nodecomm_options &o, int64_t nsizes, const int64_t *sizes) {
   NodecommRun run(o, nsizes, sizes);
   return run_measurement(user_comm, o.timeout_s, run);
-}
-
-std::vector<char> serialize(const NodecommResult &r) {
-  std::vector<char> out;
-  put_bytes(out, r.options);
-  put_bytes(out, r.summary);
-  for (const auto &p : r.points) put_bytes(out, p);
-  return out;
-}
-
-NodecommResult deserialize_nodecomm(const std::vector<char> &in) {
-  NodecommResult r;
-  size_t at = 0;
-  take_bytes(in, at, r.options);
-  take_bytes(in, at, r.summary);
-  r.points.resize(static_cast<size_t>(r.summary.npoints));
-  for (auto &p : r.points) take_bytes(in, at, p);
-  return r;
 }
 
 }  // namespace lat

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "mpilat.h"
@@ -17,6 +18,8 @@ struct NodecommResult {
   lat_nodecomm_options options{};
   lat_nodecomm_summary summary{};
   std::vector<lat_nodecomm_point> points;  // sizes ascending, k = 1..K within a size
+  /// What travels between ranks (lib/common/bytes.hpp): all of it.
+  auto fields() { return std::tie(options, summary, points); }
 };
 
 /// The starting grid: 0, then 4 sizes per octave from 1 byte to size_last (size_last included).
@@ -38,8 +41,6 @@ std::vector<int> side_groups(int sides, const std::vector<int> &node_of_rank, co
 /// lat_nodecomm(): collective over user_comm; the result on every rank.
 NodecommResult nodecomm(MPI_Comm user_comm, const lat_nodecomm_options &opts, int64_t nsizes, const int64_t *sizes);
 
-std::vector<char> serialize(const NodecommResult &r);
-NodecommResult deserialize_nodecomm(const std::vector<char> &bytes);
 
 }  // namespace lat
 

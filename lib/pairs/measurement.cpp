@@ -312,17 +312,14 @@ class PairRun {
     s.mean_max_us = means.empty() ? 0.0 : *std::max_element(means.begin(), means.end());
     for (double c : counts) s.round_trips += static_cast<int64_t>(c);
     s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    std::vector<char> bytes;
-    put_bytes(bytes, s);
-    return bytes;
+    return to_bytes(std::tie(s));
   }
 
   void follow(MPI_Comm comm) { walk(comm); }
 
   /// The root's summary everywhere; the matrices on the root, this rank's place elsewhere.
   PairResult result(std::vector<char> bytes) {
-    size_t at = 0;
-    take_bytes(bytes, at, r_.summary);
+    from_bytes(bytes, std::tie(r_.summary));
     if (rank_ != o_.root) r_.places = {local_.place};
     r_.summary.has_matrices = rank_ == o_.root ? 1 : 0;
     return std::move(r_);

@@ -390,7 +390,7 @@ class QueueRun {
     r.summary.partial = stopped ? 1 : 0;
     copy_c_string(r.summary.source_host, name);
     copy_c_string(r.summary.dest_host, partner);
-    return serialize(r);
+    return to_bytes(r.fields());
   }
 
   /// Dest: its name, every cell, its messages left over.
@@ -407,7 +407,11 @@ class QueueRun {
     check_mpi(MPI_Send(&mine, 1, MPI_INT64_T, kSource, kTagControl, p_.comm), "MPI_Send");
   }
 
-  QueueResult result(std::vector<char> bytes) const { return deserialize_queue(bytes); }
+  QueueResult result(std::vector<char> bytes) const {
+    QueueResult r;
+    from_bytes(bytes, r.fields());
+    return r;
+  }
 
  private:
   void join(MPI_Comm pair_comm) {
@@ -442,24 +446,6 @@ QueueResult queue_sweep(MPI_Comm user_comm, const lat_queue_options &o, int64_t 
                         const lat_timer_result *calibration) {
   QueueRun run(o, nl, lengths, nf, fractions, ns, sizes, calibration);
   return run_measurement(user_comm, o.timeout_s, run);
-}
-
-std::vector<char> serialize(const QueueResult &r) {
-  std::vector<char> out;
-  put_bytes(out, r.options);
-  put_bytes(out, r.summary);
-  for (const auto &q : r.points) put_bytes(out, q);
-  return out;
-}
-
-QueueResult deserialize_queue(const std::vector<char> &in) {
-  QueueResult r;
-  size_t at = 0;
-  take_bytes(in, at, r.options);
-  take_bytes(in, at, r.summary);
-  r.points.resize(static_cast<size_t>(r.summary.npoints));
-  for (auto &q : r.points) take_bytes(in, at, q);
-  return r;
 }
 
 }  // namespace lat

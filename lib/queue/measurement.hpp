@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "mpilat.h"
@@ -17,6 +18,8 @@ struct QueueResult {
   lat_queue_options options{};
   lat_queue_summary summary{};
   std::vector<lat_queue_point> points;  // size, then fraction, then length
+  /// What travels between ranks (lib/common/bytes.hpp): all of it.
+  auto fields() { return std::tie(options, summary, points); }
 };
 
 /// lat_queue_sweep(): collective over user_comm; the result on every rank.
@@ -38,8 +41,6 @@ std::vector<const lat_queue_point *> fitted_points(const QueueResult &r);
 /// Posted mode: receives traversed before the latency receive, round(length x fraction / 100).
 int64_t traversed_of(int64_t length, double fraction_percent);
 
-std::vector<char> serialize(const QueueResult &r);
-QueueResult deserialize_queue(const std::vector<char> &bytes);
 
 }  // namespace lat
 

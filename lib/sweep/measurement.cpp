@@ -19,6 +19,7 @@
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
 #include "common/failure_notes.hpp"
+#include "common/bytes.hpp"
 #include "common/harness.hpp"
 #include "common/c_string.hpp"
 #include "common/waits.hpp"
@@ -765,7 +766,7 @@ class SizeSweep {
     StallWatch stall = join(work, name);
     SweepResult r = lead_sweep(p_, layout_, opts_, plan_, calibration_, name, stall);
     r.summary.nprocs = size_;
-    return serialize(r);
+    return to_bytes(r.fields());
   }
 
   void follow(MPI_Comm work) {
@@ -778,7 +779,11 @@ class SizeSweep {
     });
   }
 
-  SweepResult result(std::vector<char> bytes) const { return deserialize(bytes); }
+  SweepResult result(std::vector<char> bytes) const {
+    SweepResult r;
+    from_bytes(bytes, r.fields());
+    return r;
+  }
 
  private:
   /// A member's place in its pair, its watchdog and its processor's name.

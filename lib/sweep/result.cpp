@@ -107,35 +107,4 @@ SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
   return r;
 }
 
-std::vector<char> serialize(const SweepResult &r) {
-  std::vector<char> out;
-  put_bytes(out, r.options);
-  put_bytes(out, r.summary);
-  for (const auto &p : r.points) put_bytes(out, p);
-  for (const auto &t : r.thresholds) put_bytes(out, t);
-  for (const auto &l : r.lines) put_bytes(out, l);
-  for (const auto &s : r.samples)
-    for (double v : s) put_bytes(out, v);
-  return out;
-}
-
-SweepResult deserialize(const std::vector<char> &in) {
-  SweepResult r;
-  size_t at = 0;
-  take_bytes(in, at, r.options);
-  take_bytes(in, at, r.summary);
-  r.points.resize(static_cast<size_t>(r.summary.nsizes));
-  for (auto &p : r.points) take_bytes(in, at, p);
-  r.thresholds.resize(static_cast<size_t>(r.summary.nthresholds));
-  for (auto &t : r.thresholds) take_bytes(in, at, t);
-  r.lines.resize(static_cast<size_t>(r.summary.nlines));
-  for (auto &l : r.lines) take_bytes(in, at, l);
-  for (const auto &p : r.points) {
-    std::vector<double> s(static_cast<size_t>(p.samples + p.rerun_samples));
-    for (double &v : s) take_bytes(in, at, v);
-    r.samples.push_back(std::move(s));
-  }
-  return r;
-}
-
 }  // namespace lat

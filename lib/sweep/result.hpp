@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "mpilat.h"
@@ -19,6 +20,8 @@ struct SweepResult {
   std::vector<lat_sweep_threshold> thresholds;
   std::vector<lat_sweep_line> lines;         // startup and rate per regime between thresholds
   std::vector<std::vector<double>> samples;  // per point, measurement order (passes, then the rerun)
+  /// What travels between ranks (lib/common/bytes.hpp): all of it.
+  auto fields() { return std::tie(options, summary, points, thresholds, lines, samples); }
 };
 
 /// What the measuring side knows per size beyond the engine's samples.
@@ -37,8 +40,6 @@ SweepResult result_of(const SweepOutcome &outcome, const lat_sweep_options &opts
 std::vector<lat_sweep_line> regime_lines(const std::vector<lat_sweep_point> &points,
                                          const std::vector<lat_sweep_threshold> &steps);
 
-std::vector<char> serialize(const SweepResult &r);
-SweepResult deserialize(const std::vector<char> &bytes);
 
 }  // namespace lat
 

@@ -20,6 +20,7 @@ extern "C" {
 #include "sweep/options.hpp"
 #include "sweep/walk.hpp"
 #include "sweep/engine.hpp"
+#include "common/bytes.hpp"
 #include "sweep/result.hpp"
 
 namespace {
@@ -480,8 +481,10 @@ void result_round_trip(void **) {
   lat_sweep_options o{};
   o.pattern = LAT_SWEEP_HEAD_TO_HEAD;
   std::map<int64_t, lat::SizeExtras> extras{{256, {7, 0.0}}};
-  const lat::SweepResult r = lat::result_of(out, o, extras, 2, 0);
-  const lat::SweepResult back = lat::deserialize(lat::serialize(r));
+  lat::SweepResult r = lat::result_of(out, o, extras, 2, 0);
+  const std::vector<char> bytes = lat::to_bytes(r.fields());
+  lat::SweepResult back;
+  lat::from_bytes(bytes, back.fields());
   assert_int_equal(back.points.size(), r.points.size());
   assert_memory_equal(&back.summary, &r.summary, sizeof r.summary);
   for (size_t k = 0; k < r.points.size(); ++k) {
@@ -493,6 +496,22 @@ void result_round_trip(void **) {
   assert_int_equal(r.points.front().n_avg, 1);
   assert_true(std::fabs(at256->rate_mbs - 2.0 * 256.0 / at256->min_us) < 1e-9);
   assert_int_equal(back.thresholds.size(), r.thresholds.size());
+  // Bytes missing or left over are an error, never a result read from the wrong place.
+  for (const std::vector<char> &wrong : {std::vector<char>(bytes.begin(), bytes.end() - 1),
+                                         std::vector<char>(bytes.begin(), bytes.begin() + 100), [&] {
+                                           std::vector<char> more = bytes;
+                                           more.push_back(0);
+                                           return more;
+                                         }()}) {
+    lat::SweepResult bad;
+    bool thrown = false;
+    try {
+      lat::from_bytes(wrong, bad.fields());
+    } catch (const std::runtime_error &) {
+      thrown = true;
+    }
+    assert_true(thrown);
+  }
 }
 
 }  // namespace
