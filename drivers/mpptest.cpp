@@ -1,6 +1,7 @@
 // mpptest: message-size characterisation the way Gropp & Lusk's mpptest does it, on lat_size_sweep.
 // Options keep mpptest's names where the meaning is the same (-size, -auto, -autorel, -autodx, -n_avg,
-// -roundtrip, -async, -head, -persistant, -memcpy, -halo, -npartner, -periodic, -bisect, -bisectdist,
+// -roundtrip, -async, -head, -persistant, -memcpy, -halo, -npartner, -periodic, -gop (-sync, -dsum, -isum,
+// -bcast), -bisect, -bisectdist,
 // -cachesize, -overlap, -gnuplot, -fname); each also works with two dashes. Writes <fname>.gpl/.gcm
 // (mpptest's gnuplot files), .csv, .json and .png; see docs/mpptest.md. Exit status: 0 done, 1 failed, 2 bad
 // input, 3 partial (stopped by a signal).
@@ -108,6 +109,16 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
                "MPI_Isend to each, one MPI_Waitall); time per exchange, the slowest rank's");
   app.add_option("--npartner", o.halo_partners, "-halo: partners per rank: 1, 2 (rank +- 1), 4 (and +- sqrt(P)) or 8");
   app.add_flag("--periodic", [&](int64_t) { o.halo_periodic = 1; }, "-halo: partners wrap around (mod P)");
+  bool gop = false;
+  app.add_flag("--gop", gop,
+               "every rank calls a collective operation (-sync, -dsum, -isum or -bcast) n_avg times in a row; time "
+               "per call, the slowest rank's; sizes in bytes (the original's -dsum counts doubles, -isum ints)");
+  std::vector<int> gop_ops;
+  app.add_flag("--sync", [&](int64_t) { gop_ops.push_back(LAT_SWEEP_GOP_SYNC); }, "-gop: MPI_Barrier (the default)");
+  app.add_flag("--dsum", [&](int64_t) { gop_ops.push_back(LAT_SWEEP_GOP_DSUM); }, "-gop: MPI_Allreduce of size/8 doubles, MPI_SUM");
+  app.add_flag("--isum", [&](int64_t) { gop_ops.push_back(LAT_SWEEP_GOP_ISUM); }, "-gop: MPI_Allreduce of size/4 ints, MPI_SUM");
+  app.add_flag("--bcast,--scatter", [&](int64_t) { gop_ops.push_back(LAT_SWEEP_GOP_BCAST); },
+               "-gop: MPI_Bcast of size bytes, the root turning call after call");
   bool vector = false, vectortype = false;
   int vstride = 0;  // 0: not given (10, the original's)
   app.add_flag("--vector", vector,
@@ -145,8 +156,8 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   add_progress_flags(app, s.progress, "if a terminal");
   app.footer("Not offered yet, refused as unknown options (docs/mpptest.md): the original's -halo variants "
              "(-waitany, -sendinit, -put, -get, -putlock, -getlock, -putpscw, -touch), -distance, -memcpy's "
-             "-int, -double and -longlong (and -vector with -memcpy), -gop, -rthresh, -autoavg, -sync, -force, "
-             "-cit and C.It output.");
+             "-int, -double and -longlong (and -vector with -memcpy), -gop's -colx, -colxex and -bcastalt, "
+             "-rthresh, -autoavg, -overlap's -sync (-sync is -gop's barrier here), -force, -cit and C.It output.");
   std::vector<std::string> args = with_two_dashes(argc, argv);
   // -quick sets defaults: apply them first, so options given explicitly win.
   if (std::find(args.begin(), args.end(), "--quick") != args.end()) {
@@ -165,6 +176,10 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
     return bad("-memcpy copies without communication: not with another pattern");
   if (halo && (overlap || o.pattern != LAT_SWEEP_PINGPONG))
     return bad("-halo is a pattern of its own (its exchanges are non-blocking): not with another");
+  if (!gop_ops.empty() && !gop) return bad("-sync, -dsum, -isum and -bcast are -gop's operations: give -gop");
+  if (gop_ops.size() > 1) return bad("-sync, -dsum, -isum and -bcast: give one");
+  if (gop && (overlap || halo || memcpy_only || o.pattern != LAT_SWEEP_PINGPONG))
+    return bad("-gop is a pattern of its own (a collective operation): not with another");
   if (vstride != 0 && !vector && !vectortype) return bad("-vstride is -vector's and -vectortype's: give one");
   if (vector && vectortype) return bad("-vector and -vectortype are two forms of the strided message: give one");
   if (vector || vectortype) {
@@ -173,6 +188,10 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   }
   if (memcpy_only) o.pattern = LAT_SWEEP_MEMCPY;
   if (halo) o.pattern = LAT_SWEEP_HALO;
+  if (gop) {
+    o.pattern = LAT_SWEEP_GOP;
+    o.gop = gop_ops.empty() ? LAT_SWEEP_GOP_SYNC : gop_ops.front();
+  }
   if (overlap) o.pattern = o.pattern == LAT_SWEEP_HEAD_TO_HEAD ? LAT_SWEEP_OVERLAP : LAT_SWEEP_OVERLAP_ROUNDTRIP;
   if (!s.size_range.empty() && !s.size_list.empty()) return bad("give -size or -sizelist, not both");
   if (!s.size_range.empty()) {

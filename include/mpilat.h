@@ -180,6 +180,8 @@ int lat_pingpong_stats(MPI_Comm comm, const lat_pingpong_options *opts, const la
 
 /** What one operation of a sweep is (lat_sweep_options.pattern). */
 enum lat_sweep_pattern { LAT_SWEEP_PATTERNS(LAT_C_ENUMERATOR) };
+/** The collective operation of LAT_SWEEP_GOP (mpilat_constants.h). */
+enum lat_sweep_gop { LAT_SWEEP_GOPS(LAT_C_ENUMERATOR) };
 
 /** Why a sweep ended (lat_sweep_summary.end). */
 enum lat_sweep_end { LAT_SWEEP_ENDS(LAT_C_ENUMERATOR) };

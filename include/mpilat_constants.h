@@ -108,6 +108,9 @@
  *   LAT_SWEEP_HALO          (since 10) the original mpptest's -halo: every rank of the communicator exchanges
  *                           `size` bytes with each of its halo_partners at once (an MPI_Irecv and an
  *                           MPI_Isend each, one MPI_Waitall); time per exchange, the slowest rank's
+ *   LAT_SWEEP_GOP           (since 10) the original mpptest's -gop: every rank of the communicator calls the
+ *                           collective operation lat_sweep_options.gop (lat_sweep_gop) n_avg times in a row;
+ *                           time per call, the slowest rank's
  */
 #define LAT_SWEEP_PATTERNS(LAT_X) \
   LAT_X(LAT_SWEEP_PINGPONG, 0) \
@@ -117,7 +120,22 @@
   LAT_X(LAT_SWEEP_OVERLAP_ROUNDTRIP, 4) \
   LAT_X(LAT_SWEEP_PERSISTENT, 5) \
   LAT_X(LAT_SWEEP_MEMCPY, 6) \
-  LAT_X(LAT_SWEEP_HALO, 7)
+  LAT_X(LAT_SWEEP_HALO, 7) \
+  LAT_X(LAT_SWEEP_GOP, 8)
+
+/* The collective operation of LAT_SWEEP_GOP (lat_sweep_options.gop; enum lat_sweep_gop), the original
+ * mpptest's -gop choices; a size is bytes here (the original counts -dsum's in doubles and -isum's in ints):
+ *   LAT_SWEEP_GOP_SYNC   MPI_Barrier (the size is not used), the original's -sync and its default
+ *   LAT_SWEEP_GOP_DSUM   MPI_Allreduce of size/8 doubles with MPI_SUM (-dsum)
+ *   LAT_SWEEP_GOP_ISUM   MPI_Allreduce of size/sizeof(int) ints with MPI_SUM (-isum)
+ *   LAT_SWEEP_GOP_BCAST  MPI_Bcast of size bytes, the root turning from rank 0 to the last call after call
+ *                        (-bcast, -scatter)
+ */
+#define LAT_SWEEP_GOPS(LAT_X) \
+  LAT_X(LAT_SWEEP_GOP_SYNC, 0) \
+  LAT_X(LAT_SWEEP_GOP_DSUM, 1) \
+  LAT_X(LAT_SWEEP_GOP_ISUM, 2) \
+  LAT_X(LAT_SWEEP_GOP_BCAST, 3)
 
 /* Why a sweep ended (lat_sweep_summary.end; enum lat_sweep_end).
  *   LAT_SWEEP_END_STABLE   every size's minimum stopped improving (n_stable)

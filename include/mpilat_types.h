@@ -255,6 +255,10 @@ typedef struct lat_sweep_options {
   int vector_type;      /**< with vector_stride: 1 describes a message as one MPI_Type_vector (the original's
                              -vectortype); 0 (default) as size/8 MPI_DOUBLEs each resized to the stride (its
                              -vector, with MPI_Type_create_resized for its MPI_UB) */
+  int gop;              /**< LAT_SWEEP_GOP: the collective operation, lat_sweep_gop: LAT_SWEEP_GOP_SYNC
+                             (MPI_Barrier, the default), LAT_SWEEP_GOP_DSUM (MPI_Allreduce of size/8 doubles),
+                             LAT_SWEEP_GOP_ISUM (of size/4 ints) or LAT_SWEEP_GOP_BCAST (MPI_Bcast of size bytes,
+                             the root turning call after call) */
 } lat_sweep_options;
 
 /** One message size of a sweep. Times are per operation in microseconds (see lat_sweep_pattern). */

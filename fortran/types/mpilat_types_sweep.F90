@@ -106,6 +106,10 @@ module mpilat_types_sweep
     !> (default) as size/8 MPI_DOUBLEs each resized to the stride (its -vector, with
     !> MPI_Type_create_resized for its MPI_UB)
     integer(c_int) :: vector_type
+    !> LAT_SWEEP_GOP: the collective operation, lat_sweep_gop: LAT_SWEEP_GOP_SYNC (MPI_Barrier, the
+    !> default), LAT_SWEEP_GOP_DSUM (MPI_Allreduce of size/8 doubles), LAT_SWEEP_GOP_ISUM (of size/4 ints)
+    !> or LAT_SWEEP_GOP_BCAST (MPI_Bcast of size bytes, the root turning call after call)
+    integer(c_int) :: gop
   end type lat_sweep_options
 
   !> One message size of a sweep. Times are per operation in microseconds (see lat_sweep_pattern).

@@ -140,6 +140,7 @@ void spec_defaults(lat_sweep_options &o) {
   o.halo_periodic = 0;
   o.vector_stride = 0;
   o.vector_type = 0;
+  o.gop = LAT_SWEEP_GOP_SYNC;
 }
 
 std::string spec_check_fields(const lat_sweep_options &o) {
@@ -153,8 +154,8 @@ std::string spec_check_fields(const lat_sweep_options &o) {
   if (!(o.tgoal_s >= 0.0) || !std::isfinite(o.tgoal_s)) return got("tgoal_s must be a finite number of seconds >= 0 (0: the n_avg_min rule)", o.tgoal_s);
   if (std::string bad = check_timeout(o.timeout_s); !bad.empty()) return bad;
   if (std::string bad = check_flag("adaptive", o.adaptive); !bad.empty()) return bad;
-  if (!(o.pattern >= 0)) return got("pattern must be 0 (ping-pong), 1 (non-blocking), 2 (head-to-head), 3 (overlap exchange), 4 (overlap round trip), 5 (persistent), 6 (memcpy) or 7 (halo)", o.pattern);
-  if (!(o.pattern <= LAT_SWEEP_HALO)) return got("pattern must be 0 (ping-pong), 1 (non-blocking), 2 (head-to-head), 3 (overlap exchange), 4 (overlap round trip), 5 (persistent), 6 (memcpy) or 7 (halo)", o.pattern);
+  if (!(o.pattern >= 0)) return got("pattern must be 0 (ping-pong), 1 (non-blocking), 2 (head-to-head), 3 (overlap exchange), 4 (overlap round trip), 5 (persistent), 6 (memcpy), 7 (halo) or 8 (gop)", o.pattern);
+  if (!(o.pattern <= LAT_SWEEP_GOP)) return got("pattern must be 0 (ping-pong), 1 (non-blocking), 2 (head-to-head), 3 (overlap exchange), 4 (overlap round trip), 5 (persistent), 6 (memcpy), 7 (halo) or 8 (gop)", o.pattern);
   if (std::string bad = check_flag("bisect", o.bisect); !bad.empty()) return bad;
   if (std::string bad = check_timer_kind(o.timer); !bad.empty()) return bad;
   if (std::string bad = check_flag("verify", o.verify); !bad.empty()) return bad;
@@ -164,6 +165,8 @@ std::string spec_check_fields(const lat_sweep_options &o) {
   if (!(o.vector_stride >= 0)) return got("vector_stride must be >= 0", o.vector_stride);
   if (!(o.vector_stride <= 65536)) return got("vector_stride must be <= 65536", o.vector_stride);
   if (std::string bad = check_flag("vector_type", o.vector_type); !bad.empty()) return bad;
+  if (!(o.gop >= 0)) return got("gop must be 0 (sync), 1 (dsum), 2 (isum) or 3 (bcast)", o.gop);
+  if (!(o.gop <= LAT_SWEEP_GOP_BCAST)) return got("gop must be 0 (sync), 1 (dsum), 2 (isum) or 3 (bcast)", o.gop);
   return "";
 }
 
@@ -201,7 +204,8 @@ std::vector<Shared> spec_shared_values(const lat_sweep_options &o) {
           Shared::integer("halo_partners", o.halo_partners),
           Shared::integer("halo_periodic", o.halo_periodic),
           Shared::integer("vector_stride", o.vector_stride),
-          Shared::integer("vector_type", o.vector_type)};
+          Shared::integer("vector_type", o.vector_type),
+          Shared::integer("gop", o.gop)};
 }
 
 nlohmann::json spec_options_json(const lat_sweep_options &o) {

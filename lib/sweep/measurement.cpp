@@ -74,6 +74,9 @@ Layout layout_of(const lat_sweep_options &o, int size) {
         l.pairs.emplace_back(0, partner);
         break;
       }
+  } else if (o.pattern == LAT_SWEEP_GOP) {
+    for (int i = 0; i < size; ++i) l.members.push_back(i);  // every rank, in order; rank 1 names the partner
+    l.pairs.emplace_back(0, 1);
   } else if (o.pattern == LAT_SWEEP_MEMCPY) {
     l.pairs.emplace_back(o.source, o.source);  // one rank, its own partner: no message
     l.members = {o.source};
@@ -104,6 +107,7 @@ struct Participant {
   int vector_stride = 0, vector_type = 0;  // LAT_SWEEP_PINGPONG's strided messages (lat_sweep_options)
   MPI_Datatype type = MPI_BYTE;           // a sample's message type (MessageType)
   std::vector<int> halo;  // LAT_SWEEP_HALO: the partners (ranks of work, the same as the library's; or MPI_PROC_NULL)
+  int gop = LAT_SWEEP_GOP_SYNC, nranks = 0;  // LAT_SWEEP_GOP: the operation, the ranks of work
 
   Waiting waiting(const char *phase, const char *who, double extra_s = 0.0) const {
     return {lib_rank, who, phase, timeout_s > 0.0 ? timeout_s + extra_s : 0.0};
@@ -265,6 +269,72 @@ int verified_halo_operations(const Clock &clock, Participant &p, int count, int6
   return failed;
 }
 
+/// LAT_SWEEP_GOP's call i of a sample: the collective operation on count bytes of buffer s (r: the sums'
+/// results); the broadcast's root turns from rank 0 call after call, as the original's.
+inline int gop_call(const Participant &p, unsigned char *s, unsigned char *r, int count, int64_t i) {
+  switch (p.gop) {
+    case LAT_SWEEP_GOP_DSUM:
+      return MPI_Allreduce(s, r, count / static_cast<int>(sizeof(double)), MPI_DOUBLE, MPI_SUM, p.work);
+    case LAT_SWEEP_GOP_ISUM:
+      return MPI_Allreduce(s, r, count / static_cast<int>(sizeof(int)), MPI_INT, MPI_SUM, p.work);
+    case LAT_SWEEP_GOP_BCAST: return MPI_Bcast(s, count, MPI_BYTE, static_cast<int>(i % p.nranks), p.work);
+    default: return MPI_Barrier(p.work);
+  }
+}
+
+/// LAT_SWEEP_GOP: n calls on successive slots, the loop timed whole into seconds.
+template <class Clock>
+int gop_operations(const Clock &clock, Participant &p, int count, int64_t n, double &seconds) {
+  int failed = MPI_SUCCESS;
+  const double t1 = clock.now();
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t at = p.walk.next() * p.slot_bytes;
+    failed |= gop_call(p, p.send.data() + at, p.recv.data() + at, count, i);
+  }
+  seconds = clock.now() - t1;
+  return failed;
+}
+
+/// A sum's element k from rank `rank` in operation `seed`: small integers, so that every sum is exact.
+inline int64_t gop_term(int rank, size_t k, uint64_t seed) { return rank + 1 + static_cast<int64_t>((k + seed) % 1000); }
+
+/// The same verified: each rank's terms (or the root's pattern) written before the call and the result checked
+/// after it, outside the clock; only the calls are timed into seconds.
+template <class Clock>
+int verified_gop_operations(const Clock &clock, Participant &p, int count, int64_t n, int64_t sample, double &seconds) {
+  int failed = MPI_SUCCESS;
+  const int64_t ranks = p.nranks, all_ranks_sum = ranks * (ranks + 1) / 2;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t at = p.walk.next() * p.slot_bytes;
+    unsigned char *s = p.send.data() + at, *r = p.recv.data() + at;
+    const uint64_t seed = message_seed(sample, i);
+    const int root = static_cast<int>(i % ranks);
+    const size_t doubles = static_cast<size_t>(count) / sizeof(double), ints = static_cast<size_t>(count) / sizeof(int);
+    if (p.gop == LAT_SWEEP_GOP_DSUM)
+      for (size_t k = 0; k < doubles; ++k) reinterpret_cast<double *>(s)[k] = static_cast<double>(gop_term(p.lib_rank, k, seed));
+    if (p.gop == LAT_SWEEP_GOP_ISUM)
+      for (size_t k = 0; k < ints; ++k) reinterpret_cast<int *>(s)[k] = static_cast<int>(gop_term(p.lib_rank, k, seed));
+    if (p.gop == LAT_SWEEP_GOP_BCAST && p.lib_rank == root) fill_pattern(s, static_cast<size_t>(count), seed, root);
+    const double t1 = clock.now();
+    failed |= gop_call(p, s, r, count, i);
+    seconds += clock.now() - t1;
+    if (p.gop == LAT_SWEEP_GOP_BCAST && p.lib_rank != root) check_message(p, s, count, seed, root, root, sample, i, n);
+    const size_t elements = p.gop == LAT_SWEEP_GOP_DSUM ? doubles : p.gop == LAT_SWEEP_GOP_ISUM ? ints : 0;
+    for (size_t k = 0; k < elements; ++k) {
+      // Every rank's term at k: (rank + 1) + (k + seed) % 1000, so the sum is P (P + 1) / 2 + P ((k + seed) % 1000).
+      const int64_t want = all_ranks_sum + ranks * static_cast<int64_t>((k + seed) % 1000);
+      const int64_t got = p.gop == LAT_SWEEP_GOP_DSUM ? static_cast<int64_t>(reinterpret_cast<const double *>(r)[k])
+                                                      : reinterpret_cast<const int *>(r)[k];
+      if (got != want)
+        throw DataError("rank " + std::to_string(p.lib_rank) + ": the " + gop_name(p.gop) + " of " +
+                        std::to_string(count) + " bytes gave " + std::to_string(got) + " at element " +
+                        std::to_string(k) + ", not " + std::to_string(want) + " (sample " + std::to_string(sample) +
+                        ", call " + std::to_string(i + 1) + " of " + std::to_string(n) + ")");
+    }
+  }
+  return failed;
+}
+
 /// Verification mode (peril 8, the original's stress): every operation's message carries a pattern of its
 /// own (the sample, the operation and the sender decide it, and with them the kind of bit pattern), and
 /// every received message is checked right after its operation, inside the timed loop.
@@ -373,6 +443,9 @@ double sample(const Clock &clock, Participant &p, const Command &c, StallWatch &
   if (p.pattern == LAT_SWEEP_HALO) {
     failed = p.verify ? verified_halo_operations(clock, p, count, c.n_avg, c.seed, seconds)
                       : halo_operations(clock, p, count, c.n_avg, seconds);
+  } else if (p.pattern == LAT_SWEEP_GOP) {
+    failed = p.verify ? verified_gop_operations(clock, p, count, c.n_avg, c.seed, seconds)
+                      : gop_operations(clock, p, count, c.n_avg, seconds);
   } else if (p.verify) {
     failed = p.initiator ? run_verified<true>(clock, p, count, work, c.n_avg, acc, c.seed, seconds)
                          : run_verified<false>(clock, p, count, work, c.n_avg, acc, c.seed, seconds);
@@ -399,6 +472,13 @@ void warm_up(const Clock &clock, Participant &p, int64_t largest) {
     for (int bytes : {0, count})
       if (halo_operations(clock, p, bytes, kWarmupTrips, unused) != MPI_SUCCESS)
         check_mpi(MPI_ERR_OTHER, "MPI_Irecv/MPI_Isend/MPI_Waitall (halo warm-up)");
+    return;
+  }
+  if (p.pattern == LAT_SWEEP_GOP) {  // every rank: calls of 0 bytes and of the largest
+    double unused = 0.0;
+    for (int bytes : {0, count})
+      if (gop_operations(clock, p, bytes, kWarmupTrips, unused) != MPI_SUCCESS)
+        check_mpi(MPI_ERR_OTHER, "the collective operation (gop warm-up)");
     return;
   }
   if (p.pattern == LAT_SWEEP_MEMCPY) {  // no partner: the copies alone
@@ -599,6 +679,12 @@ void join_pair(Participant &p, const Layout &layout, int rank, const lat_sweep_o
         break;
       }
   }
+  if (opts.pattern == LAT_SWEEP_GOP) {  // every rank times its calls; the slowest rank's time is kept
+    p.initiator = true;
+    p.peer_lib = rank == 0 ? 1 : 0;  // named in a stall's message
+    p.gop = opts.gop;
+    p.nranks = static_cast<int>(layout.members.size());
+  }
   p.peer_work = work_index(layout, p.peer_lib);
   p.peer = "rank " + std::to_string(p.peer_lib);
   p.pattern = opts.pattern;
@@ -607,7 +693,7 @@ void join_pair(Participant &p, const Layout &layout, int rank, const lat_sweep_o
   p.overlap_bytes = opts.overlap_bytes;
   p.verify = opts.verify != 0;
   p.timeout_s = opts.timeout_s;
-  p.yield = (opts.bisect != 0 || opts.pattern == LAT_SWEEP_HALO) && layout.members.size() > 2;
+  p.yield = (opts.bisect != 0 || every_rank_pattern(opts.pattern)) && layout.members.size() > 2;
   p.listener = listener;
   if (is_overlap(p.pattern)) g_compute_sink = overlap_compute(0);  // its arrays made before any clock read
 }
@@ -649,7 +735,8 @@ SweepResult lead_sweep(Participant &p, const Layout &layout, const lat_sweep_opt
     halo_partners = std::max<int64_t>(halo_partners, std::count_if(partners.begin(), partners.end(),
                                                                    [](int q) { return q != MPI_PROC_NULL; }));
   }
-  SweepResult r = result_of(out, opts, extras, halo ? nmembers : static_cast<int64_t>(layout.pairs.size()),
+  SweepResult r = result_of(out, opts, extras,
+                            every_rank_pattern(opts.pattern) ? nmembers : static_cast<int64_t>(layout.pairs.size()),
                             halo_partners);
   r.summary.res_timing_us = cal.res_timing_us;
   r.summary.min_ov_us = cal.min_ov_us;

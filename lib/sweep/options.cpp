@@ -76,6 +76,9 @@ std::string check_size_sweep_options(const lat_sweep_options &o, int64_t nsizes,
       return got("source must be a rank in 0.." + std::to_string(size - 1), o.source);
   } else if (o.pattern == LAT_SWEEP_HALO) {
     if (std::string bad = check_halo(o, size); !bad.empty()) return bad;
+  } else if (o.pattern == LAT_SWEEP_GOP) {
+    if (o.bisect) return "the gop pattern involves every rank: it cannot be a bisection (bisect = 1)";
+    if (size < 2) return "a collective operation needs at least 2 processes, the communicator has " + std::to_string(size);
   } else {
     if (size < 2) return "a sweep needs at least 2 processes, the communicator has " + std::to_string(size);
     if (!o.bisect)
@@ -95,6 +98,8 @@ std::string check_size_sweep_options(const lat_sweep_options &o, int64_t nsizes,
   if (o.pattern != LAT_SWEEP_HALO && (o.halo_partners != 2 || o.halo_periodic != 0))
     return "halo_partners and halo_periodic are the halo pattern's (pattern = 7), got " +
            std::to_string(o.halo_partners) + " and " + std::to_string(o.halo_periodic);
+  if (o.pattern != LAT_SWEEP_GOP && o.gop != LAT_SWEEP_GOP_SYNC)
+    return got("gop is the gop pattern's (pattern = 8)", o.gop);
   if (o.bisect_distance != 0 && !o.bisect)
     return got("bisect_distance is a bisection's (bisect = 1)", o.bisect_distance);
   if (o.bisect_distance < 0 || o.bisect_distance >= size)
@@ -138,11 +143,22 @@ const char *pattern_label(int pattern) {
     case LAT_SWEEP_PERSISTENT: return "persistent ping-pong";
     case LAT_SWEEP_MEMCPY: return "memcpy (no communication)";
     case LAT_SWEEP_HALO: return "halo exchange";
+    case LAT_SWEEP_GOP: return "collective operation (gop)";
     default: return "unknown";
   }
 }
 
-int sweep_leader(const lat_sweep_options &o) { return o.bisect || o.pattern == LAT_SWEEP_HALO ? 0 : o.source; }
+int sweep_leader(const lat_sweep_options &o) { return o.bisect || every_rank_pattern(o.pattern) ? 0 : o.source; }
+
+const char *gop_name(int gop) {
+  switch (gop) {
+    case LAT_SWEEP_GOP_SYNC: return "sync";
+    case LAT_SWEEP_GOP_DSUM: return "dsum";
+    case LAT_SWEEP_GOP_ISUM: return "isum";
+    case LAT_SWEEP_GOP_BCAST: return "bcast";
+    default: return "unknown";
+  }
+}
 
 int64_t largest_message(const lat_sweep_options &o, const std::vector<int64_t> &sizes) {
   if (is_overlap(o.pattern)) return o.overlap_bytes;

@@ -24,9 +24,13 @@ lat_sweep_options sweep_defaults();
 
 /// The overlap patterns: the swept size is a computation, the message is overlap_bytes.
 inline bool is_overlap(int pattern) { return pattern == LAT_SWEEP_OVERLAP || pattern == LAT_SWEEP_OVERLAP_ROUNDTRIP; }
+/// The patterns every rank of the communicator takes part in, each timing its own loop (the slowest kept).
+inline bool every_rank_pattern(int pattern) { return pattern == LAT_SWEEP_HALO || pattern == LAT_SWEEP_GOP; }
 
 /// A pattern in words, for tables and messages: "ping-pong", ..., "overlap (round trip)".
 const char *pattern_label(int pattern);
+/// "sync", "dsum", "isum", "bcast": LAT_SWEEP_GOP's operation as the original's option names it.
+const char *gop_name(int gop);
 
 /// The largest message one operation sends (for the overlap patterns the overlap message, else the largest size).
 int64_t largest_message(const lat_sweep_options &opts, const std::vector<int64_t> &sizes);

@@ -30,6 +30,7 @@ std::string time_label(const SweepResult &r) {
     case LAT_SWEEP_OVERLAP_ROUNDTRIP: return "time per round trip (us)";
     case LAT_SWEEP_MEMCPY: return "time per copy (us)";
     case LAT_SWEEP_HALO: return "time per halo exchange, the slowest rank's (us)";
+    case LAT_SWEEP_GOP: return "time per call, the slowest rank's (us)";
     default: return "time per exchange (us)";
   }
 }
@@ -48,6 +49,9 @@ std::string halo_words(const SweepResult &r) {
                      r.options.halo_periodic ? ", periodic" : "");
 }
 
+/// ", dsum on P ranks": the collective operation and its ranks.
+std::string gop_words(const SweepResult &r) { return fmt::format(", {} on {} ranks", gop_name(r.options.gop), r.summary.nprocs); }
+
 /// ", strided: doubles 10 apart (MPI_Type_vector)": the original's -vector and -vectortype; else "".
 std::string vector_words(const SweepResult &r) {
   if (r.summary.vector_stride <= 0) return "";
@@ -59,6 +63,7 @@ std::string title(const SweepResult &r) {
   std::string t = std::string("mpilat size sweep: ") + sweep_pattern_name(r.summary.pattern);
   if (r.summary.bisect) t += bisection_words(r);
   if (r.summary.pattern == LAT_SWEEP_HALO) t += halo_words(r);
+  if (r.summary.pattern == LAT_SWEEP_GOP) t += gop_words(r);
   t += vector_words(r);
   if (r.summary.cachesize > 0) t += ", cache-cold (" + std::to_string(r.summary.cachesize) + " bytes walked)";
   if (is_overlap(r.summary.pattern)) t += ", " + std::to_string(r.summary.overlap_bytes) + "-byte messages";
@@ -77,6 +82,7 @@ const char *sweep_pattern_name(int pattern) {
     case LAT_SWEEP_PERSISTENT: return "persistent";
     case LAT_SWEEP_MEMCPY: return "memcpy";
     case LAT_SWEEP_HALO: return "halo";
+    case LAT_SWEEP_GOP: return "gop";
     default: return "unknown";
   }
 }
@@ -100,10 +106,13 @@ std::string sweep_table_text(const SweepResult &r) {
                     : s.end == LAT_SWEEP_END_BUDGET ? "TIME LIMIT REACHED (-max_run_time): partial"
                                                     : "STOPPED: partial";
   const std::string ranks = s.pattern == LAT_SWEEP_MEMCPY ? fmt::format("rank {} ({}) alone", s.source, s.source_host)
-                           : s.pattern == LAT_SWEEP_HALO
+                           : every_rank_pattern(s.pattern)
                                ? fmt::format("rank {} ({}) leading", s.source, s.source_host)
                                : fmt::format("ranks {} ({}) and {} ({})", s.source, s.source_host, s.dest, s.dest_host);
-  const std::string shape = (s.bisect ? bisection_words(r) : s.pattern == LAT_SWEEP_HALO ? halo_words(r) : "") +
+  const std::string shape = (s.bisect                         ? bisection_words(r)
+                             : s.pattern == LAT_SWEEP_HALO ? halo_words(r)
+                             : s.pattern == LAT_SWEEP_GOP  ? gop_words(r)
+                                                           : "") +
                             vector_words(r);
   append(o, "# mpptest (mpilat {}): {}{}, {}, {} sizes, {} samples in {} passes, {:.3f} s ({})\n",
          MPILAT_VERSION_STRING, pattern, shape, ranks, s.nsizes,
@@ -231,6 +240,7 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
                   {"bisect_distance", s.bisect ? nlohmann::json(o.bisect_distance) : nlohmann::json()},
                   {"halo_partners", s.pattern == LAT_SWEEP_HALO ? nlohmann::json(s.halo_partners) : nlohmann::json()},
                   {"halo_periodic", s.pattern == LAT_SWEEP_HALO ? nlohmann::json(o.halo_periodic != 0) : nlohmann::json()},
+                  {"gop", s.pattern == LAT_SWEEP_GOP ? nlohmann::json(gop_name(o.gop)) : nlohmann::json()},
                   {"vector_stride", s.vector_stride > 0 ? nlohmann::json(s.vector_stride) : nlohmann::json()},
                   {"vector_type", s.vector_stride > 0 ? nlohmann::json(s.vector_type != 0) : nlohmann::json()},
                   {"cachesize", s.cachesize},

@@ -65,7 +65,9 @@ SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
   s.halo_partners = opts.pattern == LAT_SWEEP_HALO ? halo_partners : 0;
   s.vector_stride = opts.vector_stride;
   s.vector_type = opts.vector_type;
-  const int64_t rate_scale = opts.pattern == LAT_SWEEP_HALO ? halo_partners : npairs;
+  // The aggregate rate: a halo rank's partners each get the size, every pair of a bisection; a collective
+  // call's rate is its size over its time, as the original's (RateScale 1).
+  const int64_t rate_scale = opts.pattern == LAT_SWEEP_HALO ? halo_partners : opts.pattern == LAT_SWEEP_GOP ? 1 : npairs;
   s.cachesize = opts.cachesize;
   s.overlap_bytes = is_overlap(opts.pattern) ? opts.overlap_bytes : 0;
   s.wall_s = out.wall_s;

@@ -58,7 +58,7 @@ static void check_sweep(lat_sweep h, const int64_t *sizes, int64_t n, const lat_
     assert_true(lo == p.min_us); /* the reported time is the minimum of the samples */
     free(v);
     const int64_t bytes = o->pattern == LAT_SWEEP_OVERLAP || o->pattern == LAT_SWEEP_OVERLAP_ROUNDTRIP ? o->overlap_bytes : p.bytes;
-    const int64_t scale = o->pattern == LAT_SWEEP_HALO ? s.halo_partners : s.npairs;
+    const int64_t scale = o->pattern == LAT_SWEEP_HALO ? s.halo_partners : o->pattern == LAT_SWEEP_GOP ? 1 : s.npairs;
     assert_true(fabs(p.rate_mbs - (double)(bytes * scale) / p.min_us) <= 1e-9 * p.rate_mbs + 1e-12);
     total += nsamples;
   }
@@ -208,6 +208,42 @@ static void halo(void **state) {
       assert_true(fabs(p.rate_mbs - 4096.0 * want / p.min_us) <= 1e-9 * p.rate_mbs);
       assert_int_equal(lat_sweep_free(&h), LAT_SUCCESS);
     }
+}
+
+/* The original's -gop: every rank calls the collective operation. verify checks every sum against its
+   hand-computed value (rank r adds r + 1 + (k + seed) mod 1000 at element k: P (P + 1) / 2 + P ((k + seed) mod
+   1000)) and every byte a broadcast's turning root sent; the rate is size / time (the original's RateScale 1). */
+static void gop(void **state) {
+  (void)state;
+  if (size > 4) skip();
+  const int64_t sizes[] = {0, 64, 4096};
+  for (int op = LAT_SWEEP_GOP_SYNC; op <= LAT_SWEEP_GOP_BCAST; ++op) {
+    lat_sweep_options o;
+    small_options(&o);
+    o.pattern = LAT_SWEEP_GOP;
+    o.gop = op;
+    o.verify = 1;
+    o.n_avg = 5; /* 4 ranks on 2 cores: a call can take a time slice (ms) */
+    o.cachesize = op == LAT_SWEEP_GOP_DSUM ? 1 << 20 : 0; /* one operation through the cache-cold walk */
+    lat_sweep_summary s;
+    lat_sweep h = checked_sweep(&o, sizes, 3, "gop", &s);
+    assert_int_equal(s.npairs, size);
+    assert_int_equal(s.pattern, LAT_SWEEP_GOP);
+    lat_sweep_point p;
+    lat_sweep_get_point(h, 2, &p);
+    assert_true(fabs(p.rate_mbs - 4096.0 / p.min_us) <= 1e-9 * p.rate_mbs);
+    assert_int_equal(lat_sweep_free(&h), LAT_SUCCESS);
+  }
+  lat_sweep_options o;
+  small_options(&o);
+  o.gop = LAT_SWEEP_GOP_DSUM; /* the operation without the pattern */
+  expect_everywhere(lat_sweep_check(&o, size, 3, sizes, NULL), LAT_ERR_ARG, "gop is the gop pattern's (pattern = 8), got 1");
+  o.pattern = LAT_SWEEP_GOP;
+  o.bisect = 1;
+  expect_everywhere(lat_sweep_check(&o, size, 3, sizes, NULL), LAT_ERR_ARG, "the gop pattern involves every rank");
+  o.bisect = 0;
+  o.gop = 4;
+  expect_everywhere(lat_sweep_check(&o, size, 3, sizes, NULL), LAT_ERR_ARG, "gop must be 0 (sync), 1 (dsum), 2 (isum) or 3 (bcast)");
 }
 
 /* The original's strided message (-vector, -vectortype), both forms, between the pair and in a bisection;
@@ -447,7 +483,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(head_to_head),      cmocka_unit_test(overlap),
       cmocka_unit_test(overlap_roundtrip), cmocka_unit_test(persistent), cmocka_unit_test(bisect_persistent),
       cmocka_unit_test(bisect_pingpong),   cmocka_unit_test(bisect_head),       cmocka_unit_test(bisect_distance),
-      cmocka_unit_test(memcpy_alone),      cmocka_unit_test(halo),              cmocka_unit_test(vector),
+      cmocka_unit_test(memcpy_alone),      cmocka_unit_test(halo),              cmocka_unit_test(vector), cmocka_unit_test(gop),
       cmocka_unit_test(cache_cold),        cmocka_unit_test(verified_every_pattern),
       cmocka_unit_test(grid_and_pair),     cmocka_unit_test(adaptive_between_grid_points),
       cmocka_unit_test(default_loop_length),

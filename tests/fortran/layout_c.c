@@ -190,6 +190,7 @@ static const struct layout_entry entries[] = {
   LAYOUT_FIELD(lat_sweep_options, halo_periodic)
   LAYOUT_FIELD(lat_sweep_options, vector_stride)
   LAYOUT_FIELD(lat_sweep_options, vector_type)
+  LAYOUT_FIELD(lat_sweep_options, gop)
   LAYOUT_SIZE(lat_sweep_point)
   LAYOUT_FIELD(lat_sweep_point, bytes)
   LAYOUT_FIELD(lat_sweep_point, samples)

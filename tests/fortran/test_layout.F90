@@ -538,6 +538,8 @@ program test_layout
                    c_sizeof(v_lat_sweep_options%vector_stride), kind_of(v_lat_sweep_options%vector_stride))
   call check_field('lat_sweep_options', 'vector_type', c_loc(v_lat_sweep_options), c_loc(v_lat_sweep_options%vector_type), &
                    c_sizeof(v_lat_sweep_options%vector_type), kind_of(v_lat_sweep_options%vector_type))
+  call check_field('lat_sweep_options', 'gop', c_loc(v_lat_sweep_options), c_loc(v_lat_sweep_options%gop), &
+                   c_sizeof(v_lat_sweep_options%gop), kind_of(v_lat_sweep_options%gop))
   call check_size('lat_sweep_point', c_sizeof(v_lat_sweep_point))
   call check_field('lat_sweep_point', 'bytes', c_loc(v_lat_sweep_point), c_loc(v_lat_sweep_point%bytes), &
                    c_sizeof(v_lat_sweep_point%bytes), kind_of(v_lat_sweep_point%bytes))
