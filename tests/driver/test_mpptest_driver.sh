@@ -203,6 +203,21 @@ assert (p["name"], p["halo_partners"], p["halo_periodic"], p["pairs"]) == ("halo
 big = j["points"][-1]
 assert big["bytes"] == 1024 and abs(big["rate_mbs"] - 2 * 1024 / big["min_us"]) <= 1e-6 * big["rate_mbs"], big
 PY
+# -gop -dsum: every rank's MPI_Allreduce of size/8 doubles, each sum checked (-verify), the rate size / time.
+$mpiexec -n 2 "$mpptest" -gop -dsum -sizelist 0,64,4096 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress \
+  -verify -gnuplot -outbase gop > gop.out 2>&1 &&
+  grep -q '^# mpptest (mpilat .*): collective operation (gop), dsum on 2 ranks, rank 0 ' gop.out && ok ||
+  bad "-gop -dsum ($(head -3 gop.out))"
+python3 - gop.json gop.gpl << 'PY' && ok || bad "-gop: JSON and .gpl ($(head -6 gop.out))"
+import json, sys
+j = json.load(open(sys.argv[1]))
+p = j["pattern"]
+assert (p["name"], p["gop"], p["pairs"]) == ("gop", "dsum", 2), p
+big = j["points"][-1]
+assert big["bytes"] == 4096 and abs(big["rate_mbs"] - 4096 / big["min_us"]) <= 1e-6 * big["rate_mbs"], big
+rows = [l.split("\t") for l in open(sys.argv[2]) if l.strip() and not l.startswith("#")]
+assert [int(r[3]) for r in rows] == [0, 64, 4096], rows
+PY
 # -bisectdist d: the original's pairs (on 2 ranks, 0 with 1 at distance 1); out of 1..P-1 or without -bisect: refused.
 $mpiexec -n 2 "$mpptest" -bisect -bisectdist 1 -sizelist 0,64 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress \
   -outbase bid > bid.out 2>&1 && grep -q '"bisect_distance": 1' bid.json && grep -q '"pairs": 1' bid.json &&
@@ -212,6 +227,10 @@ $mpiexec -n 2 "$mpptest" -bisect -bisectdist 1 -sizelist 0,64 -sample_reps 2 -n_
 for refused in "-halo -npartner 6:halo_partners must be 1, 2, 4 or 8 (with 6, the offsets" \
                "-npartner 4:halo_partners and halo_periodic are the halo pattern's (pattern = 7), got 4 and 0" \
                "-halo -head:-halo is a pattern of its own" \
+               "-dsum:-sync, -dsum, -isum and -bcast are -gop's operations: give -gop" \
+               "-gop -dsum -bcast:-sync, -dsum, -isum and -bcast: give one" \
+               "-gop -halo:-gop is a pattern of its own (a collective operation): not with another" \
+               "-gop -bisect:the gop pattern involves every rank: it cannot be a bisection" \
                "-bisect -bisectdist 2:bisect_distance must be 0 (rank i with i + P/2) or in 1..1 (the communicator's size less one), got 2" \
                "-bisectdist 1:bisect_distance is a bisection's (bisect = 1), got 1" \
                "-memcpy -head:-memcpy copies without communication: not with another pattern" \
