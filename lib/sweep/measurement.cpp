@@ -235,17 +235,25 @@ inline int halo_exchange(const Participant &p, unsigned char *s, unsigned char *
   return failed | MPI_Waitall(2 * partners, req, MPI_STATUSES_IGNORE);
 }
 
-/// LAT_SWEEP_HALO: n exchanges on successive slots, the loop timed whole into seconds.
-template <class Clock>
-int halo_operations(const Clock &clock, Participant &p, int count, int64_t n, double &seconds) {
+/// The every-rank patterns' timed loop: op(send, receive, i) for i = 0..n-1 on successive slots of the walk,
+/// the loop timed whole into seconds (nothing else between the clock reads).
+template <class Clock, class Op>
+int slot_loop(const Clock &clock, Participant &p, int64_t n, double &seconds, Op &&op) {
   int failed = MPI_SUCCESS;
   const double t1 = clock.now();
   for (int64_t i = 0; i < n; ++i) {
     const int64_t at = p.walk.next() * p.slot_bytes;
-    failed |= halo_exchange(p, p.send.data() + at, p.recv.data() + at, count);
+    failed |= op(p.send.data() + at, p.recv.data() + at, i);
   }
   seconds = clock.now() - t1;
   return failed;
+}
+
+/// LAT_SWEEP_HALO: n exchanges on successive slots, the loop timed whole into seconds.
+template <class Clock>
+int halo_operations(const Clock &clock, Participant &p, int count, int64_t n, double &seconds) {
+  return slot_loop(clock, p, n, seconds,
+                   [&](unsigned char *s, unsigned char *r, int64_t) { return halo_exchange(p, s, r, count); });
 }
 
 /// The same verified: every message filled before and checked after its exchange, outside the clock, as
@@ -285,14 +293,8 @@ inline int gop_call(const Participant &p, unsigned char *s, unsigned char *r, in
 /// LAT_SWEEP_GOP: n calls on successive slots, the loop timed whole into seconds.
 template <class Clock>
 int gop_operations(const Clock &clock, Participant &p, int count, int64_t n, double &seconds) {
-  int failed = MPI_SUCCESS;
-  const double t1 = clock.now();
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t at = p.walk.next() * p.slot_bytes;
-    failed |= gop_call(p, p.send.data() + at, p.recv.data() + at, count, i);
-  }
-  seconds = clock.now() - t1;
-  return failed;
+  return slot_loop(clock, p, n, seconds,
+                   [&](unsigned char *s, unsigned char *r, int64_t i) { return gop_call(p, s, r, count, i); });
 }
 
 /// A sum's element k from rank `rank` in operation `seed`: small integers, so that every sum is exact.
