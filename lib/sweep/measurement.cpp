@@ -12,6 +12,7 @@
 #include <cstring>
 #include <map>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 #include "timer/calibration.hpp"
@@ -277,24 +278,40 @@ int verified_halo_operations(const Clock &clock, Participant &p, int count, int6
   return failed;
 }
 
-/// LAT_SWEEP_GOP's call i of a sample: the collective operation on count bytes of buffer s (r: the sums'
-/// results); the broadcast's root turns from rank 0 call after call, as the original's.
+/// LAT_SWEEP_GOP's call i of a sample: operation Op on count bytes of buffer s (r: the sums' results); the
+/// broadcast's root turns from rank 0 call after call, as the original's. A template, so that the choice of
+/// operation is made once, outside the timed loop (for_gop).
+template <int Op>
 inline int gop_call(const Participant &p, unsigned char *s, unsigned char *r, int count, int64_t i) {
-  switch (p.gop) {
-    case LAT_SWEEP_GOP_DSUM:
-      return MPI_Allreduce(s, r, count / static_cast<int>(sizeof(double)), MPI_DOUBLE, MPI_SUM, p.work);
-    case LAT_SWEEP_GOP_ISUM:
-      return MPI_Allreduce(s, r, count / static_cast<int>(sizeof(int)), MPI_INT, MPI_SUM, p.work);
-    case LAT_SWEEP_GOP_BCAST: return MPI_Bcast(s, count, MPI_BYTE, static_cast<int>(i % p.nranks), p.work);
-    default: return MPI_Barrier(p.work);
+  if constexpr (Op == LAT_SWEEP_GOP_DSUM)
+    return MPI_Allreduce(s, r, count / static_cast<int>(sizeof(double)), MPI_DOUBLE, MPI_SUM, p.work);
+  else if constexpr (Op == LAT_SWEEP_GOP_ISUM)
+    return MPI_Allreduce(s, r, count / static_cast<int>(sizeof(int)), MPI_INT, MPI_SUM, p.work);
+  else if constexpr (Op == LAT_SWEEP_GOP_BCAST)
+    return MPI_Bcast(s, count, MPI_BYTE, static_cast<int>(i % p.nranks), p.work);
+  else
+    return MPI_Barrier(p.work);
+}
+
+/// body(std::integral_constant<int, Op>) for the operation gop names.
+template <class Body>
+int for_gop(int gop, Body &&body) {
+  switch (gop) {
+    case LAT_SWEEP_GOP_DSUM: return body(std::integral_constant<int, LAT_SWEEP_GOP_DSUM>{});
+    case LAT_SWEEP_GOP_ISUM: return body(std::integral_constant<int, LAT_SWEEP_GOP_ISUM>{});
+    case LAT_SWEEP_GOP_BCAST: return body(std::integral_constant<int, LAT_SWEEP_GOP_BCAST>{});
+    default: return body(std::integral_constant<int, LAT_SWEEP_GOP_SYNC>{});
   }
 }
 
 /// LAT_SWEEP_GOP: n calls on successive slots, the loop timed whole into seconds.
 template <class Clock>
 int gop_operations(const Clock &clock, Participant &p, int count, int64_t n, double &seconds) {
-  return slot_loop(clock, p, n, seconds,
-                   [&](unsigned char *s, unsigned char *r, int64_t i) { return gop_call(p, s, r, count, i); });
+  return for_gop(p.gop, [&](auto op) {
+    return slot_loop(clock, p, n, seconds, [&](unsigned char *s, unsigned char *r, int64_t i) {
+      return gop_call<decltype(op)::value>(p, s, r, count, i);
+    });
+  });
 }
 
 /// A sum's element k from rank `rank` in operation `seed`: small integers, so that every sum is exact.
@@ -304,37 +321,39 @@ inline int64_t gop_term(int rank, size_t k, uint64_t seed) { return rank + 1 + s
 /// after it, outside the clock; only the calls are timed into seconds.
 template <class Clock>
 int verified_gop_operations(const Clock &clock, Participant &p, int count, int64_t n, int64_t sample, double &seconds) {
-  int failed = MPI_SUCCESS;
-  const int64_t ranks = p.nranks, all_ranks_sum = ranks * (ranks + 1) / 2;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t at = p.walk.next() * p.slot_bytes;
-    unsigned char *s = p.send.data() + at, *r = p.recv.data() + at;
-    const uint64_t seed = message_seed(sample, i);
-    const int root = static_cast<int>(i % ranks);
-    const size_t doubles = static_cast<size_t>(count) / sizeof(double), ints = static_cast<size_t>(count) / sizeof(int);
-    if (p.gop == LAT_SWEEP_GOP_DSUM)
-      for (size_t k = 0; k < doubles; ++k) reinterpret_cast<double *>(s)[k] = static_cast<double>(gop_term(p.lib_rank, k, seed));
-    if (p.gop == LAT_SWEEP_GOP_ISUM)
-      for (size_t k = 0; k < ints; ++k) reinterpret_cast<int *>(s)[k] = static_cast<int>(gop_term(p.lib_rank, k, seed));
-    if (p.gop == LAT_SWEEP_GOP_BCAST && p.lib_rank == root) fill_pattern(s, static_cast<size_t>(count), seed, root);
-    const double t1 = clock.now();
-    failed |= gop_call(p, s, r, count, i);
-    seconds += clock.now() - t1;
-    if (p.gop == LAT_SWEEP_GOP_BCAST && p.lib_rank != root) check_message(p, s, count, seed, root, root, sample, i, n);
-    const size_t elements = p.gop == LAT_SWEEP_GOP_DSUM ? doubles : p.gop == LAT_SWEEP_GOP_ISUM ? ints : 0;
-    for (size_t k = 0; k < elements; ++k) {
-      // Every rank's term at k: (rank + 1) + (k + seed) % 1000, so the sum is P (P + 1) / 2 + P ((k + seed) % 1000).
-      const int64_t want = all_ranks_sum + ranks * static_cast<int64_t>((k + seed) % 1000);
-      const int64_t got = p.gop == LAT_SWEEP_GOP_DSUM ? static_cast<int64_t>(reinterpret_cast<const double *>(r)[k])
-                                                      : reinterpret_cast<const int *>(r)[k];
-      if (got != want)
-        throw DataError("rank " + std::to_string(p.lib_rank) + ": the " + gop_name(p.gop) + " of " +
-                        std::to_string(count) + " bytes gave " + std::to_string(got) + " at element " +
-                        std::to_string(k) + ", not " + std::to_string(want) + " (sample " + std::to_string(sample) +
-                        ", call " + std::to_string(i + 1) + " of " + std::to_string(n) + ")");
+  return for_gop(p.gop, [&](auto op) {
+    int failed = MPI_SUCCESS;
+    const int64_t ranks = p.nranks, all_ranks_sum = ranks * (ranks + 1) / 2;
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t at = p.walk.next() * p.slot_bytes;
+      unsigned char *s = p.send.data() + at, *r = p.recv.data() + at;
+      const uint64_t seed = message_seed(sample, i);
+      const int root = static_cast<int>(i % ranks);
+      const size_t doubles = static_cast<size_t>(count) / sizeof(double), ints = static_cast<size_t>(count) / sizeof(int);
+      if (p.gop == LAT_SWEEP_GOP_DSUM)
+        for (size_t k = 0; k < doubles; ++k) reinterpret_cast<double *>(s)[k] = static_cast<double>(gop_term(p.lib_rank, k, seed));
+      if (p.gop == LAT_SWEEP_GOP_ISUM)
+        for (size_t k = 0; k < ints; ++k) reinterpret_cast<int *>(s)[k] = static_cast<int>(gop_term(p.lib_rank, k, seed));
+      if (p.gop == LAT_SWEEP_GOP_BCAST && p.lib_rank == root) fill_pattern(s, static_cast<size_t>(count), seed, root);
+      const double t1 = clock.now();
+      failed |= gop_call<decltype(op)::value>(p, s, r, count, i);
+      seconds += clock.now() - t1;
+      if (p.gop == LAT_SWEEP_GOP_BCAST && p.lib_rank != root) check_message(p, s, count, seed, root, root, sample, i, n);
+      const size_t elements = p.gop == LAT_SWEEP_GOP_DSUM ? doubles : p.gop == LAT_SWEEP_GOP_ISUM ? ints : 0;
+      for (size_t k = 0; k < elements; ++k) {
+        // Every rank's term at k: (rank + 1) + (k + seed) % 1000, so the sum is P (P + 1) / 2 + P ((k + seed) % 1000).
+        const int64_t want = all_ranks_sum + ranks * static_cast<int64_t>((k + seed) % 1000);
+        const int64_t got = p.gop == LAT_SWEEP_GOP_DSUM ? static_cast<int64_t>(reinterpret_cast<const double *>(r)[k])
+                                                        : reinterpret_cast<const int *>(r)[k];
+        if (got != want)
+          throw DataError("rank " + std::to_string(p.lib_rank) + ": the " + gop_name(p.gop) + " of " +
+                          std::to_string(count) + " bytes gave " + std::to_string(got) + " at element " +
+                          std::to_string(k) + ", not " + std::to_string(want) + " (sample " + std::to_string(sample) +
+                          ", call " + std::to_string(i + 1) + " of " + std::to_string(n) + ")");
+      }
     }
-  }
-  return failed;
+    return failed;
+  });
 }
 
 /// Verification mode (peril 8, the original's stress): every operation's message carries a pattern of its

@@ -218,6 +218,12 @@ assert big["bytes"] == 4096 and abs(big["rate_mbs"] - 4096 / big["min_us"]) <= 1
 rows = [l.split("\t") for l in open(sys.argv[2]) if l.strip() and not l.startswith("#")]
 assert [int(r[3]) for r in rows] == [0, 64, 4096], rows
 PY
+# Each of -gop's operations reaches the library (the JSON's pattern.gop); -scatter is -bcast's other name.
+for op in sync:sync isum:isum bcast:bcast scatter:bcast; do
+  $mpiexec -n 2 "$mpptest" -gop -${op%%:*} -sizelist 0,64 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress \
+    -verify -outbase gop_${op%%:*} > gop_${op%%:*}.out 2>&1 &&
+    grep -q "\"gop\": \"${op#*:}\"" gop_${op%%:*}.json && ok || bad "-gop -${op%%:*} ($(head -3 gop_${op%%:*}.out))"
+done
 # -bisectdist d: the original's pairs (on 2 ranks, 0 with 1 at distance 1); out of 1..P-1 or without -bisect: refused.
 $mpiexec -n 2 "$mpptest" -bisect -bisectdist 1 -sizelist 0,64 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -noprogress \
   -outbase bid > bid.out 2>&1 && grep -q '"bisect_distance": 1' bid.json && grep -q '"pairs": 1' bid.json &&
