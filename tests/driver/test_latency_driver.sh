@@ -151,17 +151,26 @@ else:
     assert 'the trials ended at ntrial before --precision 20 was met' in text and 'not quiet' in text
     print('machine busy: --precision 20 ran to ntrial (the run over time was not quiet)')
 PY
-# A precision no run reaches: the trials end at ntrial, and the files say so with the precision reached.
+# A precision the run cannot show: no run is quiet before 8 chunks of 0.25 s, and 2000 trials take about 0.1 s
+# here, so the trials end at ntrial and the files say so with the precision reached. (Not a precision too fine
+# to reach: times that tie at the median give an interval of width 0, which meets any precision; seen.)
 mkdir imprecise
-$mpiexec -n 2 "$latency" --quick --precision 0.000001 --ntrial 100000 --noplot --outdir imprecise > /dev/null 2>&1 ||
+$mpiexec -n 2 "$latency" --quick --precision 0.000001 --ntrial 2000 --noplot --outdir imprecise > /dev/null 2>&1 ||
   bad "--precision 0.000001 run failed"
-grep -q "^the trials ended at ntrial before --precision 1e-06 was met: the median's 95 % interval is +-[0-9.]* % of the median" \
-  imprecise/latency.output && grep -q "^the trials ended at ntrial before --precision" imprecise/latency.summary.output && ok ||
-  bad "--precision 0.000001: the end not said ($(grep -i 'trials ended' imprecise/latency.output))"
-python3 -c "
-import json; j = json.load(open('imprecise/latency.json'))
-assert j['run']['ended_by'] == 'trials' and j['run']['ntrial_done'] == 100000 and j['precision']['median_ci_half_pct'] > 1e-6, j['precision']" \
-  && ok || bad "--precision 0.000001: json"
+python3 - imprecise <<'PY' && ok || bad "--precision 0.000001: the end not said as the rule gives it"
+import json, sys
+d = sys.argv[1]
+j = json.load(open(d + '/latency.json'))
+run, p, chunks = j['run'], j['precision'], j['run_over_time']['nchunks']
+out, summary = open(d + '/latency.output').read(), open(d + '/latency.summary.output').read()
+if chunks >= 8:  # 2000 trials took 2 s: a machine 20 times slower than here; the rule is the 20 % case's above
+    print(f'machine busy: 2000 trials took {chunks} chunks; the end at ntrial not judged')
+    sys.exit(0)
+assert run['ended_by'] == 'trials' and run['ntrial_done'] == 2000 and not p['run_quiet'], (run, p)
+assert p['median_ci_half_pct'] >= 0.0, p
+line = f"the trials ended at ntrial before --precision 1e-06 was met: the median's 95 % interval is +-{p['median_ci_half_pct']:.3f} % of the median"
+assert line in out and line in summary, (line, [l for l in out.splitlines() if 'trials ended' in l])
+PY
 grep -q "trials ended" latency.output && bad "a run without --precision speaks of it" || ok
 
 # A real change of state (CPU hogs in the middle of the trials): test_latency_state_change.sh, judged only
