@@ -32,6 +32,9 @@ C_KIND = {'int': 1, 'int64_t': 2, 'double': 3, 'char': 4}  # anything else: 5, a
 FORTRAN_TYPE = {'int': 'integer(c_int)', 'int64_t': 'integer(c_int64_t)', 'double': 'real(c_double)',
                 'char': 'character(kind=c_char)'}
 CHECKS = {'range', 'flag', 'timer', 'timeout', 'reserved', 'by hand'}
+# A result field's `json` key: how the generated spec_result_json writes it (docs: spec/README.md).
+JSON_KINDS = {True: 'as is', 'flag': 'true/false', 'known': 'null when negative (not known)', 'finite': 'null unless finite',
+              'finite_or_text': '"n/a", "inf" or "-inf" unless finite'}
 
 
 def generated_line(comment, source='spec/'):
@@ -58,6 +61,11 @@ def load_spec():
                         sys.exit(where + ': a check "by hand" says where and why (why = ...)')
                     if f['check'] == 'range' and 'min' not in f and 'max' not in f:
                         sys.exit(where + ': a range needs min or max')
+                elif 'json' in f or 'json_name' in f:
+                    if f.get('json') not in JSON_KINDS:
+                        sys.exit(where + ': json must be true, "flag", "known", "finite" or "finite_or_text"')
+                    if f.get('array') and f['type'] != 'char':
+                        sys.exit(where + ': an array other than text is written by its report, not as json')
         caps.append((cap, spec))
     return caps
 
@@ -307,6 +315,54 @@ def cpp_files(caps):
         for f in echo:
             value = f"o.{f['name']} != 0" if f['check'] == 'flag' else f"o.{f['name']}"
             cpp.append(f"  j[\"{f['name']}\"] = {value};")
+        cpp += ['  return j;', '}']
+    hpp += ['', '}  // namespace lat', '']
+    cpp += ['', '}  // namespace lat', '']
+    return '\n'.join(hpp), '\n'.join(cpp)
+
+
+# ---- lib/generated/spec_json.{hpp,cpp}: the result structs' JSON ------------------------------------------
+def json_structs(caps):
+    return [s for _, spec in caps for s in spec['struct'] if s['role'] == 'result' and any('json' in f for f in s['field'])]
+
+
+def json_value(f):
+    v = 'r.' + f['name']
+    kind = f['json']
+    if f['type'] == 'char':
+        return f'std::string({v})'
+    return {True: v, 'flag': f'{v} != 0', 'known': f'{v} >= 0 ? nlohmann::json({v}) : nlohmann::json()',
+            'finite': f'number_or_null({v})', 'finite_or_text': f'number_or_text({v})'}[kind]
+
+
+def json_files(caps):
+    structs = json_structs(caps)
+    hpp = [generated_line('//'),
+           "// spec_json.hpp: the JSON object of every result struct's fields marked `json` in the spec, under their",
+           "// names (or json_name). The report layer's: each capability's report adds what is not a field as it is",
+           '// (names of enums, fields shown only in some modes, nested groups).',
+           '#pragma once',
+           '',
+           '#include <nlohmann/json.hpp>',
+           '',
+           '#include "mpilat.h"',
+           '',
+           'namespace lat {']
+    cpp = [generated_line('//'),
+           '#include "generated/spec_json.hpp"',
+           '',
+           '#include <string>',
+           '',
+           '#include "common/report_json.hpp"',
+           '',
+           'namespace lat {']
+    for s in structs:
+        n = s['name']
+        hpp += ['', f'/// The fields of {n} marked json.', f'nlohmann::json spec_result_json(const {n} &r);']
+        cpp += ['', f'nlohmann::json spec_result_json(const {n} &r) {{', '  nlohmann::json j = nlohmann::json::object();']
+        for f in s['field']:
+            if 'json' in f:
+                cpp.append(f"  j[\"{f.get('json_name', f['name'])}\"] = {json_value(f)};")
         cpp += ['  return j;', '}']
     hpp += ['', '}  // namespace lat', '']
     cpp += ['', '}  // namespace lat', '']
@@ -800,10 +856,13 @@ def growth_files(caps):
 def outputs():
     caps = load_spec()
     hpp, cpp = cpp_files(caps)
+    json_hpp, json_cpp = json_files(caps)
     layout_c, layout_f = layout_tests(caps)
     files = {'include/mpilat_types.h': c_header(caps),
             'lib/generated/spec_options.hpp': hpp,
             'lib/generated/spec_options.cpp': cpp,
+            'lib/generated/spec_json.hpp': json_hpp,
+            'lib/generated/spec_json.cpp': json_cpp,
             'docs/options.md': docs(caps),
             'tests/fortran/layout_c.c': layout_c,
             'tests/fortran/test_layout.F90': layout_f}

@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "common/plot.hpp"
 #include "common/report_json.hpp"
+#include "generated/spec_json.hpp"
 #include "common/report_text.hpp"
 #include "common/staged_files.hpp"
 #include "generated/spec_options.hpp"
@@ -187,27 +188,19 @@ std::string coll_json_text(const CollResult &r, const std::string &command_line)
     nlohmann::json ranks = nlohmann::json::array();
     for (int64_t i = 0; i < s.nprocs; ++i) {
       const lat_coll_rank &c = r.ranks[k * static_cast<size_t>(s.nprocs) + static_cast<size_t>(i)];
-      ranks.push_back({{"rank", c.rank}, {"last_count", c.last_count}, {"late_count", c.late_count},
-                       {"local_median_us", c.local_median_us},
-                       {"end_median_us", p.mode == LAT_COLL_MODE_SYNC ? nlohmann::json(c.end_median_us) : nlohmann::json()}});
+      nlohmann::json rank = spec_result_json(c);
+      rank["end_median_us"] = p.mode == LAT_COLL_MODE_SYNC ? nlohmann::json(c.end_median_us) : nlohmann::json();
+      ranks.push_back(rank);
     }
-    nlohmann::json q = {{"operation", coll_op_name(p.op)},
-                        {"bytes", p.msg_bytes},
-                        {"mode", coll_mode_name(p.mode)},
-                        {"quantity", coll_mode_quantity(p.mode)},
-                        {"samples", p.samples},
-                        {"late", p.late},
-                        {"window_us", p.mode == LAT_COLL_MODE_SYNC ? nlohmann::json(p.window_us) : nlohmann::json()},
-                        {"local_max_median_us", p.local_max_median_us},
-                        {"stats", stats_json(p.stats)},
-                        {"quantiles", quantiles_json(p.q, p.stats.count)},
-                        {"last_rank", p.last_rank},
-                        {"last_rank_count", p.last_rank_count},
-                        {"warning_bits", p.warnings},
-                        {"withheld", withheld_reason(p).empty() ? nlohmann::json() : nlohmann::json(withheld_reason(p))},
-                        {"levels", p.nlevels},
-                        {"state_changes", p.nchanges},
-                        {"ranks", ranks}};
+    nlohmann::json q = spec_result_json(p);
+    q.update({{"operation", coll_op_name(p.op)},
+              {"mode", coll_mode_name(p.mode)},
+              {"quantity", coll_mode_quantity(p.mode)},
+              {"window_us", p.mode == LAT_COLL_MODE_SYNC ? nlohmann::json(p.window_us) : nlohmann::json()},
+              {"stats", stats_json(p.stats)},
+              {"quantiles", quantiles_json(p.q, p.stats.count)},
+              {"withheld", withheld_reason(p).empty() ? nlohmann::json() : nlohmann::json(withheld_reason(p))},
+              {"ranks", ranks}});
     if (k < r.series.size()) q["frequencies"] = table_json(distribution_of_values(r.series[k].values_us));
     points.push_back(q);
   }

@@ -1,6 +1,7 @@
 #include "common/report_json.hpp"
 
 #include "common/report_text.hpp"
+#include "generated/spec_json.hpp"
 #include "mpilat_version.h"
 
 #include <fmt/format.h>
@@ -23,23 +24,19 @@ nlohmann::json report_head_json(const char *format, const std::string &command_l
 
 nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
 
+nlohmann::json number_or_text(double x) {
+  if (std::isnan(x)) return "n/a";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  return x;
+}
+
 nlohmann::json stats_json(const lat_stats &s) {
+  nlohmann::json j = spec_result_json(s);
   // Statistics of nothing (a point a stopped run never reached) are missing, null, never 0 us.
-  auto figure = [&](double x) { return s.count > 0 ? number_or_null(x) : nlohmann::json(); };
-  return {{"count", s.count},
-          {"min_us", figure(s.min_us)},
-          {"median_us", figure(s.median_us)},
-          {"mean_us", figure(s.mean_us)},
-          {"max_us", figure(s.max_us)},
-          {"variance_us2", figure(s.variance_us2)},
-          {"stddev_us", figure(s.stddev_us)},
-          {"cv_percent", figure(s.cv_percent)},
-          {"stderr_us", figure(s.stderr_us)},
-          {"rse", figure(s.rse)},
-          {"rate_min_mbs", figure(s.rate_min_mbs)},
-          {"rate_median_mbs", figure(s.rate_median_mbs)},
-          {"rate_mean_mbs", figure(s.rate_mean_mbs)},
-          {"rate_max_mbs", figure(s.rate_max_mbs)}};
+  if (s.count <= 0)
+    for (auto &[name, value] : j.items())
+      if (name != "count") value = nullptr;
+  return j;
 }
 
 

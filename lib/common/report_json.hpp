@@ -14,10 +14,13 @@ namespace lat {
 /// own fields to "run" after. mpi_library_version is left out of a report made without MPI (a fit of a file).
 nlohmann::json report_head_json(const char *format, const std::string &command_line, bool with_mpi = true);
 
-/// lat_stats as a JSON object (count, min_us, median_us, ...).
+/// lat_stats as a JSON object (its spec_result_json: count, min_us, median_us, ...), every figure null when
+/// count is 0.
 nlohmann::json stats_json(const lat_stats &s);
 /// A number, or null for NaN and infinities (JSON has neither).
 nlohmann::json number_or_null(double x);
+/// A number, or "n/a" for NaN and "inf" / "-inf" for infinities (a fit's value that does not exist, said).
+nlohmann::json number_or_text(double x);
 /// lat_quantiles as a JSON object (percentiles_us, the 95 % intervals and how they are made).
 nlohmann::json quantiles_json(const lat_quantiles &q, int64_t count);
 /// A distribution as [[value, count], ...] rows.

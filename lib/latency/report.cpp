@@ -1,5 +1,6 @@
 #include "latency/report.hpp"
 #include "common/report_json.hpp"
+#include "generated/spec_json.hpp"
 
 #include "common/run_levels.hpp"
 
@@ -449,9 +450,9 @@ const char *phase_json_name(int phase) {
 }
 
 nlohmann::json place_json(const lat_rank_place &p) {
-  auto known = [](int v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(); };
-  return {{"rank", p.rank}, {"host", std::string(p.host)}, {"node", p.node}, {"processors", p.cpus[0] ? nlohmann::json(p.cpus) : nlohmann::json()},
-          {"core", known(p.core)}, {"socket", known(p.socket)}, {"numa", known(p.numa)}, {"cpu_when_asked", known(p.cpu)}};
+  nlohmann::json j = spec_result_json(p);
+  j["processors"] = p.cpus[0] ? nlohmann::json(p.cpus) : nlohmann::json();
+  return j;
 }
 
 nlohmann::json share_json(int bits, int known_bit, int share_bit) {
@@ -489,22 +490,8 @@ std::string json_text(const LatencyReport &r) {
       bins.push_back({{"lower_us", b * LAT_BIN_WIDTH_US},
                       {"upper_us", b + 1 < LAT_NBINS ? nlohmann::json((b + 1) * LAT_BIN_WIDTH_US) : nlohmann::json()},
                       {"count", t.bin_count[b]}});
-    j["timer"] = {{"name", timer_name(t.timer)},
-                  {"rank", t.rank},
-                  {"nr", t.nr},
-                  {"nr_requested", t.nr_requested},
-                  {"res_timing_us", t.res_timing_us},
-                  {"min_ov_us", t.min_ov_us},
-                  {"tick_us", t.tick_us},
-                  {"unit_us", t.unit_us},
-                  {"min_us", t.min_us},
-                  {"median_us", t.median_us},
-                  {"mean_us", t.mean_us},
-                  {"max_us", t.max_us},
-                  {"stddev_us", t.stddev_us},
-                  {"n_zero", t.n_zero},
-                  {"n_negative", t.n_negative},
-                  {"bins", bins}};
+    j["timer"] = spec_result_json(t);
+    j["timer"].update({{"name", timer_name(t.timer)}, {"bins", bins}});
     if (r.timer_dist != nullptr) j["timer"]["frequencies"] = table_json(*r.timer_dist);
   }
   j["npp"] = {{"calculated", p.estimate ? nlohmann::json(p.npp_calculated) : nlohmann::json(0)},
@@ -699,9 +686,12 @@ std::string study_json(const std::string &command_line, const lat_pingpong_resul
                           : nlohmann::json();
   j["interleaving"] = "chunk by chunk: ~0.25 s of each value in turn, every value taking its turns until the slowest has its trials";
   nlohmann::json out = nlohmann::json::array();
-  for (const lat_npp_study_row &r : rows)
-    out.push_back({{"npp", r.npp}, {"res_npp", r.res_npp ? nlohmann::json(r.res_npp) : nlohmann::json()}, {"stats", stats_json(r.stats)},
-                   {"quantiles", quantiles_json(r.q, r.stats.count)}, {"extra_trials", r.extra}, {"span_s", {r.start_s, r.end_s}}});
+  for (const lat_npp_study_row &r : rows) {
+    nlohmann::json row = spec_result_json(r);
+    row.update({{"res_npp", r.res_npp ? nlohmann::json(r.res_npp) : nlohmann::json()}, {"stats", stats_json(r.stats)},
+                {"quantiles", quantiles_json(r.q, r.stats.count)}, {"span_s", {r.start_s, r.end_s}}});
+    out.push_back(row);
+  }
   j["values"] = out;
   return j.dump(2) + "\n";
 }

@@ -13,6 +13,7 @@
 #include "common/error.hpp"
 #include "common/plot.hpp"
 #include "common/report_json.hpp"
+#include "generated/spec_json.hpp"
 #include "common/report_text.hpp"
 #include "common/staged_files.hpp"
 
@@ -25,12 +26,6 @@ namespace {
 /// A rate in MB/s, or "inf".
 std::string rate(double mbs) {
   return std::isinf(mbs) ? "inf" : fmt::format("{:.4g}", mbs);
-}
-
-nlohmann::json number_or_string(double v) {
-  if (std::isnan(v)) return "n/a";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
 }
 
 }  // namespace
@@ -253,9 +248,7 @@ std::string json_text(const std::string &command_line, const NodecommResult *m, 
                         {"time", "full ping-pong (send and receive the reply), the slowest of the k pairs, "
                                  "minimum over the measurements of each measurement's mean, us"}};
     nlohmann::json points = nlohmann::json::array();
-    for (const lat_nodecomm_point &p : m->points)
-      points.push_back({{"k", p.k}, {"bytes", p.bytes}, {"reps", p.reps}, {"n_avg", p.n_avg}, {"min_us", p.min_us},
-                        {"median_us", p.median_us}, {"mean_us", p.mean_us}, {"max_us", p.max_us}});
+    for (const lat_nodecomm_point &p : m->points) points.push_back(spec_result_json(p));
     j["points"] = points;
   }
   const lat_fit_summary &s = fit.summary;
@@ -269,16 +262,10 @@ std::string json_text(const std::string &command_line, const NodecommResult *m, 
       if (f.bounded & LAT_BOUND_RCI) bounds.push_back("rci_mbs is not determined");
       if (f.bounded & LAT_BOUND_RN) bounds.push_back("rn_mbs: no point is network-bound; RN >= rn_min_mbs");
       if (f.bounded & LAT_BOUND_ALPHA) bounds.push_back("alpha_us is an upper bound: every point is network-bound");
-      models[rate_model_name(model)] = {{"formula", rate_model_formula(model)}, {"method", rate_model_method(model)},
-                                        {"alpha_us", number_or_string(f.alpha_us)}, {"rc_mbs", number_or_string(f.rc_mbs)},
-                                        {"rci_mbs", number_or_string(f.rci_mbs)}, {"rn_mbs", number_or_string(f.rn_mbs)},
-                                        {"rn_min_mbs", number_or_string(f.rn_min_mbs)}, {"bounds", bounds},
-                                        {"k_star", number_or_string(f.k_star)}, {"rel_err_sum", number_or_string(f.rel_err_sum)},
-                                        {"rel_err_sq", number_or_string(f.rel_err_sq)},
-                                        {"rel_err_max", number_or_string(f.rel_err_max)}, {"sse_gap", number_or_string(f.sse_gap)},
-                                        {"certified", f.certified != 0}, {"npoints", f.npoints}, {"nfit", f.nfit},
-                                        {"verdict", verdict_slug(f)}, {"verdict_text", verdict_text(f)},
-                                        {"runs_z", number_or_string(f.runs_z)}, {"bic_gain", number_or_string(f.bic_gain)}};
+      nlohmann::json fitted = spec_result_json(f);
+      fitted.update({{"formula", rate_model_formula(model)}, {"method", rate_model_method(model)}, {"bounds", bounds},
+                     {"verdict", verdict_slug(f)}, {"verdict_text", verdict_text(f)}});
+      models[rate_model_name(model)] = fitted;
     }
     regimes.push_back({{"name", regime_name(g, static_cast<int>(s.nregimes))}, {"first_bytes", s.regime_first[g]},
                        {"last_bytes", s.regime_last[g]}, {"models", models}});
@@ -300,8 +287,10 @@ std::string json_text(const std::string &command_line, const NodecommResult *m, 
   nlohmann::json o = nlohmann::json::array();
   for (size_t i = 0; i < obs.size(); ++i) {
     nlohmann::json e = nlohmann::json::array();
-    for (int model = 0; model < LAT_NMODELS; ++model) e.push_back(number_or_string(fit.rel_err[static_cast<size_t>(model)][i]));
-    o.push_back({{"k", obs[i].k}, {"bytes", obs[i].bytes}, {"time_us", obs[i].time_us}, {"rel_err", e}});
+    for (int model = 0; model < LAT_NMODELS; ++model) e.push_back(number_or_text(fit.rel_err[static_cast<size_t>(model)][i]));
+    nlohmann::json ob = spec_result_json(obs[i]);
+    ob["rel_err"] = e;
+    o.push_back(ob);
   }
   j["observations"] = o;
   return j.dump(1) + "\n";

@@ -9,6 +9,7 @@
 #include "common/report_json.hpp"
 #include "common/report_text.hpp"
 #include "common/staged_files.hpp"
+#include "generated/spec_json.hpp"
 #include "generated/spec_options.hpp"
 
 namespace lat {
@@ -141,11 +142,7 @@ std::string queue_json_text(const QueueResult &r, const std::string &command_lin
               {"residuals_us", fit_residuals(r)},
               {"warnings", fit_warnings(s)}};
   nlohmann::json points = nlohmann::json::array();
-  for (const lat_queue_point &q : r.points)
-    points.push_back({{"length", q.length}, {"traversed", q.traversed}, {"fraction_percent", q.fraction_percent},
-                      {"bytes", q.bytes}, {"measurements", q.measurements}, {"paper_us", q.paper_us},
-                      {"min_us", q.min_us}, {"median_us", q.median_us}, {"mean_us", q.mean_us}, {"max_us", q.max_us},
-                      {"stddev_us", q.stddev_us}});
+  for (const lat_queue_point &q : r.points) points.push_back(spec_result_json(q));
   j["points"] = points;
   return j.dump(2) + "\n";
 }

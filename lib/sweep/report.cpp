@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "common/plot.hpp"
 #include "common/report_json.hpp"
+#include "generated/spec_json.hpp"
 #include "common/report_text.hpp"
 #include "common/staged_files.hpp"
 #include "generated/spec_options.hpp"
@@ -254,27 +255,17 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
   nlohmann::json points = nlohmann::json::array();
   for (size_t k = 0; k < r.points.size(); ++k) {
     const lat_sweep_point &p = r.points[k];
-    nlohmann::json q = {{"bytes", p.bytes},         {"samples", p.samples},   {"rerun_samples", p.rerun_samples},
-                        {"n_avg", p.n_avg},
-                        {"min_us", p.min_us},       {"median_us", p.median_us}, {"mean_us", p.mean_us},
-                        {"max_us", p.max_us},       {"stddev_us", p.stddev_us}, {"rate_mbs", p.rate_mbs},
-                        {"refined", p.refined != 0}, {"rerun", p.rerun != 0},   {"anomalous", p.anomalous != 0},
-                        {"samples_us", r.samples[k]}};
+    nlohmann::json q = spec_result_json(p);
+    q["samples_us"] = r.samples[k];
     if (is_overlap(s.pattern)) q["compute_us"] = p.compute_us;
     points.push_back(q);
   }
   j["points"] = points;
   nlohmann::json steps = nlohmann::json::array();
-  for (const lat_sweep_threshold &t : r.thresholds)
-    steps.push_back({{"below_bytes", t.below_bytes}, {"above_bytes", t.above_bytes},
-                     {"time_below_us", t.time_below_us}, {"time_above_us", t.time_above_us},
-                     {"excess_us", t.excess_us}});
+  for (const lat_sweep_threshold &t : r.thresholds) steps.push_back(spec_result_json(t));
   j["thresholds"] = steps;
   nlohmann::json lines = nlohmann::json::array();
-  for (const lat_sweep_line &l : r.lines)
-    lines.push_back({{"first_bytes", l.first_bytes}, {"last_bytes", l.last_bytes}, {"npoints", l.npoints},
-                     {"startup_us", l.startup_us}, {"per_byte_us", l.per_byte_us}, {"rate_mbs", l.rate_mbs},
-                     {"max_rel_err", l.max_rel_err}});
+  for (const lat_sweep_line &l : r.lines) lines.push_back(spec_result_json(l));
   j["startup_rate"] = {{"lines", lines},
                        {"caveat", "a least-squares line s + n / rate per regime between the steps; one line does "
                                   "not describe the whole curve, only its regime"}};

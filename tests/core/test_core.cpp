@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>  // before cmocka.h, whose fail() macro breaks <ios>
+
 extern "C" {
 #include <cmocka.h>
 }
@@ -23,6 +25,8 @@ extern "C" {
 #include "latency/report.hpp"
 #include "common/stats.hpp"
 #include "common/tally.hpp"
+#include "common/report_json.hpp"
+#include "generated/spec_json.hpp"
 
 namespace {
 
@@ -448,6 +452,60 @@ void queue_slope_from_minima(void **) {
   assert_non_null(strstr(json.c_str(), "\"residuals_us\": ["));
 }
 
+// The reports' JSON of a result struct comes from the spec's `json` keys (spec/README.md): each kind written
+// as the spec says, renamed where json_name says, and a field without the key left to the report.
+void result_json_from_the_spec(void **) {
+  lat_queue_point q{};
+  q.length = 500;
+  q.fraction_percent = 50.0;
+  q.paper_us = 1.25;
+  const nlohmann::json qj = lat::spec_result_json(q);
+  assert_int_equal(qj.size(), 11);  // every field of lat_queue_point
+  assert_true(qj.at("length") == 500 && qj.at("fraction_percent") == 50.0 && qj.at("paper_us") == 1.25);
+
+  lat_sweep_point p{};
+  p.refined = 1;
+  p.compute_us = 3.0;  // written by the report, in the overlap patterns only
+  const nlohmann::json pj = lat::spec_result_json(p);
+  assert_true(pj.at("refined") == true && pj.at("rerun") == false);
+  assert_false(pj.contains("compute_us") || pj.contains("reserved"));
+
+  lat_coll_point c{};
+  c.msg_bytes = 64;
+  c.warnings = 5;
+  c.nchanges = 2;
+  const nlohmann::json cj = lat::spec_result_json(c);
+  assert_true(cj.at("bytes") == 64 && cj.at("warning_bits") == 5 && cj.at("state_changes") == 2);
+  assert_false(cj.contains("msg_bytes") || cj.contains("op"));
+
+  lat_model_fit f{};
+  f.rn_mbs = NAN;
+  f.k_star = HUGE_VAL;
+  f.bic_gain = -HUGE_VAL;
+  f.alpha_us = 0.5;
+  f.certified = 1;
+  const nlohmann::json fj = lat::spec_result_json(f);
+  assert_true(fj.at("rn_mbs") == "n/a" && fj.at("k_star") == "inf" && fj.at("bic_gain") == "-inf");
+  assert_true(fj.at("alpha_us") == 0.5 && fj.at("certified") == true);
+
+  lat_rank_place r{};
+  r.core = -1;
+  r.cpu = 3;
+  std::strcpy(r.host, "n01");
+  const nlohmann::json rj = lat::spec_result_json(r);
+  assert_true(rj.at("core").is_null() && rj.at("cpu_when_asked") == 3 && rj.at("host") == "n01");
+
+  lat_stats s{};
+  s.count = 2;
+  s.mean_us = 1.5;
+  s.rse = NAN;
+  nlohmann::json sj = lat::stats_json(s);
+  assert_true(sj.at("mean_us") == 1.5 && sj.at("rse").is_null());
+  s.count = 0;  // statistics of nothing: every figure null, never 0 us
+  sj = lat::stats_json(s);
+  assert_true(sj.at("count") == 0 && sj.at("mean_us").is_null() && sj.at("min_us").is_null());
+}
+
 // The overlap pattern's computation takes time in proportion to its length (issue 34, part 2): a loop a
 // compiler folded or removed would take as long for 4 million multiply-adds as for 1 million (it read 0.005 us
 // for 100,000). The minimum of 5 timings of each, alternated; a ratio, not a speed.
@@ -479,7 +537,7 @@ int main() {
       cmocka_unit_test(run_levels_one_two_drift), cmocka_unit_test(state_changes_steady_step_rate_stall), cmocka_unit_test(ticks_merge_equal_times),
       cmocka_unit_test(percentiles_and_order_statistic_intervals), cmocka_unit_test(abi_sized_older_shorter_struct),
       cmocka_unit_test(queue_slope_from_minima), cmocka_unit_test(overlap_computation_is_linear),
-      cmocka_unit_test(precision_rule),
+      cmocka_unit_test(precision_rule),           cmocka_unit_test(result_json_from_the_spec),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

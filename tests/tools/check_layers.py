@@ -8,7 +8,8 @@ import sys
 
 # The report layer: each capability's report, the helpers every report shares, the files a capability reads
 # or writes besides its report (nodecomm's table, mmpi's log), and the C ABI, which offers both.
-REPORT_HEADERS = {'common/report_json.hpp', 'common/report_text.hpp', 'common/plot.hpp', 'common/staged_files.hpp'}
+REPORT_HEADERS = {'common/report_json.hpp', 'common/report_text.hpp', 'common/plot.hpp', 'common/staged_files.hpp',
+                  'generated/spec_json.hpp'}
 REPORT_FILES = re.compile(r'^(capi/.*|[a-z]+/report\.(cpp|hpp)|common/(report_json|report_text|plot|staged_files)\.(cpp|hpp)'
                           r'|maxrate/nodecomm_table\.(cpp|hpp)|pairs/mmpi_log\.(cpp|hpp))$')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
