@@ -1,6 +1,5 @@
 #include "latency/report.hpp"
 #include "common/report_json.hpp"
-#include "generated/spec_json.hpp"
 
 #include "common/run_levels.hpp"
 
@@ -19,6 +18,7 @@
 #include "common/error.hpp"
 #include "common/staged_files.hpp"
 #include "common/plot.hpp"
+#include "generated/spec_json.hpp"
 
 namespace lat {
 

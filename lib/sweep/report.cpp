@@ -8,9 +8,9 @@
 #include "common/error.hpp"
 #include "common/plot.hpp"
 #include "common/report_json.hpp"
-#include "generated/spec_json.hpp"
 #include "common/report_text.hpp"
 #include "common/staged_files.hpp"
+#include "generated/spec_json.hpp"
 #include "generated/spec_options.hpp"
 #include "sweep/options.hpp"  // is_overlap, pattern_label
 
