@@ -4,6 +4,8 @@
 #include <climits>
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "common/error.hpp"
 #include "common/option_rules.hpp"
 #include "maxrate/options.hpp"

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+// The JSON echo's type only: the options' checks, in every options.cpp, need none of nlohmann-json.
+#include <nlohmann/json_fwd.hpp>
 
 #include "common/agreement.hpp"
 #include "mpilat.h"

@@ -25,7 +25,6 @@
 #include "common/stop.hpp"
 #include "common/placement.hpp"
 
-#include <fmt/format.h>
 #include <memory>
 
 namespace lat {
@@ -758,13 +757,13 @@ PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, co
 std::string check_study_values(const int64_t *values, int nvalues, bool by_res_npp, const lat_pingpong_options &opts) {
   const char *name = by_res_npp ? "res_npp study" : "npp study";
   if (nvalues < 1 || nvalues > LAT_STUDY_MAX)
-    return fmt::format("the {} must have 1 to {} values, got {}", name, LAT_STUDY_MAX, nvalues);
-  if (values == nullptr) return fmt::format("the {} values must not be NULL", name);
+    return got(std::string("the ") + name + " must have 1 to " + shown_value(LAT_STUDY_MAX) + " values", nvalues);
+  if (values == nullptr) return std::string("the ") + name + " values must not be NULL";
   for (int i = 0; i < nvalues; ++i) {
     if (values[i] < 1 || values[i] > LAT_NPP_MAX)
-      return fmt::format("the {} values must be in 1..{}, got {}", name, LAT_NPP_MAX, values[i]);
+      return got(std::string("the ") + name + " values must be in 1.." + shown_value(LAT_NPP_MAX), values[i]);
     for (int j = 0; j < i; ++j)
-      if (values[j] == values[i]) return fmt::format("the {} has the value {} twice", name, values[i]);
+      if (values[j] == values[i]) return std::string("the ") + name + " has the value " + shown_value(values[i]) + " twice";
   }
   if (opts.npp != 0) return got("npp must be 0 (not given) in an npp study, which sets it per value", opts.npp);
   if (opts.minutes != 0.0) return got("minutes must be 0 in an npp study (ntrial is per value)", opts.minutes);

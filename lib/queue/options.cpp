@@ -2,8 +2,7 @@
 
 #include <algorithm>
 #include <climits>
-
-#include <fmt/format.h>
+#include <cstdio>
 
 #include "common/error.hpp"
 #include "common/option_rules.hpp"
@@ -59,10 +58,14 @@ std::string check_queue_options(const lat_queue_options &o, int64_t nl, const in
   for (int64_t l : g.lengths) entries += static_cast<double>(l);
   const double work = entries * static_cast<double>(o.iters + 1) * static_cast<double>(g.fractions.size()) *
                       static_cast<double>(g.sizes.size()) * static_cast<double>(o.reps);
-  if (work > kMaxQueueWork)
-    return fmt::format("the grid would handle about {:.2g} queue entries (the lengths' sum x (iters + 1) x fractions x "
-                       "sizes x reps), more than {:.0e} (about 20 minutes at 10 ns an entry): give fewer or shorter "
-                       "lengths, or fewer iters or reps", work, kMaxQueueWork);
+  if (work > kMaxQueueWork) {
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "the grid would handle about %.2g queue entries (the lengths' sum x (iters + 1) x fractions x "
+                  "sizes x reps), more than %.0e (about 20 minutes at 10 ns an entry): give fewer or shorter "
+                  "lengths, or fewer iters or reps", work, kMaxQueueWork);
+    return text;
+  }
   if (std::string bad = check_pair_of_ranks("queue sweep", o.source, o.dest, size); !bad.empty()) return bad;
   return rank == o.source ? check_calibration(cal, o.timer, o.nr) : "";
 }
