@@ -18,15 +18,21 @@
 
 static int rank, size;
 
-/* MemAvailable in bytes (-1: unknown), the figure the library's checks use. */
+/* MemAvailable in bytes (-1: unknown), the figure the library's checks use, as rank 0 read it: every rank
+   gives the same input and leaves out the same cases (read on each rank, the figures differed by 64 kB and
+   so did the options, and the check's message was not the measurement's). */
 static int64_t mem_available(void) {
-  FILE *f = fopen("/proc/meminfo", "r");
-  if (!f) return -1;
-  char line[256];
   long long kb = -1;
-  while (fgets(line, sizeof line, f))
-    if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) break;
-  fclose(f);
+  if (rank == 0) {
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f) {
+      char line[256];
+      while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) break;
+      fclose(f);
+    }
+  }
+  MPI_Bcast(&kb, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
   return kb < 0 ? -1 : (int64_t)kb * 1024;
 }
 
