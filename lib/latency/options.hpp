@@ -21,4 +21,7 @@ std::string check_pingpong_options(const lat_pingpong_options &opts, int nprocs,
 /// The values that must be equal on every rank (all but progress).
 std::vector<Shared> pingpong_shared_values(const lat_pingpong_options &opts);
 
+/// "" or what is wrong with an npp study's values (count, range, duplicates) and options.
+std::string check_study_values(const int64_t *values, int nvalues, bool by_res_npp, const lat_pingpong_options &opts);
+
 }  // namespace lat

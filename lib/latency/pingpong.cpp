@@ -754,24 +754,6 @@ PingPong pingpong_stats(MPI_Comm user_comm, const lat_pingpong_options &opts, co
   return run_measurement(user_comm, opts.timeout_s, run);
 }
 
-std::string check_study_values(const int64_t *values, int nvalues, bool by_res_npp, const lat_pingpong_options &opts) {
-  const char *name = by_res_npp ? "res_npp study" : "npp study";
-  if (nvalues < 1 || nvalues > LAT_STUDY_MAX)
-    return got(std::string("the ") + name + " must have 1 to " + shown_value(LAT_STUDY_MAX) + " values", nvalues);
-  if (values == nullptr) return std::string("the ") + name + " values must not be NULL";
-  for (int i = 0; i < nvalues; ++i) {
-    if (values[i] < 1 || values[i] > LAT_NPP_MAX)
-      return got(std::string("the ") + name + " values must be in 1.." + shown_value(LAT_NPP_MAX), values[i]);
-    for (int j = 0; j < i; ++j)
-      if (values[j] == values[i]) return std::string("the ") + name + " has the value " + shown_value(values[i]) + " twice";
-  }
-  if (opts.npp != 0) return got("npp must be 0 (not given) in an npp study, which sets it per value", opts.npp);
-  if (opts.minutes != 0.0) return got("minutes must be 0 in an npp study (ntrial is per value)", opts.minutes);
-  if (opts.precision_pct != 0.0)
-    return got("precision_pct must be 0 in an npp study (its values take turns until each has ntrial)", opts.precision_pct);
-  return "";
-}
-
 NppStudy npp_study(MPI_Comm user_comm, const lat_pingpong_options &opts, const lat_timer_result *calibration,
                    const int64_t *given, int nvalues, bool by_res_npp) {
   StudyRun run(opts, calibration, given, nvalues, by_res_npp);

@@ -33,9 +33,6 @@ struct NppStudy {
   std::vector<lat_npp_study_row> rows;
 };
 
-/// "" or what is wrong with an npp study's values (count, range, duplicates) and options.
-std::string check_study_values(const int64_t *values, int nvalues, bool by_res_npp, const lat_pingpong_options &opts);
-
 /// lat_npp_study(): collective over user_comm.
 NppStudy npp_study(MPI_Comm user_comm, const lat_pingpong_options &opts, const lat_timer_result *calibration,
                    const int64_t *values, int nvalues, bool by_res_npp);
