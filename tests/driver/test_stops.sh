@@ -89,7 +89,7 @@ stop_driver() {
   done
 }
 
-# MPILAT_STOPS_JOBS drivers at a time (default 1; scripts/test-all.sh gives MPICH's stage 2: nothing here is
+# MPILAT_STOPS_JOBS drivers at a time (default 1; scripts/test-all.sh gives 2 in its MPICH stage: nothing here is
 # timed, and MPICH's launcher kills nobody after its signal): each in a subshell, its checks counted there.
 at_once=${MPILAT_STOPS_JOBS:-1}
 if [ "$at_once" -le 1 ]; then
