@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 namespace lat {
 
@@ -25,20 +27,26 @@ ClockLine fit_clock_line(const std::vector<OffsetPoint> &all) {
   double best = HUGE_VAL;
   for (const OffsetPoint &p : all)
     if (p.rtt >= 0.0) best = std::min(best, p.rtt);
-  std::vector<OffsetPoint> points;
-  for (const OffsetPoint &p : all)
-    if (p.rtt >= 0.0 && least_delayed(p, best)) points.push_back(p);
-  if (points.empty()) throw std::invalid_argument("fit_clock_line: no point with a round trip >= 0");
-  const double n = static_cast<double>(points.size());
-  double mx = 0.0, my = 0.0;
-  for (const OffsetPoint &p : points) {
-    mx += p.local / n;
-    my += p.offset / n;
+  if (best == HUGE_VAL) throw std::invalid_argument("fit_clock_line: no point with a round trip >= 0");
+  // Each point weighted by 1/rtt^2, its offset known within +-rtt/2: the best weighs 1, a point twice as
+  // delayed 1/4, one delayed by milliseconds nothing. A round trip of 0 (a coarse clock) weighs as kDelaySlackS.
+  const double floor = std::max(best, kDelaySlackS);
+  double sw = 0.0, mx = 0.0, my = 0.0;
+  std::vector<std::pair<const OffsetPoint *, double>> weighted;
+  for (const OffsetPoint &p : all) {
+    if (p.rtt < 0.0) continue;
+    const double ratio = floor / std::max(p.rtt, floor), w = ratio * ratio;
+    weighted.emplace_back(&p, w);
+    sw += w;
+  }
+  for (const auto &[p, w] : weighted) {
+    mx += w / sw * p->local;
+    my += w / sw * p->offset;
   }
   double sxx = 0.0, sxy = 0.0;
-  for (const OffsetPoint &p : points) {
-    sxx += (p.local - mx) * (p.local - mx);
-    sxy += (p.local - mx) * (p.offset - my);
+  for (const auto &[p, w] : weighted) {
+    sxx += w * (p->local - mx) * (p->local - mx);
+    sxy += w * (p->local - mx) * (p->offset - my);
   }
   ClockLine line;
   line.slope = sxx > 0.0 ? sxy / sxx : 0.0;

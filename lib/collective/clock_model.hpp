@@ -40,9 +40,12 @@ constexpr double kDelaySlackS = 50e-9;
 /// milliseconds on a loaded node: one such point weighted as the others tilts a line.
 bool least_delayed(const OffsetPoint &p, double best_rtt);
 
-/// The least-squares line of offset against local time through the least-delayed points only (local times
-/// centred first, so clocks counting from a large origin lose no digits); one point, or points at one local
-/// time: the offset alone, no drift. Points with a negative round trip never count.
+/// The least-squares line of offset against local time, each point weighted by (best rtt / its rtt)^2 (local
+/// times centred first, so clocks counting from a large origin lose no digits): a delayed point counts as
+/// little as its offset is known. Only the least-delayed points counted until 0.10: where the round trips
+/// came in two modes (0.4-0.5 and 1.2-1.6 us, 4 ranks on 2 cores), 1 or 2 points of 8 were left and the
+/// drift was lost (slope 0). One point, or points at one local time: the offset alone, no drift. Points
+/// with a negative round trip never count.
 ClockLine fit_clock_line(const std::vector<OffsetPoint> &points);
 
 /// The check of a synchronisation: the residual (a rank's offset to rank 0 measured right after, on the
