@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
-#include <utility>
-#include <vector>
 
 namespace lat {
 
@@ -31,22 +29,20 @@ ClockLine fit_clock_line(const std::vector<OffsetPoint> &all) {
   // Each point weighted by 1/rtt^2, its offset known within +-rtt/2: the best weighs 1, a point twice as
   // delayed 1/4, one delayed by milliseconds nothing. A round trip of 0 (a coarse clock) weighs as kDelaySlackS.
   const double floor = std::max(best, kDelaySlackS);
+  const auto weight = [floor](const OffsetPoint &p) {
+    const double ratio = p.rtt >= 0.0 ? floor / std::max(p.rtt, floor) : 0.0;  // NaN or < 0: never counts
+    return ratio * ratio;
+  };
   double sw = 0.0, mx = 0.0, my = 0.0;
-  std::vector<std::pair<const OffsetPoint *, double>> weighted;
+  for (const OffsetPoint &p : all) sw += weight(p);
   for (const OffsetPoint &p : all) {
-    if (p.rtt < 0.0) continue;
-    const double ratio = floor / std::max(p.rtt, floor), w = ratio * ratio;
-    weighted.emplace_back(&p, w);
-    sw += w;
-  }
-  for (const auto &[p, w] : weighted) {
-    mx += w / sw * p->local;
-    my += w / sw * p->offset;
+    mx += weight(p) / sw * p.local;
+    my += weight(p) / sw * p.offset;
   }
   double sxx = 0.0, sxy = 0.0;
-  for (const auto &[p, w] : weighted) {
-    sxx += w * (p->local - mx) * (p->local - mx);
-    sxy += w * (p->local - mx) * (p->offset - my);
+  for (const OffsetPoint &p : all) {
+    sxx += weight(p) * (p.local - mx) * (p.local - mx);
+    sxy += weight(p) * (p.local - mx) * (p.offset - my);
   }
   ClockLine line;
   line.slope = sxx > 0.0 ? sxy / sxx : 0.0;
@@ -75,7 +71,7 @@ bool DriftTracker::add(const OffsetPoint &p) {
   // 1e-7 over days is milliseconds.
   const double local = (p.local - base_.intercept) / (1.0 + base_.slope);
   checks_.push_back({local, p.offset, p.rtt});
-  const ClockLine c = fit_clock_line(checks_);  // the least-delayed checks only, the best known so far
+  const ClockLine c = fit_clock_line(checks_);  // weighted against the best round trip known so far
   in_use_ = {base_.intercept + c.intercept, base_.slope + c.slope};
   return least_delayed(p, best_rtt_);
 }

@@ -65,8 +65,8 @@ ClockLine compose(const ClockLine &to_reference, const ClockLine &reference_to_r
 
 /// The line in use during a run: a base line (HCA's) plus the least-squares line through checks of the
 /// offset to the root measured against the base as the run goes on, so that the drift's time base grows
-/// with the run. Only the least-delayed checks count (least_delayed, against the best round trip so far;
-/// a later better check leaves earlier ones out).
+/// with the run. Each check weighted as in fit_clock_line, against the best round trip so far (a later
+/// better check weighs the earlier ones less).
 class DriftTracker {
  public:
   explicit DriftTracker(const ClockLine &base = {}) : base_(base), in_use_(base) {}
@@ -74,7 +74,7 @@ class DriftTracker {
   /// gives it); false when it is not (now) among the least delayed.
   bool add(const OffsetPoint &on_base);
   const ClockLine &in_use() const { return in_use_; }
-  /// The checks the line goes through (the least delayed).
+  /// The checks of full weight or nearly (least_delayed: within twice the best round trip so far).
   std::size_t checks() const;
 
  private:

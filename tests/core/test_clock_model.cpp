@@ -97,6 +97,11 @@ void round_trips_in_two_modes_keep_the_drift(void **) {
   }
   const lat::ClockLine line = lat::fit_clock_line(points);
   assert_true(std::fabs(line.slope - 5e-6) < 1e-7);
+  // A point whose round trip is NaN or negative never counts: the line is the same.
+  points.push_back({1e5 + 0.8, 1.0, std::nan("")});
+  points.push_back({1e5 + 0.9, -1.0, -1e-6});
+  const lat::ClockLine same = lat::fit_clock_line(points);
+  assert_true(same.slope == line.slope && same.intercept == line.intercept);
   // The weights: the least delayed weighs 1, one of twice its round trip 1/4 (hand-computed line below).
   const std::vector<lat::OffsetPoint> two = {{0.0, 0.0, 1e-6}, {1.0, 1e-6, 2e-6}, {2.0, 0.0, 1e-6}};
   // Weights 1, 1/4, 1: mean local 1, mean offset (0.25e-6) / 2.25; the slope 0 by symmetry.
