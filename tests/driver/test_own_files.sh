@@ -11,9 +11,8 @@ bin=$1 data=$2 mpiexec=$3
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=checks.sh
 . "$here/checks.sh"
-declare -A long measuring
-# shellcheck source=long_runs.sh
-. "$here/long_runs.sh"
+# shellcheck source=mpi_drivers.sh
+. "$here/mpi_drivers.sh"
 
 # snapshot: every entry here (type, device numbers, size, contents' checksum), to show nothing changed.
 snapshot() { find . -mindepth 1 -printf '%p %y %s\n' | sort; find . -type f -size -10M -exec md5sum {} + | sort; stat -c '%n %F %t:%T' dev/* 2> /dev/null; }
@@ -54,7 +53,7 @@ mkdir derived
 for name in mppout.csv latency.json latency.npp.csv queuelat.png nodecomm_bw_maxrate.gp c.samples.csv x_var.dat m.json; do
   mkdir "derived/$name"
 done
-# Each run asked for here lasts minutes (long_runs.sh) and would be killed at refused's 60 s.
+# Each run asked for here lasts minutes (mpi_drivers.sh) and would be killed at refused's 60 s.
 refused "mpptest: derived/mppout.csv a directory" "'derived/mppout.csv' is a directory" \
   $mpiexec -n 2 "$bin/mpptest" ${long[mpptest]} -outdir derived
 refused "latency: derived/latency.json a directory" "'derived/latency.json' is a directory" \

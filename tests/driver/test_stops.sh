@@ -26,19 +26,16 @@ allowed_signal="3"  # a signal to the ranks themselves: the drivers' own status 
 
 # MPILAT_STOPS_DRIVERS: the drivers to stop (default all); scripts/test-all.sh gives Open MPI's stage two,
 # the launcher's part, since each driver's own stop is the same code under any launcher.
-read -r -a names <<< "${MPILAT_STOPS_DRIVERS:-latency mpptest queuelat mmpi nodecomm mpilat-coll}"
-declare -A long measuring json
-# shellcheck source=long_runs.sh
-. "$here/long_runs.sh"
-json=([latency]=latency.json [mpptest]=mppout.json [queuelat]=queuelat.json [mmpi]=ammpi_2_64_100000000.json
-      [nodecomm]=nodecomm.json [mpilat-coll]=mpilat-coll.json)
+# shellcheck source=mpi_drivers.sh
+. "$here/mpi_drivers.sh"
+read -r -a names <<< "${MPILAT_STOPS_DRIVERS:-${mpi_drivers[*]}}"
 
 # stopped WHAT NAME DIR STATUS ALLOWED: the files of a stopped run, and the status.
 stopped() {
   local what=$1 name=$2 dir=$3 status=$4 allowed=$5
   [[ " $allowed " == *" $status "* ]] && ok || bad "$what $name: status $status, not one of $allowed ($(tail -c 300 "$dir.log" | tr '\r' ' '))"
-  python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['run']['partial'] is True" "$dir/${json[$name]}" 2> /dev/null \
-    && ok || bad "$what $name: no ${json[$name]} marked partial ($(ls -A "$dir" | tr '\n' ' '); $(tail -c 300 "$dir.log" | tr '\r' ' '))"
+  python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['run']['partial'] is True" "$dir/$(json_of "$name")" 2> /dev/null \
+    && ok || bad "$what $name: no $(json_of "$name") marked partial ($(ls -A "$dir" | tr '\n' ' '); $(tail -c 300 "$dir.log" | tr '\r' ' '))"
   ls -A "$dir" | grep -q '^\.mpilat-' && bad "$what $name: temporary files left" || ok
 }
 # ranks_of PID NAME: the processes named NAME below PID (the launcher's ranks, not anyone else's).

@@ -43,29 +43,14 @@ fi
 # shellcheck source=/dev/null
 . "$sdir/env"
 
-# name, quick run, long run (beyond a minute; stops at its next safe point within a second or two), the
-# progress line of its measurement, and the files every run writes.
+# Every MPI driver: its quick run, its long run (beyond a minute; stops at its next safe point within a second
+# or two), the progress line of its measurement and the files every run writes (tests/driver/mpi_drivers.sh).
+# shellcheck source=../driver/mpi_drivers.sh
+. "$src/tests/driver/mpi_drivers.sh"
 names=()
-for name in latency mpptest queuelat mmpi nodecomm mpilat-coll; do
+for name in "${mpi_drivers[@]}"; do
   [ -x "$drivers/$name" ] && names+=("$name") || echo "$name not built: left out"
 done
-declare -A quick long files measuring
-# shellcheck source=../driver/long_runs.sh
-. "$src/tests/driver/long_runs.sh"
-quick[latency]="--quick --noplot --no-progress"
-files[latency]="latency.output latency.summary.output latency.json"
-quick[mpptest]="-size 0 64 32 -reps 20 -noplot -gnuplot"
-files[mpptest]="mppout.gpl mppout.json"
-quick[queuelat]="--lengths 0:4:2 --iters 5 --reps 3 --nr 1000 --noplot --noprogress"
-files[queuelat]="queuelat.txt queuelat.json"
-quick[mmpi]="--repeats 10 --noprogress"
-files[mmpi]="ammpi_2_64_100000000.json ammpi_2_64_100000000.dat"
-# nodecomm and mpilat-coll with few samples: 6 jobs share the 2 CPUs, and their busy-waiting ranks take the
-# scheduler's 4 ms slices in turn, so --quick's hundreds of samples took 40 s (nothing here is timed).
-quick[nodecomm]="--sizes 8,64,512 --reps 2 --noadaptive --noplot --noprogress"
-files[nodecomm]="nodecomm.txt nodecomm.json"
-quick[mpilat-coll]="--ops allreduce,barrier --sizes 8 --reps 10 --loop-calls 5 --noplot --noprogress"
-files[mpilat-coll]="mpilat-coll.txt mpilat-coll.json"
 
 # The job's state and exit code as Slurm recorded them, once the job has left the queue (completing
 # included: its tasks have ended): "TIMEOUT 3:0". (jobcomp.txt is written when the state is set, before the
