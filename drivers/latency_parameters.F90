@@ -16,6 +16,8 @@ module latency_parameters
   integer, parameter, public :: params_run = 0, params_help = 1, params_bad = 2
   !> --quick: a run of seconds (Parts 1, 2 and 3 shortened; everything else as given).
   integer(int64), parameter, public :: quick_nr = 2_int64**20, quick_npptrial = 2_int64**12, quick_ntrial = 2_int64**15
+  !> --quick --precision: the trials' time limit (s), so that the whole run ends within 10 s.
+  real(real64), parameter, public :: quick_precision_limit_s = 6.0_real64
 
   !> One command-line argument (the fuzz targets build these from bytes).
   type, public :: argument
@@ -60,6 +62,7 @@ contains
     type(latency_extras) :: ex
     integer :: i, nargs, ierr
     logical :: quick, show_help, minutes_given, no_estimate_given, cut_coef_given, ntrial_given, precision_given
+    logical :: precision_limit_given
     character(len=:), allocatable :: input, seen
     character(len=32) :: timer
 
@@ -74,6 +77,7 @@ contains
     show_help = .false.
     minutes_given = .false.
     precision_given = .false.
+    precision_limit_given = .false.
     no_estimate_given = .false.
     cut_coef_given = .false.
     ntrial_given = .false.
@@ -90,6 +94,8 @@ contains
         quick = .true.
       case ('--precision')
         precision_given = .true.
+      case ('--precision-limit')
+        precision_limit_given = .true.
       case ('--input')
         if (i == nargs) then
           call fail('--input needs a file name')
@@ -109,8 +115,10 @@ contains
     if (quick) then
       opts%nr = quick_nr
       opts%npptrial = quick_npptrial
-      ! With --precision the precision ends the trials; ntrial stays their limit.
+      ! With --precision the precision ends the trials; ntrial stays their limit, and the time limit is
+      ! quick_precision_limit_s: the whole run (MPI's start, Parts 1 and 2) within 10 s.
       if (.not. precision_given) opts%ntrial = quick_ntrial
+      if (precision_given .and. .not. precision_limit_given) opts%precision_limit_s = quick_precision_limit_s
     end if
     if (len(input) > 0) then
       call read_namelist(input, opts, timer, outdir, status, message)
@@ -169,7 +177,7 @@ contains
       case ('--input')
         i = i + 1
       case ('--source', '--dest', '--n', '--bytes', '--nr', '--npptrial', '--npp_init', '--res_npp', &
-            '--npp', '--ntrial', '--cut_coef', '--timeout', '--timer', '--outdir', '--precision')
+            '--npp', '--ntrial', '--cut_coef', '--timeout', '--timer', '--outdir', '--precision', '--precision-limit')
         if (i == nargs) then
           call fail(args(i)%text//' needs a value')
           return
@@ -280,7 +288,7 @@ contains
         outdir = value
       end if
       return
-    case ('--cut_coef', '--timeout', '--minutes', '--precision')
+    case ('--cut_coef', '--timeout', '--minutes', '--precision', '--precision-limit')
       ios = 1
       if (len_trim(value) > 0 .and. verify(trim(value), '0123456789.eEdD+-') == 0) read (value, *, iostat=ios) x
       if (ios /= 0) then
@@ -292,6 +300,8 @@ contains
         opts%minutes = x
       else if (name == '--precision') then
         opts%precision_pct = x
+      else if (name == '--precision-limit') then
+        opts%precision_limit_s = x
       else
         opts%timeout_s = x
       end if
@@ -608,8 +618,11 @@ contains
     write (output_unit, '(a)') &
       '  --no-estimate   with --npp: skip Part 2 (by default it runs, to report the rule''s npp beside yours)', &
       '  --minutes M     choose ntrial so that the trials take about M minutes (from Part 2''s time per trial)', &
-      '  --precision P   end the trials once the median''s 95 % interval is within +-P % of the median and the', &
-      '                  run over time is quiet, else at --ntrial or --minutes (latency.output says which)', &
+      '  --precision P   end the trials once the median''s 95 % interval (from the batch medians: what the next', &
+      '                  launch measures) is within +-P % of the median and the run over time is quiet, else at', &
+      '                  --ntrial, --minutes or --precision-limit (latency.output says which); npp is held', &
+      '  --precision-limit S  with --precision: the trials end after S s at most (default 0: 600 s; with', &
+      '                  --quick 6 s, so the run ends within 10 s)', &
       '  --npp-study L   the paper''s npp study: each npp of the list L (1,9,18,36,72,144), --ntrial trials', &
       '                  each, interleaved chunk by chunk; writes latency.npp.txt, .csv, .json and a plot', &
       '  --res-npp-study L  the same for res_npp values (25,50,100,200,400), each turned into npp by the rule', &

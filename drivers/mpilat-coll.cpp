@@ -57,7 +57,8 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
   lat_collective_options o;
   lat_collective_defaults(&o);
-  constexpr int64_t kPrecisionReps = 100000;
+  constexpr int64_t kPrecisionReps = 100000, kPrecisionRepsMost = 1000000;
+  constexpr double kQuickPrecisionLimitS = 5.0;  // --quick --precision: the whole run within 10 s
   std::string ops_text = "all", modes_text = "all", sizes_text, wait = "auto", timer = "mpi_wtime", outdir, base = "mpilat-coll";
   bool quick = false, noplot = false, adaptive = false;
   int progress = 1;
@@ -72,8 +73,11 @@ int main(int argc, char **argv) {
   app.add_option("--size-last", o.size_last, "without --sizes: the largest size");
   app.add_flag("--adaptive", adaptive, "without --sizes: the size-sweep engine adds sizes where the curve bends");
   app.add_option("--reps", o.reps, "samples of every point, in interleaved rounds");
-  app.add_option("--precision", o.precision_pct, "P: end the rounds once every point's median has its 95 % interval within +-P % "
-                 "and a quiet run over time, else after --reps rounds (without --reps: 100000); 0: off");
+  app.add_option("--precision", o.precision_pct, "P: end the rounds once every point's median has its 95 % interval (from its "
+                 "batch medians: what the next launch measures) within +-P % and a quiet run over time, else after --reps "
+                 "rounds (without --reps: 10^6 where the root's memory holds them, else 100000) or --precision-limit; 0: off");
+  app.add_option("--precision-limit", o.precision_limit_s, "S: with --precision, the rounds end after S s at most (0: "
+                 "600 s; with --quick 5 s, so the run ends within 10 s)");
   app.add_option("--loop-calls", o.loop_calls, "loop mode: calls back to back in one sample");
   app.add_option("--root", o.root, "root of bcast, reduce, gather, scatter; the rank that writes the files");
   app.add_option("--window", o.window_us, "sync mode: us between scheduled starts; 0: 4 x the slowest pilot call + 20 x the clock error + 10 us");
@@ -93,8 +97,10 @@ int main(int argc, char **argv) {
   std::vector<int64_t> sizes;
   std::string bad;
   if (status < 0) {
-    // --precision ends the rounds; --reps is their limit, by default far beyond the usual 1000.
-    if (o.precision_pct > 0.0 && app.count("--reps") == 0) o.reps = kPrecisionReps;
+    // --precision ends the rounds; --reps and --precision-limit are their limits, reps by default far beyond the
+    // usual 1000 (a fast point does 100,000 rounds before its run over time has the chunks to be judged).
+    if (o.precision_pct > 0.0 && app.count("--reps") == 0) o.reps = kPrecisionRepsMost;
+    if (quick && o.precision_pct > 0.0 && app.count("--precision-limit") == 0) o.precision_limit_s = kQuickPrecisionLimitS;
     if (quick) {
       if (app.count("--reps") == 0 && app.count("--precision") == 0) o.reps = 100;  // with it: the precision ends them
       if (app.count("--loop-calls") == 0) o.loop_calls = 10;
@@ -115,7 +121,11 @@ int main(int argc, char **argv) {
     }
     if (bad.empty() && lat_timer_from_name(timer.c_str(), &o.timer) != LAT_SUCCESS)
       bad = "--timer '" + timer + "': must be mpi_wtime, monotonic_raw or tsc";
-    // The library's own rules (those lat_collective applies), before anything is measured.
+    // The library's own rules (those lat_collective applies), before anything is measured. The default reps of
+    // --precision falls back to 100,000 where the root's memory cannot hold 10^6 rounds' samples.
+    if (bad.empty() && o.precision_pct > 0.0 && app.count("--reps") == 0 &&
+        lat_collective_check(&o, static_cast<int64_t>(sizes.size()), sizes.empty() ? nullptr : sizes.data(), nprocs) != LAT_SUCCESS)
+      o.reps = kPrecisionReps;
     if (bad.empty())
       bad = check_complaint(lat_collective_check(&o, static_cast<int64_t>(sizes.size()), sizes.empty() ? nullptr : sizes.data(), nprocs));
     if (bad.empty()) bad = name_complaint("--base", base, true);

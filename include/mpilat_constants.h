@@ -78,6 +78,14 @@
    needs them to say whether it is quiet. */
 #define LAT_PRECISION_MIN_CHUNKS 8
 
+/* The batches of consecutive chunks whose medians give precision_pct's interval (a prediction interval of one
+   more batch, which is how the next launch is taken: docs/method.md, "Precision"). */
+#define LAT_PRECISION_BATCHES 8
+
+/* The longest a run with precision_pct > 0 measures when its options' precision_limit_s is 0, in seconds:
+   a precision the machine never gives ends there, saying so. */
+#define LAT_PRECISION_LIMIT_S 600.0
+
 /* Values of lat_pingpong_result.stopped_in: the phase a partial run ended in (enum lat_run_phase).
  *   LAT_PHASE_NONE         the run was complete
  *   LAT_PHASE_CALIBRATION  the timer calibration (Part 1): no npp estimate, no trial

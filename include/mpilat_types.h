@@ -70,10 +70,15 @@ typedef struct lat_pingpong_options {
                              value is reported beside the one used; 0: skipped when npp is given */
   double minutes;       /**< >= 0.01: ntrial is chosen so that the trials take about this long, from the time per
                              trial seen in Part 2 (which then must run); 0 (default): ntrial as given */
-  double precision_pct; /**< > 0: the trials end once the median's 95 % distribution-free interval lies within
-                             +-precision_pct % of the median and the run over time is quiet (one level, no state
-                             change, at least LAT_PRECISION_MIN_CHUNKS chunks), else at ntrial or the minutes'
-                             limit (ended_by says which); 0 (default): off */
+  double precision_pct; /**< > 0: the trials end once the median's 95 % interval from the run's batch medians
+                             (the next launch's, docs/method.md) lies within +-precision_pct % of the median and
+                             the run over time is quiet (one level, no state change, at least
+                             LAT_PRECISION_MIN_CHUNKS chunks), else at ntrial, the minutes' limit or
+                             precision_limit_s (ended_by says which); npp is held at the power of two at or above
+                             the rule's unrounded value unless given; 0 (default): off */
+  double precision_limit_s; /**< with precision_pct > 0: the longest the trials may run, in seconds of wall
+                                 clock, before they end without the precision (ended_by LAT_END_TIME); 0
+                                 (default): LAT_PRECISION_LIMIT_S */
 } lat_pingpong_options;
 
 /** Statistics of one set of ping-pong times (all of them, or those kept by the filter). */
@@ -166,12 +171,18 @@ typedef struct lat_pingpong_result {
   double chunk_target_s; /**< the wall-clock length a chunk of trials aims at: 0.25 s, or a thousandth of the run
                               so far once that is longer */
   int ended_by;         /**< what ended the trials of a complete run (enum lat_run_end): LAT_END_TRIALS (ntrial
-                             done), LAT_END_TIME (the minutes' limit) or LAT_END_PRECISION (precision_pct
-                             reached) */
+                             done), LAT_END_TIME (the minutes' limit or precision_limit_s) or LAT_END_PRECISION
+                             (precision_pct reached) */
   double precision_pct; /**< the precision asked (options' precision_pct; 0: none) */
-  double median_ci_half_pct; /**< the half-width of the median's 95 % interval at the end, in percent of the
-                                  median: max(median - lower, upper - median) / median x 100 (infinity while an
-                                  end is unbounded) */
+  double median_ci_half_pct; /**< with precision_pct > 0: the half-width of the median's 95 % interval at the
+                                  end, from the batch medians (a prediction of the next launch:
+                                  batch_median_half_pct, docs/method.md), in percent of the median (infinity with
+                                  fewer than LAT_PRECISION_BATCHES chunks); 0 without precision_pct */
+  int npp_held;         /**< 1 when precision_pct held npp (npp_used) at a value of its own instead of the rule's
+                             npp_calculated: the power of two at or above the rule's unrounded value res_npp x
+                             res_timing / median_ppt */
+  double precision_limit_s; /**< with precision_pct > 0: the time limit the trials ran under (options'
+                                 precision_limit_s, or LAT_PRECISION_LIMIT_S), in seconds */
 } lat_pingpong_result;
 
 /** One value of an npp study: the npp measured (and the res_npp it came from, or 0), its trials and their
@@ -573,10 +584,14 @@ typedef struct lat_collective_options {
                              more ranks than processors) */
   int progress;         /**< 1: the root prints progress on stderr; default 0 */
   int reserved;         /**< 0 */
-  double precision_pct; /**< > 0: the rounds end once every point's median has its 95 % distribution-free
-                             interval within +-precision_pct % of it and a quiet run over time (one level, no
-                             state change, at least LAT_PRECISION_MIN_CHUNKS chunks of 0.25 s), else after reps
-                             rounds (ended_by says which); 0 (default): off */
+  double precision_pct; /**< > 0: the rounds end once every point's median has its 95 % interval from its batch
+                             medians (the next launch's, docs/method.md) within +-precision_pct % of it and a
+                             quiet run over time (one level, no state change, at least LAT_PRECISION_MIN_CHUNKS
+                             chunks of 0.25 s), else after reps rounds or precision_limit_s (ended_by says
+                             which); 0 (default): off */
+  double precision_limit_s; /**< with precision_pct > 0: the longest the rounds may run, in seconds of wall
+                                 clock, before they end without the precision (ended_by LAT_END_TIME); 0
+                                 (default): LAT_PRECISION_LIMIT_S */
 } lat_collective_options;
 
 /** What a collective measurement holds, as a whole (the same on every rank). */
@@ -611,11 +626,15 @@ typedef struct lat_coll_summary {
   int has_samples;      /**< 1 on the root rank, which holds every sample (lat_coll_get_samples,
                              lat_write_coll_files) */
   int ended_by;         /**< what ended the rounds of a complete run (enum lat_run_end): LAT_END_TRIALS (reps
-                             rounds), LAT_END_PRECISION (precision_pct reached) or LAT_END_UNREACHABLE
-                             (precision_pct cannot be: a point kept no sample in LAT_UNREACHABLE_ROUNDS rounds) */
+                             rounds), LAT_END_TIME (precision_limit_s), LAT_END_PRECISION (precision_pct reached)
+                             or LAT_END_UNREACHABLE (precision_pct cannot be: a point kept no sample in
+                             LAT_UNREACHABLE_ROUNDS rounds) */
   double precision_pct; /**< the precision asked (options' precision_pct; 0: none) */
-  double median_ci_half_pct_max; /**< the widest half of a point's median's 95 % interval at the end, in percent
-                                      of its median (infinity while one is unbounded) */
+  double median_ci_half_pct_max; /**< the widest half of a point's median's 95 % interval at the end, from its
+                                      batch medians (batch_median_half_pct, docs/method.md), in percent of its
+                                      median (infinity while a point has fewer than LAT_PRECISION_BATCHES chunks) */
+  double precision_limit_s; /**< with precision_pct > 0: the time limit the rounds ran under (options'
+                                 precision_limit_s, or LAT_PRECISION_LIMIT_S), in seconds */
 } lat_coll_summary;
 
 /** One operation at one message size in one mode: its samples' statistics (us), as latency's. */

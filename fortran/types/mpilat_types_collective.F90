@@ -58,11 +58,14 @@ module mpilat_types_collective
     integer(c_int) :: progress
     !> 0
     integer(c_int) :: reserved
-    !> > 0: the rounds end once every point's median has its 95 % distribution-free interval within
-    !> +-precision_pct % of it and a quiet run over time (one level, no state change, at least
-    !> LAT_PRECISION_MIN_CHUNKS chunks of 0.25 s), else after reps rounds (ended_by says which); 0
-    !> (default): off
+    !> > 0: the rounds end once every point's median has its 95 % interval from its batch medians (the next
+    !> launch's, docs/method.md) within +-precision_pct % of it and a quiet run over time (one level, no
+    !> state change, at least LAT_PRECISION_MIN_CHUNKS chunks of 0.25 s), else after reps rounds or
+    !> precision_limit_s (ended_by says which); 0 (default): off
     real(c_double) :: precision_pct
+    !> with precision_pct > 0: the longest the rounds may run, in seconds of wall clock, before they end
+    !> without the precision (ended_by LAT_END_TIME); 0 (default): LAT_PRECISION_LIMIT_S
+    real(c_double) :: precision_limit_s
   end type lat_collective_options
 
   !> What a collective measurement holds, as a whole (the same on every rank).
@@ -118,14 +121,18 @@ module mpilat_types_collective
     !> 1 on the root rank, which holds every sample (lat_coll_get_samples, lat_write_coll_files)
     integer(c_int) :: has_samples
     !> what ended the rounds of a complete run (enum lat_run_end): LAT_END_TRIALS (reps rounds),
-    !> LAT_END_PRECISION (precision_pct reached) or LAT_END_UNREACHABLE (precision_pct cannot be: a point
-    !> kept no sample in LAT_UNREACHABLE_ROUNDS rounds)
+    !> LAT_END_TIME (precision_limit_s), LAT_END_PRECISION (precision_pct reached) or LAT_END_UNREACHABLE
+    !> (precision_pct cannot be: a point kept no sample in LAT_UNREACHABLE_ROUNDS rounds)
     integer(c_int) :: ended_by
     !> the precision asked (options' precision_pct; 0: none)
     real(c_double) :: precision_pct
-    !> the widest half of a point's median's 95 % interval at the end, in percent of its median (infinity
-    !> while one is unbounded)
+    !> the widest half of a point's median's 95 % interval at the end, from its batch medians
+    !> (batch_median_half_pct, docs/method.md), in percent of its median (infinity while a point has fewer
+    !> than LAT_PRECISION_BATCHES chunks)
     real(c_double) :: median_ci_half_pct_max
+    !> with precision_pct > 0: the time limit the rounds ran under (options' precision_limit_s, or
+    !> LAT_PRECISION_LIMIT_S), in seconds
+    real(c_double) :: precision_limit_s
   end type lat_coll_summary
 
   !> One operation at one message size in one mode: its samples' statistics (us), as latency's.

@@ -88,18 +88,25 @@ std::vector<TrialChunk> chunks_of(const std::vector<double> &values, const std::
   return chunks;
 }
 
+namespace {
+double point_half_pct(const PointSeries &s, const std::vector<TrialChunk> &chunks) {
+  std::vector<double> v = s.values_us;
+  return v.empty() ? HUGE_VAL : batch_median_half_pct(chunks, median_in_place(v));
+}
+}  // namespace
+
 double widest_median_half_pct(const std::vector<PointSeries> &series) {
   double widest = series.empty() ? HUGE_VAL : 0.0;
-  for (const PointSeries &s : series)
-    widest = std::max(widest, median_interval_half_pct(distribution_of_values(s.values_us)));
+  for (const PointSeries &s : series) widest = std::max(widest, point_half_pct(s, chunks_of(s.values_us, s.at_s, kCollChunkS)));
   return widest;
 }
 
 bool series_precise(const std::vector<PointSeries> &series, double precision_pct) {
-  if (!(widest_median_half_pct(series) <= precision_pct)) return false;
-  for (const PointSeries &s : series)
-    if (!run_is_quiet(chunks_of(s.values_us, s.at_s, kCollChunkS))) return false;
-  return true;
+  for (const PointSeries &s : series) {
+    const std::vector<TrialChunk> chunks = chunks_of(s.values_us, s.at_s, kCollChunkS);
+    if (!(point_half_pct(s, chunks) <= precision_pct) || !run_is_quiet(chunks)) return false;
+  }
+  return !series.empty();
 }
 
 bool precision_unreachable(const std::vector<PointSeries> &series, int64_t rounds) {

@@ -52,12 +52,14 @@ constexpr double kCollChunkS = 0.25;
 /// The kept samples in ~chunk_s stretches of time, for run_levels and state_changes.
 std::vector<TrialChunk> chunks_of(const std::vector<double> &values_us, const std::vector<double> &at_s, double chunk_s);
 
-/// --precision over the points: the widest half of a point's median's 95 % interval, in percent of its median
-/// (infinity while one is unbounded: a point with too few kept samples).
+/// --precision over the points: the widest half of a point's median's 95 % interval from its batch medians
+/// (batch_median_half_pct over its 0.25 s chunks), in percent of its median (infinity while a point has fewer
+/// than LAT_PRECISION_BATCHES chunks).
 double widest_median_half_pct(const std::vector<PointSeries> &series);
 
 /// Whether the rounds may end on --precision: every point's median within +-precision_pct % (its 95 %
-/// interval) and every point's run over time quiet (run_is_quiet over its 0.25 s chunks).
+/// interval from its batch medians) and every point's run over time quiet (run_is_quiet over its 0.25 s
+/// chunks).
 bool series_precise(const std::vector<PointSeries> &series, double precision_pct);
 /// --precision cannot be met: a point kept no sample in at least rounds rounds (every start late).
 bool precision_unreachable(const std::vector<PointSeries> &series, int64_t rounds);

@@ -15,6 +15,7 @@
 #include "collective/clock_sync.hpp"
 #include "collective/operations.hpp"
 #include "collective/options.hpp"
+#include "common/run_levels.hpp"
 #include "common/agreement.hpp"
 #include "common/bytes.hpp"
 #include "common/clock.hpp"
@@ -427,10 +428,13 @@ class Rounds {
     // it), at most every chunk's length: the sort of every point's samples is not free. Its word: 0 go
     // on, LAT_END_PRECISION every point precise enough, LAT_END_UNREACHABLE a point that can never be (it
     // kept no sample: every start late).
+    // Every precision run has a time limit (precision_limit_s, from the first round): LAT_END_TIME.
+    if (rounds_start_ < 0.0) rounds_start_ = at;
     if (o_.precision_pct > 0.0 && at - precision_checked_ >= kPrecisionCheckS) {
       precision_checked_ = at;
       precision_end_ = series_precise(r_.series, o_.precision_pct)                  ? LAT_END_PRECISION
                        : precision_unreachable(r_.series, LAT_UNREACHABLE_ROUNDS) ? LAT_END_UNREACHABLE
+                       : at - rounds_start_ >= precision_limit_s(o_.precision_limit_s) ? LAT_END_TIME
                                                                                   : 0;
     }
   }
@@ -460,7 +464,7 @@ class Rounds {
   std::vector<double> mine_, all_;
   int64_t round_ = 0, rounds_since_sync_ = 0;
   int precision_end_ = 0;
-  double precision_checked_ = 0.0;
+  double precision_checked_ = 0.0, rounds_start_ = -1.0;
 };
 
 
@@ -488,6 +492,7 @@ bool find_places(Run &run, const lat_collective_options &o, lat_coll_summary &s)
   s.nnodes = local.nnodes;
   s.reps = o.reps;
   s.precision_pct = o.precision_pct;
+  s.precision_limit_s = o.precision_pct > 0.0 ? precision_limit_s(o.precision_limit_s) : 0.0;
   s.ops = o.ops;
   s.modes = o.modes;
   s.root = o.root;

@@ -11,6 +11,7 @@
 #include "common/plot.hpp"
 #include "common/report_json.hpp"
 #include "common/report_text.hpp"
+#include "common/run_levels.hpp"
 #include "common/staged_files.hpp"
 #include "generated/spec_json.hpp"
 #include "generated/spec_options.hpp"
@@ -66,11 +67,13 @@ std::string coll_table_text(const CollResult &r) {
              s.rounds, s.precision_pct, withheld_points(r), LAT_UNREACHABLE_ROUNDS);
     else if (s.ended_by == LAT_END_PRECISION)
       append(o, "the rounds ended on --precision {}: every point's median has its 95 % interval within +-{:.3f} % of it "
-                "and a quiet run over time\n", s.precision_pct, s.median_ci_half_pct_max);
+                "(from its batch medians: what the next launch measures, docs/method.md) and a quiet run over time\n", s.precision_pct, s.median_ci_half_pct_max);
     else
-      append(o, "the rounds ended at reps before --precision {} was met: the widest median interval is +-{:.3f} %; "
+      append(o, "the rounds ended at {} before --precision {} was met: the widest median interval is +-{:.3f} %; "
                 "{} of {} points have a run over time that is not quiet (more than one level or a state change), "
-                "and a quiet one needs {} chunks of {} s{}\n", s.precision_pct, s.median_ci_half_pct_max, unquiet_points(r),
+                "and a quiet one needs {} chunks of {} s{}\n",
+             s.ended_by == LAT_END_TIME ? fmt::format("the time limit ({} s: --precision-limit)", s.precision_limit_s) : "reps",
+             s.precision_pct, s.median_ci_half_pct_max, unquiet_points(r),
              r.points.size(), LAT_PRECISION_MIN_CHUNKS, kCollChunkS,
              withheld_points(r) > 0 ? fmt::format("; {} point(s) withheld (below), for which no interval exists",
                                                   withheld_points(r))
@@ -152,9 +155,13 @@ std::string coll_json_text(const CollResult &r, const std::string &command_line)
                    {"ended_by", s.partial ? nlohmann::json()
                                           : nlohmann::json(s.ended_by == LAT_END_PRECISION     ? "precision"
                                                            : s.ended_by == LAT_END_UNREACHABLE ? "unreachable"
+                                                           : s.ended_by == LAT_END_TIME        ? "time"
                                                                                                : "reps")},
                    {"precision", s.precision_pct > 0.0 ? nlohmann::json{{"asked_pct", s.precision_pct},
                                                                         {"median_ci_half_pct_max", number_or_null(s.median_ci_half_pct_max)},
+                                                                        {"interval", "batch medians"},
+                                                                        {"batches", LAT_PRECISION_BATCHES},
+                                                                        {"limit_s", s.precision_limit_s},
                                                                         {"min_chunks", LAT_PRECISION_MIN_CHUNKS}}
                                                        : nlohmann::json()},
                    {"warnings", r.warnings}});

@@ -1,5 +1,6 @@
 #include "common/run_levels.hpp"
 
+#include <boost/math/distributions/students_t.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -240,6 +241,27 @@ double first_trial_ratio(const std::vector<TrialChunk> &chunks) {
 
 bool run_is_quiet(const std::vector<TrialChunk> &chunks) {
   return chunks.size() >= LAT_PRECISION_MIN_CHUNKS && run_levels(chunks).size() <= 1 && state_changes(chunks).empty();
+}
+
+double batch_median_half_pct(const std::vector<TrialChunk> &chunks, double median_us) {
+  constexpr size_t kBatches = LAT_PRECISION_BATCHES;
+  const size_t n = chunks.size();
+  if (n < kBatches || !(median_us > 0.0)) return std::numeric_limits<double>::infinity();
+  std::vector<double> batch(kBatches);
+  for (size_t b = 0; b < kBatches; ++b) {
+    std::vector<double> medians;
+    for (size_t k = b * n / kBatches; k < (b + 1) * n / kBatches; ++k) medians.push_back(chunks[k].median_us);
+    std::sort(medians.begin(), medians.end());
+    const size_t m = medians.size();
+    batch[b] = m % 2 ? medians[m / 2] : 0.5 * (medians[m / 2 - 1] + medians[m / 2]);
+  }
+  double mean = 0.0, ss = 0.0;
+  for (double v : batch) mean += v;
+  mean /= static_cast<double>(kBatches);
+  for (double v : batch) ss += (v - mean) * (v - mean);
+  const double sd = std::sqrt(ss / static_cast<double>(kBatches - 1));
+  const double t = boost::math::quantile(boost::math::students_t_distribution<double>(static_cast<double>(kBatches - 1)), 0.975);
+  return t * sd * std::sqrt(1.0 + 1.0 / static_cast<double>(kBatches)) / median_us * 100.0;
 }
 
 }  // namespace lat

@@ -34,6 +34,18 @@ std::vector<RunLevel> run_levels(const std::vector<TrialChunk> &chunks);
 /// distribution; a run of two levels has two, and more trials do not make it one.
 bool run_is_quiet(const std::vector<TrialChunk> &chunks);
 
+/// --precision's interval of a run's median (docs/method.md, "Precision"): the chunks, in time order, are cut
+/// into LAT_PRECISION_BATCHES batches of consecutive chunks (as equal in count as they divide), each batch's
+/// value the median of its chunk medians; the half-width is t(0.975, B - 1) x s x sqrt(1 + 1/B), s the batch
+/// values' standard deviation: a 95 % prediction interval of one more batch, which is how the next launch is
+/// taken (trials within a run are not independent, and a launch differs from another as a stretch of the run
+/// differs from the rest). In percent of median_us; infinity with fewer than LAT_PRECISION_BATCHES chunks or a
+/// median not above 0.
+double batch_median_half_pct(const std::vector<TrialChunk> &chunks, double median_us);
+
+/// The time limit of a precision run: the options' precision_limit_s, or LAT_PRECISION_LIMIT_S for 0.
+inline double precision_limit_s(double asked_s) { return asked_s > 0.0 ? asked_s : LAT_PRECISION_LIMIT_S; }
+
 /// A state change of a run: from start_s to end_s (seconds since the trials began) the chunks' quantity (a
 /// lat_change_quantity) held at `after`, where before it held at `before` (us, or trials per second).
 struct StateChange {

@@ -168,15 +168,6 @@ lat_quantiles quantiles_of(const Distribution &d) {
   return q;
 }
 
-double median_interval_half_pct(const Distribution &d) {
-  const double inf = std::numeric_limits<double>::infinity();
-  if (d.total() == 0) return inf;
-  const lat_quantiles q = quantiles_of(d);
-  const double median = median_of(d);
-  if (!(median > 0.0) || !std::isfinite(q.median_ci_us[0]) || !std::isfinite(q.median_ci_us[1])) return inf;
-  return std::max(median - q.median_ci_us[0], q.median_ci_us[1] - median) / median * 100.0;
-}
-
 void fill_bins(const Distribution &d, int64_t bins[LAT_NBINS]) {
   // Edge i is i / 5.0, the double nearest to the printed decimal edge (0.6, not 3 * 0.2 =
   // 0.6000000000000001), so a value lands in the bin its printed label promises.

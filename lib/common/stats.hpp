@@ -134,11 +134,6 @@ std::pair<int64_t, int64_t> order_statistic_interval(int64_t n, double q, double
 /// Percentiles (nearest rank) and the 95 % intervals of the median and p99 (zeroed for no values).
 lat_quantiles quantiles_of(const Distribution &d);
 
-/// How precisely the values pin their median down: the half-width of its 95 % distribution-free interval in
-/// percent of the median, max(median - lower, upper - median) / median x 100; infinity while an end of the
-/// interval is unbounded (too few values) or the median is not above 0. What --precision compares with.
-double median_interval_half_pct(const Distribution &d);
-
 /// Counts in the Appendix A bins of LAT_BIN_WIDTH_US; negative values are not counted.
 void fill_bins(const Distribution &d, int64_t bins[LAT_NBINS]);
 

@@ -60,6 +60,7 @@ void spec_defaults(lat_pingpong_options &o) {
   o.estimate = 1;
   o.minutes = 0.0;
   o.precision_pct = 0.0;
+  o.precision_limit_s = 0.0;
 }
 
 std::string spec_check_fields(const lat_pingpong_options &o) {
@@ -78,6 +79,8 @@ std::string spec_check_fields(const lat_pingpong_options &o) {
   if (!(o.minutes <= 525600.0)) return got("minutes must be <= 525600 (a year)", o.minutes);
   if (!(o.precision_pct >= 0.0) || !std::isfinite(o.precision_pct)) return got("precision_pct must be a finite number >= 0 (0: off)", o.precision_pct);
   if (!(o.precision_pct <= 50.0)) return got("precision_pct must be <= 50 (percent of the median)", o.precision_pct);
+  if (!(o.precision_limit_s >= 0.0) || !std::isfinite(o.precision_limit_s)) return got("precision_limit_s must be a finite number >= 0 (0: LAT_PRECISION_LIMIT_S)", o.precision_limit_s);
+  if (!(o.precision_limit_s <= 31536000.0)) return got("precision_limit_s must be <= 31536000 (a year)", o.precision_limit_s);
   return "";
 }
 
@@ -97,7 +100,8 @@ std::vector<Shared> spec_shared_values(const lat_pingpong_options &o) {
           Shared::real("timeout_s", o.timeout_s),
           Shared::integer("estimate", o.estimate),
           Shared::real("minutes", o.minutes),
-          Shared::real("precision_pct", o.precision_pct)};
+          Shared::real("precision_pct", o.precision_pct),
+          Shared::real("precision_limit_s", o.precision_limit_s)};
 }
 
 nlohmann::json spec_options_json(const lat_pingpong_options &/*o*/) {
@@ -441,6 +445,7 @@ void spec_defaults(lat_collective_options &o) {
   o.progress = 0;
   o.reserved = 0;
   o.precision_pct = 0.0;
+  o.precision_limit_s = 0.0;
 }
 
 std::string spec_check_fields(const lat_collective_options &o) {
@@ -473,6 +478,8 @@ std::string spec_check_fields(const lat_collective_options &o) {
   if (o.reserved != 0) return got("reserved must be 0 (kept for a later version)", o.reserved);
   if (!(o.precision_pct >= 0.0) || !std::isfinite(o.precision_pct)) return got("precision_pct must be a finite number >= 0 (0: off)", o.precision_pct);
   if (!(o.precision_pct <= 50.0)) return got("precision_pct must be <= 50 (percent of the median)", o.precision_pct);
+  if (!(o.precision_limit_s >= 0.0) || !std::isfinite(o.precision_limit_s)) return got("precision_limit_s must be a finite number >= 0 (0: LAT_PRECISION_LIMIT_S)", o.precision_limit_s);
+  if (!(o.precision_limit_s <= 31536000.0)) return got("precision_limit_s must be <= 31536000 (a year)", o.precision_limit_s);
   return "";
 }
 
@@ -493,7 +500,8 @@ std::vector<Shared> spec_shared_values(const lat_collective_options &o) {
           Shared::real("timeout_s", o.timeout_s),
           Shared::integer("timer", o.timer),
           Shared::integer("wait", o.wait),
-          Shared::real("precision_pct", o.precision_pct)};
+          Shared::real("precision_pct", o.precision_pct),
+          Shared::real("precision_limit_s", o.precision_limit_s)};
 }
 
 nlohmann::json spec_options_json(const lat_collective_options &o) {
@@ -512,6 +520,7 @@ nlohmann::json spec_options_json(const lat_collective_options &o) {
   j["sync_spacing_s"] = o.sync_spacing_s;
   j["resync_s"] = o.resync_s;
   j["precision_pct"] = o.precision_pct;
+  j["precision_limit_s"] = o.precision_limit_s;
   return j;
 }
 

@@ -16,6 +16,15 @@ int64_t npp_rule(int64_t res_npp, double res_timing_us, double median_ppt_us) {
   return static_cast<int64_t>(std::llround(x));  // Fortran nint: halves away from zero
 }
 
+int64_t npp_for_precision(int64_t res_npp, double res_timing_us, double median_ppt_us) {
+  const double wanted = static_cast<double>(res_npp) * res_timing_us;
+  if (!(median_ppt_us > 0.0)) return wanted > 0.0 ? LAT_NPP_MAX : 1;
+  const double x = wanted / median_ppt_us;
+  int64_t held = 1;
+  while (static_cast<double>(held) < x && held <= LAT_NPP_MAX / 2) held *= 2;
+  return static_cast<double>(held) >= x ? held : LAT_NPP_MAX;  // past the largest power of two under the cap
+}
+
 NppEstimate guarded_npp_estimate(int64_t npp_init, int64_t res_npp, double res_timing_us,
                                  const std::function<double(int64_t, bool &)> &median_at) {
   NppEstimate e;

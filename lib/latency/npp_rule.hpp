@@ -11,6 +11,13 @@ namespace lat {
 /// round-trip time of one ping-pong from the estimate (Part 2).
 int64_t npp_rule(int64_t res_npp, double res_timing_us, double median_ppt_us);
 
+/// The npp a --precision run holds when none is given (docs/method.md, "Precision"): the power of two at or
+/// above the rule's unrounded value res_npp x res_timing / median_ppt (1 at or below 1; at most LAT_NPP_MAX).
+/// The rule's nint moves at every half (1.5, 2.5, ...), so launches near one measure at npp 1 or 2, and the
+/// median moves with it; the held value moves only where the unrounded value crosses a power of two, and its
+/// loop is never shorter than the rule asks.
+int64_t npp_for_precision(int64_t res_npp, double res_timing_us, double median_ppt_us);
+
 /// The npp estimate, guarded against a clock too coarse to see npp_init ping-pongs (it reads 0 for most
 /// loops, the median is 0 and the rule would give LAT_NPP_MAX: a run that never ends). median_at(loop,
 /// stopped) runs the estimate with `loop` ping-pongs per timing loop and returns the median round trip per

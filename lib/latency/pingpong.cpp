@@ -24,6 +24,7 @@
 #include "common/watchdog.hpp"
 #include "common/stop.hpp"
 #include "common/placement.hpp"
+#include "common/run_levels.hpp"
 
 #include <memory>
 
@@ -389,7 +390,10 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
       return;
     }
   }
-  r.npp_used = opts.npp != 0 ? opts.npp : r.npp_calculated;
+  // --precision compares a launch with the next: npp must not move between them as the rule's nint may.
+  const int64_t held = npp_for_precision(opts.res_npp, cal.res_timing_us, r.median_ppt_us);
+  r.npp_held = opts.npp == 0 && opts.precision_pct > 0.0 && held != r.npp_calculated ? 1 : 0;
+  r.npp_used = opts.npp != 0 ? opts.npp : opts.precision_pct > 0.0 ? held : r.npp_calculated;
   // --minutes: the trials run for that long by the wall clock (ntrial is then what they reached).
   constexpr int64_t kTrialsForMinutes = int64_t{1} << 40;
   Series s(r.npp_used, opts.minutes > 0.0 ? kTrialsForMinutes : r.ntrial, true);
@@ -397,14 +401,19 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
   Progress progress(opts.progress != 0, "ping-pong trials");
   StallWatch stall(loop_timeout, p.my_rank, p.peer_rank, "phase 'trials'");
   const OneWay one_way(clock.unit(), cal.min_ov_us, r.npp_used);
-  // --precision: between chunks, the median's interval so far and the run over time so far (the run-state
-  // check needs the chunks, and the interval is cheap: it is asked first).
+  // --precision: between chunks, the median's interval from the batch medians so far and the run over time so
+  // far (both from the chunks; the median of all trials is the interval's centre).
   const std::function<bool()> precise = [&] {
-    return median_interval_half_pct(distribution_of(s.tally, one_way)) <= opts.precision_pct &&
-           run_is_quiet(one_way_chunks(s.chunks, one_way));
+    const std::vector<TrialChunk> chunks = one_way_chunks(s.chunks, one_way);
+    return batch_median_half_pct(chunks, median_of(distribution_of(s.tally, one_way))) <= opts.precision_pct &&
+           run_is_quiet(chunks);
   };
+  // Every precision run has a time limit; with minutes as well, the earlier of the two.
+  r.precision_limit_s = opts.precision_pct > 0.0 ? precision_limit_s(opts.precision_limit_s) : 0.0;
+  double deadline_s = 60.0 * opts.minutes;
+  if (r.precision_limit_s > 0.0) deadline_s = deadline_s > 0.0 ? std::min(deadline_s, r.precision_limit_s) : r.precision_limit_s;
   try {
-    const SeriesEnd end = time_series(clock, p, {&s}, progress, stall, loop_timeout, 60.0 * opts.minutes,
+    const SeriesEnd end = time_series(clock, p, {&s}, progress, stall, loop_timeout, deadline_s,
                                       &r.trials_start_unix_s, opts.precision_pct > 0.0 ? precise : nullptr);
     if (end == SeriesEnd::kStopped) r.partial = LAT_PARTIAL_STOPPED, r.stopped_in = LAT_PHASE_TRIALS;
     r.ended_by = end == SeriesEnd::kPrecise ? LAT_END_PRECISION : end == SeriesEnd::kDeadline ? LAT_END_TIME : LAT_END_TRIALS;
@@ -432,7 +441,7 @@ void fill_statistics(PingPong &pp) {
   lat_pingpong_result &r = pp.result;
   r.all = describe(pp.dist, r.bytes);
   r.all_q = quantiles_of(pp.dist);
-  r.median_ci_half_pct = median_interval_half_pct(pp.dist);
+  r.median_ci_half_pct = r.precision_pct > 0.0 ? batch_median_half_pct(pp.chunks, r.all.median_us) : 0.0;
   r.cut_off_us = r.cut_coef * r.all.median_us;
   const Distribution kept = at_most(pp.dist, r.cut_off_us);
   r.filtered = describe(kept, r.bytes);

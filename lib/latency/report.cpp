@@ -101,14 +101,21 @@ const char *run_end_name(int end) {
 /// --precision: what ended the trials, and how precise the median is (nothing without it).
 void precision_line(std::string &o, const lat_pingpong_result &p) {
   if (!(p.precision_pct > 0.0) || p.partial != LAT_COMPLETE) return;
+  // The interval is of what the next launch measures (the batch medians': docs/method.md, "Precision").
   if (p.ended_by == LAT_END_PRECISION) {
-    append(o, "the trials ended on --precision {}: the median's 95 % interval is within +-{:.3f} % of the median and "
-              "the run over time is quiet\n\n", p.precision_pct, p.median_ci_half_pct);
+    append(o, "the trials ended on --precision {}: the median's 95 % interval (from {} batch medians: what the next launch "
+              "measures) is within +-{:.3f} % of the median and the run over time is quiet\n\n",
+           p.precision_pct, LAT_PRECISION_BATCHES, p.median_ci_half_pct);
     return;
   }
-  append(o, "the trials ended at {} before --precision {} was met: the median's 95 % interval is +-{:.3f} % of the "
-            "median{}\n\n", p.ended_by == LAT_END_TIME ? "the time limit (--minutes)" : "ntrial",
-         p.precision_pct, p.median_ci_half_pct,
+  const bool minutes_first = p.minutes > 0.0 && 60.0 * p.minutes <= p.precision_limit_s;
+  append(o, "the trials ended at {} before --precision {} was met: the median's 95 % interval (from {} batch medians: "
+            "what the next launch measures) is +-{:.3f} % of the median{}\n\n",
+         p.ended_by != LAT_END_TIME ? std::string("ntrial")
+         : minutes_first            ? std::string("the time limit (--minutes)")
+                                    : fmt::format("the time limit ({} s: --precision-limit)", p.precision_limit_s),
+         p.precision_pct, LAT_PRECISION_BATCHES,
+         p.median_ci_half_pct,
          run_quiet(p) ? "" : fmt::format(" and the run over time is not quiet ({} levels, {} state changes, {} chunks)",
                                          p.nlevels, p.nchanges, p.nchunks));
 }
@@ -402,7 +409,11 @@ std::string full_text(const LatencyReport &r) {
     append(o, "npp_init = {}\nnpptrial = {}\nres_npp = {}\n", p.npp_init, p.npptrial, p.res_npp);
     append(o, "median time of one ping pong (median_ppt) in microseconds = {:.4f}\n", p.median_ppt_us);
     append(o, "npp = nint(max(1, res_npp * res_timing / median_ppt)) = {}\n", p.npp_calculated);
-    if (p.npp_used != p.npp_calculated) append(o, "npp was given as {}: the rule's value is reported beside it\n", p.npp_used);
+    if (p.npp_held)
+      append(o, "npp is held at {} for --precision, so that it does not move between launches (the power of two at or above the "
+                "rule's unrounded value; docs/method.md, \"Precision\")\n", p.npp_used);
+    else if (p.npp_used != p.npp_calculated)
+      append(o, "npp was given as {}: the rule's value is reported beside it\n", p.npp_used);
     append(o, "\n");
   } else {
     append(o, "not run: npp was given as {} and the estimate was switched off (--no-estimate)\n\n", p.npp_used);
@@ -500,6 +511,7 @@ std::string json_text(const LatencyReport &r) {
               {"estimate_skipped_because",
                p.estimate ? nlohmann::json() : nlohmann::json("npp was given and the estimate was switched off (--no-estimate)")},
               {"used", p.npp_used},
+              {"held_for_precision", p.npp_held != 0},
               {"npp_init", p.npp_init},
               {"npptrial", p.npptrial},
               {"res_npp", p.res_npp},
@@ -513,6 +525,9 @@ std::string json_text(const LatencyReport &r) {
   j["run"]["ended_by"] = p.partial == LAT_COMPLETE ? nlohmann::json(run_end_name(p.ended_by)) : nlohmann::json();
   j["precision"] = p.precision_pct > 0.0 ? nlohmann::json{{"asked_pct", p.precision_pct},
                                                           {"median_ci_half_pct", number_or_null(p.median_ci_half_pct)},
+                                                          {"interval", "batch medians"},
+                                                          {"batches", LAT_PRECISION_BATCHES},
+                                                          {"limit_s", p.precision_limit_s},
                                                           {"run_quiet", run_quiet(p)},
                                                           {"min_chunks", LAT_PRECISION_MIN_CHUNKS}}
                                          : nlohmann::json();

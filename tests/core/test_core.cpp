@@ -260,18 +260,45 @@ void run_levels_one_two_drift(void **) {
   assert_true(lat::run_levels({}).empty());
 }
 
-/// --precision's rule: the median's 95 % interval in percent of the median, and a quiet run over time.
+/// --precision's rule: the median's 95 % interval from LAT_PRECISION_BATCHES batch medians (a prediction of
+/// one more batch: t(0.975, 7) x sd x sqrt(1 + 1/8)) in percent of the median, and a quiet run over time.
 void precision_rule(void **) {
-  // 1..100 once each: median 50.5, interval [x_(40), x_(61)] = [40, 61]: 10.5 / 50.5 = 20.79 %.
-  std::vector<double> v;
-  for (int i = 1; i <= 100; ++i) v.push_back(i);
-  assert_true(std::fabs(lat::median_interval_half_pct(lat::distribution_of_values(v)) - 1050.0 / 50.5) < 1e-9);
-  // Lopsided: 1..99 and 1000: the median 50.5 and the interval [40, 61] are the same.
-  v.back() = 1000.0;
-  assert_true(std::fabs(lat::median_interval_half_pct(lat::distribution_of_values(v)) - 1050.0 / 50.5) < 1e-9);
-  // Five values have no 95 % interval (0.9375 at best), nor has nothing: never precise enough.
-  assert_true(std::isinf(lat::median_interval_half_pct(lat::distribution_of_values({1, 2, 3, 4, 5}))));
-  assert_true(std::isinf(lat::median_interval_half_pct(lat::Distribution{})));
+  static_assert(LAT_PRECISION_BATCHES == 8, "the hand-computed values below are for 8 batches");
+  // 16 chunks, two a batch, each pair equal: the batch medians 1.0 1.1 0.9 1.0 1.2 0.8 1.0 1.0, mean 1.0,
+  // squares 0.1, sd sqrt(0.1 / 7) = 0.1195229; t(0.975, 7) = 2.3646243; x sqrt(9/8) = 1.0606602:
+  // 0.2997706 of a median 1.0, 29.97706 %.
+  const std::vector<double> batch = {1.0, 1.1, 0.9, 1.0, 1.2, 0.8, 1.0, 1.0};
+  std::vector<double> m;
+  for (double b : batch) m.push_back(b), m.push_back(b);
+  assert_true(std::fabs(lat::batch_median_half_pct(series(m), 1.0) - 29.97706) < 1e-4);
+  // Of a median of 2.0 the same spread is half the percent.
+  assert_true(std::fabs(lat::batch_median_half_pct(series(m), 2.0) - 29.97706 / 2.0) < 1e-4);
+  // A batch's value is the median of its chunks' medians: one wild chunk of three does not move it.
+  std::vector<double> m3;
+  for (double b : batch) m3.push_back(b), m3.push_back(b), m3.push_back(b);
+  m3[4] = 50.0;  // the second batch's middle chunk
+  assert_true(std::fabs(lat::batch_median_half_pct(series(m3), 1.0) - 29.97706) < 1e-4);
+  // Chunks that do not divide by 8 (10: batches of 1, 1, 1, 2, 1, 1, 1, 2 chunks) and are all equal: 0.
+  assert_true(lat::batch_median_half_pct(series(std::vector<double>(10, 0.3)), 0.3) == 0.0);
+  // A step in the middle (0.2 then 0.6 us): four batches at each level, sd 0.2138, +-0.5363 us: far from
+  // precise however many trials each chunk had.
+  std::vector<double> step(16, 0.2);
+  for (size_t i = 8; i < 16; ++i) step[i] = 0.6;
+  assert_true(std::fabs(lat::batch_median_half_pct(series(step), 0.4) - 2.3646243 * std::sqrt(0.32 / 7.0) * std::sqrt(9.0 / 8.0) / 0.4 * 100.0) < 1e-3);
+  // Fewer chunks than batches, or a median not above 0: no interval (never precise).
+  assert_true(std::isinf(lat::batch_median_half_pct(series(std::vector<double>(7, 0.3)), 0.3)));
+  assert_true(std::isinf(lat::batch_median_half_pct(series(m), 0.0)));
+  // The npp a precision run holds: the power of two at or above res_npp x res_timing / median_ppt.
+  assert_int_equal(lat::npp_for_precision(50, 0.02, 1.0), 1);    // 1.0: the rule's 1
+  assert_int_equal(lat::npp_for_precision(50, 0.02, 0.8), 2);    // 1.25: the rule says 1, the loop would be short
+  assert_int_equal(lat::npp_for_precision(50, 0.02, 0.6), 2);    // 1.67: the rule's 2
+  assert_int_equal(lat::npp_for_precision(50, 0.02, 0.34), 4);   // 2.94: the rule's 3
+  assert_int_equal(lat::npp_for_precision(50, 1.0, 1.0), 64);    // 50
+  assert_int_equal(lat::npp_for_precision(50, 1.0, 0.0), LAT_NPP_MAX);  // a clock that saw no loop
+  assert_int_equal(lat::npp_for_precision(100, 1e7, 1.0), LAT_NPP_MAX); // 10^9: beyond the largest power of two
+  assert_int_equal(lat::npp_for_precision(1, 536870912.0, 1.0), 536870912);  // 2^29 exactly
+  assert_true(lat::precision_limit_s(0.0) == LAT_PRECISION_LIMIT_S);
+  assert_true(lat::precision_limit_s(6.0) == 6.0);
   // The run over time: LAT_PRECISION_MIN_CHUNKS steady chunks are quiet, one fewer is not, and so is not
   // a run whose second half is three times slower (two levels), however precise its pooled median.
   std::vector<double> steady(LAT_PRECISION_MIN_CHUNKS, 0.2), slow(2 * LAT_PRECISION_MIN_CHUNKS, 0.2);

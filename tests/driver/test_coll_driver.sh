@@ -84,24 +84,72 @@ done
 "$compare" --noplot --outdir . c1/mpilat-coll.json four/mpilat-coll.json > /dev/null 2> mix.err
 [ $? = 2 ] && grep -q 'ranks' mix.err && ok || bad "2 and 4 ranks compared: $(cat mix.err)"
 
-# ---- --precision P: the rounds end once every point's median is within +-P % (its 95 % interval) and every
-# point's run over time is quiet (8 chunks of 0.25 s at least), else at --reps; either way the files say which
-# and the rule holds for the run's own figures (a busy machine may keep the run from being quiet).
+# ---- --precision P: the rounds end once every point's median is within +-P % (its 95 % interval from 8 batch
+# medians of its 0.25 s chunks, docs/method.md) and every point's run over time is quiet (8 chunks of 0.25 s at
+# least), else at --reps or the time limit (--quick: 5 s); either way the files say which and the rule holds
+# for the run's own figures (computed again here from the samples; a busy machine may keep the run from being
+# quiet).
+cat > batch_rule.py <<'PY'
+import csv, math, statistics
+def widest_half_pct(j, samples_csv):
+    """The widest batch-median interval over the points (batch_median_half_pct over chunks_of(0.25 s))."""
+    rows = {}
+    for r in csv.DictReader(open(samples_csv)):
+        rows.setdefault(int(r['point']), []).append((float(r['at_s']), float(r['value_us'])))
+    widest = 0.0
+    for k in range(len(j['points'])):
+        pts, chunks, begin = rows.get(k, []), [], 0
+        while begin < len(pts):
+            end = begin + 1
+            while end < len(pts) and pts[end][0] - pts[begin][0] < 0.25:
+                end += 1
+            if end == len(pts) - 1 and begin > 0:
+                end = len(pts)
+            chunks.append(statistics.median([v for _, v in pts[begin:end]]))
+            begin = end
+        n = len(chunks)
+        if n < 8:
+            return math.inf
+        batch = [statistics.median(chunks[b * n // 8:(b + 1) * n // 8]) for b in range(8)]
+        median = statistics.median([v for _, v in pts])
+        widest = max(widest, 2.3646242510 * statistics.stdev(batch) * math.sqrt(9 / 8) / median * 100)
+    return widest
+PY
 mkdir precise
-$mpiexec -n 2 "$coll" --quick --precision 20 --ops bcast --modes barrier,loop --sizes 8 --reps 200000 --noplot --noprogress \
+$mpiexec -n 2 "$coll" --quick --precision 20 --ops bcast --modes barrier,loop --sizes 8 --noplot --noprogress \
   --outdir precise > precise.out 2>&1 || bad "--precision run: $(tail -3 precise.out)"
-python3 - precise/mpilat-coll.json precise/mpilat-coll.txt <<'PY' && ok || bad "--precision 20: the end does not follow the rule"
-import json, sys
+python3 - precise/mpilat-coll.json precise/mpilat-coll.txt precise/mpilat-coll.samples.csv <<'PY' && ok || bad "--precision 20: the end does not follow the rule"
+import json, math, sys
+from batch_rule import widest_half_pct
 j = json.load(open(sys.argv[1])); text = open(sys.argv[2]).read()
 run, p = j['run'], j['run']['precision']
 assert p['asked_pct'] == 20 and j['options']['precision_pct'] == 20, (p, j['options'])
+assert p['interval'] == 'batch medians' and p['batches'] == 8 and p['limit_s'] == 5, p
+# (the samples file's times have 6 decimals: a chunk's edge may move by a sample)
+assert math.isclose(widest_half_pct(j, sys.argv[3]), p['median_ci_half_pct_max'], rel_tol=1e-3, abs_tol=1e-9), (widest_half_pct(j, sys.argv[3]), p)
 quiet = all(pt['levels'] <= 1 and pt['state_changes'] == 0 for pt in j['points'])
 if run['ended_by'] == 'precision':
-    assert p['median_ci_half_pct_max'] <= 20 and quiet and run['rounds'] < 200000, (p, run['rounds'])
+    assert p['median_ci_half_pct_max'] <= 20 and quiet and run['rounds'] < 1000000, (p, run['rounds'])
     assert 'the rounds ended on --precision 20: every point' in text
+elif run['ended_by'] == 'time':
+    assert 'the rounds ended at the time limit (5 s: --precision-limit) before --precision 20 was met' in text, run
+    print(f"machine busy: --precision 20 ended at the time limit (+-{p['median_ci_half_pct_max']} %, quiet: {quiet})")
 else:
-    assert run['ended_by'] == 'reps' and run['rounds'] == 200000 and 'before --precision 20 was met' in text, run
+    assert run['ended_by'] == 'reps' and run['rounds'] == 1000000 and 'before --precision 20 was met' in text, run
     print('machine busy: --precision 20 ran to --reps (a point not quiet)')
+PY
+# One fast point (a loop-mode barrier: 100,000 rounds took about 1.2 s, before its run over time had the 8
+# chunks to be judged): without --reps the rounds go on to 10^6, so the time limit (2 s) or the precision ends
+# them, never the reps.
+mkdir fast
+$mpiexec -n 2 "$coll" --quick --precision 0.000001 --precision-limit 2 --ops barrier --modes loop --sizes 0 --noplot \
+  --noprogress --outdir fast > fast.out 2>&1 || bad "--precision with one fast point: $(tail -3 fast.out)"
+python3 - fast/mpilat-coll.json fast/mpilat-coll.txt <<'PY' && ok || bad "--precision with one fast point ended at reps"
+import json, sys
+j = json.load(open(sys.argv[1])); text = open(sys.argv[2]).read()
+run = j['run']
+assert run['reps'] == 1000000 and run['rounds'] < 1000000 and run['ended_by'] == 'time', run
+assert 'the rounds ended at the time limit (2 s: --precision-limit) before --precision 1e-06 was met' in text, text[:1500]
 PY
 
 # ---- bad input: exit 2, the value named, nothing written
@@ -127,6 +175,7 @@ try 2 "window_us must be in 0..1000000" --window -1
 try 2 "reps must be >= 1, got 0" --reps 0
 try 2 "precision_pct must be <= 50 (percent of the median), got 60" --precision 60
 try 2 "precision_pct must be a finite number >= 0 (0: off), got -1" --precision -1
+try 2 "precision_limit_s must be a finite number >= 0 (0: LAT_PRECISION_LIMIT_S), got -2" --precision 1 --precision-limit -2
 try 1 "a collective measurement needs at least 2 processes, the communicator has 1"
 try 2 "give one or the other" --sizes 8 --size-last 64
 try 2 "adaptive refines size_first..size_last" --sizes 8,16 --adaptive

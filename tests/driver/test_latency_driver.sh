@@ -129,31 +129,62 @@ python3 -c "
 import json; rows = json.load(open('minutes/latency.json'))['run_over_time']['chunks']['rows']
 assert 0.54 <= rows[-1][3] <= 0.66, rows[-1][3]" && ok || bad "--minutes 0.01: the trials did not last 0.6 s +- 10 %"
 
-# --precision P: the trials end once the median's 95 % interval is within +-P % of the median and the run over
-# time is quiet (8 chunks of 0.25 s at least, one level, no state change), else at ntrial, saying which. A
-# quiet machine ends by precision (20 % is reached in the first chunk); a busy one may not, and then the
-# files must say why: either way the rule is checked against the run's own figures.
+# --precision P: the trials end once the median's 95 % interval from 8 batch medians (docs/method.md,
+# "Precision") is within +-P % of the median and the run over time is quiet (8 chunks of 0.25 s at least, one
+# level, no state change), else at ntrial or the time limit (--quick: 6 s), saying which. The interval is
+# computed again here from the run's own chunks (the rule written out: t(0.975, 7) x sd x sqrt(9/8)), and npp
+# is held at the power of two at or above the rule's unrounded value. A busy machine may not reach 20 %: the
+# files must then say why; either way the rule is checked against the run's own figures.
+cat > batch_rule.py <<'PY'
+import math, statistics
+def half_pct(j):
+    cols, rows = j['run_over_time']['chunks']['columns'], j['run_over_time']['chunks']['rows']
+    m, n = [r[cols.index('median_us')] for r in rows], len(rows)
+    if n < 8:
+        return math.inf
+    batch = [statistics.median(m[b * n // 8:(b + 1) * n // 8]) for b in range(8)]
+    return 2.3646242510 * statistics.stdev(batch) * math.sqrt(9 / 8) / j['pingpong']['all']['median_us'] * 100
+def held_npp(j):
+    x = j['npp']['res_npp'] * j['timer']['res_timing_us'] / j['npp']['median_ppt_us']
+    held = 1
+    while held < x:
+        held *= 2
+    return held
+PY
 mkdir precise
-$mpiexec -n 2 "$latency" --quick --precision 20 --ntrial 1500000 --noplot --outdir precise > /dev/null 2>&1 ||
+# --res_npp 150: the rule's unrounded value lands between powers of two (a few here), where held and rule differ.
+$mpiexec -n 2 "$latency" --quick --precision 20 --ntrial 1500000 --res_npp 150 --noplot --outdir precise > /dev/null 2>&1 ||
   bad "--precision run failed"
 python3 - precise/latency.json precise/latency.output <<'PY' && ok || bad "--precision 20: the end does not follow the rule"
-import json, sys
+import json, math, sys
+from batch_rule import half_pct, held_npp
 j = json.load(open(sys.argv[1])); text = open(sys.argv[2]).read()
 p, run = j['precision'], j['run']
-assert p['asked_pct'] == 20 and p['min_chunks'] == 8, p
+assert p['asked_pct'] == 20 and p['min_chunks'] == 8 and p['batches'] == 8 and p['limit_s'] == 6, p
+assert p['interval'] == 'batch medians', p
 quiet = j['run_over_time']['nchunks'] >= 8 and len(j['run_over_time']['levels']) == 1 and not j['run_over_time']['state_changes']
 assert p['run_quiet'] == quiet, (p, quiet)
+assert math.isclose(half_pct(j), p['median_ci_half_pct'], rel_tol=1e-6, abs_tol=1e-9), (half_pct(j), p)
+assert j['npp']['used'] == held_npp(j), j['npp']
+assert j['npp']['held_for_precision'] == (j['npp']['used'] != j['npp']['calculated']), j['npp']
+if j['npp']['held_for_precision']:
+    assert f"npp is held at {j['npp']['used']} for --precision" in text
+else:
+    print(f"npp: the rule's {j['npp']['calculated']} is the held value too (not a test of the hold)")
 if run['ended_by'] == 'precision':
     assert p['median_ci_half_pct'] <= 20 and quiet and run['ntrial_done'] < 1500000, (p, run)
-    assert 'the trials ended on --precision 20: the median' in text, text[:2000]
+    assert 'the trials ended on --precision 20: the median\'s 95 % interval (from 8 batch medians' in text, text[:2000]
 else:
-    assert run['ended_by'] == 'trials' and run['ntrial_done'] == 1500000 and not (p['median_ci_half_pct'] <= 20 and quiet), (p, run)
-    assert 'the trials ended at ntrial before --precision 20 was met' in text and 'not quiet' in text
-    print('machine busy: --precision 20 ran to ntrial (the run over time was not quiet)')
+    assert not (p['median_ci_half_pct'] <= 20 and quiet), (p, run)
+    if run['ended_by'] == 'trials':
+        assert run['ntrial_done'] == 1500000 and 'the trials ended at ntrial before --precision 20 was met' in text, run
+    else:
+        assert run['ended_by'] == 'time' and 'the trials ended at the time limit (6 s: --precision-limit)' in text, run
+    print(f"machine busy: --precision 20 ended by {run['ended_by']} (+-{p['median_ci_half_pct']} %, quiet: {quiet})")
 PY
 # A precision the run cannot show: no run is quiet before 8 chunks of 0.25 s, and 2000 trials take about 0.1 s
-# here, so the trials end at ntrial and the files say so with the precision reached. (Not a precision too fine
-# to reach: times that tie at the median give an interval of width 0, which meets any precision; seen.)
+# here, so the trials end at ntrial and the files say so with the precision reached (none: fewer chunks than
+# batches, an interval without ends).
 mkdir imprecise
 $mpiexec -n 2 "$latency" --quick --precision 0.000001 --ntrial 2000 --noplot --outdir imprecise > /dev/null 2>&1 ||
   bad "--precision 0.000001 run failed"
@@ -163,17 +194,30 @@ d = sys.argv[1]
 j = json.load(open(d + '/latency.json'))
 run, p, chunks = j['run'], j['precision'], j['run_over_time']['nchunks']
 out, summary = open(d + '/latency.output').read(), open(d + '/latency.summary.output').read()
-if chunks >= 8 and run['ended_by'] == 'precision':  # 2000 trials took 2 s: a machine 20 times slower than here
-    assert p['median_ci_half_pct'] <= 1e-6 and p['run_quiet'], p
-    assert 'the trials ended on --precision 1e-06' in out, out[:2000]
-    print(f'machine slow: 2000 trials took {chunks} chunks and met --precision 1e-06 (the rule checked)')
+if chunks >= 8:  # 2000 trials took 2 s: a machine 20 times slower than here
+    print(f'machine slow: 2000 trials took {chunks} chunks (ended by {run["ended_by"]})')
     sys.exit(0)
 assert run['ended_by'] == 'trials' and run['ntrial_done'] == 2000, (run, p)
-assert chunks >= 8 or not p['run_quiet'], p  # fewer than 8 chunks: never quiet
-assert not (p['median_ci_half_pct'] <= 1e-6 and p['run_quiet']), p
-assert p['median_ci_half_pct'] >= 0.0, p
-line = f"the trials ended at ntrial before --precision 1e-06 was met: the median's 95 % interval is +-{p['median_ci_half_pct']:.3f} % of the median"
+assert p['median_ci_half_pct'] is None and not p['run_quiet'], p  # no interval: fewer chunks than batches
+line = "the trials ended at ntrial before --precision 1e-06 was met: the median's 95 % interval (from 8 batch medians: what the next launch measures) is +-inf % of the median"
 assert line in out and line in summary, (line, [l for l in out.splitlines() if 'trials ended' in l])
+PY
+# Every precision run has a time limit: a precision no run reaches ends at --precision-limit (1 s here), saying
+# so, with the interval the run reached; the trials' last chunk ends by then (+ one chunk).
+mkdir limited
+$mpiexec -n 2 "$latency" --quick --precision 0.000001 --precision-limit 1 --noplot --outdir limited > /dev/null 2>&1 ||
+  bad "--precision-limit 1 run failed"
+python3 - limited <<'PY' && ok || bad "--precision-limit 1: the trials did not end at the limit, saying so"
+import json, math, sys
+from batch_rule import half_pct
+d = sys.argv[1]
+j = json.load(open(d + '/latency.json'))
+run, p, rows = j['run'], j['precision'], j['run_over_time']['chunks']['rows']
+out = open(d + '/latency.output').read()
+assert run['ended_by'] == 'time' and p['limit_s'] == 1, (run, p)
+assert rows[-1][3] <= 1.3, rows[-1][3]
+assert 'the trials ended at the time limit (1 s: --precision-limit) before --precision 1e-06 was met' in out, out[:3000]
+assert (p['median_ci_half_pct'] is None) == math.isinf(half_pct(j)), p
 PY
 grep -q "trials ended" latency.output && bad "a run without --precision speaks of it" || ok
 
@@ -252,6 +296,8 @@ expect_error "--no-estimate needs --npp N" 2 --no-estimate --npp 0
 expect_error "precision_pct must be a finite number >= 0 (0: off), got -1" 2 --precision -1
 expect_error "precision_pct must be <= 50 (percent of the median), got 60" 2 --precision 60
 expect_error '--precision expects a number, got "abc"' 2 --precision abc
+expect_error "precision_limit_s must be a finite number >= 0 (0: LAT_PRECISION_LIMIT_S), got -1" 2 --precision 1 --precision-limit -1
+expect_error '--precision-limit expects a number, got "x"' 2 --precision 1 --precision-limit x
 expect_error "--precision cannot be given with an npp study" 2 --precision 1 --npp-study 1,2
 
 # Help.

@@ -290,6 +290,8 @@ program test_layout
                    c_sizeof(v_lat_pingpong_options%minutes), kind_of(v_lat_pingpong_options%minutes))
   call check_field('lat_pingpong_options', 'precision_pct', c_loc(v_lat_pingpong_options), c_loc(v_lat_pingpong_options%precision_pct), &
                    c_sizeof(v_lat_pingpong_options%precision_pct), kind_of(v_lat_pingpong_options%precision_pct))
+  call check_field('lat_pingpong_options', 'precision_limit_s', c_loc(v_lat_pingpong_options), c_loc(v_lat_pingpong_options%precision_limit_s), &
+                   c_sizeof(v_lat_pingpong_options%precision_limit_s), kind_of(v_lat_pingpong_options%precision_limit_s))
   call check_size('lat_stats', c_sizeof(v_lat_stats))
   call check_field('lat_stats', 'count', c_loc(v_lat_stats), c_loc(v_lat_stats%count), &
                    c_sizeof(v_lat_stats%count), kind_of(v_lat_stats%count))
@@ -452,6 +454,10 @@ program test_layout
                    c_sizeof(v_lat_pingpong_result%precision_pct), kind_of(v_lat_pingpong_result%precision_pct))
   call check_field('lat_pingpong_result', 'median_ci_half_pct', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%median_ci_half_pct), &
                    c_sizeof(v_lat_pingpong_result%median_ci_half_pct), kind_of(v_lat_pingpong_result%median_ci_half_pct))
+  call check_field('lat_pingpong_result', 'npp_held', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%npp_held), &
+                   c_sizeof(v_lat_pingpong_result%npp_held), kind_of(v_lat_pingpong_result%npp_held))
+  call check_field('lat_pingpong_result', 'precision_limit_s', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%precision_limit_s), &
+                   c_sizeof(v_lat_pingpong_result%precision_limit_s), kind_of(v_lat_pingpong_result%precision_limit_s))
   call check_size('lat_npp_study_row', c_sizeof(v_lat_npp_study_row))
   call check_field('lat_npp_study_row', 'npp', c_loc(v_lat_npp_study_row), c_loc(v_lat_npp_study_row%npp), &
                    c_sizeof(v_lat_npp_study_row%npp), kind_of(v_lat_npp_study_row%npp))
@@ -1011,6 +1017,8 @@ program test_layout
                    c_sizeof(v_lat_collective_options%reserved), kind_of(v_lat_collective_options%reserved))
   call check_field('lat_collective_options', 'precision_pct', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%precision_pct), &
                    c_sizeof(v_lat_collective_options%precision_pct), kind_of(v_lat_collective_options%precision_pct))
+  call check_field('lat_collective_options', 'precision_limit_s', c_loc(v_lat_collective_options), c_loc(v_lat_collective_options%precision_limit_s), &
+                   c_sizeof(v_lat_collective_options%precision_limit_s), kind_of(v_lat_collective_options%precision_limit_s))
   call check_size('lat_coll_summary', c_sizeof(v_lat_coll_summary))
   call check_field('lat_coll_summary', 'nprocs', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%nprocs), &
                    c_sizeof(v_lat_coll_summary%nprocs), kind_of(v_lat_coll_summary%nprocs))
@@ -1068,6 +1076,8 @@ program test_layout
                    c_sizeof(v_lat_coll_summary%precision_pct), kind_of(v_lat_coll_summary%precision_pct))
   call check_field('lat_coll_summary', 'median_ci_half_pct_max', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%median_ci_half_pct_max), &
                    c_sizeof(v_lat_coll_summary%median_ci_half_pct_max), kind_of(v_lat_coll_summary%median_ci_half_pct_max))
+  call check_field('lat_coll_summary', 'precision_limit_s', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%precision_limit_s), &
+                   c_sizeof(v_lat_coll_summary%precision_limit_s), kind_of(v_lat_coll_summary%precision_limit_s))
   call check_size('lat_coll_point', c_sizeof(v_lat_coll_point))
   call check_field('lat_coll_point', 'msg_bytes', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%msg_bytes), &
                    c_sizeof(v_lat_coll_point%msg_bytes), kind_of(v_lat_coll_point%msg_bytes))
