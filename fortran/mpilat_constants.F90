@@ -53,6 +53,8 @@ module mpilat_constants
   real(c_double), parameter, public :: lat_verdict_runs_z = LAT_VERDICT_RUNS_Z/**/_c_double
   real(c_double), parameter, public :: lat_verdict_bic_gain = LAT_VERDICT_BIC_GAIN/**/_c_double
   real(c_double), parameter, public :: lat_precision_limit_s = LAT_PRECISION_LIMIT_S/**/_c_double
+  real(c_double), parameter, public :: lat_disturbed_share = LAT_DISTURBED_SHARE/**/_c_double
+  real(c_double), parameter, public :: lat_disturbed_min_wait_s = LAT_DISTURBED_MIN_WAIT_S/**/_c_double
   !> The API version these bindings were written for; compare with lat_get_api_version().
   integer, parameter, public :: lat_api_version = LAT_API_VERSION
 

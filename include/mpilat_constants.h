@@ -78,6 +78,15 @@
    needs them to say whether it is quiet. */
 #define LAT_PRECISION_MIN_CHUNKS 8
 
+/* A measurement is disturbed when a measuring rank's thread spent this share of its wall clock or more
+   runnable but waiting for a processor (Linux's /proc/thread-self/schedstat): 0.2-0.3 % on a quiet 2-core
+   machine, 30 % beside one busy loop (docs/method.md, "A disturbed run"). */
+#define LAT_DISTURBED_SHARE 0.05
+
+/* ... and only when that rank waited this long (seconds): the job's start alone made a quiet rank wait 5-23 ms
+   (mmpi's 0.05-0.1 s runs read 6-20 % here), a run beside a hog hundreds. */
+#define LAT_DISTURBED_MIN_WAIT_S 0.05
+
 /* The batches of consecutive chunks whose medians give precision_pct's interval (a prediction interval of one
    more batch, which is how the next launch is taken: docs/method.md, "Precision"). */
 #define LAT_PRECISION_BATCHES 8
@@ -204,6 +213,9 @@
  *   LAT_WARN_FIT       lat_queue_sweep (lat_queue_summary.warnings): the line through the minima has a negative
  *                      slope, or its points do not lie on a line (R^2 < LAT_QUEUE_FIT_R2_MIN), or it has fewer
  *                      than 3 points: the slope is no latency per entry
+ *   LAT_WARN_DISTURBED (since 10) lat_queue_sweep, lat_collective: a measuring rank waited for a processor
+ *                      LAT_DISTURBED_SHARE of the measurement or more (and LAT_DISTURBED_MIN_WAIT_S) (runqueue_share_max; the size sweep, the
+ *                      pair matrix and nodecomm report the same share without a warnings field)
  */
 #define LAT_RUN_WARNINGS(LAT_X) \
   LAT_X(LAT_WARN_LEVELS, 1) \
@@ -212,7 +224,8 @@
   LAT_X(LAT_WARN_OVERSUBSCRIBED, 8) \
   LAT_X(LAT_WARN_LATE, 16) \
   LAT_X(LAT_WARN_CLOCKS, 32) \
-  LAT_X(LAT_WARN_FIT, 64)
+  LAT_X(LAT_WARN_FIT, 64) \
+  LAT_X(LAT_WARN_DISTURBED, 128)
 
 /* What changed at a state change of a run (lat_pingpong_result.change_quantity; enum lat_change_quantity).
  *   LAT_CHANGE_MEDIAN  the chunks' median one-way time (us)

@@ -90,6 +90,16 @@ module mpilat_types_maxrate
     !> the two sides' hosts
     character(kind=c_char) :: host_a(LAT_HOSTNAME_LEN)
     character(kind=c_char) :: host_b(LAT_HOSTNAME_LEN)
+    !> the largest share of a measuring rank's wall clock, over the measurement, that its thread spent
+    !> runnable but waiting for a processor (Linux's schedstat: other work on its processors, or more ranks
+    !> than processors); disturbed at LAT_DISTURBED_SHARE or more and LAT_DISTURBED_MIN_WAIT_S (the
+    !> report's first WARNING); negative: not known (no /proc/thread-self/schedstat)
+    real(c_double) :: runqueue_share_max
+    !> the measuring rank of runqueue_share_max (in the caller's communicator); -1: not known
+    integer(c_int) :: runqueue_rank
+    !> the seconds runqueue_rank waited for a processor; disturbed only from LAT_DISTURBED_MIN_WAIT_S on (a
+    !> job's start costs a few ms)
+    real(c_double) :: runqueue_wait_s
   end type lat_nodecomm_summary
 
   !> Options of lat_fit_maxrate(); initialise with lat_fit_defaults().

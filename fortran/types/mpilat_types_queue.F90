@@ -94,6 +94,16 @@ module mpilat_types_queue
     !> LAT_WARN_FIT when the slope is negative, or its points do not lie on a line (R^2 <
     !> LAT_QUEUE_FIT_R2_MIN), or fewer than 3 points; the report says which
     integer(c_int) :: warnings
+    !> the largest share of a measuring rank's wall clock, over the measurement, that its thread spent
+    !> runnable but waiting for a processor (Linux's schedstat: other work on its processors, or more ranks
+    !> than processors); disturbed at LAT_DISTURBED_SHARE or more and LAT_DISTURBED_MIN_WAIT_S (the
+    !> report's first WARNING); negative: not known (no /proc/thread-self/schedstat)
+    real(c_double) :: runqueue_share_max
+    !> the measuring rank of runqueue_share_max (in the caller's communicator); -1: not known
+    integer(c_int) :: runqueue_rank
+    !> the seconds runqueue_rank waited for a processor; disturbed only from LAT_DISTURBED_MIN_WAIT_S on (a
+    !> job's start costs a few ms)
+    real(c_double) :: runqueue_wait_s
   end type lat_queue_summary
 
 end module mpilat_types_queue

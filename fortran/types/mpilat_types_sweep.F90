@@ -141,6 +141,9 @@ module mpilat_types_sweep
     integer(c_int) :: anomalous
     !> 0
     integer(c_int) :: reserved
+    !> 1: still below both neighbours after the rerun, its minimum one sample far below its others
+    !> (anomaly_rel): questioned, a disturbed sample rather than the size's time
+    integer(c_int) :: low
   end type lat_sweep_point
 
   !> A message size where the time per byte changes abruptly (a packet or protocol threshold).
@@ -219,6 +222,19 @@ module mpilat_types_sweep
     !> the options' vector_stride (0: contiguous messages)
     integer(c_int) :: vector_stride
     integer(c_int) :: vector_type
+    !> the largest share of a measuring rank's wall clock, over the measurement, that its thread spent
+    !> runnable but waiting for a processor (Linux's schedstat: other work on its processors, or more ranks
+    !> than processors); disturbed at LAT_DISTURBED_SHARE or more and LAT_DISTURBED_MIN_WAIT_S (the
+    !> report's first WARNING); negative: not known (no /proc/thread-self/schedstat)
+    real(c_double) :: runqueue_share_max
+    !> the measuring rank of runqueue_share_max (in the caller's communicator); -1: not known
+    integer(c_int) :: runqueue_rank
+    !> the seconds runqueue_rank waited for a processor; disturbed only from LAT_DISTURBED_MIN_WAIT_S on (a
+    !> job's start costs a few ms)
+    real(c_double) :: runqueue_wait_s
+    !> 1: the passes ran out (reps) while the adaptive refinement still split intervals or judged new
+    !> sizes: the steps' brackets may be wider than autodx
+    integer(c_int) :: refining
   end type lat_sweep_summary
 
 end module mpilat_types_sweep

@@ -707,9 +707,13 @@ class CollectiveRun {
   void follow(MPI_Comm) { measure(); }
 
   /// The root's result everywhere; the samples on the root only.
+  void note_disturbance(const Disturbance &d) { disturbance_ = d; }
+
   CollResult result(std::vector<char> bytes) {
     if (run_.rank != o_.root) from_bytes(bytes, r_.fields());
     r_.summary.has_samples = run_.rank == o_.root ? 1 : 0;
+    set_disturbance(r_.summary, disturbance_);
+    if (disturbance_.disturbed()) r_.summary.warnings |= LAT_WARN_DISTURBED;
     return std::move(r_);
   }
 
@@ -753,6 +757,7 @@ class CollectiveRun {
   std::vector<int64_t> start_;
   std::unique_ptr<CollBuffers> bufs_;
   CollResult r_;
+  Disturbance disturbance_;
 };
 
 }  // namespace

@@ -52,6 +52,7 @@ std::string coll_table_text(const CollResult &r) {
   if (s.partial)
     append(o, "*** PARTIAL RESULTS: the run was stopped after {} of {} rounds; points with no sample have no figures ***\n",
            s.rounds, s.reps);
+  if (const std::string w = disturbance_warning(s.runqueue_share_max, s.runqueue_rank, s.runqueue_wait_s); !w.empty()) append(o, "{}\n", w);
   append(o, "mpilat-coll (mpilat {}): collective latency, one call per sample\n", MPILAT_VERSION_STRING);
   append(o, "ranks {} on {} node(s); the busiest node: {} ranks on {} processors; root {}; timer {}; waits {}\n",
          s.nprocs, s.nnodes, s.ranks_on_node, s.processors, s.root, timer_name(s.timer), wait_name(s.wait));
@@ -152,6 +153,7 @@ std::string coll_json_text(const CollResult &r, const std::string &command_line)
                    {"partial", s.partial != 0},
                    {"late_total", s.late_total},
                    {"warning_bits", s.warnings},
+                   {"disturbance", disturbance_json(s.runqueue_share_max, s.runqueue_rank, s.runqueue_wait_s)},
                    {"ended_by", s.partial ? nlohmann::json()
                                           : nlohmann::json(s.ended_by == LAT_END_PRECISION     ? "precision"
                                                            : s.ended_by == LAT_END_UNREACHABLE ? "unreachable"

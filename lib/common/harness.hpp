@@ -6,11 +6,14 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "common/agreement.hpp"
+#include "common/disturbance.hpp"
 #include "common/frame.hpp"
 
 namespace lat {
@@ -48,6 +51,32 @@ std::vector<char> share(Capability &, MeasurementFrame &frame, std::vector<char>
                         long) {
   return frame.share_result(std::move(bytes), leader, measuring);
 }
+
+/// Whether the capability takes the measuring ranks' disturbance (`void note_disturbance(const Disturbance &)`).
+template <class Capability, class = void>
+struct notes_disturbance : std::false_type {};
+template <class Capability>
+struct notes_disturbance<Capability, std::void_t<decltype(std::declval<Capability &>().note_disturbance(Disturbance{}))>>
+    : std::true_type {};
+
+/// The disturbance travels behind the leader's bytes: three doubles, appended there and taken off everywhere.
+constexpr size_t kDisturbanceBytes = 3 * sizeof(double);
+inline void append_disturbance(std::vector<char> &bytes, const Disturbance &d) {
+  const double v[3] = {d.runqueue_share_max, static_cast<double>(d.rank), d.waited_s};
+  const char *p = reinterpret_cast<const char *>(v);
+  bytes.insert(bytes.end(), p, p + kDisturbanceBytes);
+}
+inline Disturbance take_disturbance(std::vector<char> &bytes) {
+  Disturbance d;
+  if (bytes.size() < kDisturbanceBytes) return d;
+  double v[3];
+  std::memcpy(v, bytes.data() + bytes.size() - kDisturbanceBytes, kDisturbanceBytes);
+  bytes.resize(bytes.size() - kDisturbanceBytes);
+  d.runqueue_share_max = v[0];
+  d.rank = static_cast<int>(v[1]);
+  d.waited_s = v[2];
+  return d;
+}
 }  // namespace harness_detail
 
 /**
@@ -62,7 +91,10 @@ std::vector<char> share(Capability &, MeasurementFrame &frame, std::vector<char>
  * - `void follow(MPI_Comm)`: the other measuring ranks' body;
  * - `Result result(std::vector<char>)`: every rank's result from the leader's bytes (empty with nobody);
  * - optionally `std::vector<char> share(MeasurementFrame &, std::vector<char> bytes, int leader, bool
- *   measuring)`, where the result travels otherwise than as the frame's bytes.
+ *   measuring)`, where the result travels otherwise than as the frame's bytes;
+ * - optionally `void note_disturbance(const Disturbance &)`, called on every rank before `result`: then each
+ *   measuring rank's share of its body's wall clock spent waiting for a processor (RunQueueMeter) is
+ *   gathered to the leader after the body, and the largest travels with the leader's bytes.
  * The harness gives them the library's own communicator (a duplicate: the caller's messages are never
  * disturbed), the agreed verdict on the arguments and on the buffers (one bad value or one rank short of
  * memory is an error on every rank, never a deadlock), the measuring ranks' communicator, a failure on a
@@ -80,11 +112,22 @@ auto run_measurement(MPI_Comm user_comm, double timeout_s, Capability &cap) {
   const bool measuring = m.includes(rank);
   agree_on_failure(frame.comm(), cap.allocate(measuring), Fault::nomem);
   std::vector<char> bytes;
+  constexpr bool kNotes = harness_detail::notes_disturbance<Capability>::value;
   const auto body = [&](MPI_Comm comm) {
+    const RunQueueMeter meter;
     if (rank == m.leader)
       bytes = cap.lead(comm);
     else
       cap.follow(comm);
+    if constexpr (kNotes) {
+      const int leader = m.kind == Members::Kind::some
+                             ? static_cast<int>(std::find(m.ranks.begin(), m.ranks.end(), m.leader) - m.ranks.begin())
+                             : m.leader;
+      const Disturbance d = gather_disturbance(comm, leader, rank, meter,
+                                               frame.result_wait(true, "phase 'result': the ranks' disturbance"),
+                                               &frame.listener());
+      if (rank == m.leader) harness_detail::append_disturbance(bytes, d);
+    }
   };
   switch (m.kind) {
     case Members::Kind::every_rank:
@@ -99,6 +142,9 @@ auto run_measurement(MPI_Comm user_comm, double timeout_s, Capability &cap) {
       break;
     case Members::Kind::nobody:
       break;
+  }
+  if constexpr (kNotes) {
+    if (m.kind != Members::Kind::nobody) cap.note_disturbance(harness_detail::take_disturbance(bytes));
   }
   return cap.result(std::move(bytes));
 }

@@ -1,5 +1,6 @@
 #include "common/report_json.hpp"
 
+#include "common/disturbance.hpp"
 #include "common/report_text.hpp"
 #include "generated/spec_json.hpp"
 #include "mpilat_version.h"
@@ -55,6 +56,17 @@ nlohmann::json table_json(const Distribution &d) {
   nlohmann::json rows = nlohmann::json::array();
   for (size_t i = 0; i < d.values.size(); ++i) rows.push_back({d.values[i], d.counts[i]});
   return rows;
+}
+
+nlohmann::json disturbance_json(double runqueue_share_max, int rank, double waited_s) {
+  const bool known = runqueue_share_max >= 0.0, disturbed = is_disturbed(runqueue_share_max, waited_s);
+  return {{"runqueue_share_max", known ? nlohmann::json(runqueue_share_max) : nlohmann::json()},
+          {"rank", known ? nlohmann::json(rank) : nlohmann::json()},
+          {"waited_s", known ? nlohmann::json(waited_s) : nlohmann::json()},
+          {"threshold", LAT_DISTURBED_SHARE},
+          {"min_wait_s", LAT_DISTURBED_MIN_WAIT_S},
+          {"disturbed", disturbed},
+          {"warning", disturbed ? nlohmann::json(disturbance_warning(runqueue_share_max, rank, waited_s)) : nlohmann::json()}};
 }
 
 }  // namespace lat

@@ -19,6 +19,9 @@ nlohmann::json report_head_json(const char *format, const std::string &command_l
 nlohmann::json stats_json(const lat_stats &s);
 /// A number, or null for NaN and infinities (JSON has neither).
 nlohmann::json number_or_null(double x);
+/// The "disturbance" object of a report: the largest run-queue share of a measuring rank, its rank, the
+/// threshold and the verdict (null share and rank where the kernel does not say).
+nlohmann::json disturbance_json(double runqueue_share_max, int rank, double waited_s);
 /// A number, or "n/a" for NaN and "inf" / "-inf" for infinities (a fit's value that does not exist, said).
 nlohmann::json number_or_text(double x);
 /// lat_quantiles as a JSON object (percentiles_us, the 95 % intervals and how they are made).

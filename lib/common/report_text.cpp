@@ -4,6 +4,8 @@
 
 #include <ctime>
 
+#include "common/disturbance.hpp"
+
 namespace lat {
 
 std::string quoted_line(const std::string &line) {
@@ -42,6 +44,13 @@ std::string mpi_library_version() {
   std::string s(text, static_cast<size_t>(len));
   while (!s.empty() && (s.back() == '\n' || s.back() == '\0' || s.back() == ' ')) s.pop_back();
   return s;
+}
+
+std::string disturbance_warning(double runqueue_share_max, int rank, double waited_s) {
+  if (!is_disturbed(runqueue_share_max, waited_s)) return "";
+  return fmt::format("WARNING: the machine disturbed the run: rank {} waited for a processor {:.1f} % of the measurement "
+                     "({:.3f} s: other work on its processors, or more ranks than processors); the times include the "
+                     "scheduler's: rerun on a quiet node", rank, 100.0 * runqueue_share_max, waited_s);
 }
 
 }  // namespace lat

@@ -31,6 +31,10 @@ std::string encoding_complaint(const std::string &text, const std::string &name)
 /// The current time as 2026-11-22T10:00:00Z.
 std::string utc_now();
 
+/// The WARNING line of a disturbed run (is_disturbed: runqueue_share_max at LAT_DISTURBED_SHARE or more, and
+/// LAT_DISTURBED_MIN_WAIT_S waited; "" where not): what the table of every driver but latency opens with.
+std::string disturbance_warning(double runqueue_share_max, int rank, double waited_s);
+
 /// MPI_Get_library_version(), trailing blanks removed; "unknown" if it fails.
 std::string mpi_library_version();
 

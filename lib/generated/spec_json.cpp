@@ -79,6 +79,7 @@ nlohmann::json spec_result_json(const lat_sweep_point &r) {
   j["refined"] = r.refined != 0;
   j["rerun"] = r.rerun != 0;
   j["anomalous"] = r.anomalous != 0;
+  j["low"] = r.low != 0;
   return j;
 }
 

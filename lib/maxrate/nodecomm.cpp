@@ -323,8 +323,11 @@ class NodecommRun {
 
   void follow(MPI_Comm pairs_comm) { measure(pairs_comm); }
 
+  void note_disturbance(const Disturbance &d) { disturbance_ = d; }
+
   NodecommResult result(std::vector<char> bytes) {
     if (!bytes.empty()) from_bytes(bytes, r_.fields());
+    set_disturbance(r_.summary, disturbance_);
     return r_;
   }
 
@@ -343,6 +346,7 @@ class NodecommRun {
   int rank_ = 0, leader_ = 0;
   bool yield_ = false;
   LocalPlace here_;
+  Disturbance disturbance_;
   Sides sides_;
   SweepResult sweep_;
   std::vector<int> members_;

@@ -238,6 +238,7 @@ std::string json_text(const std::string &command_line, const NodecommResult *m, 
     const lat_nodecomm_summary &s = m->summary;
     j["run"]["wall_s"] = s.wall_s;
     j["run"]["partial"] = s.partial != 0;
+    j["run"]["disturbance"] = disturbance_json(s.runqueue_share_max, s.runqueue_rank, s.runqueue_wait_s);
     j["measurement"] = {{"intra_node", s.intra_node != 0},
                         {"sides", s.sides == LAT_SIDES_SOCKET ? "socket" : s.sides == LAT_SIDES_HALVES ? "halves" : "node"},
                         {"sides_asked", m->options.sides == LAT_SIDES_SOCKET ? "socket" : "node"},
@@ -442,8 +443,12 @@ void write_maxrate_files(const std::string &outdir, const std::string &command_l
                          const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit, bool render) {
   const std::string base = join_path(outdir, "nodecomm");
   const std::string what = what_of(measured);
-  std::vector<std::pair<std::string, std::string>> files = {{base + ".txt", nodecomm_table_text(obs, what)},
-                                   {base + "_fit.txt", "# " + what + "\n\n" + maxrate_tables_text(fit)},
+  // A disturbed measurement says so on the first line of both tables (a comment: the table reads back).
+  const std::string warning = measured == nullptr ? std::string()
+                              : disturbance_warning(measured->summary.runqueue_share_max, measured->summary.runqueue_rank, measured->summary.runqueue_wait_s);
+  const std::string first = warning.empty() ? "" : "# " + warning + "\n";
+  std::vector<std::pair<std::string, std::string>> files = {{base + ".txt", first + nodecomm_table_text(obs, what)},
+                                   {base + "_fit.txt", first + "# " + what + "\n\n" + maxrate_tables_text(fit)},
                                    {base + ".csv", csv_text(obs, fit)},
                                    {base + ".json", json_text(command_line, measured, obs, fit)}};
   // Figures 1 and 2 for every model, each a script drawn as PNG and SVG.

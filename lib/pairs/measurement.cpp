@@ -318,8 +318,11 @@ class PairRun {
   void follow(MPI_Comm comm) { walk(comm); }
 
   /// The root's summary everywhere; the matrices on the root, this rank's place elsewhere.
+  void note_disturbance(const Disturbance &d) { disturbance_ = d; }
+
   PairResult result(std::vector<char> bytes) {
     from_bytes(bytes, std::tie(r_.summary));
+    set_disturbance(r_.summary, disturbance_);
     if (rank_ != o_.root) r_.places = {local_.place};
     r_.summary.has_matrices = rank_ == o_.root ? 1 : 0;
     return std::move(r_);
@@ -368,6 +371,7 @@ class PairRun {
   Walk walk_;
   LocalPlace local_;
   PairResult r_;
+  Disturbance disturbance_;
 };
 
 }  // namespace

@@ -73,7 +73,10 @@ std::string mmpi_log_text(const PairResult &r) {
   append(o, "# Testing Hostname: {}\n", s.testing_host);
   append(o, "# Processors: {} MsgLen {} Repeats: {}\n", s.nprocs, s.msg_bytes, s.repeats);
   append(o, "# ProcName1:rank ProcName2:rank AvgCommTime(usecs) StdDev\n");
-  // Not in the 2009 layout, a comment its readers skip: how the waiting ranks waited, where it matters.
+  // Not in the 2009 layout, comments its readers skip, before the pairs (the layout's three header lines stay
+  // first): a disturbed run, and how the waiting ranks waited, where it matters.
+  if (const std::string w = disturbance_warning(s.runqueue_share_max, s.runqueue_rank, s.runqueue_wait_s); !w.empty() && !s.from_log)
+    append(o, "# {}\n", w);
   if (s.wait == LAT_WAIT_YIELD && !s.from_log)
     append(o, "# yield mode: waiting ranks yielded their processor (more ranks than processors, or --wait yield)\n");
   for (int64_t i = 0; i < s.nprocs; ++i)

@@ -45,7 +45,8 @@ std::string pair_json_text(const PairResult &r, const std::string &command_line)
   const lat_pair_summary &s = r.summary;
   nlohmann::json j = report_head_json("mpilat-pairs", command_line);
   j["run"].update({{"testing_host", std::string(s.testing_host)}, {"nprocs", s.nprocs}, {"nnodes", s.nnodes},
-                   {"wall_s", s.wall_s}, {"partial", s.partial != 0}, {"from_log", s.from_log != 0}});
+                   {"wall_s", s.wall_s}, {"partial", s.partial != 0}, {"from_log", s.from_log != 0},
+                   {"disturbance", s.from_log ? nlohmann::json() : disturbance_json(s.runqueue_share_max, s.runqueue_rank, s.runqueue_wait_s)}});
   j["method"] = {{"msg_bytes", s.msg_bytes}, {"repeats", s.repeats}, {"schedule", pair_schedule_name(s.schedule)},
                  {"pairs", s.npairs}, {"steps_per_repeat", s.nrounds}, {"steps", s.steps},
                  {"round_trips", s.round_trips}, {"timer", s.from_log ? "unknown" : timer_name(s.timer)},

@@ -407,9 +407,13 @@ class QueueRun {
     check_mpi(MPI_Send(&mine, 1, MPI_INT64_T, kSource, kTagControl, p_.comm), "MPI_Send");
   }
 
+  void note_disturbance(const Disturbance &d) { disturbance_ = d; }
+
   QueueResult result(std::vector<char> bytes) const {
     QueueResult r;
     from_bytes(bytes, r.fields());
+    set_disturbance(r.summary, disturbance_);
+    if (disturbance_.disturbed()) r.summary.warnings |= LAT_WARN_DISTURBED;
     return r;
   }
 
@@ -437,6 +441,7 @@ class QueueRun {
   QueueGrid grid_;
   QueuePair p_;
   std::vector<Cell> cells_;
+  Disturbance disturbance_;
 };
 
 }  // namespace

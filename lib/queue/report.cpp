@@ -83,6 +83,8 @@ std::vector<std::string> fit_warnings(const lat_queue_summary &s) {
 std::string queue_table_text(const QueueResult &r) {
   const lat_queue_summary &s = r.summary;
   std::string o;
+  const std::string disturbed = disturbance_warning(s.runqueue_share_max, s.runqueue_rank, s.runqueue_wait_s);
+  if (!disturbed.empty()) append(o, "{}\n", disturbed);  // first: every figure below is in question
   append(o, "queuelat (mpilat {}): {}-queue latency, ranks {} ({}) and {} ({}){}\n", MPILAT_VERSION_STRING,
           mode_name(r), s.source, s.source_host, s.dest, s.dest_host, s.any_source ? ", MPI_ANY_SOURCE receives" : "");
   append(o, "one-way latency in us: the mean of {} timed ping-pongs / 2 (the paper's figure), over {} measurements\n",
@@ -104,9 +106,10 @@ std::string queue_table_text(const QueueResult &r) {
   }
 
   append(o, "\nlatency added per {} entry: {:.5f} us (least squares of the minima over the {} curve: {} points, "
-            "R^2 {:.3f}, largest residual {:.4f} us; {:.3f} us at 0)\n",
+            "R^2 {:.3f}, largest residual {:.4f} us; {:.3f} us at 0){}\n",
           posted(r) ? "traversed" : "queued", s.slope_us_per_entry, fitted_label(r, curves), s.fit_points, s.fit_r2,
-          s.fit_residual_max_us, s.intercept_us);
+          s.fit_residual_max_us, s.intercept_us,
+          disturbed.empty() ? "" : "; the machine disturbed the run (WARNING above): the slope cannot be trusted");
   for (const std::string &w : fit_warnings(s)) append(o, "{}\n", w);
   append(o, "messages left unmatched after the sweep: {}\n", s.leftover_messages);
   return o;
@@ -140,7 +143,9 @@ std::string queue_json_text(const QueueResult &r, const std::string &command_lin
               {"r2", s.fit_r2},
               {"residual_max_us", s.fit_residual_max_us},
               {"residuals_us", fit_residuals(r)},
-              {"warnings", fit_warnings(s)}};
+              {"warnings", fit_warnings(s)},
+              {"trusted", !(s.warnings & (LAT_WARN_FIT | LAT_WARN_DISTURBED))}};
+  j["disturbance"] = disturbance_json(s.runqueue_share_max, s.runqueue_rank, s.runqueue_wait_s);
   nlohmann::json points = nlohmann::json::array();
   for (const lat_queue_point &q : r.points) points.push_back(spec_result_json(q));
   j["points"] = points;

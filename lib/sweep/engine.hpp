@@ -40,8 +40,10 @@ struct SizePoint {
   int64_t joined = 0;            // the first pass it was in (0 for the starting grid)
   int64_t rerun_samples = 0;     // samples of the rerun (after the passes)
   bool refined = false;          // added by the adaptive refinement
-  bool rerun = false;            // measured again because it sat above its neighbours' line
+  bool rerun = false;            // measured again because it sat above or below its neighbours' line
   bool anomalous = false;        // still above both neighbours after the rerun
+  bool low = false;              // still below both neighbours after the rerun, its minimum one sample far
+                                 // below its others: questioned (a disturbed sample, not the size's time)
   /// The minimum over the samples of passes >= pass: how a neighbour compares with a size that joined
   /// at that pass, over the same passes (HUGE_VAL when there is none).
   double best_since(int64_t pass) const;
@@ -63,6 +65,7 @@ struct SweepOutcome {
   int64_t measurements = 0;       // samples taken, reruns included
   SweepEnd end = SweepEnd::kStable;
   bool capped = false;            // the refinement wanted more than max_sizes sizes
+  bool refining = false;          // the passes ran out (reps) while the refinement still split or judged
   double wall_s = 0.0;
 };
 
@@ -90,7 +93,8 @@ SweepOutcome run_sweep(const SweepPlan &plan, const MeasureSample &measure, cons
                        const StopRequested &stop, const SweepProgress &progress = nullptr);
 
 /// The steps of a curve (ascending sizes, times in us), merged where they touch. noise (empty, or one
-/// value per point: how far each time may be off) must be exceeded by a step's rise as well.
+/// value per point: how far each time may be off) of the bracket's own two points must be exceeded by a
+/// step's rise as well; a neighbour's noise (a young point of two samples far apart) vetoes nothing.
 std::vector<Step> detect_steps(const std::vector<int64_t> &sizes, const std::vector<double> &times,
                                double step_rel, const std::vector<double> &noise = {});
 
@@ -100,5 +104,11 @@ double uncertainty(const SizePoint &p);
 /// Whether point i lies more than rel above the straight line through points i-1 and i+1.
 bool above_neighbours_line(const std::vector<int64_t> &sizes, const std::vector<double> &times, size_t i,
                            double rel);
+/// Whether point i lies more than rel below that line.
+bool below_neighbours_line(const std::vector<int64_t> &sizes, const std::vector<double> &times, size_t i,
+                           double rel);
+/// Whether a point's minimum stands alone: no other sample of it within rel above it (one sample far below
+/// the rest, where a real dip has many).
+bool isolated_minimum(const SizePoint &p, double rel);
 
 }  // namespace lat

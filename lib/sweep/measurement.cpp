@@ -887,9 +887,12 @@ class SizeSweep {
     });
   }
 
+  void note_disturbance(const Disturbance &d) { disturbance_ = d; }
+
   SweepResult result(std::vector<char> bytes) const {
     SweepResult r;
     from_bytes(bytes, r.fields());
+    set_disturbance(r.summary, disturbance_);
     return r;
   }
 
@@ -911,6 +914,7 @@ class SizeSweep {
   SweepPlan plan_;
   Participant p_;
   FailureListener *listener_ = nullptr;
+  Disturbance disturbance_;
 };
 
 }  // namespace

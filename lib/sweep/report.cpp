@@ -103,6 +103,8 @@ std::string sweep_table_text(const SweepResult &r) {
   std::string o;
   const char *pattern = pattern_label(s.pattern);
   const char *end = s.end == LAT_SWEEP_END_STABLE   ? "minima stable"
+                    : s.end == LAT_SWEEP_END_REPS && s.refining
+                        ? "all passes done, the refinement unfinished: brackets may be wider than -autodx"
                     : s.end == LAT_SWEEP_END_REPS   ? "all passes done"
                     : s.end == LAT_SWEEP_END_BUDGET ? "TIME LIMIT REACHED (-max_run_time): partial"
                                                     : "STOPPED: partial";
@@ -115,20 +117,34 @@ std::string sweep_table_text(const SweepResult &r) {
                              : s.pattern == LAT_SWEEP_GOP  ? gop_words(r)
                                                            : "") +
                             vector_words(r);
+  // A disturbed run says so first: "(minima stable)" below is no verdict on the machine.
+  if (const std::string w = disturbance_warning(s.runqueue_share_max, s.runqueue_rank, s.runqueue_wait_s); !w.empty()) append(o, "# {}\n", w);
   append(o, "# mpptest (mpilat {}): {}{}, {}, {} sizes, {} samples in {} passes, {:.3f} s ({})\n",
          MPILAT_VERSION_STRING, pattern, shape, ranks, s.nsizes,
          s.measurements, s.passes, s.wall_s, end);
   append(o, "# time: minimum over samples of the average of n_avg operations (us); flags: r refined, "
-            "R rerun, A anomalous\n");
+            "R rerun, A anomalous, L low (one sample far below the rest: questioned)\n");
   append(o, "#{:>11} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {}\n", is_overlap(s.pattern) ? "work" : "bytes",
          "time(us)", "rate(MB/s)", "median(us)", "max(us)", "samples", "n_avg", "flags");
   for (const lat_sweep_point &p : r.points)
-    append(o, "{:12} {:12.4f} {:12.3f} {:12.4f} {:12.4f} {:8} {:8} {}{}{}\n", p.bytes, p.min_us, p.rate_mbs,
+    append(o, "{:12} {:12.4f} {:12.3f} {:12.4f} {:12.4f} {:8} {:8} {}{}{}{}\n", p.bytes, p.min_us, p.rate_mbs,
            p.median_us, p.max_us, p.samples + p.rerun_samples, p.n_avg, p.refined ? "r" : "", p.rerun ? "R" : "",
-           p.anomalous ? "A" : "");
-  for (const lat_sweep_threshold &t : r.thresholds)
-    append(o, "# step: between {} and {} bytes the time rises {:.4f} us beyond the slope ({:.4f} -> {:.4f} us)\n",
-           t.below_bytes, t.above_bytes, t.excess_us, t.time_below_us, t.time_above_us);
+           p.anomalous ? "A" : "", p.low ? "L" : "");
+  // Each step's bracket, and whether the refinement brought it to -autodx or stopped short (and why).
+  for (const lat_sweep_threshold &t : r.thresholds) {
+    const int64_t width = t.above_bytes - t.below_bytes;
+    const std::string bracket =
+        !r.options.adaptive           ? std::string()
+        : width < 2 * r.options.autodx ? fmt::format("; bracketed to {} bytes (-autodx {})", width, r.options.autodx)
+        : s.refining                   ? fmt::format("; bracket {} bytes wide, -autodx {} not reached: the passes ran out (-reps {})",
+                                                     width, r.options.autodx, r.options.reps)
+        : s.capped                     ? fmt::format("; bracket {} bytes wide, -autodx {} not reached: -max_sizes {} reached",
+                                                     width, r.options.autodx, r.options.max_sizes)
+                                       : fmt::format("; bracket {} bytes wide (-autodx {}): the refinement found no curvature to split",
+                                                     width, r.options.autodx);
+    append(o, "# step: between {} and {} bytes the time rises {:.4f} us beyond the slope ({:.4f} -> {:.4f} us){}\n",
+           t.below_bytes, t.above_bytes, t.excess_us, t.time_below_us, t.time_above_us, bracket);
+  }
   if (!r.lines.empty()) {
     append(o, "# startup and rate: a least-squares line s + n / rate through the minima of each regime between "
               "steps;\n# one line does not describe the whole curve (Gropp & Lusk), only its regime\n");
@@ -216,11 +232,11 @@ std::string sweep_plot_script(const SweepResult &r, const std::string &fname, bo
 
 std::string sweep_csv_text(const SweepResult &r) {
   std::string o = "bytes,samples,n_avg,min_us,median_us,mean_us,max_us,stddev_us,rate_mbs,compute_us,refined,rerun,"
-                  "anomalous\n";
+                  "anomalous,low\n";
   for (const lat_sweep_point &p : r.points)
-    append(o, "{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{},{}\n", p.bytes, p.samples,
+    append(o, "{},{},{},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{},{},{},{}\n", p.bytes, p.samples,
             p.n_avg, p.min_us, p.median_us, p.mean_us, p.max_us, p.stddev_us, p.rate_mbs, p.compute_us,
-            p.refined, p.rerun, p.anomalous);
+            p.refined, p.rerun, p.anomalous, p.low);
   return o;
 }
 
@@ -234,7 +250,9 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
                    {"partial", s.end == LAT_SWEEP_END_STOPPED || s.end == LAT_SWEEP_END_BUDGET},
                    {"passes", s.passes},
                    {"measurements", s.measurements},
-                   {"refinement_capped", s.capped != 0}});
+                   {"refinement_capped", s.capped != 0},
+                   {"refinement_unfinished", s.refining != 0},
+                   {"disturbance", disturbance_json(s.runqueue_share_max, s.runqueue_rank, s.runqueue_wait_s)}});
   j["pattern"] = {{"name", sweep_pattern_name(s.pattern)},
                   {"bisect", s.bisect != 0},
                   {"pairs", s.npairs},

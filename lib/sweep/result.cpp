@@ -73,6 +73,7 @@ SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
   s.wall_s = out.wall_s;
   s.end = static_cast<int>(out.end);
   s.capped = out.capped ? 1 : 0;
+  s.refining = out.refining && out.end == SweepEnd::kReps ? 1 : 0;
   s.pattern = opts.pattern;
   s.bisect = opts.bisect;
   s.adaptive = opts.adaptive;
@@ -98,6 +99,7 @@ SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
     q.refined = p.refined ? 1 : 0;
     q.rerun = p.rerun ? 1 : 0;
     q.anomalous = p.anomalous ? 1 : 0;
+    q.low = p.low ? 1 : 0;
     r.points.push_back(q);
     r.samples.push_back(p.samples);
   }

@@ -35,7 +35,7 @@ for r, c in zip(rows, table):
     assert abs(float(r[5]) - float(c['rate_mbs'])) < 1e-6, (r, c)
 PY
 grep -q '^# columns: 1 proc1, 2 proc2, 3 distance (ranks), 4 message size (bytes), 5 time' quick.gpl && ok || bad "gpl column comment"
-[ "$(head -1 quick.csv)" = "bytes,samples,n_avg,min_us,median_us,mean_us,max_us,stddev_us,rate_mbs,compute_us,refined,rerun,anomalous" ] \
+[ "$(head -1 quick.csv)" = "bytes,samples,n_avg,min_us,median_us,mean_us,max_us,stddev_us,rate_mbs,compute_us,refined,rerun,anomalous,low" ] \
   && ok || bad "csv header"
 [ "$(grep -vc '^#' quick.gpl)" = "$(($(wc -l < quick.csv) - 1))" ] && ok || bad "gpl and csv have the same sizes"
 grep -q '^plot datafile using 4:5 ' quick.gcm && grep -q "outfile = 'quick.png'" quick.gcm && grep -q '^set logscale y$' quick.gcm \

@@ -577,6 +577,8 @@ program test_layout
                    c_sizeof(v_lat_sweep_point%anomalous), kind_of(v_lat_sweep_point%anomalous))
   call check_field('lat_sweep_point', 'reserved', c_loc(v_lat_sweep_point), c_loc(v_lat_sweep_point%reserved), &
                    c_sizeof(v_lat_sweep_point%reserved), kind_of(v_lat_sweep_point%reserved))
+  call check_field('lat_sweep_point', 'low', c_loc(v_lat_sweep_point), c_loc(v_lat_sweep_point%low), &
+                   c_sizeof(v_lat_sweep_point%low), kind_of(v_lat_sweep_point%low))
   call check_size('lat_sweep_threshold', c_sizeof(v_lat_sweep_threshold))
   call check_field('lat_sweep_threshold', 'below_bytes', c_loc(v_lat_sweep_threshold), c_loc(v_lat_sweep_threshold%below_bytes), &
                    c_sizeof(v_lat_sweep_threshold%below_bytes), kind_of(v_lat_sweep_threshold%below_bytes))
@@ -656,6 +658,14 @@ program test_layout
                    c_sizeof(v_lat_sweep_summary%vector_stride), kind_of(v_lat_sweep_summary%vector_stride))
   call check_field('lat_sweep_summary', 'vector_type', c_loc(v_lat_sweep_summary), c_loc(v_lat_sweep_summary%vector_type), &
                    c_sizeof(v_lat_sweep_summary%vector_type), kind_of(v_lat_sweep_summary%vector_type))
+  call check_field('lat_sweep_summary', 'runqueue_share_max', c_loc(v_lat_sweep_summary), c_loc(v_lat_sweep_summary%runqueue_share_max), &
+                   c_sizeof(v_lat_sweep_summary%runqueue_share_max), kind_of(v_lat_sweep_summary%runqueue_share_max))
+  call check_field('lat_sweep_summary', 'runqueue_rank', c_loc(v_lat_sweep_summary), c_loc(v_lat_sweep_summary%runqueue_rank), &
+                   c_sizeof(v_lat_sweep_summary%runqueue_rank), kind_of(v_lat_sweep_summary%runqueue_rank))
+  call check_field('lat_sweep_summary', 'runqueue_wait_s', c_loc(v_lat_sweep_summary), c_loc(v_lat_sweep_summary%runqueue_wait_s), &
+                   c_sizeof(v_lat_sweep_summary%runqueue_wait_s), kind_of(v_lat_sweep_summary%runqueue_wait_s))
+  call check_field('lat_sweep_summary', 'refining', c_loc(v_lat_sweep_summary), c_loc(v_lat_sweep_summary%refining), &
+                   c_sizeof(v_lat_sweep_summary%refining), kind_of(v_lat_sweep_summary%refining))
   call check_size('lat_queue_options', c_sizeof(v_lat_queue_options))
   call check_field('lat_queue_options', 'iters', c_loc(v_lat_queue_options), c_loc(v_lat_queue_options%iters), &
                    c_sizeof(v_lat_queue_options%iters), kind_of(v_lat_queue_options%iters))
@@ -749,6 +759,12 @@ program test_layout
                    c_sizeof(v_lat_queue_summary%fit_residual_max_us), kind_of(v_lat_queue_summary%fit_residual_max_us))
   call check_field('lat_queue_summary', 'warnings', c_loc(v_lat_queue_summary), c_loc(v_lat_queue_summary%warnings), &
                    c_sizeof(v_lat_queue_summary%warnings), kind_of(v_lat_queue_summary%warnings))
+  call check_field('lat_queue_summary', 'runqueue_share_max', c_loc(v_lat_queue_summary), c_loc(v_lat_queue_summary%runqueue_share_max), &
+                   c_sizeof(v_lat_queue_summary%runqueue_share_max), kind_of(v_lat_queue_summary%runqueue_share_max))
+  call check_field('lat_queue_summary', 'runqueue_rank', c_loc(v_lat_queue_summary), c_loc(v_lat_queue_summary%runqueue_rank), &
+                   c_sizeof(v_lat_queue_summary%runqueue_rank), kind_of(v_lat_queue_summary%runqueue_rank))
+  call check_field('lat_queue_summary', 'runqueue_wait_s', c_loc(v_lat_queue_summary), c_loc(v_lat_queue_summary%runqueue_wait_s), &
+                   c_sizeof(v_lat_queue_summary%runqueue_wait_s), kind_of(v_lat_queue_summary%runqueue_wait_s))
   call check_size('lat_pair_options', c_sizeof(v_lat_pair_options))
   call check_field('lat_pair_options', 'msg_bytes', c_loc(v_lat_pair_options), c_loc(v_lat_pair_options%msg_bytes), &
                    c_sizeof(v_lat_pair_options%msg_bytes), kind_of(v_lat_pair_options%msg_bytes))
@@ -811,6 +827,12 @@ program test_layout
                    c_sizeof(v_lat_pair_summary%reserved), kind_of(v_lat_pair_summary%reserved))
   call check_field('lat_pair_summary', 'testing_host', c_loc(v_lat_pair_summary), c_loc(v_lat_pair_summary%testing_host), &
                    c_sizeof(v_lat_pair_summary%testing_host), kind_of(v_lat_pair_summary%testing_host(1)))
+  call check_field('lat_pair_summary', 'runqueue_share_max', c_loc(v_lat_pair_summary), c_loc(v_lat_pair_summary%runqueue_share_max), &
+                   c_sizeof(v_lat_pair_summary%runqueue_share_max), kind_of(v_lat_pair_summary%runqueue_share_max))
+  call check_field('lat_pair_summary', 'runqueue_rank', c_loc(v_lat_pair_summary), c_loc(v_lat_pair_summary%runqueue_rank), &
+                   c_sizeof(v_lat_pair_summary%runqueue_rank), kind_of(v_lat_pair_summary%runqueue_rank))
+  call check_field('lat_pair_summary', 'runqueue_wait_s', c_loc(v_lat_pair_summary), c_loc(v_lat_pair_summary%runqueue_wait_s), &
+                   c_sizeof(v_lat_pair_summary%runqueue_wait_s), kind_of(v_lat_pair_summary%runqueue_wait_s))
   call check_size('lat_maxrate_obs', c_sizeof(v_lat_maxrate_obs))
   call check_field('lat_maxrate_obs', 'k', c_loc(v_lat_maxrate_obs), c_loc(v_lat_maxrate_obs%k), &
                    c_sizeof(v_lat_maxrate_obs%k), kind_of(v_lat_maxrate_obs%k))
@@ -883,6 +905,12 @@ program test_layout
                    c_sizeof(v_lat_nodecomm_summary%host_a), kind_of(v_lat_nodecomm_summary%host_a(1)))
   call check_field('lat_nodecomm_summary', 'host_b', c_loc(v_lat_nodecomm_summary), c_loc(v_lat_nodecomm_summary%host_b), &
                    c_sizeof(v_lat_nodecomm_summary%host_b), kind_of(v_lat_nodecomm_summary%host_b(1)))
+  call check_field('lat_nodecomm_summary', 'runqueue_share_max', c_loc(v_lat_nodecomm_summary), c_loc(v_lat_nodecomm_summary%runqueue_share_max), &
+                   c_sizeof(v_lat_nodecomm_summary%runqueue_share_max), kind_of(v_lat_nodecomm_summary%runqueue_share_max))
+  call check_field('lat_nodecomm_summary', 'runqueue_rank', c_loc(v_lat_nodecomm_summary), c_loc(v_lat_nodecomm_summary%runqueue_rank), &
+                   c_sizeof(v_lat_nodecomm_summary%runqueue_rank), kind_of(v_lat_nodecomm_summary%runqueue_rank))
+  call check_field('lat_nodecomm_summary', 'runqueue_wait_s', c_loc(v_lat_nodecomm_summary), c_loc(v_lat_nodecomm_summary%runqueue_wait_s), &
+                   c_sizeof(v_lat_nodecomm_summary%runqueue_wait_s), kind_of(v_lat_nodecomm_summary%runqueue_wait_s))
   call check_size('lat_fit_options', c_sizeof(v_lat_fit_options))
   call check_field('lat_fit_options', 'nthresholds', c_loc(v_lat_fit_options), c_loc(v_lat_fit_options%nthresholds), &
                    c_sizeof(v_lat_fit_options%nthresholds), kind_of(v_lat_fit_options%nthresholds))
@@ -1078,6 +1106,12 @@ program test_layout
                    c_sizeof(v_lat_coll_summary%median_ci_half_pct_max), kind_of(v_lat_coll_summary%median_ci_half_pct_max))
   call check_field('lat_coll_summary', 'precision_limit_s', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%precision_limit_s), &
                    c_sizeof(v_lat_coll_summary%precision_limit_s), kind_of(v_lat_coll_summary%precision_limit_s))
+  call check_field('lat_coll_summary', 'runqueue_share_max', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%runqueue_share_max), &
+                   c_sizeof(v_lat_coll_summary%runqueue_share_max), kind_of(v_lat_coll_summary%runqueue_share_max))
+  call check_field('lat_coll_summary', 'runqueue_rank', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%runqueue_rank), &
+                   c_sizeof(v_lat_coll_summary%runqueue_rank), kind_of(v_lat_coll_summary%runqueue_rank))
+  call check_field('lat_coll_summary', 'runqueue_wait_s', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%runqueue_wait_s), &
+                   c_sizeof(v_lat_coll_summary%runqueue_wait_s), kind_of(v_lat_coll_summary%runqueue_wait_s))
   call check_size('lat_coll_point', c_sizeof(v_lat_coll_point))
   call check_field('lat_coll_point', 'msg_bytes', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%msg_bytes), &
                    c_sizeof(v_lat_coll_point%msg_bytes), kind_of(v_lat_coll_point%msg_bytes))
