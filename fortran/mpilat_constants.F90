@@ -44,6 +44,7 @@ module mpilat_constants
   integer, parameter, public :: lat_study_max = LAT_STUDY_MAX, lat_precision_min_chunks = LAT_PRECISION_MIN_CHUNKS
   integer, parameter, public :: lat_unreachable_rounds = LAT_UNREACHABLE_ROUNDS
   integer, parameter, public :: lat_precision_batches = LAT_PRECISION_BATCHES
+  integer, parameter, public :: lat_cachesize_llc_factor = LAT_CACHESIZE_LLC_FACTOR
   integer, parameter, public :: lat_coll_all_ops = LAT_COLL_ALL_OPS, lat_coll_all_modes = LAT_COLL_ALL_MODES
   integer, parameter, public :: lat_coll_max_sizes = LAT_COLL_MAX_SIZES
   integer, parameter, public :: lat_max_input_bytes = LAT_MAX_INPUT_BYTES, lat_max_input_line = LAT_MAX_INPUT_LINE
@@ -54,6 +55,7 @@ module mpilat_constants
   real(c_double), parameter, public :: lat_verdict_bic_gain = LAT_VERDICT_BIC_GAIN/**/_c_double
   real(c_double), parameter, public :: lat_precision_limit_s = LAT_PRECISION_LIMIT_S/**/_c_double
   real(c_double), parameter, public :: lat_disturbed_share = LAT_DISTURBED_SHARE/**/_c_double
+  real(c_double), parameter, public :: lat_overlap_window_ratio = LAT_OVERLAP_WINDOW_RATIO/**/_c_double
   real(c_double), parameter, public :: lat_disturbed_min_wait_s = LAT_DISTURBED_MIN_WAIT_S/**/_c_double
   !> The API version these bindings were written for; compare with lat_get_api_version().
   integer, parameter, public :: lat_api_version = LAT_API_VERSION

@@ -87,6 +87,13 @@
    (mmpi's 0.05-0.1 s runs read 6-20 % here), a run beside a hog hundreds. */
 #define LAT_DISTURBED_MIN_WAIT_S 0.05
 
+/* The overlap patterns: a size's computation in a window of n_avg calls slower than this times its fastest
+   single call was measured on a disturbed machine (1.6-2.8x at 200,000 multiply-adds under load). */
+#define LAT_OVERLAP_WINDOW_RATIO 1.25
+
+/* cachesize below this many times the last-level cache may leave the "cold" walk in the cache. */
+#define LAT_CACHESIZE_LLC_FACTOR 4
+
 /* The batches of consecutive chunks whose medians give precision_pct's interval (a prediction interval of one
    more batch, which is how the next launch is taken: docs/method.md, "Precision"). */
 #define LAT_PRECISION_BATCHES 8

@@ -281,13 +281,18 @@ typedef struct lat_sweep_point {
   double min_us;        /**< minimum of the samples: THE reported time (minimum of averages) */
   double median_us, mean_us, max_us, stddev_us; /**< over the samples, for the spread */
   double rate_mbs;      /**< bytes / min_us (times the pairs with bisect): MB/s */
-  double compute_us;    /**< the overlap patterns: the computation alone, minimum over samples; else 0 */
+  double compute_us;    /**< the overlap patterns: the computation alone, per call: the minimum over every single
+                             call timed by itself (since 10; a window of n_avg calls before); else 0 */
   int refined;          /**< 1: added by the adaptive refinement */
   int rerun;            /**< 1: sat above its neighbours' line and was measured again */
   int anomalous;        /**< 1: still above both neighbours after the rerun (a real peak, look at it) */
   int reserved;         /**< 0 */
   int low;              /**< 1: still below both neighbours after the rerun, its minimum one sample far below its
                              others (anomaly_rel): questioned, a disturbed sample rather than the size's time */
+  double compute_window_us; /**< the overlap patterns: the computation per call over a window of n_avg calls in a
+                                 row (the way the overlap's exchange is timed), the least over samples; above
+                                 LAT_OVERLAP_WINDOW_RATIO x compute_us the windows were disturbed (the table says
+                                 so); else 0 */
 } lat_sweep_point;
 
 /** A message size where the time per byte changes abruptly (a packet or protocol threshold). */
@@ -342,6 +347,9 @@ typedef struct lat_sweep_summary {
                                LAT_DISTURBED_MIN_WAIT_S on (a job's start costs a few ms) */
   int refining;         /**< 1: the passes ran out (reps) while the adaptive refinement still split intervals or
                              judged new sizes: the steps' brackets may be wider than autodx */
+  int64_t llc_bytes;    /**< the last-level cache of the leader's processor as hwloc reports it (bytes); 0: not
+                             known. cachesize below LAT_CACHESIZE_LLC_FACTOR times it may stay in the cache (the
+                             table warns) */
 } lat_sweep_summary;
 
 /* ---- queue (spec/queue.toml) -------------------------------------------------------------------------- */

@@ -131,7 +131,8 @@ module mpilat_types_sweep
     real(c_double) :: stddev_us
     !> bytes / min_us (times the pairs with bisect): MB/s
     real(c_double) :: rate_mbs
-    !> the overlap patterns: the computation alone, minimum over samples; else 0
+    !> the overlap patterns: the computation alone, per call: the minimum over every single call timed by
+    !> itself (since 10; a window of n_avg calls before); else 0
     real(c_double) :: compute_us
     !> 1: added by the adaptive refinement
     integer(c_int) :: refined
@@ -144,6 +145,10 @@ module mpilat_types_sweep
     !> 1: still below both neighbours after the rerun, its minimum one sample far below its others
     !> (anomaly_rel): questioned, a disturbed sample rather than the size's time
     integer(c_int) :: low
+    !> the overlap patterns: the computation per call over a window of n_avg calls in a row (the way the
+    !> overlap's exchange is timed), the least over samples; above LAT_OVERLAP_WINDOW_RATIO x compute_us
+    !> the windows were disturbed (the table says so); else 0
+    real(c_double) :: compute_window_us
   end type lat_sweep_point
 
   !> A message size where the time per byte changes abruptly (a packet or protocol threshold).
@@ -235,6 +240,9 @@ module mpilat_types_sweep
     !> 1: the passes ran out (reps) while the adaptive refinement still split intervals or judged new
     !> sizes: the steps' brackets may be wider than autodx
     integer(c_int) :: refining
+    !> the last-level cache of the leader's processor as hwloc reports it (bytes); 0: not known. cachesize
+    !> below LAT_CACHESIZE_LLC_FACTOR times it may stay in the cache (the table warns)
+    integer(c_int64_t) :: llc_bytes
   end type lat_sweep_summary
 
 end module mpilat_types_sweep

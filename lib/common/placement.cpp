@@ -55,6 +55,23 @@ void hwloc_place(lat_rank_place &place, int &processors) {
 
 }  // namespace
 
+int64_t last_level_cache_bytes() {
+  hwloc_topology_t topo;
+  if (hwloc_topology_init(&topo) != 0) return 0;
+  int64_t bytes = 0;
+  if (hwloc_topology_load(topo) == 0) {
+    for (hwloc_obj_type_t type : {HWLOC_OBJ_L5CACHE, HWLOC_OBJ_L4CACHE, HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L1CACHE}) {
+      const hwloc_obj_t cache = hwloc_get_obj_by_type(topo, type, 0);
+      if (cache != nullptr && cache->attr != nullptr && cache->attr->cache.size > 0) {
+        bytes = static_cast<int64_t>(cache->attr->cache.size);
+        break;
+      }
+    }
+  }
+  hwloc_topology_destroy(topo);
+  return bytes;
+}
+
 LocalPlace place_of_this_rank(MPI_Comm comm, int rank) {
   LocalPlace local;
   lat_rank_place &p = local.place;

@@ -23,4 +23,8 @@ struct LocalPlace {
 /// Collective over comm (MPI_Comm_split_type, blocking: every rank has just agreed the arguments). hwloc fills socket, core and cpu where it can, -1 elsewhere.
 LocalPlace place_of_this_rank(MPI_Comm comm, int rank);
 
+/// The size of the largest cache level hwloc finds on this machine (the last-level cache), in bytes; 0 where
+/// hwloc reports none. What a cache-cold walk must outgrow (lat_sweep_options.cachesize).
+int64_t last_level_cache_bytes();
+
 }  // namespace lat

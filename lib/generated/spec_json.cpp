@@ -80,6 +80,7 @@ nlohmann::json spec_result_json(const lat_sweep_point &r) {
   j["rerun"] = r.rerun != 0;
   j["anomalous"] = r.anomalous != 0;
   j["low"] = r.low != 0;
+  j["compute_window_us"] = r.compute_window_us;
   return j;
 }
 

@@ -131,6 +131,16 @@ std::string sweep_table_text(const SweepResult &r) {
            p.median_us, p.max_us, p.samples + p.rerun_samples, p.n_avg, p.refined ? "r" : "", p.rerun ? "R" : "",
            p.anomalous ? "A" : "", p.low ? "L" : "");
   // Each step's bracket, and whether the refinement brought it to -autodx or stopped short (and why).
+  // -cachesize against the machine's last-level cache; -overlap's computation windows against its single calls.
+  if (s.cachesize > 0 && s.llc_bytes > 0 && s.cachesize < LAT_CACHESIZE_LLC_FACTOR * s.llc_bytes)
+    append(o, "# WARNING: -cachesize {} bytes is less than {} times the last-level cache ({} bytes, hwloc): the \"cold\" "
+              "walk may stay in the cache; give at least {}\n",
+           s.cachesize, LAT_CACHESIZE_LLC_FACTOR, s.llc_bytes, LAT_CACHESIZE_LLC_FACTOR * s.llc_bytes);
+  for (const lat_sweep_point &p : r.points)
+    if (is_overlap(s.pattern) && p.compute_us > 0.0 && p.compute_window_us > LAT_OVERLAP_WINDOW_RATIO * p.compute_us)
+      append(o, "# WARNING: at {} the computation took {:.4f} us a call in a window of {} calls against {:.4f} us alone "
+                "({:.2f}x): the windows, as the exchange's, were disturbed\n",
+             p.bytes, p.compute_window_us, p.n_avg, p.compute_us, p.compute_window_us / p.compute_us);
   for (const lat_sweep_threshold &t : r.thresholds) {
     const int64_t width = t.above_bytes - t.below_bytes;
     const std::string bracket =
@@ -156,22 +166,32 @@ std::string sweep_table_text(const SweepResult &r) {
 }
 
 std::string sweep_gpl_text(const SweepResult &r, bool givedy) {
-  // The original's layout, tab-separated: the two ranks, their distance, the length, the time and the rate;
-  // with -givedy the mean and the maximum over the samples after them (an old script's `using 4:5` reads).
+  // The original's DataoutGraph, tab-separated: the two ranks, their distance, the length, the time (%f, us)
+  // and the rate (%.2f, bytes/s: the length over the time in seconds); with -givedy its order: the mean, the
+  // rate, the minimum (the reported time) and the maximum, so its `using 4:5:7:8 with errorbars` draws the
+  // mean with a bar from the minimum to the maximum.
   std::string o;
   append(o, "# {}\n", title(r));
-  append(o, "# columns: 1 proc1, 2 proc2, 3 distance (ranks), 4 {}, 5 time (us, minimum of averages: the reported "
-            "value), 6 rate (MB/s){}\n",
-         size_label(r), givedy ? ", 7 mean (us), 8 max (us) over the samples" : "");
+  if (givedy)
+    append(o, "# columns: 1 proc1, 2 proc2, 3 distance (ranks), 4 {}, 5 mean (us) over the samples, 6 rate (bytes/s, "
+              "from the minimum), 7 time (us, minimum of averages: the reported value), 8 max (us)\n",
+           size_label(r));
+  else
+    append(o, "# columns: 1 proc1, 2 proc2, 3 distance (ranks), 4 {}, 5 time (us, minimum of averages: the reported "
+              "value), 6 rate (bytes/s)\n",
+           size_label(r));
   if (r.summary.end == LAT_SWEEP_END_STOPPED || r.summary.end == LAT_SWEEP_END_BUDGET)
     append(o, "# PARTIAL: the sweep ended early ({})\n", sweep_end_name(r.summary.end));
   const int64_t distance = r.summary.dest > r.summary.source ? r.summary.dest - r.summary.source
                                                              : r.summary.source - r.summary.dest;
   for (const lat_sweep_point &p : r.points) {
-    append(o, "{}\t{}\t{}\t{}\t{:.6f}\t{:.6f}", r.summary.source, r.summary.dest, distance, p.bytes, p.min_us,
-           p.rate_mbs);
-    if (givedy) append(o, "\t{:.6f}\t{:.6f}", p.mean_us, p.max_us);
-    o += '\n';
+    const double bytes_per_s = p.rate_mbs * 1e6;
+    if (givedy)
+      append(o, "{}\t{}\t{}\t{}\t{:.6f}\t{:.2f}\t{:.6f}\t{:.6f}\n", r.summary.source, r.summary.dest, distance, p.bytes,
+             p.mean_us, bytes_per_s, p.min_us, p.max_us);
+    else
+      append(o, "{}\t{}\t{}\t{}\t{:.6f}\t{:.2f}\n", r.summary.source, r.summary.dest, distance, p.bytes, p.min_us,
+             bytes_per_s);
   }
   return o;
 }
@@ -180,11 +200,11 @@ namespace {
 
 /// What the .gcm and the picture's script share: title, axes (log-log with -logscale, as the original
 /// plots; else log in time only: the max of a sample can be 100 times the min), the steps as dashed lines.
-std::string figure_settings(const SweepResult &r, bool rate) {
+std::string figure_settings(const SweepResult &r, const char *rate_label) {
   std::string o;
   append(o, "set title {}\n", gnuplot_quoted(title(r) + " (" + r.summary.source_host + ")").c_str());
   append(o, "set xlabel {}\nset ylabel {}\n", gnuplot_quoted(size_label(r)),
-         gnuplot_quoted(rate ? "rate (MB/s, from the minimum time)" : time_label(r)));
+         gnuplot_quoted(rate_label != nullptr ? rate_label : time_label(r)));
   append(o, "set key top left\nset grid\n{}\n", r.options.logscale ? "set logscale xy" : "set logscale y");
   for (const lat_sweep_threshold &t : r.thresholds)
     append(o, "set arrow from {}, graph 0 to {}, graph 1 nohead dashtype 2 linecolor rgb 'gray50'\n",
@@ -197,18 +217,17 @@ std::string figure_settings(const SweepResult &r, bool rate) {
 std::string sweep_gcm_text(const SweepResult &r, const std::string &fname, bool givedy, bool rate) {
   std::string o = gnuplot_figure_head(fname, 1000, 650, ".gcm");
   append(o, "if (!exists(\"datafile\")) datafile = {}\n", gnuplot_quoted(fname + ".gpl").c_str());
-  o += figure_settings(r, rate);
+  o += figure_settings(r, rate ? "rate (bytes/s, from the minimum time)" : nullptr);
   if (rate) {  // the .gpl's column 6
     o += "plot datafile using 4:6 with linespoints pointtype 7 pointsize 0.5 linecolor rgb 'blue' title 'rate'\n";
     return o;
   }
-  if (givedy) {
-    append(o, "plot datafile using 4:8 with lines linecolor rgb 'light-red' title 'max', \\\n");
-    append(o, "     datafile using 4:7 with lines linecolor rgb 'dark-green' title 'mean', \\\n     ");
-  } else {
-    o += "plot ";
+  if (givedy) {  // the original's picture: the mean with a bar from the minimum to the maximum, and the minimum
+    append(o, "plot datafile using 4:5:7:8 with errorbars linecolor rgb 'dark-green' title 'mean (bar: min to max)', \\\n");
+    append(o, "     datafile using 4:7 with linespoints pointtype 7 pointsize 0.5 linecolor rgb 'blue' title 'time (min)'\n");
+    return o;
   }
-  append(o, "datafile using 4:5 with linespoints pointtype 7 pointsize 0.5 linecolor rgb 'blue' title 'time (min)'\n");
+  append(o, "plot datafile using 4:5 with linespoints pointtype 7 pointsize 0.5 linecolor rgb 'blue' title 'time (min)'\n");
   return o;
 }
 
@@ -216,7 +235,7 @@ std::string sweep_plot_script(const SweepResult &r, const std::string &fname, bo
   std::string o = gnuplot_figure_head(fname, 1000, 650);
   append(o, "if (!exists(\"datafile\")) datafile = {}\n", gnuplot_quoted(fname + ".csv").c_str());
   o += "set datafile separator ','\n";
-  o += figure_settings(r, rate);
+  o += figure_settings(r, rate ? "rate (MB/s, from the minimum time)" : nullptr);
   if (rate) {  // <base>.csv's column 9, rate_mbs
     o += "plot datafile every ::1 using 1:9 with linespoints pointtype 7 pointsize 0.5 linecolor rgb 'blue' "
          "title 'rate'\n";
@@ -263,6 +282,9 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
                   {"vector_stride", s.vector_stride > 0 ? nlohmann::json(s.vector_stride) : nlohmann::json()},
                   {"vector_type", s.vector_stride > 0 ? nlohmann::json(s.vector_type != 0) : nlohmann::json()},
                   {"cachesize", s.cachesize},
+                  {"llc_bytes", s.llc_bytes > 0 ? nlohmann::json(s.llc_bytes) : nlohmann::json()},
+                  {"cachesize_below_llc_factor", s.cachesize > 0 && s.llc_bytes > 0 &&
+                                                     s.cachesize < LAT_CACHESIZE_LLC_FACTOR * s.llc_bytes},
                   {"overlap_bytes", is_overlap(s.pattern) ? nlohmann::json(s.overlap_bytes) : nlohmann::json()},
                   {"verify", s.verify != 0},
                   {"time_unit", time_label(r)}};

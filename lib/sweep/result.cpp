@@ -87,6 +87,7 @@ SweepResult result_of(const SweepOutcome &out, const lat_sweep_options &opts,
     const auto e = extras.find(p.size);
     q.n_avg = e == extras.end() ? 1 : e->second.n_avg;
     q.compute_us = e == extras.end() ? 0.0 : e->second.compute_us;
+    q.compute_window_us = e == extras.end() ? 0.0 : e->second.compute_window_us;
     const Distribution d = distribution_of_values(p.samples);
     const int64_t rate_bytes = is_overlap(opts.pattern) ? opts.overlap_bytes : p.size;
     const lat_stats st = describe(d, rate_bytes * rate_scale);

@@ -27,7 +27,8 @@ struct SweepResult {
 /// What the measuring side knows per size beyond the engine's samples.
 struct SizeExtras {
   int64_t n_avg = 1;
-  double compute_us = 0.0;
+  double compute_us = 0.0;         // the overlap's computation: the fastest single call
+  double compute_window_us = 0.0;  // ... per call in the fastest window of n_avg calls
 };
 
 /// The engine's outcome in the C ABI's shapes; npairs scales the rate (bisect), or with the halo exchange

@@ -22,6 +22,7 @@ extern "C" {
 #include "sweep/engine.hpp"
 #include "common/bytes.hpp"
 #include "sweep/result.hpp"
+#include "sweep/report.hpp"
 
 namespace {
 
@@ -367,6 +368,42 @@ void refinement_end_is_stated(void **) {
   assert_true(done.end == lat::SweepEnd::kStable && !done.refining);
 }
 
+/// The table warns where -cachesize is below LAT_CACHESIZE_LLC_FACTOR times the machine's last-level cache,
+/// and where an overlap size's computation ran slower in its window of n_avg calls than alone by more than
+/// LAT_OVERLAP_WINDOW_RATIO; the JSON says the first too. Nothing where neither holds.
+void table_warns_of_warm_walks_and_disturbed_windows(void **) {
+  lat::SweepResult r;
+  r.options.pattern = LAT_SWEEP_PINGPONG;
+  r.summary.pattern = LAT_SWEEP_PINGPONG;
+  r.summary.cachesize = 1 << 20;
+  r.summary.llc_bytes = 32 << 20;
+  lat_sweep_point q{};
+  q.bytes = 1024;
+  q.min_us = 1.0;
+  r.points.push_back(q);
+  r.samples.push_back({1.0});
+  std::string t = lat::sweep_table_text(r);
+  assert_true(t.find("# WARNING: -cachesize 1048576 bytes is less than 4 times the last-level cache (33554432 bytes, hwloc)") !=
+              std::string::npos);
+  assert_true(lat::sweep_json_text(r, "mpptest").find("\"cachesize_below_llc_factor\": true") != std::string::npos);
+  r.summary.cachesize = int64_t{256} << 20;  // 8 times: no warning
+  assert_true(lat::sweep_table_text(r).find("WARNING") == std::string::npos);
+  r.summary.llc_bytes = 0;  // not known: nothing claimed
+  r.summary.cachesize = 1 << 20;
+  assert_true(lat::sweep_table_text(r).find("WARNING") == std::string::npos);
+  // -overlap: 1.30 us a call in the window against 1.00 alone is beyond 1.25; 1.20 is not.
+  r.summary.cachesize = 0;
+  r.summary.pattern = r.options.pattern = LAT_SWEEP_OVERLAP_ROUNDTRIP;
+  r.points[0].compute_us = 1.0;
+  r.points[0].compute_window_us = 1.30;
+  r.points[0].n_avg = 50;
+  t = lat::sweep_table_text(r);
+  assert_true(t.find("# WARNING: at 1024 the computation took 1.3000 us a call in a window of 50 calls against 1.0000 us "
+                     "alone (1.30x)") != std::string::npos);
+  r.points[0].compute_window_us = 1.20;
+  assert_true(lat::sweep_table_text(r).find("WARNING") == std::string::npos);
+}
+
 void bad_plans_are_named(void **) {
   SweepPlan p = grid_plan();
   p.sizes = {0, 64, 64};
@@ -590,7 +627,7 @@ int main() {
       cmocka_unit_test(reps_and_budget_end_the_sweep), cmocka_unit_test(anomalies_are_rerun),
       cmocka_unit_test(steps_need_a_jump_not_a_slope), cmocka_unit_test(bad_plans_are_named),
       cmocka_unit_test(a_disturbed_neighbour_does_not_hide_a_step), cmocka_unit_test(low_samples_are_questioned),
-      cmocka_unit_test(refinement_end_is_stated),
+      cmocka_unit_test(refinement_end_is_stated), cmocka_unit_test(table_warns_of_warm_walks_and_disturbed_windows),
       cmocka_unit_test(refinement_cap),               cmocka_unit_test(verification_catches_corruption),
       cmocka_unit_test(result_round_trip),            cmocka_unit_test(every_size_in_every_pass),
       cmocka_unit_test(refined_sizes_compare_over_the_same_passes), cmocka_unit_test(cache_cold_walk),

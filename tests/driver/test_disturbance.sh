@@ -12,7 +12,10 @@ build=$1 mpiexec=$2
 . "$(dirname "$0")/checks.sh"
 
 hogs=()
-start_hogs() { for _ in 1 2; do nice -n -10 sh -c 'while :; do :; done' & hogs+=($!); done; sleep 0.2; }
+start_hogs() {  # [NICE]: two busy loops, at nice -10 unless given
+  for _ in 1 2; do nice -n "${1:--10}" sh -c 'while :; do :; done' & hogs+=($!); done
+  sleep 0.2
+}
 stop_hogs() { [ ${#hogs[@]} -eq 0 ] || kill "${hogs[@]}" 2> /dev/null; wait "${hogs[@]}" 2> /dev/null; hogs=(); }
 trap 'stop_hogs; rm -rf "$work"' EXIT
 
@@ -56,14 +59,24 @@ args[queuelat]="--lengths 0:64:32 --iters 40 --reps 20 --noplot --noprogress"
 json[queuelat]=queuelat.json pointer[queuelat]=disturbance table[queuelat]=queuelat.txt line[queuelat]=1
 args[mmpi]="--repeats 60000 --noprogress"
 json[mmpi]=ammpi_2_64_60000.json pointer[mmpi]=run/disturbance table[mmpi]=ammpi_2_64_60000.dat line[mmpi]=4
-args[nodecomm]="--sizes 8,64,512 --reps 300 --noadaptive --noplot --noprogress"
+args[nodecomm]="--sizes 8,64,512 --reps 600 --noadaptive --noplot --noprogress"
 json[nodecomm]=nodecomm.json pointer[nodecomm]=run/disturbance table[nodecomm]=nodecomm.txt line[nodecomm]=1
 args[mpilat-coll]="--ops allreduce,barrier --sizes 8 --reps 3000 --loop-calls 5 --noplot --noprogress"
 json[mpilat-coll]=mpilat-coll.json pointer[mpilat-coll]=run/disturbance table[mpilat-coll]=mpilat-coll.txt line[mpilat-coll]=1
 
+# A quiet machine may still lose a processor for a moment (a quiet nodecomm run once waited 93 ms, 8 %, in a
+# suite where others read 0.4-0.9 %): a driver flagged quiet runs once more, and fails if flagged again.
 for d in "${drivers[@]}"; do
   # shellcheck disable=SC2086 # the arguments, one word each
   run "$d" "quiet/$d" ${args[$d]}
+  if python3 -c "import json, sys; j = json.load(open(sys.argv[1])); d = j
+for k in sys.argv[2].split('/'): d = d[k]
+sys.exit(0 if d['disturbed'] else 1)" "quiet/$d/${json[$d]}" "${pointer[$d]}"; then
+    echo "$d: flagged on a quiet machine; once more"
+    rm -rf "quiet/$d"
+    # shellcheck disable=SC2086
+    run "$d" "quiet/$d" ${args[$d]}
+  fi
   judge "$d" "quiet/$d" "${json[$d]}" "${pointer[$d]}" "${table[$d]}" "${line[$d]}" 0
 done
 for d in "${drivers[@]}"; do
@@ -76,5 +89,23 @@ for d in "${drivers[@]}"; do
   [ "$d" = nodecomm ] && { head -1 hog/nodecomm/nodecomm_fit.txt | grep -q '^# WARNING: the machine disturbed the run' && ok ||
     bad "nodecomm_fit.txt does not open with the warning"; }
 done
+
+# mpptest -overlap: the computation is timed per call (the fastest single call) and in a window of n_avg calls
+# as the exchange is. Beside two busy loops at the ranks' own priority every window of 50 calls of 0.8 ms
+# shares its processor (4 ms slices): 1.50x the single call in 3 of 3 runs here, 1.01x quiet; the table says
+# so for the size; quiet, it does not.
+overlap=(-overlap -overlapmsgsize 64 -sizelist 1000000 -sample_reps 4 -n_stable 0 -noplot)
+run mpptest quiet/overlap "${overlap[@]}"
+grep -q 'the computation took' quiet/overlap/stdout && bad "quiet -overlap: a disturbed window reported" || ok
+start_hogs 0
+run mpptest hog/overlap "${overlap[@]}"
+stop_hogs
+grep -q '^# WARNING: at 1000000 the computation took .* a call in a window of [0-9]* calls against .* alone' hog/overlap/stdout &&
+  ok || bad "-overlap beside the hogs: no disturbed window reported ($(grep -c . hog/overlap/stdout) lines)"
+python3 - hog/overlap/mppout.json <<'PY' && ok || bad "-overlap: compute_us is not the fastest single call below the window"
+import json, sys
+p = json.load(open(sys.argv[1]))['points'][0]
+assert 0 < p['compute_us'] <= p['compute_window_us'], p
+PY
 
 finish_checks "disturbance"

@@ -7,6 +7,7 @@
 # timing value.
 set -u
 mpptest=$1 mpiexec=$2
+data=$(cd "$(dirname "$0")/../data" && pwd)  # before checks.sh moves to its scratch directory
 # shellcheck source=checks.sh
 . "$(dirname "$0")/checks.sh"
 
@@ -21,18 +22,48 @@ grep -Eq '^# +bytes +time\(us\) +rate\(MB/s\) +median\(us\)' quick.txt && ok || 
 grep -q 'time(us)' quick.out && bad "-fname: the table went to stdout as well" || ok
 grep -q '^# startup and rate' quick.txt && grep -Eq '^# bytes [0-9]+\.\.[0-9]+ \([0-9]+ sizes\): startup = [0-9.]+ us, rate = ' quick.txt \
   && ok || bad "startup and rate lines"
-# mpptest's data columns, tab-separated: proc1 proc2 distance len time rate; '#' comments above. Each row is
-# the CSV's row of that size: len its bytes, time its min_us, rate its rate_mbs.
-awk -F'\t' '!/^#/ && (NF != 6 || $1 != 0 || $2 != 1 || $3 != 1) { exit 1 }' quick.gpl && ok ||
+# mpptest's data columns, tab-separated, as the original's DataoutGraph writes them: proc1 proc2 distance len,
+# the time (%f us) and the rate (%.2f bytes/s, len over the time); with -givedy mean, rate, min, max. One
+# checker for the original's layout, run on files made by hand from the original's code
+# (tests/data/mpptest_original*.gpl) and on ours: what passes there must pass here.
+cat > gpl_layout.py <<'PY'
+import re, sys
+def rows(path, givedy):
+    out = []
+    for line in open(path):
+        if not line.strip() or line.startswith('#'):
+            continue
+        f = line.rstrip('\n').split('\t')
+        assert len(f) == (8 if givedy else 6), (path, line)
+        assert all(re.fullmatch(r'-?[0-9]+', x) for x in f[:4]), (path, line)
+        assert re.fullmatch(r'[0-9]+\.[0-9]{6}', f[4]) and re.fullmatch(r'[0-9]+\.[0-9]{2}', f[5]), (path, line)
+        if givedy:
+            assert all(re.fullmatch(r'[0-9]+\.[0-9]{6}', x) for x in f[6:]), (path, line)
+        time = float(f[6] if givedy else f[4])  # the reported time: column 7 with -givedy, else 5
+        rate = float(f[5])
+        assert abs(rate - int(f[3]) / (time * 1e-6)) <= 0.01 + 1e-4 * rate, (path, line, int(f[3]) / (time * 1e-6))
+        if givedy:
+            assert float(f[6]) <= float(f[4]) <= float(f[7]), (path, line)  # min <= mean <= max
+        out.append(f)
+    assert out, path
+    return out
+if __name__ == '__main__':
+    rows(sys.argv[1], sys.argv[2] == 'givedy')
+PY
+python3 gpl_layout.py "$data/mpptest_original.gpl" plain && python3 gpl_layout.py "$data/mpptest_original_givedy.gpl" givedy &&
+  ! python3 gpl_layout.py "$data/mpptest_original_givedy.gpl" plain 2> /dev/null && ok ||
+  bad "the layout checker does not hold the original's files made by hand"
+awk -F'\t' '!/^#/ && NF && (NF != 6 || $1 != 0 || $2 != 1 || $3 != 1) { exit 1 }' quick.gpl && ok ||
   bad "gpl rows must be proc1 0, proc2 1, distance 1 and 6 tab-separated columns"
-python3 - quick.gpl quick.csv <<'PY' && ok || bad "gpl rows are not the csv's sizes, minima and rates"
+python3 - quick.gpl quick.csv <<'PY' && ok || bad "gpl rows are not the original's layout with the csv's sizes, minima and rates"
 import csv, sys
-rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1]) if not l.startswith('#')]
+from gpl_layout import rows
+got = rows(sys.argv[1], False)
 table = list(csv.DictReader(open(sys.argv[2])))
-assert len(rows) == len(table), (len(rows), len(table))
-for r, c in zip(rows, table):
+assert len(got) == len(table), (len(got), len(table))
+for r, c in zip(got, table):
     assert int(r[3]) == int(c['bytes']) and abs(float(r[4]) - float(c['min_us'])) < 1e-6, (r, c)
-    assert abs(float(r[5]) - float(c['rate_mbs'])) < 1e-6, (r, c)
+    assert abs(float(r[5]) - 1e6 * float(c['rate_mbs'])) <= 1e-6 * float(r[5]) + 0.006, (r, c)  # bytes/s, as the original
 PY
 grep -q '^# columns: 1 proc1, 2 proc2, 3 distance (ranks), 4 message size (bytes), 5 time' quick.gpl && ok || bad "gpl column comment"
 [ "$(head -1 quick.csv)" = "bytes,samples,n_avg,min_us,median_us,mean_us,max_us,stddev_us,rate_mbs,compute_us,refined,rerun,anomalous,low" ] \
@@ -41,19 +72,21 @@ grep -q '^# columns: 1 proc1, 2 proc2, 3 distance (ranks), 4 message size (bytes
 grep -q '^plot datafile using 4:5 ' quick.gcm && grep -q "outfile = 'quick.png'" quick.gcm && grep -q '^set logscale y$' quick.gcm \
   && ok || bad "gcm commands"
 grep -q '^plot datafile every ::1 using 1:7 ' quick.gp && ok || bad "the picture's script reads the csv's max"
-# -givedy: the mean and the max after the rate (eight columns), and -gnuplot with it.
+# -givedy: the original's eight columns (mean, rate, min, max after len), and -gnuplot with it.
 $mpiexec -n 2 "$mpptest" -sizelist 0,64,1024 -sample_reps 3 -n_stable 0 -nr 4096 -givedy -noplot -noprogress -outbase dy \
   -fname dy.txt > /dev/null 2> dy.err || bad "-givedy run: $(cat dy.err)"
-python3 - dy.gpl dy.csv <<'PY' && ok || bad "-givedy: not 8 columns with the csv's mean and max"
+python3 - dy.gpl dy.csv <<'PY' && ok || bad "-givedy: not the original's 8 columns with the csv's mean, min and max"
 import csv, sys
-rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1]) if not l.startswith('#')]
+from gpl_layout import rows
+got = rows(sys.argv[1], True)
 table = list(csv.DictReader(open(sys.argv[2])))
-assert [len(r) for r in rows] == [8, 8, 8], rows
-for r, c in zip(rows, table):
-    assert [int(r[3]), float(r[6]), float(r[7])] == [int(c['bytes']), float(c['mean_us']), float(c['max_us'])], (r, c)
+assert len(got) == 3, got
+for r, c in zip(got, table):
+    assert [int(r[3]), float(r[4]), float(r[6]), float(r[7])] == \
+        [int(c['bytes']), float(c['mean_us']), float(c['min_us']), float(c['max_us'])], (r, c)
 PY
-grep -q "using 4:8 with lines .* title 'max'" dy.gcm && grep -q "using 4:7 with lines .* title 'mean'" dy.gcm && ok ||
-  bad "-givedy: gcm does not plot the mean and the max"
+grep -q "using 4:5:7:8 with errorbars .*title 'mean (bar: min to max)'" dy.gcm && grep -q "using 4:7 with linespoints .*title 'time (min)'" dy.gcm &&
+  ok || bad "-givedy: gcm does not plot the original's errorbars and the minimum"
 [ "$(head -c 8 quick.png | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] && ok || bad "png signature"
 json_fields quick.json
 python3 - quick.json <<'PY' && ok || bad "json fields"
@@ -133,6 +166,20 @@ for pattern in -roundtrip -async -head "-overlap -overlapmsgsize 512" "-overlap 
 done
 python3 -c "import json; j = json.load(open('p.json')); assert j['pattern']['cachesize'] == 1048576 and j['pattern']['verify']" \
   && ok || bad "cache-cold run's json"
+# 1 MiB against the last-level cache hwloc reports (lscpu's, read here through sysfs): below 4 times it the
+# table warns and the JSON says so; a machine whose cache is not known gets no claim.
+llc=$(for d in /sys/devices/system/cpu/cpu0/cache/index*; do echo "$(cat "$d/level") $(cat "$d/size")"; done 2> /dev/null |
+      sort -n | tail -1 | awk '{ s = $2; m = 1; if (s ~ /K$/) m = 1024; if (s ~ /M$/) m = 1048576; sub(/[KM]$/, "", s); print s * m }')
+python3 - p.json p.out "${llc:-0}" <<'PY' && ok || bad "-cachesize 1048576 against the last-level cache (${llc:-unknown} bytes)"
+import json, sys
+j = json.load(open(sys.argv[1])); out = open(sys.argv[2]).read(); llc = int(sys.argv[3])
+p = j['pattern']
+if llc == 0:
+    print('no cache size in sysfs: not judged'); sys.exit(0)
+assert p['llc_bytes'] == llc, (p['llc_bytes'], llc)
+assert p['cachesize_below_llc_factor'] == (1048576 < 4 * llc), p
+assert (f'# WARNING: -cachesize 1048576 bytes is less than 4 times the last-level cache ({llc} bytes, hwloc)' in out) == (1048576 < 4 * llc), out[:600]
+PY
 # -overlap is the original's round trip, -overlap -head the exchange: each labelled in the JSON and the table,
 # the computation alone beside it, and an operation that holds a computation takes about as long as it at
 # least: half of it, since the two minima come from different moments of this machine's phases (0.8 over 2
@@ -189,7 +236,7 @@ done
 # -rate: the .gcm plots the .gpl's rate (column 6), not the time.
 $mpiexec -n 2 "$mpptest" -rate -gnuplot -noplot -sizelist 0,1024 -sample_reps 2 -n_stable 0 -nr 4096 -noprogress \
   -outbase rate > rate.out 2>&1 && grep -q "using 4:6 .*title 'rate'" rate.gcm && ! grep -q "using 4:5" rate.gcm &&
-  grep -q "set ylabel 'rate (MB/s" rate.gcm && ok || bad "-rate: the .gcm ($(head -3 rate.out))"
+  grep -q "set ylabel 'rate (bytes/s" rate.gcm && ok || bad "-rate: the .gcm ($(head -3 rate.out))"
 # -halo: every rank with its -npartner partners; on 2 ranks periodic, rank 1 is both of rank 0's (+1 and -1).
 $mpiexec -n 2 "$mpptest" -halo -npartner 2 -periodic -sizelist 0,1024 -sample_reps 2 -n_stable 0 -nr 4096 -noplot \
   -noprogress -verify -outbase halo > halo.out 2>&1 &&

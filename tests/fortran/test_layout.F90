@@ -579,6 +579,8 @@ program test_layout
                    c_sizeof(v_lat_sweep_point%reserved), kind_of(v_lat_sweep_point%reserved))
   call check_field('lat_sweep_point', 'low', c_loc(v_lat_sweep_point), c_loc(v_lat_sweep_point%low), &
                    c_sizeof(v_lat_sweep_point%low), kind_of(v_lat_sweep_point%low))
+  call check_field('lat_sweep_point', 'compute_window_us', c_loc(v_lat_sweep_point), c_loc(v_lat_sweep_point%compute_window_us), &
+                   c_sizeof(v_lat_sweep_point%compute_window_us), kind_of(v_lat_sweep_point%compute_window_us))
   call check_size('lat_sweep_threshold', c_sizeof(v_lat_sweep_threshold))
   call check_field('lat_sweep_threshold', 'below_bytes', c_loc(v_lat_sweep_threshold), c_loc(v_lat_sweep_threshold%below_bytes), &
                    c_sizeof(v_lat_sweep_threshold%below_bytes), kind_of(v_lat_sweep_threshold%below_bytes))
@@ -666,6 +668,8 @@ program test_layout
                    c_sizeof(v_lat_sweep_summary%runqueue_wait_s), kind_of(v_lat_sweep_summary%runqueue_wait_s))
   call check_field('lat_sweep_summary', 'refining', c_loc(v_lat_sweep_summary), c_loc(v_lat_sweep_summary%refining), &
                    c_sizeof(v_lat_sweep_summary%refining), kind_of(v_lat_sweep_summary%refining))
+  call check_field('lat_sweep_summary', 'llc_bytes', c_loc(v_lat_sweep_summary), c_loc(v_lat_sweep_summary%llc_bytes), &
+                   c_sizeof(v_lat_sweep_summary%llc_bytes), kind_of(v_lat_sweep_summary%llc_bytes))
   call check_size('lat_queue_options', c_sizeof(v_lat_queue_options))
   call check_field('lat_queue_options', 'iters', c_loc(v_lat_queue_options), c_loc(v_lat_queue_options%iters), &
                    c_sizeof(v_lat_queue_options%iters), kind_of(v_lat_queue_options%iters))
