@@ -56,6 +56,8 @@ module mpilat_constants
   real(c_double), parameter, public :: lat_precision_limit_s = LAT_PRECISION_LIMIT_S/**/_c_double
   real(c_double), parameter, public :: lat_disturbed_share = LAT_DISTURBED_SHARE/**/_c_double
   real(c_double), parameter, public :: lat_overlap_window_ratio = LAT_OVERLAP_WINDOW_RATIO/**/_c_double
+  real(c_double), parameter, public :: lat_queue_control_spreads = LAT_QUEUE_CONTROL_SPREADS/**/_c_double
+  real(c_double), parameter, public :: lat_queue_control_share = LAT_QUEUE_CONTROL_SHARE/**/_c_double
   real(c_double), parameter, public :: lat_disturbed_min_wait_s = LAT_DISTURBED_MIN_WAIT_S/**/_c_double
   !> The API version these bindings were written for; compare with lat_get_api_version().
   integer, parameter, public :: lat_api_version = LAT_API_VERSION

@@ -94,6 +94,13 @@
 /* cachesize below this many times the last-level cache may leave the "cold" walk in the cache. */
 #define LAT_CACHESIZE_LLC_FACTOR 4
 
+/* queuelat's negative control fails when the 0 %-traversed curve rises by more than this many times the reps'
+   spread ... */
+#define LAT_QUEUE_CONTROL_SPREADS 2.0
+/* ... and by more than this share of the fitted curve's rise over the same lengths (a quiet run here: the
+   control rose 0.06 us over 1,000 posted receives, 1 % of the 100 % curve's 5.2 us). */
+#define LAT_QUEUE_CONTROL_SHARE 0.25
+
 /* The batches of consecutive chunks whose medians give precision_pct's interval (a prediction interval of one
    more batch, which is how the next launch is taken: docs/method.md, "Precision"). */
 #define LAT_PRECISION_BATCHES 8
@@ -223,6 +230,9 @@
  *   LAT_WARN_DISTURBED (since 10) lat_queue_sweep, lat_collective: a measuring rank waited for a processor
  *                      LAT_DISTURBED_SHARE of the measurement or more (and LAT_DISTURBED_MIN_WAIT_S) (runqueue_share_max; the size sweep, the
  *                      pair matrix and nodecomm report the same share without a warnings field)
+ *   LAT_WARN_CONTROL   (since 10) lat_queue_sweep, posted mode: the 0 %-traversed curve, which must be flat, rose
+ *                      beyond the reps' spread and a share of the fitted curve's rise: the machine, not the queue,
+ *                      moved the times (control_rise_us, control_spread_us)
  */
 #define LAT_RUN_WARNINGS(LAT_X) \
   LAT_X(LAT_WARN_LEVELS, 1) \
@@ -232,7 +242,8 @@
   LAT_X(LAT_WARN_LATE, 16) \
   LAT_X(LAT_WARN_CLOCKS, 32) \
   LAT_X(LAT_WARN_FIT, 64) \
-  LAT_X(LAT_WARN_DISTURBED, 128)
+  LAT_X(LAT_WARN_DISTURBED, 128) \
+  LAT_X(LAT_WARN_CONTROL, 256)
 
 /* What changed at a state change of a run (lat_pingpong_result.change_quantity; enum lat_change_quantity).
  *   LAT_CHANGE_MEDIAN  the chunks' median one-way time (us)

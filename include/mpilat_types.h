@@ -399,7 +399,8 @@ typedef struct lat_queue_summary {
                              than 3 points) */
   double fit_residual_max_us; /**< its largest |residual|, microseconds */
   int warnings;         /**< LAT_WARN_FIT when the slope is negative, or its points do not lie on a line (R^2 <
-                             LAT_QUEUE_FIT_R2_MIN), or fewer than 3 points; the report says which */
+                             LAT_QUEUE_FIT_R2_MIN), or fewer than 3 points; LAT_WARN_CONTROL when the 0
+                             %-traversed control is not flat; LAT_WARN_DISTURBED; the report says which */
   double runqueue_share_max; /**< the largest share of a measuring rank's wall clock, over the measurement, that
                                   its thread spent runnable but waiting for a processor (Linux's schedstat: other
                                   work on its processors, or more ranks than processors); disturbed at
@@ -409,6 +410,14 @@ typedef struct lat_queue_summary {
                              known */
   double runqueue_wait_s; /**< the seconds runqueue_rank waited for a processor; disturbed only from
                                LAT_DISTURBED_MIN_WAIT_S on (a job's start costs a few ms) */
+  int64_t control_points; /**< posted mode: the measured points of the 0 %-traversed curve (first size), the
+                               run's negative control: it must be flat; 0 without a 0 % fraction */
+  double control_rise_us; /**< the least-squares line through the control's minima, its rise from the shortest to
+                               the longest queue (us) */
+  double control_spread_us; /**< the reps' spread at the control's points: the median of their standard
+                                 deviations (us). The control fails (LAT_WARN_CONTROL) when its rise exceeds
+                                 LAT_QUEUE_CONTROL_SPREADS times this and LAT_QUEUE_CONTROL_SHARE of the fitted
+                                 curve's rise */
 } lat_queue_summary;
 
 /* ---- pairs (spec/pairs.toml) -------------------------------------------------------------------------- */

@@ -318,6 +318,34 @@ void fit_minima(QueueResult &r) {
   s.fit_residual_max_us = fit.residual_max;
   s.warnings = 0;
   if (fit.n < 3 || fit.line.slope < 0.0 || fit.r2 < LAT_QUEUE_FIT_R2_MIN) s.warnings |= LAT_WARN_FIT;
+  // The negative control (posted mode): the 0 %-traversed curve's minima must not rise with the queue beyond
+  // the reps' spread; where they rise as a share of the fitted curve does, the machine moved the times (a loaded
+  // run's control rose from 0.5 to 236 us while its 100 % curve gave R^2 0.84 and 15-56 times the slope).
+  std::vector<double> cx, cy, spreads;
+  if (s.mode == LAT_QUEUE_POSTED && !r.points.empty())
+    for (const lat_queue_point &q : r.points)
+      if (q.fraction_percent == 0.0 && q.bytes == r.points.front().bytes && q.measurements > 0) {
+        cx.push_back(static_cast<double>(q.length));
+        cy.push_back(q.min_us);
+        spreads.push_back(q.stddev_us);
+      }
+  s.control_points = static_cast<int64_t>(cx.size());
+  s.control_rise_us = s.control_spread_us = 0.0;
+  if (cx.size() >= 2) {
+    const auto [lo, hi] = std::minmax_element(cx.begin(), cx.end());
+    const LineFit control = fit_line(cx, cy);
+    s.control_rise_us = control.line.slope * (*hi - *lo);
+    std::nth_element(spreads.begin(), spreads.begin() + static_cast<long>(spreads.size() / 2), spreads.end());
+    s.control_spread_us = spreads[spreads.size() / 2];
+    double fitted_rise = 0.0;
+    if (!x.empty()) {
+      const auto [flo, fhi] = std::minmax_element(x.begin(), x.end());
+      fitted_rise = fit.line.slope * (*fhi - *flo);
+    }
+    if (s.control_rise_us > LAT_QUEUE_CONTROL_SPREADS * s.control_spread_us &&
+        s.control_rise_us > LAT_QUEUE_CONTROL_SHARE * fitted_rise)
+      s.warnings |= LAT_WARN_CONTROL;
+  }
 }
 
 int64_t traversed_of(int64_t length, double fraction_percent) {

@@ -63,6 +63,11 @@ std::vector<double> fit_residuals(const QueueResult &r) {
 /// Why the slope is no latency per entry (LAT_WARN_FIT), one "WARNING: ..." line per reason.
 std::vector<std::string> fit_warnings(const lat_queue_summary &s) {
   std::vector<std::string> w;
+  if (s.warnings & LAT_WARN_CONTROL)
+    w.push_back(fmt::format("WARNING: the negative control failed: the 0% curve, which must be flat, rose {:.4f} us over "
+                            "the queue lengths ({} points; the reps' spread {:.4f} us): the machine, not the queue, moved "
+                            "the times, and the slope cannot be trusted",
+                            s.control_rise_us, s.control_points, s.control_spread_us));
   if (!(s.warnings & LAT_WARN_FIT)) return w;
   if (s.fit_points < 3)
     w.push_back(fmt::format("WARNING: the line goes through {} points: too few to tell whether they lie on one; "
@@ -109,7 +114,9 @@ std::string queue_table_text(const QueueResult &r) {
             "R^2 {:.3f}, largest residual {:.4f} us; {:.3f} us at 0){}\n",
           posted(r) ? "traversed" : "queued", s.slope_us_per_entry, fitted_label(r, curves), s.fit_points, s.fit_r2,
           s.fit_residual_max_us, s.intercept_us,
-          disturbed.empty() ? "" : "; the machine disturbed the run (WARNING above): the slope cannot be trusted");
+          !disturbed.empty()                 ? "; the machine disturbed the run (WARNING above): the slope cannot be trusted"
+          : (s.warnings & LAT_WARN_CONTROL) ? "; the 0% control was not flat (WARNING below): the slope cannot be trusted"
+                                             : "");
   for (const std::string &w : fit_warnings(s)) append(o, "{}\n", w);
   append(o, "messages left unmatched after the sweep: {}\n", s.leftover_messages);
   return o;
@@ -144,7 +151,13 @@ std::string queue_json_text(const QueueResult &r, const std::string &command_lin
               {"residual_max_us", s.fit_residual_max_us},
               {"residuals_us", fit_residuals(r)},
               {"warnings", fit_warnings(s)},
-              {"trusted", !(s.warnings & (LAT_WARN_FIT | LAT_WARN_DISTURBED))}};
+              {"trusted", !(s.warnings & (LAT_WARN_FIT | LAT_WARN_DISTURBED | LAT_WARN_CONTROL))},
+              {"control", s.control_points >= 2 ? nlohmann::json{{"curve", "0%"},
+                                                                 {"points", s.control_points},
+                                                                 {"rise_us", s.control_rise_us},
+                                                                 {"spread_us", s.control_spread_us},
+                                                                 {"flat", !(s.warnings & LAT_WARN_CONTROL)}}
+                                                : nlohmann::json()}};
   j["disturbance"] = disturbance_json(s.runqueue_share_max, s.runqueue_rank, s.runqueue_wait_s);
   nlohmann::json points = nlohmann::json::array();
   for (const lat_queue_point &q : r.points) points.push_back(spec_result_json(q));

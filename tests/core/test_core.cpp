@@ -472,6 +472,29 @@ void queue_slope_from_minima(void **) {
   assert_true(r.summary.fit_r2 == 0.0 && r.summary.warnings == LAT_WARN_FIT);
   text = lat::queue_table_text(r);
   assert_non_null(strstr(text.c_str(), "WARNING: the line goes through 2 points: too few"));
+  // The negative control: the 0% curve flat (the points above: constant) passes; one that rises 0.5 us over the
+  // lengths (0.25 + 0.0005 x length) beyond twice the reps' spread (0.1 us) and a quarter of the 100% curve's
+  // rise (6.2 us x 0.25 = 1.55: it is not) passes too; one that rises 2.0 us fails and says so; with a spread
+  // of 1.5 us the same rise is within it.
+  r = queue_points([](int64_t x) { return 0.25 + 0.0062 * static_cast<double>(x); }, five);
+  lat::fit_minima(r);
+  assert_true(r.summary.control_points == 5 && r.summary.control_rise_us == 0.0 && !(r.summary.warnings & LAT_WARN_CONTROL));
+  const auto control = [&](double rise_us, double spread_us) {
+    for (lat_queue_point &q : r.points)
+      if (q.fraction_percent == 0.0) q.min_us = 0.25 + rise_us * static_cast<double>(q.length) / 1000.0, q.stddev_us = spread_us;
+    lat::fit_minima(r);
+  };
+  control(0.5, 0.1);
+  assert_true(std::fabs(r.summary.control_rise_us - 0.5) < 1e-9 && std::fabs(r.summary.control_spread_us - 0.1) < 1e-12);
+  assert_int_equal(r.summary.warnings, 0);
+  control(2.0, 0.1);
+  assert_int_equal(r.summary.warnings, LAT_WARN_CONTROL);
+  text = lat::queue_table_text(r);
+  assert_non_null(strstr(text.c_str(), "WARNING: the negative control failed: the 0% curve, which must be flat, rose 2.0000 us"));
+  assert_non_null(strstr(text.c_str(), "; the 0% control was not flat (WARNING below): the slope cannot be trusted"));
+  assert_non_null(strstr(lat::queue_json_text(r, "queuelat").c_str(), "\"flat\": false"));
+  control(2.0, 1.5);
+  assert_int_equal(r.summary.warnings, 0);
   // The JSON: the residuals of the fitted points, in length order.
   r = queue_points([](int64_t x) { return x == 500 ? 3.6 : 0.25 + 0.0062 * static_cast<double>(x); }, five);
   lat::fit_minima(r);

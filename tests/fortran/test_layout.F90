@@ -769,6 +769,12 @@ program test_layout
                    c_sizeof(v_lat_queue_summary%runqueue_rank), kind_of(v_lat_queue_summary%runqueue_rank))
   call check_field('lat_queue_summary', 'runqueue_wait_s', c_loc(v_lat_queue_summary), c_loc(v_lat_queue_summary%runqueue_wait_s), &
                    c_sizeof(v_lat_queue_summary%runqueue_wait_s), kind_of(v_lat_queue_summary%runqueue_wait_s))
+  call check_field('lat_queue_summary', 'control_points', c_loc(v_lat_queue_summary), c_loc(v_lat_queue_summary%control_points), &
+                   c_sizeof(v_lat_queue_summary%control_points), kind_of(v_lat_queue_summary%control_points))
+  call check_field('lat_queue_summary', 'control_rise_us', c_loc(v_lat_queue_summary), c_loc(v_lat_queue_summary%control_rise_us), &
+                   c_sizeof(v_lat_queue_summary%control_rise_us), kind_of(v_lat_queue_summary%control_rise_us))
+  call check_field('lat_queue_summary', 'control_spread_us', c_loc(v_lat_queue_summary), c_loc(v_lat_queue_summary%control_spread_us), &
+                   c_sizeof(v_lat_queue_summary%control_spread_us), kind_of(v_lat_queue_summary%control_spread_us))
   call check_size('lat_pair_options', c_sizeof(v_lat_pair_options))
   call check_field('lat_pair_options', 'msg_bytes', c_loc(v_lat_pair_options), c_loc(v_lat_pair_options%msg_bytes), &
                    c_sizeof(v_lat_pair_options%msg_bytes), kind_of(v_lat_pair_options%msg_bytes))
