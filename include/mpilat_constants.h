@@ -375,11 +375,15 @@
  *   LAT_VERDICT_MISFIT  its relative errors are systematic: the model does not describe the data
  *   LAT_VERDICT_NO_K    it fits, but its dependence on k does not pay for its extra parameters over the postal
  *                       model (BIC gain < LAT_VERDICT_BIC_GAIN): the data show no network limit, and RN and k* are
- *                       not claimed (RN infinite with LAT_BOUND_RN, k* infinite) */
+ *                       not claimed (RN infinite with LAT_BOUND_RN, k* infinite)
+ *   LAT_VERDICT_UNTESTED (since 10) too few observations for the runs test to find a systematic error even in
+ *                       its most extreme arrangement (two runs): the model can be neither confirmed nor refuted
+ *                       (5 sizes x 2 pairs: 10 observations reach z = -2.5 at most); never "fits" */
 #define LAT_FIT_VERDICTS(LAT_X) \
   LAT_X(LAT_VERDICT_FITS, 0) \
   LAT_X(LAT_VERDICT_MISFIT, 1) \
-  LAT_X(LAT_VERDICT_NO_K, 2)
+  LAT_X(LAT_VERDICT_NO_K, 2) \
+  LAT_X(LAT_VERDICT_UNTESTED, 3)
 #define LAT_VERDICT_RUNS_Z 3.5
 #define LAT_VERDICT_BIC_GAIN 10.0
 

@@ -40,6 +40,13 @@ double runs_z(const std::vector<lat_maxrate_obs> &obs, const std::vector<double>
   return std::min(z_of(true), z_of(false));
 }
 
+bool runs_test_can_reject(int64_t n) {
+  if (n < 10) return false;  // runs_z's own floor
+  const double dn = static_cast<double>(n), pos = std::floor(dn / 2.0), neg = dn - pos;
+  const double mu = 2.0 * pos * neg / dn + 1.0, var = (mu - 1.0) * (mu - 2.0) / (dn - 1.0);
+  return var > 0.0 && (2.0 - mu) / std::sqrt(var) < -LAT_VERDICT_RUNS_Z;
+}
+
 double bic_of(double sse, int64_t n, int params) {
   constexpr double kFloor = 1e-12;  // (1e-6)^2: below it a mean squared relative error is rounding
   const double dn = static_cast<double>(n);
@@ -92,12 +99,15 @@ void judge_regime(int g, const std::vector<lat_maxrate_obs> &part, const std::ve
       continue;
     }
     f.runs_z = runs_z(part, errors);
+    // Errors all within rounding: the model is the data (fits). Too few to test: never "fits".
+    const bool exact = std::all_of(errors.begin(), errors.end(), [](double e) { return std::fabs(e) <= 1e-6; });
     if (f.runs_z < -LAT_VERDICT_RUNS_Z) f.verdict = LAT_VERDICT_MISFIT;
+    else if (!exact && !runs_test_can_reject(n)) f.verdict = LAT_VERDICT_UNTESTED;
     const bool k_dependent = m == LAT_MODEL_MAXRATE || m == LAT_MODEL_MAXRATE4 || m == LAT_MODEL_MAXPOSTAL;
     if (!k_dependent || kmax == 1) continue;
     f.bic_gain = bic_of(postal_sse, n, 2) - bic_of(f.rel_err_sq, n, parameters_of(m));
-    if (f.verdict == LAT_VERDICT_FITS && f.bic_gain < LAT_VERDICT_BIC_GAIN) {
-      f.verdict = LAT_VERDICT_NO_K;
+    if (f.verdict != LAT_VERDICT_MISFIT && f.bic_gain < LAT_VERDICT_BIC_GAIN) {
+      if (f.verdict == LAT_VERDICT_FITS) f.verdict = LAT_VERDICT_NO_K;
       if (std::isfinite(f.rn_mbs)) {
         f.rn_mbs = std::numeric_limits<double>::infinity();
         f.rn_min_mbs = aggregate;

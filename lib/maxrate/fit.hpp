@@ -27,6 +27,10 @@ struct MaxrateFit {
 /// a trend in k or in size gives long runs of one sign, z far below 0.
 double runs_z(const std::vector<lat_maxrate_obs> &obs, const std::vector<double> &rel_err);
 
+/// Whether the runs test can find a systematic error among n signed errors at all: its most extreme arrangement
+/// (two runs of a balanced split) below -LAT_VERDICT_RUNS_Z. False below 16 observations.
+bool runs_test_can_reject(int64_t n);
+
 /// The Bayesian information criterion of a least-squares fit of n relative errors: n ln(sse / n) + params ln n
 /// (sse / n floored at 1e-12, rounding).
 double bic_of(double sse, int64_t n, int params);

@@ -98,7 +98,10 @@ std::string k_star_text(double k) { return std::isnan(k) ? "n/d" : std::isinf(k)
 
 const char *verdict_slug(const lat_model_fit &m) {
   if (std::isnan(m.alpha_us)) return "not_fitted";
-  return m.verdict == LAT_VERDICT_MISFIT ? "misfit" : m.verdict == LAT_VERDICT_NO_K ? "no_k_dependence" : "fits";
+  return m.verdict == LAT_VERDICT_MISFIT     ? "misfit"
+         : m.verdict == LAT_VERDICT_NO_K     ? "no_k_dependence"
+         : m.verdict == LAT_VERDICT_UNTESTED ? "cannot_be_tested"
+                                             : "fits";
 }
 
 const char *verdict_word(const lat_model_fit &m) {
@@ -106,6 +109,7 @@ const char *verdict_word(const lat_model_fit &m) {
   switch (m.verdict) {
     case LAT_VERDICT_MISFIT: return "MISFIT";
     case LAT_VERDICT_NO_K: return "no k dep.";
+    case LAT_VERDICT_UNTESTED: return "untested";
     default: return "fits";
   }
 }
@@ -119,6 +123,12 @@ std::string verdict_text(const lat_model_fit &m) {
     case LAT_VERDICT_NO_K:
       return fmt::format("fits, but shows no dependence on k (BIC gain {:.1f} over the postal model < {}): no RN, no k*",
                          m.bic_gain, LAT_VERDICT_BIC_GAIN);
+    case LAT_VERDICT_UNTESTED: {
+      int64_t need = 10;
+      while (!runs_test_can_reject(need)) ++need;
+      return fmt::format("cannot be tested: too few observations for the runs test to find a systematic error (it "
+                         "needs {} at least in a regime); measure more sizes or pairs", need);
+    }
     default:
       return std::isnan(m.bic_gain) ? fmt::format("fits (runs z {:.1f})", m.runs_z)
                                     : fmt::format("fits (runs z {:.1f}, BIC gain {:.1f} over the postal model)", m.runs_z, m.bic_gain);
@@ -143,7 +153,10 @@ std::string maxrate_tables_text(const MaxrateFit &fit) {
     append(o, "{} {}:", model == LAT_MODEL_MAXRATE4 ? "" : ";", rate_model_name(model));
     for (int g = 0; g < nreg; ++g) {
       const lat_model_fit &m = fit.models[static_cast<size_t>(g * LAT_NMODELS + model)];
-      append(o, "{} {} {}", g ? "," : "", regime_name(g, nreg), m.verdict == LAT_VERDICT_MISFIT ? "DOES NOT FIT" : verdict_word(m));
+      append(o, "{} {} {}", g ? "," : "", regime_name(g, nreg),
+             m.verdict == LAT_VERDICT_MISFIT     ? "DOES NOT FIT"
+             : m.verdict == LAT_VERDICT_UNTESTED ? "cannot be tested"
+                                                 : verdict_word(m));
     }
   }
   o += "\n";
@@ -158,11 +171,13 @@ std::string maxrate_tables_text(const MaxrateFit &fit) {
     const bool four = model == LAT_MODEL_MAXRATE4;
     append(o, "Table 1: {} model parameters, {}\n", rate_model_name(model), rate_model_formula(model));
     append(o, "  fit: {}\n", rate_model_method(model));
+    append(o, "  rates per round trip (T is a full ping-pong: n bytes each way in turn); per direction, the rate a link "
+              "or a core sustains, they are twice these (the JSON's *_per_direction_mbs)\n");
     append(o, "{:<11} {:>12} {:>20} {:>12} {:>12} {:>10} {:>12} {:>8} {:>10} {}\n", "phase", "alpha [us]", "RN [MB/s]",
             four ? "RCb [MB/s]" : "RC [MB/s]", four ? "RCi [MB/s]" : "", "k*", "sse gap", "runs z", "BIC gain", "verdict");
     for (int g = 0; g < nreg; ++g) {
       const lat_model_fit &m = fit.models[static_cast<size_t>(g * LAT_NMODELS + model)];
-      std::string rn = rate(m.rn_mbs);
+      std::string rn = cell(m.rn_mbs, 0, 0, nullptr);  // n/d where one pair cannot identify it
       if (m.bounded & LAT_BOUND_RN) rn += " (>=" + rate(m.rn_min_mbs) + ")";
       append(o, "{:<11} {:>12} {:>20} {:>12} {:>12} {:>10} {:>12} {:>8} {:>10} {}\n", regime_name(g, nreg),
              std::isnan(m.alpha_us) ? std::string("n/d") : (m.bounded & LAT_BOUND_ALPHA ? "<=" : "") + fmt::format("{:.4g}", m.alpha_us),
@@ -180,7 +195,7 @@ std::string maxrate_tables_text(const MaxrateFit &fit) {
         notes.push_back(where + "fewer than two pair counts are core-bound; RCi is not determined");
       if (m.bounded & LAT_BOUND_ALPHA) notes.push_back(where + "alpha is only bounded above");
       if (m.verdict == LAT_VERDICT_MISFIT) notes.push_back(where + "does not describe the data: " + verdict_text(m));
-      if (m.verdict == LAT_VERDICT_NO_K) notes.push_back(where + verdict_text(m));
+      if (m.verdict == LAT_VERDICT_NO_K || m.verdict == LAT_VERDICT_UNTESTED) notes.push_back(where + verdict_text(m));
       if (model == LAT_MODEL_MAXRATE4 && !m.certified && !std::isnan(m.sse_gap))
         notes.push_back(where + "NOT certified within 1e-3: the optimum may be up to sse gap lower");
     }
@@ -265,7 +280,11 @@ std::string json_text(const std::string &command_line, const NodecommResult *m, 
       if (f.bounded & LAT_BOUND_ALPHA) bounds.push_back("alpha_us is an upper bound: every point is network-bound");
       nlohmann::json fitted = spec_result_json(f);
       fitted.update({{"formula", rate_model_formula(model)}, {"method", rate_model_method(model)}, {"bounds", bounds},
-                     {"verdict", verdict_slug(f)}, {"verdict_text", verdict_text(f)}});
+                     {"verdict", verdict_slug(f)}, {"verdict_text", verdict_text(f)},
+                     {"rates_are", "per round trip: T is a full ping-pong, n bytes each way in turn; per direction twice"},
+                     {"rn_per_direction_mbs", number_or_text(2.0 * f.rn_mbs)},
+                     {"rc_per_direction_mbs", number_or_text(2.0 * f.rc_mbs)},
+                     {"rci_per_direction_mbs", number_or_text(2.0 * f.rci_mbs)}});
       models[rate_model_name(model)] = fitted;
     }
     regimes.push_back({{"name", regime_name(g, static_cast<int>(s.nregimes))}, {"first_bytes", s.regime_first[g]},
@@ -279,8 +298,9 @@ std::string json_text(const std::string &command_line, const NodecommResult *m, 
   }
   j["fit"] = {{"verdict", verdict},
               {"verdict_rule", "runs test of the signs of the relative errors (ordered by k within each size and by "
-                               "size within each k) below -3.5: misfit; else BIC gain over the postal model below 10: "
-                               "no k dependence shown (no RN, no k*); else fits"},
+                               "size within each k) below -3.5: misfit; else too few observations for the test to reject "
+                               "at all (fewer than 16 in the regime): cannot_be_tested; else BIC gain over the postal "
+                               "model below 10: no k dependence shown (no RN, no k*); else fits"},
               {"observations", s.nobs}, {"kmax", s.kmax}, {"thresholds_detected", s.thresholds_detected != 0},
               {"thresholds", std::vector<int64_t>(s.thresholds, s.thresholds + s.nthresholds)}, {"regimes", regimes},
               {"objective", "least squares of the relative error (T_model - T) / T; each model's method says which "

@@ -554,6 +554,41 @@ void verdict_misfit_when_latency_grows_with_k(void **) {
   }
 }
 
+/// A verdict only where the data can test the model: 5 sizes x 2 pairs (10 observations) cannot reach the
+/// runs test's bar even with every sign in two runs (z >= -2.5), so a noisy table there is "cannot be tested",
+/// never "fits" (the 180 MB/s link's runs said "fits" with RN 16-22 % low); from 16 observations it can be
+/// tested; an exact table is the model (fits).
+void verdict_untested_with_too_few_observations(void **) {
+  assert_false(lat::runs_test_can_reject(9));
+  assert_false(lat::runs_test_can_reject(15));  // balanced 7/8 in two runs: z = -3.48
+  assert_true(lat::runs_test_can_reject(16));   // 8/8 in two runs: z = -3.62
+  for (const double amp : {0.01, 0.0}) {
+    std::vector<lat_maxrate_obs> obs;
+    uint64_t state = 5;
+    for (int64_t k = 1; k <= 2; ++k)
+      for (int64_t n : {1024, 16384, 65536, 262144, 1048576}) {
+        const double kd = static_cast<double>(k);
+        obs.push_back({k, n, (5.0 + kd * static_cast<double>(n) / std::min(300.0, kd * 200.0)) * (1.0 + noise(state, amp))});
+      }
+    lat_maxrate_fit f = fit_of(obs, 0, 0, 0);
+    lat_model_fit m;
+    lat_maxrate_get_model(f, 0, LAT_MODEL_MAXRATE, &m);
+    const std::string text = lat::maxrate_tables_text(f->r);
+    if (amp > 0.0) {
+      if (m.verdict != LAT_VERDICT_UNTESTED) fail_msg("10 noisy observations: verdict %d, runs z %g", m.verdict, m.runs_z);
+      assert_non_null(strstr(text.c_str(), "max-rate 3-parameter: all cannot be tested"));
+      assert_non_null(strstr(text.c_str(), "cannot be tested: too few observations for the runs test to find a systematic "
+                                           "error (it needs 16 at least in a regime)"));
+      assert_null(strstr(text.c_str(), " fits"));
+    } else {
+      assert_int_equal(m.verdict, LAT_VERDICT_FITS);
+    }
+    // Rates per round trip, said so, and per direction in the JSON.
+    assert_non_null(strstr(text.c_str(), "rates per round trip (T is a full ping-pong: n bytes each way in turn)"));
+    lat_maxrate_free(&f);
+  }
+}
+
 /// Data with no dependence on k (the postal model, 1 % noise, 16 pairs): no model claims a network limit. Before
 /// the verdict, a finite RN (network-bound from pair 15.9 of 16) was claimed in 5 of 9 seeds.
 void no_k_dependence_claims_no_rn(void **) {
@@ -691,6 +726,7 @@ int main() {
       cmocka_unit_test(nodecomm_sides_and_grid),     cmocka_unit_test(four_parameter_certificate),
       cmocka_unit_test(modified_model_recovered),    cmocka_unit_test(identifiability_bounds),
       cmocka_unit_test(four_regimes_found),            cmocka_unit_test(verdict_misfit_when_latency_grows_with_k),
+      cmocka_unit_test(verdict_untested_with_too_few_observations),
       cmocka_unit_test(no_k_dependence_claims_no_rn), cmocka_unit_test(regimes_hold_three_sizes),
       cmocka_unit_test(fits_do_not_depend_on_the_time_unit), cmocka_unit_test(smooth_curves_are_not_cut),
   };
