@@ -731,13 +731,14 @@ static void sweep_files_whole(void **state) {
   assert_non_null(strstr(lat_last_error_message(), "flags must be a combination of LAT_SWEEP_FILES_PNG, "
                                                    "LAT_SWEEP_FILES_GNUPLOT, LAT_SWEEP_FILES_GIVEDY and "
                                                    "LAT_SWEEP_FILES_RATE, got 16"));
-  /* LAT_SWEEP_FILES_RATE: the .gcm plots the .gpl's rate (column 6) under a rate label, not the time. */
+  /* LAT_SWEEP_FILES_RATE: the .gcm plots the .gpl's rate (column 6, bytes/s as the original's) under a rate
+     label, not the time. */
   assert_int_equal(lat_write_sweep_files(dir, "s", "cmd", h, LAT_SWEEP_FILES_GNUPLOT | LAT_SWEEP_FILES_RATE, NULL),
                    LAT_SUCCESS);
   snprintf(path, sizeof path, "%s/s.gcm", dir);
   text = read_file(path);
   assert_non_null(text);
-  assert_non_null(strstr(text, "set ylabel 'rate (MB/s, from the minimum time)'"));
+  assert_non_null(strstr(text, "set ylabel 'rate (bytes/s, from the minimum time)'"));
   assert_non_null(strstr(text, "using 4:6 "));
   assert_null(strstr(text, "using 4:5 "));
   free(text);
