@@ -78,13 +78,13 @@
    needs them to say whether it is quiet. */
 #define LAT_PRECISION_MIN_CHUNKS 8
 
-/* A measurement is disturbed when a measuring rank's thread spent this share of its wall clock or more
-   runnable but waiting for a processor (Linux's /proc/thread-self/schedstat): 0.2-0.3 % on a quiet 2-core
-   machine, 30 % beside one busy loop (docs/method.md, "A disturbed run"). */
+/* A measurement is disturbed when a measuring rank's thread spent this share or more of the time it could run
+   (on a processor or waiting for one) waiting for a processor (Linux's /proc/thread-self/schedstat): 0.2-4 % on
+   a quiet 2-core machine, 26-40 % beside two busy loops (docs/method.md, "A disturbed run"). */
 #define LAT_DISTURBED_SHARE 0.05
 
 /* ... and only when that rank waited this long (seconds): the job's start alone made a quiet rank wait 5-23 ms
-   (mmpi's 0.05-0.1 s runs read 6-20 % here), a run beside a hog hundreds. */
+   (mmpi's 0.05-0.1 s runs: 6-20 % of their wall clock), a run beside a hog hundreds. */
 #define LAT_DISTURBED_MIN_WAIT_S 0.05
 
 /* The overlap patterns: a size's computation in a window of n_avg calls slower than this times its fastest
@@ -228,7 +228,7 @@
  *                      slope, or its points do not lie on a line (R^2 < LAT_QUEUE_FIT_R2_MIN), or it has fewer
  *                      than 3 points: the slope is no latency per entry
  *   LAT_WARN_DISTURBED (since 10) lat_queue_sweep, lat_collective: a measuring rank waited for a processor
- *                      LAT_DISTURBED_SHARE of the measurement or more (and LAT_DISTURBED_MIN_WAIT_S) (runqueue_share_max; the size sweep, the
+ *                      LAT_DISTURBED_SHARE of the time it could run or more (and LAT_DISTURBED_MIN_WAIT_S) (runqueue_share_max; the size sweep, the
  *                      pair matrix and nodecomm report the same share without a warnings field)
  *   LAT_WARN_CONTROL   (since 10) lat_queue_sweep, posted mode: the 0 %-traversed curve, which must be flat, rose
  *                      beyond the reps' spread and a share of the fitted curve's rise: the machine, not the queue,

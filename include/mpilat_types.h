@@ -336,11 +336,12 @@ typedef struct lat_sweep_summary {
   int64_t halo_partners; /**< LAT_SWEEP_HALO: the most partners a rank has (none beyond the edge counted); the
                               rate is size x this / time, as the original's; else 0 */
   int vector_stride, vector_type; /**< the options' vector_stride (0: contiguous messages) */
-  double runqueue_share_max; /**< the largest share of a measuring rank's wall clock, over the measurement, that
-                                  its thread spent runnable but waiting for a processor (Linux's schedstat: other
-                                  work on its processors, or more ranks than processors); disturbed at
-                                  LAT_DISTURBED_SHARE or more and LAT_DISTURBED_MIN_WAIT_S (the report's first
-                                  WARNING); negative: not known (no /proc/thread-self/schedstat) */
+  double runqueue_share_max; /**< the largest share, over a measuring rank's runnable time during the measurement
+                                  (on a processor or waiting for one), that its thread spent waiting for a
+                                  processor (Linux's schedstat: other work on its processors, or more ranks than
+                                  processors); disturbed at LAT_DISTURBED_SHARE or more and
+                                  LAT_DISTURBED_MIN_WAIT_S (the report's first WARNING); negative: not known (no
+                                  /proc/thread-self/schedstat) */
   int runqueue_rank;    /**< the measuring rank of runqueue_share_max (in the caller's communicator); -1: not
                              known */
   double runqueue_wait_s; /**< the seconds runqueue_rank waited for a processor; disturbed only from
@@ -401,11 +402,12 @@ typedef struct lat_queue_summary {
   int warnings;         /**< LAT_WARN_FIT when the slope is negative, or its points do not lie on a line (R^2 <
                              LAT_QUEUE_FIT_R2_MIN), or fewer than 3 points; LAT_WARN_CONTROL when the 0
                              %-traversed control is not flat; LAT_WARN_DISTURBED; the report says which */
-  double runqueue_share_max; /**< the largest share of a measuring rank's wall clock, over the measurement, that
-                                  its thread spent runnable but waiting for a processor (Linux's schedstat: other
-                                  work on its processors, or more ranks than processors); disturbed at
-                                  LAT_DISTURBED_SHARE or more and LAT_DISTURBED_MIN_WAIT_S (the report's first
-                                  WARNING); negative: not known (no /proc/thread-self/schedstat) */
+  double runqueue_share_max; /**< the largest share, over a measuring rank's runnable time during the measurement
+                                  (on a processor or waiting for one), that its thread spent waiting for a
+                                  processor (Linux's schedstat: other work on its processors, or more ranks than
+                                  processors); disturbed at LAT_DISTURBED_SHARE or more and
+                                  LAT_DISTURBED_MIN_WAIT_S (the report's first WARNING); negative: not known (no
+                                  /proc/thread-self/schedstat) */
   int runqueue_rank;    /**< the measuring rank of runqueue_share_max (in the caller's communicator); -1: not
                              known */
   double runqueue_wait_s; /**< the seconds runqueue_rank waited for a processor; disturbed only from
@@ -458,11 +460,12 @@ typedef struct lat_pair_summary {
   int partial;          /**< 1: stopped by lat_request_stop(): the counts say what was measured */
   int reserved;         /**< 0 */
   char testing_host[LAT_HOSTNAME_LEN]; /**< root's processor name (the log's "Testing Hostname") */
-  double runqueue_share_max; /**< the largest share of a measuring rank's wall clock, over the measurement, that
-                                  its thread spent runnable but waiting for a processor (Linux's schedstat: other
-                                  work on its processors, or more ranks than processors); disturbed at
-                                  LAT_DISTURBED_SHARE or more and LAT_DISTURBED_MIN_WAIT_S (the report's first
-                                  WARNING); negative: not known (no /proc/thread-self/schedstat) */
+  double runqueue_share_max; /**< the largest share, over a measuring rank's runnable time during the measurement
+                                  (on a processor or waiting for one), that its thread spent waiting for a
+                                  processor (Linux's schedstat: other work on its processors, or more ranks than
+                                  processors); disturbed at LAT_DISTURBED_SHARE or more and
+                                  LAT_DISTURBED_MIN_WAIT_S (the report's first WARNING); negative: not known (no
+                                  /proc/thread-self/schedstat) */
   int runqueue_rank;    /**< the measuring rank of runqueue_share_max (in the caller's communicator); -1: not
                              known */
   double runqueue_wait_s; /**< the seconds runqueue_rank waited for a processor; disturbed only from
@@ -519,11 +522,12 @@ typedef struct lat_nodecomm_summary {
   int sides;            /**< what was measured: LAT_SIDES_NODE, LAT_SIDES_SOCKET, or LAT_SIDES_HALVES (one node,
                              or one socket where sockets were asked for) */
   char host_a[LAT_HOSTNAME_LEN], host_b[LAT_HOSTNAME_LEN]; /**< the two sides' hosts */
-  double runqueue_share_max; /**< the largest share of a measuring rank's wall clock, over the measurement, that
-                                  its thread spent runnable but waiting for a processor (Linux's schedstat: other
-                                  work on its processors, or more ranks than processors); disturbed at
-                                  LAT_DISTURBED_SHARE or more and LAT_DISTURBED_MIN_WAIT_S (the report's first
-                                  WARNING); negative: not known (no /proc/thread-self/schedstat) */
+  double runqueue_share_max; /**< the largest share, over a measuring rank's runnable time during the measurement
+                                  (on a processor or waiting for one), that its thread spent waiting for a
+                                  processor (Linux's schedstat: other work on its processors, or more ranks than
+                                  processors); disturbed at LAT_DISTURBED_SHARE or more and
+                                  LAT_DISTURBED_MIN_WAIT_S (the report's first WARNING); negative: not known (no
+                                  /proc/thread-self/schedstat) */
   int runqueue_rank;    /**< the measuring rank of runqueue_share_max (in the caller's communicator); -1: not
                              known */
   double runqueue_wait_s; /**< the seconds runqueue_rank waited for a processor; disturbed only from
@@ -692,11 +696,12 @@ typedef struct lat_coll_summary {
                                       median (infinity while a point has fewer than LAT_PRECISION_BATCHES chunks) */
   double precision_limit_s; /**< with precision_pct > 0: the time limit the rounds ran under (options'
                                  precision_limit_s, or LAT_PRECISION_LIMIT_S), in seconds */
-  double runqueue_share_max; /**< the largest share of a measuring rank's wall clock, over the measurement, that
-                                  its thread spent runnable but waiting for a processor (Linux's schedstat: other
-                                  work on its processors, or more ranks than processors); disturbed at
-                                  LAT_DISTURBED_SHARE or more and LAT_DISTURBED_MIN_WAIT_S (the report's first
-                                  WARNING); negative: not known (no /proc/thread-self/schedstat) */
+  double runqueue_share_max; /**< the largest share, over a measuring rank's runnable time during the measurement
+                                  (on a processor or waiting for one), that its thread spent waiting for a
+                                  processor (Linux's schedstat: other work on its processors, or more ranks than
+                                  processors); disturbed at LAT_DISTURBED_SHARE or more and
+                                  LAT_DISTURBED_MIN_WAIT_S (the report's first WARNING); negative: not known (no
+                                  /proc/thread-self/schedstat) */
   int runqueue_rank;    /**< the measuring rank of runqueue_share_max (in the caller's communicator); -1: not
                              known */
   double runqueue_wait_s; /**< the seconds runqueue_rank waited for a processor; disturbed only from

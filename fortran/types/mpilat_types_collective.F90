@@ -133,10 +133,11 @@ module mpilat_types_collective
     !> with precision_pct > 0: the time limit the rounds ran under (options' precision_limit_s, or
     !> LAT_PRECISION_LIMIT_S), in seconds
     real(c_double) :: precision_limit_s
-    !> the largest share of a measuring rank's wall clock, over the measurement, that its thread spent
-    !> runnable but waiting for a processor (Linux's schedstat: other work on its processors, or more ranks
-    !> than processors); disturbed at LAT_DISTURBED_SHARE or more and LAT_DISTURBED_MIN_WAIT_S (the
-    !> report's first WARNING); negative: not known (no /proc/thread-self/schedstat)
+    !> the largest share, over a measuring rank's runnable time during the measurement (on a processor or
+    !> waiting for one), that its thread spent waiting for a processor (Linux's schedstat: other work on
+    !> its processors, or more ranks than processors); disturbed at LAT_DISTURBED_SHARE or more and
+    !> LAT_DISTURBED_MIN_WAIT_S (the report's first WARNING); negative: not known (no
+    !> /proc/thread-self/schedstat)
     real(c_double) :: runqueue_share_max
     !> the measuring rank of runqueue_share_max (in the caller's communicator); -1: not known
     integer(c_int) :: runqueue_rank

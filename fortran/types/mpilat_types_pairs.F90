@@ -75,10 +75,11 @@ module mpilat_types_pairs
     integer(c_int) :: reserved
     !> root's processor name (the log's "Testing Hostname")
     character(kind=c_char) :: testing_host(LAT_HOSTNAME_LEN)
-    !> the largest share of a measuring rank's wall clock, over the measurement, that its thread spent
-    !> runnable but waiting for a processor (Linux's schedstat: other work on its processors, or more ranks
-    !> than processors); disturbed at LAT_DISTURBED_SHARE or more and LAT_DISTURBED_MIN_WAIT_S (the
-    !> report's first WARNING); negative: not known (no /proc/thread-self/schedstat)
+    !> the largest share, over a measuring rank's runnable time during the measurement (on a processor or
+    !> waiting for one), that its thread spent waiting for a processor (Linux's schedstat: other work on
+    !> its processors, or more ranks than processors); disturbed at LAT_DISTURBED_SHARE or more and
+    !> LAT_DISTURBED_MIN_WAIT_S (the report's first WARNING); negative: not known (no
+    !> /proc/thread-self/schedstat)
     real(c_double) :: runqueue_share_max
     !> the measuring rank of runqueue_share_max (in the caller's communicator); -1: not known
     integer(c_int) :: runqueue_rank

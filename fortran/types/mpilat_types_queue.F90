@@ -95,10 +95,11 @@ module mpilat_types_queue
     !> LAT_QUEUE_FIT_R2_MIN), or fewer than 3 points; LAT_WARN_CONTROL when the 0 %-traversed control is
     !> not flat; LAT_WARN_DISTURBED; the report says which
     integer(c_int) :: warnings
-    !> the largest share of a measuring rank's wall clock, over the measurement, that its thread spent
-    !> runnable but waiting for a processor (Linux's schedstat: other work on its processors, or more ranks
-    !> than processors); disturbed at LAT_DISTURBED_SHARE or more and LAT_DISTURBED_MIN_WAIT_S (the
-    !> report's first WARNING); negative: not known (no /proc/thread-self/schedstat)
+    !> the largest share, over a measuring rank's runnable time during the measurement (on a processor or
+    !> waiting for one), that its thread spent waiting for a processor (Linux's schedstat: other work on
+    !> its processors, or more ranks than processors); disturbed at LAT_DISTURBED_SHARE or more and
+    !> LAT_DISTURBED_MIN_WAIT_S (the report's first WARNING); negative: not known (no
+    !> /proc/thread-self/schedstat)
     real(c_double) :: runqueue_share_max
     !> the measuring rank of runqueue_share_max (in the caller's communicator); -1: not known
     integer(c_int) :: runqueue_rank

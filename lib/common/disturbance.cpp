@@ -1,7 +1,6 @@
 #include "common/disturbance.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <vector>
 
@@ -10,30 +9,31 @@
 
 namespace lat {
 
-namespace {
-double wall_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-}  // namespace
 
-double runqueue_wait_s() {
-  // "time on the cpu (ns) time waiting on a run queue (ns) timeslices": the second field.
+SchedTimes sched_times() {
+  // "time on the cpu (ns) time waiting on a run queue (ns) timeslices".
   std::FILE *f = std::fopen("/proc/thread-self/schedstat", "r");
-  if (f == nullptr) return -1.0;
+  if (f == nullptr) return {};
   unsigned long long on_cpu = 0, waiting = 0;
   const int got = std::fscanf(f, "%llu %llu", &on_cpu, &waiting);
   std::fclose(f);
-  return got == 2 ? static_cast<double>(waiting) * 1e-9 : -1.0;
+  if (got != 2) return {};
+  return {static_cast<double>(on_cpu) * 1e-9, static_cast<double>(waiting) * 1e-9};
 }
 
-RunQueueMeter::RunQueueMeter() : wait0_s_(runqueue_wait_s()), wall0_s_(wall_s()) {}
+RunQueueMeter::RunQueueMeter() : start_(sched_times()) {}
 
 double RunQueueMeter::waited_s() const {
-  const double wait = runqueue_wait_s();
-  return wait0_s_ < 0.0 || wait < 0.0 ? -1.0 : std::max(0.0, wait - wait0_s_);
+  const SchedTimes now = sched_times();
+  return start_.waiting_s < 0.0 || now.waiting_s < 0.0 ? -1.0 : std::max(0.0, now.waiting_s - start_.waiting_s);
 }
 
 double RunQueueMeter::share() const {
-  const double waited = waited_s(), wall = wall_s() - wall0_s_;
-  return waited < 0.0 || !(wall > 0.0) ? -1.0 : std::min(1.0, waited / wall);
+  const SchedTimes now = sched_times();
+  if (start_.waiting_s < 0.0 || now.waiting_s < 0.0) return -1.0;
+  const double waited = std::max(0.0, now.waiting_s - start_.waiting_s);
+  const double runnable = waited + std::max(0.0, now.on_cpu_s - start_.on_cpu_s);
+  return runnable > 0.0 ? std::min(1.0, waited / runnable) : 0.0;
 }
 
 Disturbance gather_disturbance(MPI_Comm members, int leader, int lib_rank, const RunQueueMeter &meter,

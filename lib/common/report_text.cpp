@@ -48,7 +48,7 @@ std::string mpi_library_version() {
 
 std::string disturbance_warning(double runqueue_share_max, int rank, double waited_s) {
   if (!is_disturbed(runqueue_share_max, waited_s)) return "";
-  return fmt::format("WARNING: the machine disturbed the run: rank {} waited for a processor {:.1f} % of the measurement "
+  return fmt::format("WARNING: the machine disturbed the run: rank {} waited for a processor {:.1f} % of the time it could run "
                      "({:.3f} s: other work on its processors, or more ranks than processors); the times include the "
                      "scheduler's: rerun on a quiet node", rank, 100.0 * runqueue_share_max, waited_s);
 }

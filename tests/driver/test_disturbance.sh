@@ -46,7 +46,7 @@ if disturbed:
     assert warning in text[line - 1] and d['warning'].startswith(warning), (text[:5], d)
 else:
     assert d['warning'] is None and not any('machine disturbed' in t for t in text), (text[:5], d)
-print(f"{sys.argv[3]}: rank {d['rank']} waited for a processor {100 * d['runqueue_share_max']:.1f} % of the measurement ({d['waited_s']:.3f} s)")
+print(f"{sys.argv[3]}: rank {d['rank']} waited for a processor {100 * d['runqueue_share_max']:.1f} % of the time it could run ({d['waited_s']:.3f} s)")
 PY
 }
 
