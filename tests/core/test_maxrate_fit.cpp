@@ -672,8 +672,10 @@ void smooth_curves_are_not_cut(void **) {
   assert_int_equal(missed_steps, 0);
 }
 
-/// Every fit is the same in any unit of time: the data in us, in s and in ns give the same regimes, errors
-/// and verdicts, and parameters that differ by the unit alone.
+/// The fits of these tables are the same in any unit of time: the data in us, in s and in ns give the same
+/// regimes, errors and verdicts, and parameters that differ by the unit alone. Not a proof for every table: a
+/// review found the modified model (5) differ with the unit in 1 of 769 synthetic tables (issue 44, not yet
+/// reproduced here).
 void fits_do_not_depend_on_the_time_unit(void **) {
   std::vector<lat_maxrate_obs> us;
   uint64_t state = 23;
