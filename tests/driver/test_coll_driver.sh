@@ -7,6 +7,7 @@
 # (partial files, exit 3). Never a timing value.
 set -u
 coll=$1 compare=$2 mpiexec=$3
+here=$(cd "$(dirname "$0")" && pwd)  # before checks.sh moves to its scratch directory
 # shellcheck source=checks.sh
 . "$(dirname "$0")/checks.sh"
 
@@ -89,32 +90,7 @@ done
 # least), else at --reps or the time limit (--quick: 5 s); either way the files say which and the rule holds
 # for the run's own figures (computed again here from the samples; a busy machine may keep the run from being
 # quiet).
-cat > batch_rule.py <<'PY'
-import csv, math, statistics
-def widest_half_pct(j, samples_csv):
-    """The widest batch-median interval over the points (batch_median_half_pct over chunks_of(0.25 s))."""
-    rows = {}
-    for r in csv.DictReader(open(samples_csv)):
-        rows.setdefault(int(r['point']), []).append((float(r['at_s']), float(r['value_us'])))
-    widest = 0.0
-    for k in range(len(j['points'])):
-        pts, chunks, begin = rows.get(k, []), [], 0
-        while begin < len(pts):
-            end = begin + 1
-            while end < len(pts) and pts[end][0] - pts[begin][0] < 0.25:
-                end += 1
-            if end == len(pts) - 1 and begin > 0:
-                end = len(pts)
-            chunks.append(statistics.median([v for _, v in pts[begin:end]]))
-            begin = end
-        n = len(chunks)
-        if n < 8:
-            return math.inf
-        batch = [statistics.median(chunks[b * n // 8:(b + 1) * n // 8]) for b in range(8)]
-        median = statistics.median([v for _, v in pts])
-        widest = max(widest, 2.3646242510 * statistics.stdev(batch) * math.sqrt(9 / 8) / median * 100)
-    return widest
-PY
+cp "$here/batch_rule.py" .  # the rule written out once for the driver tests
 mkdir precise
 $mpiexec -n 2 "$coll" --quick --precision 20 --ops bcast --modes barrier,loop --sizes 8 --noplot --noprogress \
   --outdir precise > precise.out 2>&1 || bad "--precision run: $(tail -3 precise.out)"

@@ -5,6 +5,7 @@
 # Never a timing value.
 set -u
 latency=$1 data=$2 mpiexec=$3
+here=$(cd "$(dirname "$0")" && pwd)  # before checks.sh moves to its scratch directory
 # shellcheck source=checks.sh
 . "$(dirname "$0")/checks.sh"
 
@@ -135,22 +136,7 @@ assert 0.54 <= rows[-1][3] <= 0.66, rows[-1][3]" && ok || bad "--minutes 0.01: t
 # computed again here from the run's own chunks (the rule written out: t(0.975, 7) x sd x sqrt(9/8)), and npp
 # is held at the power of two at or above the rule's unrounded value. A busy machine may not reach 20 %: the
 # files must then say why; either way the rule is checked against the run's own figures.
-cat > batch_rule.py <<'PY'
-import math, statistics
-def half_pct(j):
-    cols, rows = j['run_over_time']['chunks']['columns'], j['run_over_time']['chunks']['rows']
-    m, n = [r[cols.index('median_us')] for r in rows], len(rows)
-    if n < 8:
-        return math.inf
-    batch = [statistics.median(m[b * n // 8:(b + 1) * n // 8]) for b in range(8)]
-    return 2.3646242510 * statistics.stdev(batch) * math.sqrt(9 / 8) / j['pingpong']['all']['median_us'] * 100
-def held_npp(j):
-    x = j['npp']['res_npp'] * j['timer']['res_timing_us'] / j['npp']['median_ppt_us']
-    held = 1
-    while held < x:
-        held *= 2
-    return held
-PY
+cp "$here/batch_rule.py" .  # the rule written out once for the driver tests
 mkdir precise
 # --res_npp 150: the rule's unrounded value lands between powers of two (a few here), where held and rule differ.
 $mpiexec -n 2 "$latency" --quick --precision 20 --ntrial 1500000 --res_npp 150 --noplot --outdir precise > /dev/null 2>&1 ||
