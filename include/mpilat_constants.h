@@ -369,10 +369,16 @@
  *   LAT_BOUND_RCI    RCi is not determined (fewer than two core-bound pair counts): rci_mbs is NaN
  *   LAT_BOUND_RN     no point is network-bound: rn_mbs is INFINITY and the data only say RN >= rn_min_mbs
  *   LAT_BOUND_ALPHA  every point is network-bound (LAT_MODEL_MAXPOSTAL): alpha_us is only an upper bound
+ *   LAT_BOUND_NARROW (since 10) the regime is too narrow (or too flat) to fix any rate: its one-pair times
+ *                    show no slope in the size at 95 % (t test); with LAT_BOUND_RC, rc_mbs is the lower bound
+ *                    the slope's upper limit gives, and k* and RCi are NaN
  */
 /* Values of lat_model_fit.verdict (enum lat_fit_verdict): whether a model describes a regime's data.
  *   LAT_VERDICT_FITS    its relative errors show no pattern in k or in size (runs test z >= -LAT_VERDICT_RUNS_Z)
- *   LAT_VERDICT_MISFIT  its relative errors are systematic: the model does not describe the data
+ *   LAT_VERDICT_MISFIT  its relative errors are systematic: the model does not describe the data; or (since 10)
+ *                       the time grows from 1 to K pairs at the regime's smaller sizes more than
+ *                       LAT_VERDICT_LATENCY_GROWTH beyond the model (lat_model_fit.latency_growth): a latency that
+ *                       grows with k, found on tables too small for the runs test
  *   LAT_VERDICT_NO_K    it fits, but its dependence on k does not pay for its extra parameters over the postal
  *                       model (BIC gain < LAT_VERDICT_BIC_GAIN): the data show no network limit, and RN and k* are
  *                       not claimed (RN infinite with LAT_BOUND_RN, k* infinite)
@@ -386,12 +392,14 @@
   LAT_X(LAT_VERDICT_UNTESTED, 3)
 #define LAT_VERDICT_RUNS_Z 3.5
 #define LAT_VERDICT_BIC_GAIN 10.0
+#define LAT_VERDICT_LATENCY_GROWTH 0.10
 
 #define LAT_FIT_BOUNDS(LAT_X) \
   LAT_X(LAT_BOUND_RC, 1) \
   LAT_X(LAT_BOUND_RCI, 2) \
   LAT_X(LAT_BOUND_RN, 4) \
-  LAT_X(LAT_BOUND_ALPHA, 8)
+  LAT_X(LAT_BOUND_ALPHA, 8) \
+  LAT_X(LAT_BOUND_NARROW, 16)
 
 /* The collective operations lat_collective() measures (bits of lat_collective_options.ops; enum
  * lat_coll_op). The rooted ones (bcast, reduce, gather, scatter) use lat_collective_options.root; reduce and

@@ -105,12 +105,13 @@ module mpilat_types_maxrate
 
   !> Options of lat_fit_maxrate(); initialise with lat_fit_defaults().
   type, bind(C) :: lat_fit_options
-    !> -1 (default): detect from the k = 1 curve; 0..LAT_MAX_REGIMES-1: use thresholds[]
+    !> -1 (default): detect from the curves of every k at once (the one-pair curve alone where fewer than 4
+    !> sizes have every k); 0..LAT_MAX_REGIMES-1: use thresholds[]
     integer(c_int64_t) :: nthresholds
     !> regime boundaries, ascending: a size n <= thresholds[0] is in regime 0
     integer(c_int64_t) :: thresholds(LAT_MAX_REGIMES - 1)
-    !> detection: the relative error below which a straight piece of the k = 1 curve counts as exact (the
-    !> floor of the segmented regression's criterion); 0.002
+    !> detection: the relative error below which a straight piece of the curves counts as exact (the floor
+    !> of the segmented regression's criterion); 0.002
     real(c_double) :: noise_rel
   end type lat_fit_options
 
@@ -163,6 +164,13 @@ module mpilat_types_maxrate
     !> BIC(postal, all pairs) - BIC(this model) over the regime's points: what the model's dependence on k
     !> pays for its parameters (0 for the postal models)
     real(c_double) :: bic_gain
+    !> how much faster than the model the time grows from 1 to K pairs at the regime's smaller sizes (its
+    !> lower half): the median over them of (T(K) / model(K)) / (T(1) / model(1)) - 1; above
+    !> LAT_VERDICT_LATENCY_GROWTH the verdict is LAT_VERDICT_MISFIT (a latency that grows with k, which no
+    !> model here has), whatever the runs test; the max-rate models only (the postal models have no term in
+    !> k at all, and miss any growth): NaN for them, with one pair count, or where no size of the lower
+    !> half has both
+    real(c_double) :: latency_growth
   end type lat_model_fit
 
   !> What a fit did.

@@ -160,6 +160,7 @@ nlohmann::json spec_result_json(const lat_model_fit &r) {
   j["certified"] = r.certified != 0;
   j["runs_z"] = number_or_text(r.runs_z);
   j["bic_gain"] = number_or_text(r.bic_gain);
+  j["latency_growth"] = number_or_text(r.latency_growth);
   return j;
 }
 

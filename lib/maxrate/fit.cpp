@@ -4,6 +4,7 @@
 #include "maxrate/regimes.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -54,16 +55,32 @@ double bic_of(double sse, int64_t n, int params) {
 }
 
 std::vector<int64_t> detect_regime_thresholds(const std::vector<lat_maxrate_obs> &obs, double noise_rel) {
-  std::map<int64_t, double> one_pair;  // size -> smallest time of k = 1
-  for (const lat_maxrate_obs &o : obs)
-    if (o.k == 1) {
-      auto it = one_pair.find(o.bytes);
-      if (it == one_pair.end() || o.time_us < it->second) one_pair[o.bytes] = o.time_us;
-    }
+  std::map<int64_t, std::map<int64_t, double>> by_k;  // k -> size -> its smallest time
+  for (const lat_maxrate_obs &o : obs) {
+    auto [it, fresh] = by_k[o.k].emplace(o.bytes, o.time_us);
+    if (!fresh) it->second = std::min(it->second, o.time_us);
+  }
+  // The sizes every k was measured at: there each column is a curve of its own, and a boundary holds for all.
   std::vector<int64_t> sizes;
-  std::vector<double> times;
-  for (const auto &[n, t] : one_pair) sizes.push_back(n), times.push_back(t);
-  return segment_thresholds(sizes, times, LAT_MAX_REGIMES - 1, noise_rel);
+  for (const auto &[n, t] : by_k.begin()->second) {
+    bool everywhere = true;
+    for (const auto &[k, column] : by_k) everywhere = everywhere && column.count(n) > 0;
+    if (everywhere) sizes.push_back(n);
+  }
+  std::vector<std::vector<double>> columns;
+  const bool one_pair_only = by_k.begin()->first != 1 || sizes.size() < 4;
+  if (one_pair_only) {  // too few common sizes: the one-pair curve decides alone, as before 0.10
+    sizes.clear();
+    columns.emplace_back();
+    if (auto one = by_k.find(1); one != by_k.end())
+      for (const auto &[n, t] : one->second) sizes.push_back(n), columns.back().push_back(t);
+  } else {
+    for (const auto &[k, column] : by_k) {
+      columns.emplace_back();
+      for (int64_t n : sizes) columns.back().push_back(column.at(n));
+    }
+  }
+  return segment_thresholds(sizes, columns, LAT_MAX_REGIMES - 1, noise_rel);
 }
 
 namespace {
@@ -77,6 +94,63 @@ int parameters_of(int model) {
   }
 }
 
+/// Whether the regime's sizes span enough to fix a rate at all: the least-squares slope of its one-pair times
+/// against the size, significant at 95 % (t test, three sizes at least). Where it is not, the regime is too
+/// narrow (or too flat) for any rate: the rates are shown as bounds, RC >= 1 / (the slope's upper limit).
+/// Returns that bound, or NaN where the slope is significant or cannot be judged (fewer than 3 sizes).
+double unfixed_rate_bound(const std::vector<lat_maxrate_obs> &part) {
+  std::map<int64_t, double> one;  // size -> fastest one-pair time
+  for (const lat_maxrate_obs &x : part)
+    if (x.k == 1) {
+      auto [it, fresh] = one.emplace(x.bytes, x.time_us);
+      if (!fresh) it->second = std::min(it->second, x.time_us);
+    }
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (one.size() < 3) return nan;
+  const double n = static_cast<double>(one.size());
+  double mx = 0.0, my = 0.0;
+  for (const auto &[x, y] : one) mx += static_cast<double>(x) / n, my += y / n;
+  double sxx = 0.0, sxy = 0.0;
+  for (const auto &[x, y] : one) sxx += (static_cast<double>(x) - mx) * (static_cast<double>(x) - mx), sxy += (static_cast<double>(x) - mx) * (y - my);
+  if (!(sxx > 0.0)) return nan;
+  const double slope = sxy / sxx;
+  double rss = 0.0;
+  for (const auto &[x, y] : one) rss += std::pow(y - my - slope * (static_cast<double>(x) - mx), 2);
+  const double se = std::sqrt(rss / (n - 2.0) / sxx);
+  const double t = boost::math::quantile(boost::math::students_t_distribution<double>(n - 2.0), 0.975);
+  if (slope - t * se > 0.0) return nan;  // fixed
+  const double upper = slope + t * se;  // us per byte
+  return upper > 0.0 ? 1.0 / upper : std::numeric_limits<double>::infinity();
+}
+
+/// lat_model_fit.latency_growth of one model in one regime: at each of the regime's smaller sizes (the lower
+/// half) measured with 1 and with K pairs, (T(K) / model(K)) / (T(1) / model(1)) - 1, from the relative errors
+/// e = (model - T) / T, as (1 + e(1)) / (1 + e(K)) - 1; their median. NaN where no such size exists.
+template <class RegimeOf>
+double latency_growth_of(int g, const std::vector<lat_maxrate_obs> &obs, const std::vector<double> &rel_err,
+                         const RegimeOf &regime_of, int64_t kmax_here) {
+  std::set<int64_t> sizes;
+  for (const lat_maxrate_obs &x : obs)
+    if (regime_of(x.bytes) == g) sizes.insert(x.bytes);
+  std::vector<int64_t> lower(sizes.begin(), sizes.end());
+  lower.resize((lower.size() + 1) / 2);
+  std::map<int64_t, std::pair<const lat_maxrate_obs *, double>> one, most;  // size -> fastest observation, its error
+  for (size_t i = 0; i < obs.size(); ++i) {
+    const lat_maxrate_obs &x = obs[i];
+    if (regime_of(x.bytes) != g || x.bytes > lower.back() || (x.k != 1 && x.k != kmax_here)) continue;
+    auto &slot = x.k == 1 ? one : most;
+    auto it = slot.find(x.bytes);
+    if (it == slot.end() || x.time_us < it->second.first->time_us) slot[x.bytes] = {&x, rel_err[i]};
+  }
+  std::vector<double> growth;
+  for (const auto &[n, a] : one)
+    if (auto b = most.find(n); b != most.end()) growth.push_back((1.0 + a.second) / (1.0 + b->second.second) - 1.0);
+  if (growth.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(growth.begin(), growth.end());
+  const size_t h = growth.size() / 2;
+  return growth.size() % 2 ? growth[h] : 0.5 * (growth[h - 1] + growth[h]);
+}
+
 /// The verdicts of regime g's models (docs/method.md, "Does the model fit?"): a runs test of each model's
 /// relative errors, and for the k-dependent models the BIC gain over the postal model, below which the
 /// network limit is not claimed.
@@ -86,24 +160,32 @@ void judge_regime(int g, const std::vector<lat_maxrate_obs> &part, const std::ve
   const int64_t n = static_cast<int64_t>(part.size());
   const double postal_sse = r.models[static_cast<size_t>(g * LAT_NMODELS + LAT_MODEL_POSTAL_ALL)].rel_err_sq;
   double aggregate = 0.0;  // the largest aggregate rate seen: RN is at least this
-  for (const lat_maxrate_obs &x : part)
+  int64_t kmax_here = 1;
+  for (const lat_maxrate_obs &x : part) {
     aggregate = std::max(aggregate, static_cast<double>(x.k) * static_cast<double>(x.bytes) / x.time_us);
+    kmax_here = std::max(kmax_here, x.k);
+  }
   for (int m = 0; m < LAT_NMODELS; ++m) {
     lat_model_fit &f = r.models[static_cast<size_t>(g * LAT_NMODELS + m)];
     std::vector<double> errors;
     for (size_t i = 0; i < obs.size(); ++i)
       if (regime_of(obs[i].bytes) == g) errors.push_back(r.rel_err[static_cast<size_t>(m)][i]);
     f.verdict = LAT_VERDICT_FITS;
+    f.latency_growth = std::numeric_limits<double>::quiet_NaN();
     if (std::isnan(f.alpha_us)) {  // not fitted (no k = 1 point here)
       f.runs_z = f.bic_gain = std::numeric_limits<double>::quiet_NaN();
       continue;
     }
     f.runs_z = runs_z(part, errors);
+    const bool k_dependent = m == LAT_MODEL_MAXRATE || m == LAT_MODEL_MAXRATE4 || m == LAT_MODEL_MAXPOSTAL;
+    // A latency that grows with k is no term of any model here; the runs test finds it on large tables only,
+    // so the smaller sizes' growth from 1 to K pairs is compared with the model's directly.
+    if (k_dependent && kmax_here > 1)
+      f.latency_growth = latency_growth_of(g, obs, r.rel_err[static_cast<size_t>(m)], regime_of, kmax_here);
     // Errors all within rounding: the model is the data (fits). Too few to test: never "fits".
     const bool exact = std::all_of(errors.begin(), errors.end(), [](double e) { return std::fabs(e) <= 1e-6; });
-    if (f.runs_z < -LAT_VERDICT_RUNS_Z) f.verdict = LAT_VERDICT_MISFIT;
+    if (f.runs_z < -LAT_VERDICT_RUNS_Z || f.latency_growth > LAT_VERDICT_LATENCY_GROWTH) f.verdict = LAT_VERDICT_MISFIT;
     else if (!exact && !runs_test_can_reject(n)) f.verdict = LAT_VERDICT_UNTESTED;
-    const bool k_dependent = m == LAT_MODEL_MAXRATE || m == LAT_MODEL_MAXRATE4 || m == LAT_MODEL_MAXPOSTAL;
     if (!k_dependent || kmax == 1) continue;
     f.bic_gain = bic_of(postal_sse, n, 2) - bic_of(f.rel_err_sq, n, parameters_of(m));
     if (f.verdict != LAT_VERDICT_MISFIT && f.bic_gain < LAT_VERDICT_BIC_GAIN) {
@@ -175,6 +257,7 @@ MaxrateFit fit_maxrate(const lat_fit_options &o, const std::vector<lat_maxrate_o
   for (int g = 0; g < nregimes; ++g) {
     const std::vector<lat_maxrate_obs> &p = part[static_cast<size_t>(g)];
     const std::vector<PairGroup> groups = pair_groups(p);
+    const double rate_bound = unfixed_rate_bound(p);
     for (int m = 0; m < LAT_NMODELS; ++m) {
       RateModel fit;
       int64_t nfit = static_cast<int64_t>(p.size());
@@ -217,6 +300,13 @@ MaxrateFit fit_maxrate(const lat_fit_options &o, const std::vector<lat_maxrate_o
         f.rc_mbs = std::fmin(f.rc_mbs, f.rn_mbs);
         f.rn_mbs = f.rn_min_mbs = f.rci_mbs = f.k_star = nan;
         f.bounded &= ~(LAT_BOUND_RN | LAT_BOUND_RCI);
+      }
+      if (!std::isnan(rate_bound) && !(f.bounded & LAT_BOUND_RC) && !std::isnan(f.rc_mbs)) {
+        // Too narrow a regime to fix a rate: RC is a bound, and what is derived from it (k*, RCi) no number.
+        f.bounded |= LAT_BOUND_RC | LAT_BOUND_NARROW;
+        f.rc_mbs = rate_bound;
+        f.k_star = nan;
+        if (m == LAT_MODEL_MAXRATE4) f.rci_mbs = nan, f.bounded |= LAT_BOUND_RCI;
       }
       f.sse_gap = fit.gap;
       f.certified = fit.certified ? 1 : 0;

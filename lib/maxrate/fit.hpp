@@ -10,9 +10,10 @@
 
 namespace lat {
 
-/// Thresholds of the regimes from the one-pair curve (the smallest time of k = 1 at each size), by
-/// segmented regression (maxrate/regimes.hpp): up to LAT_MAX_REGIMES - 1, ascending; each is the last size
-/// of the lower regime.
+/// Thresholds of the regimes from the curves of every k at once (the smallest time of each k at each size
+/// measured with every k), by segmented regression with the cuts shared (maxrate/regimes.hpp); from the
+/// one-pair curve alone where fewer than 4 sizes have every k. Up to LAT_MAX_REGIMES - 1, ascending; each is
+/// the last size of the lower regime.
 std::vector<int64_t> detect_regime_thresholds(const std::vector<lat_maxrate_obs> &obs, double noise_rel);
 
 struct MaxrateFit {

@@ -534,16 +534,23 @@ RateModel fit_maxpostal(const std::vector<lat_maxrate_obs> &input) {
     if (x.ok && x.sse < best.sse) best = x;
     return x.sse;
   };
+  // A fine grid, and every local minimum on it refined, not the grid's best alone: over r the objective has
+  // several narrow basins of nearly equal depth, and with 13 points and the best refined the last bit of the
+  // input (the same table in us and in s) chose between them: the objective differed with the unit of time in
+  // 5 of 300 random tables; with this grid in 1 (by 0.7 %). Not certified (docs/method.md).
   const double w_lo = -std::log(static_cast<double>(kmax)), w_hi = std::log(1e4);
-  constexpr int kGrid = 12;
+  constexpr int kGrid = 400;
   std::vector<double> f(kGrid + 1);
   for (int i = 0; i <= kGrid; ++i) f[static_cast<size_t>(i)] = at_w(w_lo + (w_hi - w_lo) * i / kGrid);
-  const int i0 = static_cast<int>(std::min_element(f.begin(), f.end()) - f.begin());
-  if (std::isfinite(f[static_cast<size_t>(i0)])) {
-    const double step = (w_hi - w_lo) / kGrid;
+  const double step = (w_hi - w_lo) / kGrid;
+  for (int i = 0; i <= kGrid; ++i) {
+    const double here = f[static_cast<size_t>(i)];
+    const bool local = std::isfinite(here) && (i == 0 || here <= f[static_cast<size_t>(i - 1)]) &&
+                       (i == kGrid || here <= f[static_cast<size_t>(i + 1)]);
+    if (!local) continue;
     std::uintmax_t iterations = 24;
-    boost::math::tools::brent_find_minima(at_w, w_lo + step * std::max(0, i0 - 1), w_lo + step * std::min(kGrid, i0 + 1),
-                                          20, iterations);
+    boost::math::tools::brent_find_minima(at_w, w_lo + step * std::max(0, i - 1), w_lo + step * std::min(kGrid, i + 1), 20,
+                                          iterations);
   }
   if (!best.ok) return m;
   m.ok = true;

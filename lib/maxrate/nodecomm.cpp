@@ -137,6 +137,10 @@ lat_sweep_options sizing_options(const lat_nodecomm_options &o, const Sides &sid
   so.n_stable = 4;
   so.max_sizes = 256;
   so.autodx = 8;
+  // A measurement of each size lasts about kNodecommSampleS (one ping-pong at least), whatever the size: a
+  // fixed count for every size (mpptest's n_avg_min of 50) made each point at least 50 round trips, and a
+  // default grid through a 60 MB/s link took over 8 minutes.
+  so.tgoal_s = kNodecommSampleS;
   so.nr = o.nr;
   so.timer = o.timer;
   so.timeout_s = o.timeout_s;

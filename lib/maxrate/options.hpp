@@ -12,6 +12,9 @@
 namespace lat {
 
 constexpr int64_t kMaxSizeLast = int64_t{1} << 30;  // nodecomm's largest message
+/// How long one measurement of k pairs lasts (n_avg ping-pongs, one at least): far above the clock's error and
+/// the pairs' start skew after their barrier (a few us), short enough that a large message is timed once.
+constexpr double kNodecommSampleS = 0.5e-3;
 
 /// lat_nodecomm_defaults(): sizes to 1 MiB refined by the sweep engine, 5 measurements per (k, n).
 lat_nodecomm_options nodecomm_defaults();
@@ -22,7 +25,7 @@ std::string check_nodecomm_options(const lat_nodecomm_options &opts, int64_t nsi
 /// The values that must be equal on every rank (all but progress) and the size list.
 std::vector<Shared> nodecomm_shared_values(const lat_nodecomm_options &opts, int64_t nsizes, const int64_t *sizes);
 
-/// lat_fit_defaults(): thresholds detected from the k = 1 curve by segmented regression, noise floor 0.2 %.
+/// lat_fit_defaults(): thresholds detected from every k's curve by segmented regression, noise floor 0.2 %.
 lat_fit_options fit_defaults();
 
 /// "" or what is wrong with the fit's options.

@@ -63,9 +63,10 @@ double polynomial_cost(const std::vector<double> &u, const std::vector<double> &
 
 }  // namespace
 
-double smooth_curve_bic(const std::vector<int64_t> &sizes, const std::vector<double> &times, double noise_rel) {
+double smooth_curve_bic(const std::vector<int64_t> &sizes, const std::vector<std::vector<double>> &columns, double noise_rel) {
   const size_t n = sizes.size();
-  const double dn = static_cast<double>(n), floor = noise_rel * noise_rel;
+  const double columns_n = static_cast<double>(columns.size());
+  const double dn = static_cast<double>(n) * columns_n, floor = noise_rel * noise_rel;
   // Two scales, each mapped onto [0, 1]: the size itself (a curve over an even grid) and its logarithm (a
   // curve over a grid that doubles, bent where the sizes are dense).
   std::vector<double> linear(n), logarithmic(n);
@@ -75,33 +76,53 @@ double smooth_curve_bic(const std::vector<int64_t> &sizes, const std::vector<dou
     linear[i] = (static_cast<double>(sizes[i]) - lo) / std::max(1.0, hi - lo);
     logarithmic[i] = (std::log1p(static_cast<double>(sizes[i])) - llo) / std::max(1e-300, lhi - llo);
   }
-  const auto bic = [&](double rss, int params) {
-    return dn * std::log(std::max(rss / dn, floor)) + static_cast<double>(params) * std::log(dn);
+  const auto bic = [&](double rss, double params) {
+    return dn * std::log(std::max(rss / dn, floor)) + params * std::log(dn);
+  };
+  // Each column its own coefficients of one shape: the residuals summed over the columns.
+  const auto rss_of = [&](const std::vector<double> &u, int degree) {
+    double rss = 0.0;
+    for (const std::vector<double> &times : columns) rss += polynomial_cost(u, times, degree);
+    return rss;
   };
   double best = std::numeric_limits<double>::infinity();
   for (const std::vector<double> *u : {&linear, &logarithmic})
     for (int degree = 2; degree <= 3 && static_cast<size_t>(degree) + 2 <= n; ++degree)
-      best = std::min(best, bic(polynomial_cost(*u, times, degree), degree + 1));
-  // A power of the size, a + b s^c (c from 0.05 to 3 in steps of 0.05, a parameter like the others): a
-  // curve over decades that no polynomial follows at both ends.
+      best = std::min(best, bic(rss_of(*u, degree), columns_n * (degree + 1)));
+  // A power of the size, a + b s^c (c from 0.05 to 3 in steps of 0.05, shared by the columns, a parameter like
+  // the others): a curve over decades that no polynomial follows at both ends.
   std::vector<double> power(n);
   for (int step = 1; step <= 60; ++step) {
     const double c = 0.05 * step;
     for (size_t i = 0; i < n; ++i) power[i] = std::pow(static_cast<double>(sizes[i]) / std::max(1.0, hi), c);
-    best = std::min(best, bic(polynomial_cost(power, times, 1), 3));
+    best = std::min(best, bic(rss_of(power, 1), 2.0 * columns_n + 1.0));
   }
   return best;
 }
 
-std::vector<int64_t> segment_thresholds(const std::vector<int64_t> &sizes, const std::vector<double> &times,
+double smooth_curve_bic(const std::vector<int64_t> &sizes, const std::vector<double> &times, double noise_rel) {
+  return smooth_curve_bic(sizes, std::vector<std::vector<double>>{times}, noise_rel);
+}
+
+std::vector<int64_t> segment_thresholds(const std::vector<int64_t> &sizes, const std::vector<std::vector<double>> &columns,
                                         int max_breaks, double noise_rel) {
   const size_t n = sizes.size();
-  if (n < 4 || max_breaks < 1) return {};
+  if (n < 4 || max_breaks < 1 || columns.empty()) return {};
   // Sizes scaled to [0, 1] for the sums' conditioning; a line stays a line.
   const double span = static_cast<double>(std::max<int64_t>(1, sizes.back() - sizes.front()));
   std::vector<double> x(n);
   for (size_t i = 0; i < n; ++i) x[i] = static_cast<double>(sizes[i] - sizes.front()) / span;
-  const Sums sums(x, times);
+  std::vector<Sums> column_sums;
+  for (const std::vector<double> &times : columns) column_sums.emplace_back(x, times);
+  // A piece's cost: a line for each column, the cuts shared.
+  const struct {
+    const std::vector<Sums> &all;
+    double cost(size_t i, size_t j) const {
+      double c = 0.0;
+      for (const Sums &one : all) c += one.cost(i, j);
+      return c;
+    }
+  } sums{column_sums};
   constexpr double kInf = std::numeric_limits<double>::infinity();
   constexpr size_t kMinPoints = 3;  // a line through two points proves nothing: a regime holds three sizes at least
   const size_t pieces_max = std::min<size_t>(static_cast<size_t>(max_breaks) + 1, n / kMinPoints);
@@ -116,21 +137,23 @@ std::vector<int64_t> segment_thresholds(const std::vector<int64_t> &sizes, const
         const double c = best[m - 1][i - 1] + sums.cost(i, j);
         if (c < best[m][j]) best[m][j] = c, from[m][j] = i;
       }
-  // The criterion: n ln(max(RSS / n, noise^2)) + (4 pieces - 2) ln n: a line per piece, and a cut's place
-  // counted twice, since it is the best of every place and not a value given (with the place counted once,
-  // 1 % noise gave a rise a second, spurious cut in 4 of 16 seeds).
-  const double dn = static_cast<double>(n);
+  // The criterion over the N = n x columns points: N ln(max(RSS / N, noise^2)) + (2 columns pieces + 2 (pieces -
+  // 1)) ln N: a line per piece and column, and a cut's place counted twice, since it is the best of every place
+  // and not a value given (with the place counted once, 1 % noise gave a rise a second, spurious cut in 4 of
+  // 16 seeds).
+  const double dn = static_cast<double>(n * columns.size()), lines = 2.0 * static_cast<double>(columns.size());
   const double floor = noise_rel * noise_rel;
   size_t chosen = 0;
   double chosen_bic = kInf;
   for (size_t m = 0; m < pieces_max; ++m) {
     if (!std::isfinite(best[m][n - 1])) continue;
-    const double bic = dn * std::log(std::max(best[m][n - 1] / dn, floor)) + (4.0 * static_cast<double>(m + 1) - 2.0) * std::log(dn);
+    const double pieces = static_cast<double>(m + 1);
+    const double bic = dn * std::log(std::max(best[m][n - 1] / dn, floor)) + (lines * pieces + 2.0 * (pieces - 1.0)) * std::log(dn);
     if (bic < chosen_bic - 1e-9) chosen_bic = bic, chosen = m;
   }
   // A cut must also pay for itself against a smooth curve: where a polynomial of degree 2 or 3 describes
   // the data as well by the same criterion, the curve bends without changing regime, and is not cut.
-  if (chosen > 0 && smooth_curve_bic(sizes, times, noise_rel) <= chosen_bic) return {};
+  if (chosen > 0 && smooth_curve_bic(sizes, columns, noise_rel) <= chosen_bic) return {};
   std::vector<int64_t> cut;
   for (size_t m = chosen, j = n - 1; m > 0; --m) {
     const size_t i = from[m][j];
@@ -139,6 +162,11 @@ std::vector<int64_t> segment_thresholds(const std::vector<int64_t> &sizes, const
   }
   std::reverse(cut.begin(), cut.end());
   return cut;
+}
+
+std::vector<int64_t> segment_thresholds(const std::vector<int64_t> &sizes, const std::vector<double> &times,
+                                        int max_breaks, double noise_rel) {
+  return segment_thresholds(sizes, std::vector<std::vector<double>>{times}, max_breaks, noise_rel);
 }
 
 }  // namespace lat

@@ -94,6 +94,13 @@ std::string cell(double v, int bounded, int bit, const char *bound_sign) {
   return rate(v);
 }
 
+/// A rate's cell in Table 1: per round trip, then per direction (twice it), "27.3 / 54.6", where T is nodecomm's
+/// full ping-pong; else the rate as the table's times give it.
+std::string rate_cell(double v, int bounded, int bit, const char *bound_sign, bool round_trip) {
+  if (std::isnan(v) || !round_trip) return cell(v, bounded, bit, bound_sign);
+  return cell(v, bounded, bit, bound_sign) + " / " + cell(2.0 * v, bounded, bit, bound_sign);
+}
+
 std::string k_star_text(double k) { return std::isnan(k) ? "n/d" : std::isinf(k) ? "none" : fmt::format("{:.4g}", k); }
 
 const char *verdict_slug(const lat_model_fit &m) {
@@ -119,6 +126,11 @@ std::string verdict_text(const lat_model_fit &m) {
   if (std::isnan(m.alpha_us)) return "not fitted";
   switch (m.verdict) {
     case LAT_VERDICT_MISFIT:
+      if (m.latency_growth > LAT_VERDICT_LATENCY_GROWTH)
+        return fmt::format("DOES NOT FIT (the latency grows with k: at the regime's smaller sizes the time from 1 to K pairs "
+                           "grows {:.0f} % more than this model allows, above {:.0f} %: a latency that depends on k, which "
+                           "no model here has, or a growth of another shape than this model's; its parameters describe nothing)",
+                           100.0 * m.latency_growth, 100.0 * LAT_VERDICT_LATENCY_GROWTH);
       return fmt::format("DOES NOT FIT (runs z {:.1f}: its errors are systematic; its parameters describe nothing)", m.runs_z);
     case LAT_VERDICT_NO_K:
       return fmt::format("fits, but shows no dependence on k (BIC gain {:.1f} over the postal model < {}): no RN, no k*",
@@ -143,7 +155,7 @@ std::string one_pair_note() {
          "cores) to separate them";
 }
 
-std::string maxrate_tables_text(const MaxrateFit &fit) {
+std::string maxrate_tables_text(const MaxrateFit &fit, bool round_trip) {
   const lat_fit_summary &s = fit.summary;
   const int nreg = static_cast<int>(s.nregimes);
   std::string o;
@@ -160,7 +172,7 @@ std::string maxrate_tables_text(const MaxrateFit &fit) {
     }
   }
   o += "\n";
-  append(o, "Regimes ({}): ", s.thresholds_detected ? "thresholds by segmented regression of the 1-pair curve" : "thresholds given");
+  append(o, "Regimes ({}): ", s.thresholds_detected ? "thresholds by segmented regression of every k's curve, the cuts shared" : "thresholds given");
   for (int g = 0; g < nreg; ++g)
     append(o, "{}{} {}..{} bytes", g ? ", " : "", regime_name(g, nreg), s.regime_first[g],
             s.regime_last[g]);
@@ -171,25 +183,37 @@ std::string maxrate_tables_text(const MaxrateFit &fit) {
     const bool four = model == LAT_MODEL_MAXRATE4;
     append(o, "Table 1: {} model parameters, {}\n", rate_model_name(model), rate_model_formula(model));
     append(o, "  fit: {}\n", rate_model_method(model));
-    append(o, "  rates per round trip (T is a full ping-pong: n bytes each way in turn); per direction, the rate a link "
-              "or a core sustains, they are twice these (the JSON's *_per_direction_mbs)\n");
-    append(o, "{:<11} {:>12} {:>20} {:>12} {:>12} {:>10} {:>12} {:>8} {:>10} {}\n", "phase", "alpha [us]", "RN [MB/s]",
-            four ? "RCb [MB/s]" : "RC [MB/s]", four ? "RCi [MB/s]" : "", "k*", "sse gap", "runs z", "BIC gain", "verdict");
+    if (round_trip)
+      append(o, "  rates in MB/s as 'per round trip / per direction': T is a full ping-pong (n bytes each way in turn), so "
+                "the rate a link or a core sustains in one direction is twice the round trip's (the JSON's *_per_direction_mbs)\n");
+    else
+      append(o, "  rates in MB/s as the table's times give them: n bytes per pair in T (for nodecomm's own tables T is a full "
+                "ping-pong, and the rate of one direction twice these)\n");
+    const char *unit = round_trip ? " rt / dir" : " [MB/s]";
+    append(o, "{:<11} {:>12} {:>28} {:>20} {:>20} {:>10} {:>12} {:>8} {:>10} {}\n", "phase", "alpha [us]", std::string("RN") + unit,
+            std::string(four ? "RCb" : "RC") + unit, four ? std::string("RCi") + unit : "", "k*", "sse gap", "runs z", "BIC gain", "verdict");
     for (int g = 0; g < nreg; ++g) {
       const lat_model_fit &m = fit.models[static_cast<size_t>(g * LAT_NMODELS + model)];
       std::string rn = cell(m.rn_mbs, 0, 0, nullptr);  // n/d where one pair cannot identify it
-      if (m.bounded & LAT_BOUND_RN) rn += " (>=" + rate(m.rn_min_mbs) + ")";
-      append(o, "{:<11} {:>12} {:>20} {:>12} {:>12} {:>10} {:>12} {:>8} {:>10} {}\n", regime_name(g, nreg),
+      if (m.bounded & LAT_BOUND_RN) rn += " (>=" + rate(m.rn_min_mbs) + (round_trip ? " / " + rate(2.0 * m.rn_min_mbs) : "") + ")";
+      else rn = rate_cell(m.rn_mbs, 0, 0, nullptr, round_trip);
+      append(o, "{:<11} {:>12} {:>28} {:>20} {:>20} {:>10} {:>12} {:>8} {:>10} {}\n", regime_name(g, nreg),
              std::isnan(m.alpha_us) ? std::string("n/d") : (m.bounded & LAT_BOUND_ALPHA ? "<=" : "") + fmt::format("{:.4g}", m.alpha_us),
-             rn, cell(m.rc_mbs, m.bounded, LAT_BOUND_RC, ">="), four ? cell(m.rci_mbs, m.bounded, LAT_BOUND_RCI, nullptr) : "",
+             rn, rate_cell(m.rc_mbs, m.bounded, LAT_BOUND_RC, ">=", round_trip),
+             four ? rate_cell(m.rci_mbs, m.bounded, LAT_BOUND_RCI, nullptr, round_trip) : "",
              k_star_text(m.k_star), std::isnan(m.sse_gap) ? std::string("none") : fmt::format("{:.3g}", m.sse_gap),
              std::isnan(m.runs_z) ? std::string("n/d") : fmt::format("{:.1f}", m.runs_z),
              std::isnan(m.bic_gain) || m.model < LAT_MODEL_MAXRATE ? std::string("-") : fmt::format("{:.1f}", m.bic_gain),
              verdict_word(m));
       const std::string where = std::string(rate_model_name(model)) + ", " + regime_name(g, nreg) + ": ";
       if (m.bounded & LAT_BOUND_RN)
-        notes.push_back(where + "no point is network-bound; the data only say RN >= " + rate(m.rn_min_mbs) + " MB/s");
-      if (m.bounded & LAT_BOUND_RC)
+        notes.push_back(where + "no point is network-bound; the data only say RN >= " + rate(m.rn_min_mbs) + " MB/s" +
+                        (round_trip ? " per round trip (" + rate(2.0 * m.rn_min_mbs) + " per direction)" : ""));
+      if (m.bounded & LAT_BOUND_NARROW)
+        notes.push_back(where + "the regime is too narrow to fix a rate (its one-pair times show no slope in the size at "
+                                "95 %); RC" + (four ? "b" : "") + " is only bounded below, and k*" + (four ? " and RCi are" : " is") +
+                        " not determined");
+      else if (m.bounded & LAT_BOUND_RC)
         notes.push_back(where + "every point is network-bound; RC" + (four ? "b" : "") + " is only bounded below");
       if ((m.bounded & LAT_BOUND_RCI) && !(m.bounded & LAT_BOUND_RC))
         notes.push_back(where + "fewer than two pair counts are core-bound; RCi is not determined");
@@ -274,17 +298,23 @@ std::string json_text(const std::string &command_line, const NodecommResult *m, 
     for (int model = 0; model < LAT_NMODELS; ++model) {
       const lat_model_fit &f = fit.models[static_cast<size_t>(g * LAT_NMODELS + model)];
       nlohmann::json bounds = nlohmann::json::array();
-      if (f.bounded & LAT_BOUND_RC) bounds.push_back("rc_mbs is a lower bound: every point is network-bound");
+      if (f.bounded & LAT_BOUND_NARROW)
+        bounds.push_back("rc_mbs is a lower bound: the regime is too narrow to fix a rate (no slope in the size at 95 %)");
+      else if (f.bounded & LAT_BOUND_RC)
+        bounds.push_back("rc_mbs is a lower bound: every point is network-bound");
       if (f.bounded & LAT_BOUND_RCI) bounds.push_back("rci_mbs is not determined");
       if (f.bounded & LAT_BOUND_RN) bounds.push_back("rn_mbs: no point is network-bound; RN >= rn_min_mbs");
       if (f.bounded & LAT_BOUND_ALPHA) bounds.push_back("alpha_us is an upper bound: every point is network-bound");
       nlohmann::json fitted = spec_result_json(f);
       fitted.update({{"formula", rate_model_formula(model)}, {"method", rate_model_method(model)}, {"bounds", bounds},
-                     {"verdict", verdict_slug(f)}, {"verdict_text", verdict_text(f)},
-                     {"rates_are", "per round trip: T is a full ping-pong, n bytes each way in turn; per direction twice"},
-                     {"rn_per_direction_mbs", number_or_text(2.0 * f.rn_mbs)},
-                     {"rc_per_direction_mbs", number_or_text(2.0 * f.rc_mbs)},
-                     {"rci_per_direction_mbs", number_or_text(2.0 * f.rci_mbs)}});
+                     {"verdict", verdict_slug(f)}, {"verdict_text", verdict_text(f)}});
+      if (m != nullptr)
+        fitted.update({{"rates_are", "per round trip: T is a full ping-pong, n bytes each way in turn; per direction twice"},
+                       {"rn_per_direction_mbs", number_or_text(2.0 * f.rn_mbs)},
+                       {"rc_per_direction_mbs", number_or_text(2.0 * f.rc_mbs)},
+                       {"rci_per_direction_mbs", number_or_text(2.0 * f.rci_mbs)}});
+      else
+        fitted["rates_are"] = "as the table's times give them: n bytes per pair in T";
       models[rate_model_name(model)] = fitted;
     }
     regimes.push_back({{"name", regime_name(g, static_cast<int>(s.nregimes))}, {"first_bytes", s.regime_first[g]},
@@ -372,7 +402,7 @@ std::string bandwidth_gp_text(const std::vector<lat_maxrate_obs> &obs, const Max
   std::string o = gnuplot_figure_head(file, 1100, 720);
   append(o, "set title {}\n", title_lines({std::string("aggregate bandwidth k n / T: measured (points), ") + rate_model_name(model) +
                                                 " model (lines)", what, k_star_line(fit, model)}));
-  append(o, "set xlabel 'message size (bytes)'\nset ylabel 'aggregate bandwidth (MB/s)'\nset logscale x 2\nset grid\n");
+  append(o, "set xlabel 'message size (bytes)'\nset ylabel 'aggregate bandwidth (MB/s per round trip; per direction twice)'\nset logscale x 2\nset grid\n");
   append(o, "set format x '%.0b%B'\n");
   append(o, "set key outside right top title 'k pairs' maxrows 20\n");
   for (int64_t g = 0; g < s.nthresholds; ++g)
@@ -468,7 +498,7 @@ void write_maxrate_files(const std::string &outdir, const std::string &command_l
                               : disturbance_warning(measured->summary.runqueue_share_max, measured->summary.runqueue_rank, measured->summary.runqueue_wait_s);
   const std::string first = warning.empty() ? "" : "# " + warning + "\n";
   std::vector<std::pair<std::string, std::string>> files = {{base + ".txt", first + nodecomm_table_text(obs, what)},
-                                   {base + "_fit.txt", first + "# " + what + "\n\n" + maxrate_tables_text(fit)},
+                                   {base + "_fit.txt", first + "# " + what + "\n\n" + maxrate_tables_text(fit, measured != nullptr)},
                                    {base + ".csv", csv_text(obs, fit)},
                                    {base + ".json", json_text(command_line, measured, obs, fit)}};
   // Figures 1 and 2 for every model, each a script drawn as PNG and SVG.

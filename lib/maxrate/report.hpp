@@ -11,8 +11,9 @@
 
 namespace lat {
 
-/// Table 1 (parameters) and Table 2 (relative-error sums) of the paper, for this fit.
-std::string maxrate_tables_text(const MaxrateFit &fit);
+/// Table 1 (parameters) and Table 2 (relative-error sums) of the paper, for this fit. round_trip: T is nodecomm's
+/// full ping-pong, and each rate is shown per round trip and per direction (twice it).
+std::string maxrate_tables_text(const MaxrateFit &fit, bool round_trip);
 
 /// Every file write_maxrate_files may write in outdir (lat_check_outputs "nodecomm").
 std::vector<std::string> maxrate_output_names(const std::string &outdir);

@@ -4,7 +4,8 @@
 # namespaced nodes (own hostname, IPC and network namespace; addresses from 198.18.0.0/15; MPI only on their
 # veths, over TCP), with each link shaped to a known rate. Checked: latency between two nodes against within
 # one (the files name both hosts), mmpi on 2 nodes x 2 ranks (the node blocks), nodecomm through a link of
-# R MB/s (the large-message rate within 15 % of R; K = 1 pair on these 2 cores: RN and k* said unidentifiable),
+# R MB/s (the large-message rate within 15 % of R; K = 1 pair: RN and k* said unidentifiable; K = 2 pairs
+# through 60 MB/s: the fit's RN per direction within 15 %),
 # mpilat-coll across two nodes, every MPI driver run to its exit between two nodes (none hangs in
 # MPI_Finalize), and a node's link taken down mid-run (--timeout names the rank, partial files).
 # MPICH's hydra only (the launcher that takes -launcher-exec); root (namespaces): otherwise skipped (77).
@@ -129,6 +130,32 @@ print(f"nodecomm: large-message rate {measured:.1f} MB/s through a link shaped t
 assert abs(measured - r) < 0.15 * r, measured
 PY
 grep -q "K = 1: one pair cannot tell the network's rate from a core's" nodecomm/out && ok || bad "nodecomm K = 1: not said"
+
+# ---- nodecomm with K = 2 pairs through a link of 60 MB/s: the fit's RN per direction within 15 % of it -------
+# Messages of 1 to 4.5 MiB: tbf lets a bucket of 64 KB through at once each time the idle direction refills,
+# which puts an intercept of about -2 ms into every time (2 x 64 KB / 60 MB/s); the fit's alpha >= 0 then
+# flattens the slope of messages of 128-768 KiB (RN per direction 67-72 MB/s through 60) and not of these.
+# 8 sizes x 2 pairs: 16 observations, enough for a verdict. Both the table and the JSON say which rate is which.
+rate=60
+$cluster shape node0 $rate && $cluster shape node1 $rate || bad "cluster.sh shape"
+run nodecomm2 300 node0:2,node1:2 4 "$drivers/nodecomm" --sizes 1048576:4718592:524288 --reps 3 --noprogress --noplot
+ended nodecomm2 && ok || bad "nodecomm K = 2 between two nodes: exit $rc ($(cat nodecomm2/err))"
+python3 - nodecomm2/nodecomm.json $rate <<'PY' && ok || bad "nodecomm K = 2: RN per direction against the shaped link"
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = float(sys.argv[2])
+assert j["measurement"]["kmax"] == 2, j["measurement"]
+regimes = j["fit"]["regimes"]
+assert len(regimes) == 1, [g["name"] for g in regimes]
+m = regimes[0]["models"]["max-rate 3-parameter"]
+assert m["rates_are"].startswith("per round trip"), m["rates_are"]
+rn = m["rn_per_direction_mbs"]
+print(f"nodecomm K = 2: RN {m['rn_mbs']:.1f} MB/s per round trip, {rn:.1f} per direction, through a link shaped to {r:g} MB/s; verdict {m['verdict']}")
+assert abs(m["rn_mbs"] * 2 - rn) < 1e-9 * rn
+assert abs(rn - r) < 0.15 * r, rn
+PY
+grep -q "rates in MB/s as 'per round trip / per direction'" nodecomm2/nodecomm_fit.txt && grep -Eq '^RN rt / dir|RN rt / dir' nodecomm2/nodecomm_fit.txt \
+  && ok || bad "nodecomm K = 2: Table 1 does not show both rates"
 $cluster shape node0 0 && $cluster shape node1 0
 
 # ---- a node's link taken down mid-run: the watchdog names the rank and the job ends -------------------------

@@ -412,6 +412,7 @@ static const struct layout_entry entries[] = {
   LAYOUT_FIELD(lat_model_fit, verdict)
   LAYOUT_FIELD(lat_model_fit, runs_z)
   LAYOUT_FIELD(lat_model_fit, bic_gain)
+  LAYOUT_FIELD(lat_model_fit, latency_growth)
   LAYOUT_SIZE(lat_fit_summary)
   LAYOUT_FIELD(lat_fit_summary, nobs)
   LAYOUT_FIELD(lat_fit_summary, kmax)

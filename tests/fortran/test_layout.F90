@@ -967,6 +967,8 @@ program test_layout
                    c_sizeof(v_lat_model_fit%runs_z), kind_of(v_lat_model_fit%runs_z))
   call check_field('lat_model_fit', 'bic_gain', c_loc(v_lat_model_fit), c_loc(v_lat_model_fit%bic_gain), &
                    c_sizeof(v_lat_model_fit%bic_gain), kind_of(v_lat_model_fit%bic_gain))
+  call check_field('lat_model_fit', 'latency_growth', c_loc(v_lat_model_fit), c_loc(v_lat_model_fit%latency_growth), &
+                   c_sizeof(v_lat_model_fit%latency_growth), kind_of(v_lat_model_fit%latency_growth))
   call check_size('lat_fit_summary', c_sizeof(v_lat_fit_summary))
   call check_field('lat_fit_summary', 'nobs', c_loc(v_lat_fit_summary), c_loc(v_lat_fit_summary%nobs), &
                    c_sizeof(v_lat_fit_summary%nobs), kind_of(v_lat_fit_summary%nobs))
