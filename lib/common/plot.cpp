@@ -44,8 +44,16 @@ void run_gnuplot(const std::string &script, const std::vector<std::pair<std::str
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, messages.c_str(), O_WRONLY | O_TRUNC, 0);
+  // gnuplot in a process group of its own: the Ctrl-C of a terminal, and the SIGINT, SIGTERM or SIGHUP that
+  // mpiexec or timeout send to the ranks' process groups, reach the driver (which stops at its next safe
+  // point) and not gnuplot, which finishes the picture it draws (killed, it cost the whole run's files).
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
   pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv.data(), environ);
+  const int rc = posix_spawnp(&pid, "gnuplot", &actions, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   std::string said;
   auto collect = [&] {

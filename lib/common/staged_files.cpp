@@ -251,44 +251,83 @@ void write_files_whole(const std::vector<std::pair<std::string, std::string>> &f
   write_files_whole(files, make, files.size());
 }
 
+namespace {
+
+/// Renames staged[k] onto finals[k] for k in [from, to) except [skip_from, skip_to); on a refusal the staged
+/// files not yet renamed are removed and IoError names the file.
+void publish(const std::vector<std::string> &staged, const std::vector<std::string> &finals, size_t from, size_t to) {
+  for (size_t k = from; k < to; ++k)
+    if (rename(staged[k].c_str(), finals[k].c_str()) != 0) {
+      const int err = errno;
+      for (size_t j = k; j < to; ++j) unlink(staged[j].c_str());
+      fail("cannot rename into", finals[k], err);
+    }
+}
+
+/// The message of a drawing that failed after the data were published: the data are there, and how to draw.
+std::string pictures_not_drawn(const std::string &why) {
+  return "the data files are written; the pictures were not drawn (" + why +
+         "): draw them later with gnuplot from the .gp scripts, where the run wrote them";
+}
+
+}  // namespace
+
 void write_files_whole(const std::vector<std::pair<std::string, std::string>> &files, const MakeFromStaged &make,
                        size_t scratch_from) {
   for (const auto &f : files) require_plain_path("a file name", f.first);
+  scratch_from = std::min(scratch_from, files.size());
   // What will be renamed into place is checked before anything is staged (the files asked for) and after
   // make (the files made): all regular or absent, no input, no two one file.
   std::vector<std::string> published;
-  for (size_t k = 0; k < files.size() && k < scratch_from; ++k) published.push_back(files[k].first);
+  for (size_t k = 0; k < scratch_from; ++k) published.push_back(files[k].first);
   check_output_set(published);
-  std::vector<std::string> staged;
-  std::vector<std::string> finals;
+  std::vector<std::string> staged, finals;
   try {
     for (const auto &f : files) {
       staged.push_back(stage(f.first, f.second));
       finals.push_back(f.first);
     }
-    if (make) {
-      const std::vector<std::string> made_from = staged;
-      for (const auto &m : make(made_from)) {
-        finals.push_back(m.first);
-        staged.push_back(m.second);
-        published.push_back(m.first);
-      }
-      check_output_set(published);
-    }
   } catch (...) {
     for (const auto &t : staged) unlink(t.c_str());
     throw;
   }
-  // Files from scratch_from on were staged only for make: they go, the others are renamed into place.
-  for (size_t k = scratch_from; k < files.size(); ++k) unlink(staged[k].c_str());
-  for (size_t k = 0; k < finals.size(); ++k) {
-    if (k >= scratch_from && k < files.size()) continue;
-    if (rename(staged[k].c_str(), finals[k].c_str()) != 0) {
-      const int err = errno;
-      for (size_t j = k; j < staged.size(); ++j) unlink(staged[j].c_str());
-      fail("cannot rename into", finals[k], err);
-    }
+  if (!make) {
+    publish(staged, finals, 0, files.size());
+    return;
   }
+  // The data first, the pictures after: a drawing that fails (no gnuplot, gnuplot killed by the Ctrl-C or
+  // the SIGTERM sent to the job's process group, a full disk) costs the pictures, never the measurement. The
+  // files asked for are renamed into place before anything is drawn, and gnuplot reads them there.
+  try {
+    publish(staged, finals, 0, scratch_from);
+  } catch (...) {
+    for (size_t k = scratch_from; k < staged.size(); ++k) unlink(staged[k].c_str());
+    throw;
+  }
+  std::vector<std::string> made_from = finals;
+  for (size_t k = scratch_from; k < files.size(); ++k) made_from[k] = staged[k];
+  std::vector<std::string> made_staged, made_finals;
+  const auto drop_scratch = [&] {
+    for (size_t k = scratch_from; k < files.size(); ++k) unlink(staged[k].c_str());
+  };
+  try {
+    for (const auto &m : make(made_from)) {
+      made_finals.push_back(m.first);
+      made_staged.push_back(m.second);
+      published.push_back(m.first);
+    }
+    check_output_set(published);
+  } catch (const UnsupportedError &e) {
+    drop_scratch();
+    for (const auto &t : made_staged) unlink(t.c_str());
+    throw UnsupportedError(pictures_not_drawn(e.what()));
+  } catch (const std::exception &e) {
+    drop_scratch();
+    for (const auto &t : made_staged) unlink(t.c_str());
+    throw IoError(pictures_not_drawn(e.what()));
+  }
+  drop_scratch();
+  publish(made_staged, made_finals, 0, made_staged.size());
 }
 
 std::string temporary_beside(const std::string &path, const std::string &suffix) {

@@ -1,5 +1,6 @@
 // staged_files.hpp: files that appear whole or not at all. Each is written to a temporary file in its
-// directory, flushed to disk, and renamed into place only when every file of the set is complete; on
+// directory, flushed to disk, and renamed into place only when every file of the set is complete (pictures
+// drawn from them are a second set, made after the first is in place); on
 // any failure the temporaries are removed and existing files keep their old contents. Only regular files and
 // symbolic links (the link, never what it names) are replaced; never an input of the process, and no two
 // files of a set may have one name.
@@ -23,7 +24,9 @@ void write_files_whole(const std::vector<std::pair<std::string, std::string>> &f
 using MakeFromStaged =
     std::function<std::vector<std::pair<std::string, std::string>>(const std::vector<std::string> &staged)>;
 
-/// As above, with files made by make (which may throw: then nothing is renamed and all is removed).
+/// As above, with files made by make (the pictures): the files are renamed into place first, then make draws
+/// from them, and what it made is renamed into place as a set of its own. When make throws, the files stay
+/// and what it made goes: UnsupportedError or IoError saying the data are written and the pictures not.
 void write_files_whole(const std::vector<std::pair<std::string, std::string>> &files, const MakeFromStaged &make);
 
 /// As above, where the files from index scratch_from on are staged only for make (a plot's script and data

@@ -1,0 +1,94 @@
+#!/bin/bash
+# test_pictures.sh DRIVER_DIR "MPIEXEC [flags]"
+# A finished run is never lost to its pictures (issue 45): every plotting driver, with the pictures on as
+# users run it, is signalled while gnuplot draws, and once run where no gnuplot is on the PATH.
+#   1. SIGINT to the launcher's process group (a terminal's Ctrl-C), and 2. SIGTERM to it (what `timeout`
+#      sends), each while gnuplot runs: gnuplot is announced by a wrapper first on the PATH that marks a
+#      file and waits 2 s before it draws. The data files and the pictures are there, no temporary is left.
+#      Before, gnuplot shared rank 0's process group, died of the signal, and the driver dropped every file.
+#   3. No gnuplot on the PATH (a compute node without it): the data files are there and the driver says
+#      the pictures were not drawn; before, the whole run was measured and nothing written.
+set -u
+bin=$1 mpiexec=$2
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=checks.sh
+. "$here/checks.sh"
+gnuplot=$(command -v gnuplot) || { echo "skipped: gnuplot is not installed"; exit 77; }
+
+# A gnuplot that says it was started, then draws its first picture after 2 s: the window in which the signal
+# lands.
+mkdir wrapped
+cat > wrapped/gnuplot <<EOF
+#!/bin/bash
+if [ ! -e "$work/drawing" ]; then touch "$work/drawing"; sleep 2; fi
+exec "$gnuplot" "\$@"
+EOF
+chmod +x wrapped/gnuplot
+# A PATH with everything of the system's but gnuplot.
+mkdir nognuplot
+for d in ${PATH//:/ }; do
+  [ -d "$d" ] || continue
+  for f in "$d"/*; do
+    n=${f##*/}
+    [ "$n" = gnuplot ] || [ -e "nognuplot/$n" ] || ln -s "$f" "nognuplot/$n" 2> /dev/null
+  done
+done
+
+# driver: arguments of a run of seconds with its pictures on; data: files it must write; picture: one it draws.
+declare -A args data picture
+args[mpptest]="-size 0 4096 1024 -reps 5 -n_stable 0"; data[mpptest]="mppout.csv mppout.json"; picture[mpptest]=mppout.png
+args[queuelat]="--lengths 0:4:2 --iters 5 --reps 3 --nr 1000 --noprogress"; data[queuelat]="queuelat.txt queuelat.json"
+picture[queuelat]=queuelat.png
+args[nodecomm]="--sizes 8,64,512,4096 --reps 2 --noadaptive --noprogress"; data[nodecomm]="nodecomm.txt nodecomm.json"
+picture[nodecomm]=nodecomm_bw_maxrate.png
+args[mpilat-coll]="--ops allreduce,barrier --sizes 8 --reps 10 --noprogress"; data[mpilat-coll]="mpilat-coll.txt mpilat-coll.json"
+picture[mpilat-coll]=mpilat-coll.size.png
+args[latency]="--quick --no-progress"; data[latency]="latency.output latency.summary.output latency.json"
+picture[latency]=latency.png
+drivers=(latency mpptest queuelat nodecomm mpilat-coll)
+# The signals go through MPICH's hydra, which passes them on to the ranks and waits for them; Open MPI's
+# mpirun ends the ranks itself (docs/batch.md), so under it only the run without gnuplot is made.
+signals="INT TERM"
+$mpiexec --version 2>&1 | grep -q HYDRA || signals=""
+
+# files WHAT DIR DRIVER [PICTURES]: the data files there, whole; the pictures too where asked; no temporary.
+files() {
+  local what=$1 dir=$2 name=$3 f
+  for f in ${data[$name]}; do
+    [ -s "$dir/$f" ] && ok || bad "$what $name: $f missing ($(ls -A "$dir" | tr '\n' ' '); $(tail -c 400 "$dir.log"))"
+  done
+  python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$dir/$(echo ${data[$name]} | tr ' ' '\n' | grep json)" 2> /dev/null \
+    && ok || bad "$what $name: its JSON is not whole"
+  if [ "${4:-}" = pictures ]; then
+    [ -s "$dir/${picture[$name]}" ] && ok || bad "$what $name: ${picture[$name]} not drawn ($(ls -A "$dir" | tr '\n' ' '))"
+  fi
+  ls -A "$dir" | grep -q '^\.mpilat-' && bad "$what $name: temporary files left ($(ls -A "$dir" | grep '^\.mpilat-' | head -3 | tr '\n' ' '))" || ok
+}
+
+for name in "${drivers[@]}"; do
+  [ -x "$bin/$name" ] || { bad "$name not built"; continue; }
+  for sig in $signals; do
+    dir=${sig}_$name
+    mkdir "$dir"
+    rm -f "$work/drawing"
+    # shellcheck disable=SC2086
+    PATH="$work/wrapped:$PATH" setsid $mpiexec -n 2 "$bin/$name" ${args[$name]} --outdir "$dir" > "$dir.log" 2>&1 &
+    job=$!
+    for _ in $(seq 600); do [ -e "$work/drawing" ] && break; sleep 0.1; done
+    [ -e "$work/drawing" ] || bad "SIG$sig $name: gnuplot never started"
+    kill "-$sig" -- "-$job"  # the launcher's whole process group, as a terminal or timeout signals it
+    wait "$job"
+    status=$?
+    files "SIG$sig while drawing:" "$dir" "$name" pictures
+    case $status in 0 | 3) ok ;; *) bad "SIG$sig while drawing: $name exit $status ($(tail -c 400 "$dir.log"))" ;; esac
+  done
+  dir=nognuplot_$name
+  mkdir "$dir"
+  # shellcheck disable=SC2086
+  PATH="$work/nognuplot" $mpiexec -n 2 "$bin/$name" ${args[$name]} --outdir "$dir" > "$dir.log" 2>&1
+  status=$?
+  files "no gnuplot:" "$dir" "$name"
+  [ "$status" != 0 ] && grep -q "the data files are written; the pictures were not drawn (cannot run gnuplot" "$dir.log" && ok \
+    || bad "no gnuplot: $name exit $status, not said ($(tail -c 400 "$dir.log"))"
+done
+finish_checks driver_pictures
