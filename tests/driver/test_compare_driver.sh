@@ -56,6 +56,13 @@ read -r v lo hi < <(verdict_of slow_out)
 [ "$v" = "B_slower" ] && ok || bad "5 % slower: verdict $v [$lo, $hi]"
 python3 -c "assert 1 < $lo <= 1.05 <= $hi" && ok || bad "5 % slower: interval [$lo, $hi] does not cover 1.05 above 1"
 grep -q '^latency median (us) .* B slower (exact ranks over launches)$' slow.out && ok || bad "the table's row ($(cat slow.out))"
+# A reader that closes the pipe before the first line (`| true`; `| head -1` closes it after one): the files are written all the same, and the exit
+# status and stderr say standard output failed (before: killed by SIGPIPE, status 141, no compare.json).
+mkdir pipe_out
+( sleep 0.2; "$compare" a*.json -- slow*.json --outdir pipe_out --noplot 2> pipe.err; echo $? > pipe.status ) | true
+[ -s pipe_out/compare.json ] && [ -s pipe_out/compare.csv ] && ok || bad "closed pipe: files missing ($(ls -A pipe_out | tr '\n' ' '))"
+[ "$(cat pipe.status)" = 1 ] && grep -q "mpilat-compare: writing to standard output: Broken pipe" pipe.err && ok \
+  || bad "closed pipe: exit $(cat pipe.status), $(cat pipe.err)"
 # And the other way round: B faster.
 "$compare" slow*.json -- a*.json --outdir slow_out --noplot > fast.out 2>&1
 grep -q 'B faster (exact ranks over launches)' fast.out && ok || bad "5 % faster not found ($(cat fast.out))"
