@@ -31,12 +31,26 @@ namespace {
 const std::set<std::string> kKinds = {json_fields::latency::kFormat, json_fields::sweep::kFormat, json_fields::queue::kFormat,
                                       json_fields::pairs::kFormat, json_fields::nodecomm::kFormat,
                                       json_fields::coll::kFormat};
+constexpr int kMaxJsonDepth = 64;
 
-/// A value as a message or a note shows it: a string as it is, anything else as JSON; control characters
-/// as '?' and at most 60 characters, so that no file's bytes reach the terminal raw or at length.
+}  // namespace
+
+std::string cut_text(const std::string &text, size_t most) {
+  if (text.size() <= most) return text;
+  size_t end = most;
+  // Never inside a UTF-8 character: back over its continuation bytes (10xxxxxx) to the byte that starts it.
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xc0) == 0x80) --end;
+  return text.substr(0, end);
+}
+
+namespace {
+
+/// A value as a message or a note shows it: a string as it is, a number or a word as JSON, an array or an
+/// object by its kind (never dumped: a list nested 100,000 deep overflowed the stack); control characters as
+/// '?' and at most 60 bytes, cut between characters, so that no file's bytes reach the terminal raw or at length.
 std::string text_of(const json &v) {
-  std::string t = v.is_string() ? v.get<std::string>() : v.dump();
-  if (t.size() > 60) t = t.substr(0, 57) + "...";
+  std::string t = v.is_string() ? v.get<std::string>() : v.is_array() ? "(a JSON array)" : v.is_object() ? "(a JSON object)" : v.dump();
+  if (t.size() > 60) t = cut_text(t, 57) + "...";
   for (char &c : t)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
   return t;
@@ -107,7 +121,7 @@ void read_latency(Launch &l, const json &j) {
   l.must_match["message bytes"] = text_of(at(j, f::message_bytes));
   l.noted["timer"] = text_of(at(j, f::timer_name));
   l.noted["npp used"] = text_of(at(j, f::npp_used));
-  l.noted["MPI library"] = text_of(at(j, f::mpi_library_version)).substr(0, 40);
+  l.noted["MPI library"] = cut_text(text_of(at(j, f::mpi_library_version)), 40);
   std::vector<double> v;
   std::vector<int64_t> c;
   if (has(j, f::frequencies)) read_frequencies(l, at(j, f::frequencies), "mpilat-latency frequencies", v, c);
@@ -224,7 +238,12 @@ Launch read_launch_text(const std::string &text, const std::string &path) {
                           "e.g. iconv -f UTF-16 -t UTF-8");
   json j;
   try {
-    j = json::parse(text);
+    // Depth bounded while it is read: no mpilat result nests deeper than a few levels.
+    j = json::parse(text, [&](int depth, json::parse_event_t, json &) {
+      if (depth > kMaxJsonDepth)
+        throw BadInput(path + ": not an mpilat JSON result (nested deeper than " + std::to_string(kMaxJsonDepth) + " levels)");
+      return true;
+    });
   } catch (const json::parse_error &e) {
     // Where, not what: nlohmann's message quotes the bytes read.
     throw BadInput(path + ": not an mpilat JSON result (not valid JSON: a syntax error at byte " + std::to_string(e.byte) + ")");

@@ -16,6 +16,9 @@ struct BadInput : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// text cut to at most `most` bytes, between UTF-8 characters (a cut inside one made the JSON invalid).
+std::string cut_text(const std::string &text, size_t most);
+
 /// One launch's value of a quantity, and its trials where the file holds them (a frequency table or the
 /// samples of a size), for the comparison over trials.
 struct LaunchValue {

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <new>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -329,7 +330,9 @@ int run(const std::vector<std::string> &a_files, const std::vector<std::string> 
     if (plot && !rows.empty()) files.push_back({"compare.gp", compare_plot(rows)});
   }
   j["notes"] = notes;
-  files.insert(files.begin(), {{"compare.json", j.dump(2) + "\n"}, {"compare.csv", csv}});
+  // A file name is the user's bytes: one that is not UTF-8 (Latin-1) shows as U+FFFD in the JSON, which holds
+  // nothing else (the table and the CSV keep the bytes); the strict dump aborted the program.
+  files.insert(files.begin(), {{"compare.json", j.dump(2, ' ', false, json::error_handler_t::replace) + "\n"}, {"compare.csv", csv}});
   for (const std::string &n : notes) std::fprintf(stderr, "mpilat-compare: %s\n", n.c_str());
   std::fputs(table.c_str(), stdout);
   std::vector<const char *> names, contents;
@@ -390,5 +393,11 @@ int main(int argc, char **argv) {
   } catch (const BadInput &e) {
     std::fprintf(stderr, "mpilat-compare: error: %s\n", e.what());
     return 2;
+  } catch (const std::bad_alloc &) {  // a memory limit (ulimit -v) below what the files need: said, not an abort
+    std::fprintf(stderr, "mpilat-compare: error: out of memory reading or comparing the files\n");
+    return 1;
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "mpilat-compare: internal error: %s\n", e.what());
+    return 1;
   }
 }

@@ -214,7 +214,7 @@ std::string coll_json_text(const CollResult &r, const std::string &command_line)
     points.push_back(q);
   }
   j["points"] = points;
-  return j.dump(2) + "\n";
+  return json_document_text(std::move(j), 2);
 }
 
 namespace {

@@ -11,6 +11,65 @@
 
 namespace lat {
 
+namespace {
+
+/// The length of the well-formed UTF-8 sequence at s[i] (1 to 4), or 0 where the byte there starts none
+/// (a stray continuation byte, an overlong form, a surrogate, beyond U+10FFFF, or cut short).
+size_t utf8_sequence_at(const std::string &s, size_t i) {
+  const auto byte = [&](size_t k) { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u; };
+  const unsigned b0 = byte(i);
+  const auto continuation = [&](size_t k, unsigned lo, unsigned hi) { return byte(k) >= lo && byte(k) <= hi; };
+  if (b0 < 0x80) return 1;
+  if (b0 >= 0xc2 && b0 <= 0xdf) return continuation(i + 1, 0x80, 0xbf) ? 2 : 0;
+  if (b0 >= 0xe0 && b0 <= 0xef) {
+    const unsigned lo = b0 == 0xe0 ? 0xa0 : 0x80, hi = b0 == 0xed ? 0x9f : 0xbf;
+    return continuation(i + 1, lo, hi) && continuation(i + 2, 0x80, 0xbf) ? 3 : 0;
+  }
+  if (b0 >= 0xf0 && b0 <= 0xf4) {
+    const unsigned lo = b0 == 0xf0 ? 0x90 : 0x80, hi = b0 == 0xf4 ? 0x8f : 0xbf;
+    return continuation(i + 1, lo, hi) && continuation(i + 2, 0x80, 0xbf) && continuation(i + 3, 0x80, 0xbf) ? 4 : 0;
+  }
+  return 0;
+}
+
+void escape_strings(nlohmann::json &j) {
+  if (j.is_string()) {
+    j = utf8_or_escaped(j.get_ref<const std::string &>());
+  } else if (j.is_array()) {
+    for (nlohmann::json &x : j) escape_strings(x);
+  } else if (j.is_object()) {
+    nlohmann::json fixed = nlohmann::json::object();
+    for (auto &[key, value] : j.items()) {
+      escape_strings(value);
+      fixed[utf8_or_escaped(key)] = std::move(value);
+    }
+    j = std::move(fixed);
+  }
+}
+
+}  // namespace
+
+std::string utf8_or_escaped(const std::string &text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const size_t n = utf8_sequence_at(text, i);
+    if (n == 0) {
+      out += fmt::format("\\x{:02X}", static_cast<unsigned char>(text[i]));
+      ++i;
+    } else {
+      out.append(text, i, n);
+      i += n;
+    }
+  }
+  return out;
+}
+
+std::string json_document_text(nlohmann::json j, int indent) {
+  escape_strings(j);
+  return j.dump(indent) + "\n";
+}
+
 nlohmann::json report_head_json(const char *format, const std::string &command_line, bool with_mpi) {
   nlohmann::json j;
   j["format"] = format;

@@ -26,6 +26,12 @@ nlohmann::json disturbance_json(double runqueue_share_max, int rank, double wait
 nlohmann::json number_or_text(double x);
 /// lat_quantiles as a JSON object (percentiles_us, the 95 % intervals and how they are made).
 nlohmann::json quantiles_json(const lat_quantiles &q, int64_t count);
+/// text where it is UTF-8; each byte that is not (a Latin-1 file name, a value cut inside a character)
+/// written as the four characters \xNN, so the bytes are kept and the JSON is valid.
+std::string utf8_or_escaped(const std::string &text);
+/// The text of a JSON document, with a newline: every string and key made UTF-8 by utf8_or_escaped (JSON
+/// holds nothing else; nlohmann's dump threw on a Latin-1 byte of --outdir after the whole run was measured).
+std::string json_document_text(nlohmann::json j, int indent);
 /// A distribution as [[value, count], ...] rows.
 nlohmann::json table_json(const Distribution &d);
 

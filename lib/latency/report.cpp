@@ -566,7 +566,7 @@ std::string json_text(const LatencyReport &r) {
                    {"removed", p.n_removed},
                    {"stats", stats_json(p.filtered)},
                    {"quantiles", quantiles_json(p.filtered_q, p.filtered.count)}};
-  return j.dump(2) + "\n";
+  return json_document_text(std::move(j), 2);
 }
 
 std::string latency_plot_text(const lat_pingpong_result &p, const Distribution &d, const std::vector<TrialChunk> &chunks) {
@@ -708,7 +708,7 @@ std::string study_json(const std::string &command_line, const lat_pingpong_resul
     out.push_back(row);
   }
   j["values"] = out;
-  return j.dump(2) + "\n";
+  return json_document_text(std::move(j), 2);
 }
 
 std::string study_plot(const lat_pingpong_result &p, const std::vector<lat_npp_study_row> &rows) {

@@ -344,7 +344,7 @@ std::string json_text(const std::string &command_line, const NodecommResult *m, 
     o.push_back(ob);
   }
   j["observations"] = o;
-  return j.dump(1) + "\n";
+  return json_document_text(std::move(j), 1);
 }
 
 std::string csv_text(const std::vector<lat_maxrate_obs> &obs, const MaxrateFit &fit) {

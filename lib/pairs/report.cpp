@@ -68,7 +68,7 @@ std::string pair_json_text(const PairResult &r, const std::string &command_line)
   if (n > kJsonMatrixRanks) {
     j["matrices_omitted"] = "more than " + std::to_string(kJsonMatrixRanks) +
                             " ranks: the mean and standard deviation are in the mmpi log";
-    return j.dump(1) + "\n";
+    return json_document_text(std::move(j), 1);
   }
   for (int stat = 0; stat < LAT_PAIR_NSTATS; ++stat) {
     if (!has_stat(r, stat)) continue;
@@ -81,7 +81,7 @@ std::string pair_json_text(const PairResult &r, const std::string &command_line)
     matrices[kStatNames[stat]] = m;
   }
   j["matrices"] = matrices;
-  return j.dump(1) + "\n";
+  return json_document_text(std::move(j), 1);
 }
 
 std::string pair_matrix_text(const PairResult &r, int stat) {

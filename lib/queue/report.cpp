@@ -162,7 +162,7 @@ std::string queue_json_text(const QueueResult &r, const std::string &command_lin
   nlohmann::json points = nlohmann::json::array();
   for (const lat_queue_point &q : r.points) points.push_back(spec_result_json(q));
   j["points"] = points;
-  return j.dump(2) + "\n";
+  return json_document_text(std::move(j), 2);
 }
 
 std::string queue_gnuplot_text(const QueueResult &r) {

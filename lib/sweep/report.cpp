@@ -309,7 +309,7 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
   j["startup_rate"] = {{"lines", lines},
                        {"caveat", "a least-squares line s + n / rate per regime between the steps; one line does "
                                   "not describe the whole curve, only its regime"}};
-  return j.dump(2) + "\n";
+  return json_document_text(std::move(j), 2);
 }
 
 std::vector<std::string> sweep_output_names(const std::string &outdir, const std::string &base_name) {

@@ -602,8 +602,25 @@ void overlap_computation_is_linear(void **) {
 
 }  // namespace
 
+/// Bytes that are not UTF-8 kept as \xNN, valid UTF-8 as it is (issue 45: a Latin-1 byte of --outdir made
+/// every driver fail after the run with nlohmann's type_error 316, writing nothing).
+void json_keeps_bytes_that_are_not_utf8(void **) {
+  assert_string_equal(lat::utf8_or_escaped("caf\xc3\xa9").c_str(), "caf\xc3\xa9");        // é, two bytes
+  assert_string_equal(lat::utf8_or_escaped("caf\xe9").c_str(), "caf\\xE9");                 // Latin-1 é
+  assert_string_equal(lat::utf8_or_escaped("x\xc3").c_str(), "x\\xC3");                    // cut inside a character
+  assert_string_equal(lat::utf8_or_escaped("\xc0\xaf").c_str(), "\\xC0\\xAF");             // an overlong '/'
+  assert_string_equal(lat::utf8_or_escaped("\xed\xa0\x80").c_str(), "\\xED\\xA0\\x80");  // a surrogate
+  assert_string_equal(lat::utf8_or_escaped("\xf0\x9f\x98\x80").c_str(), "\xf0\x9f\x98\x80");  // U+1F600
+  nlohmann::json j = {{"run", {{"command_line", "mpptest -outdir caf\xe9"}}}, {"k\xff", {"\x80"}}};
+  const std::string text = lat::json_document_text(j, 1);
+  const nlohmann::json back = nlohmann::json::parse(text);
+  assert_string_equal(back["run"]["command_line"].get<std::string>().c_str(), "mpptest -outdir caf\\xE9");
+  assert_string_equal(back["k\\xFF"][0].get<std::string>().c_str(), "\\x80");
+}
+
 int main() {
   const CMUnitTest tests[] = {
+      cmocka_unit_test(json_keeps_bytes_that_are_not_utf8),
       cmocka_unit_test(fortran_e_format),         cmocka_unit_test(tally_counts_distinct_values),
       cmocka_unit_test(bins_follow_printed_edges), cmocka_unit_test(filtering_keeps_at_most_the_cut),
       cmocka_unit_test(median_of_even_count_across_values), cmocka_unit_test(npp_guard_with_a_clock_that_reads_zero),

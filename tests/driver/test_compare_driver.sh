@@ -63,6 +63,28 @@ mkdir pipe_out
 [ -s pipe_out/compare.json ] && [ -s pipe_out/compare.csv ] && ok || bad "closed pipe: files missing ($(ls -A pipe_out | tr '\n' ' '))"
 [ "$(cat pipe.status)" = 1 ] && grep -q "mpilat-compare: writing to standard output: Broken pipe" pipe.err && ok \
   || bad "closed pipe: exit $(cat pipe.status), $(cat pipe.err)"
+# Bytes that are not UTF-8 and values that are not what they should be (issue 45): a Latin-1 file name
+# (before: abort, exit 134), a library name cut at 40 bytes inside a two-byte character (the same), a list
+# nested 100,000 deep where a string belongs (before: a stack overflow, exit 139).
+latin1=$(printf 'a\xe9.json')
+cp a1.json "$latin1"
+python3 - <<'PY'
+import json
+j = json.load(open("a2.json"))
+j["run"]["mpi_library_version"] = "x" * 39 + "\u00e9 and more"
+json.dump(j, open("cut.json", "w"))
+j["timer"]["name"] = "DEEP"
+open("deep.json", "w").write(json.dumps(j).replace('"DEEP"', "[" * 100000 + "]" * 100000))
+PY
+mkdir bytes_out
+"$compare" "$latin1" cut.json a3.json -- same*.json --outdir bytes_out --noplot > bytes.out 2> bytes.err && ok \
+  || bad "Latin-1 name and a cut character: exit $? ($(tail -c 300 bytes.err))"
+python3 -c "
+import json; j = json.load(open('bytes_out/compare.json'))
+assert any('\ufffd' in f for f in j['group_a']), j['group_a']" 2> /dev/null && ok || bad "Latin-1 name: not in compare.json as U+FFFD"
+"$compare" deep.json a3.json a4.json -- same*.json --outdir deep_out --noplot > deep.out 2> deep.err
+[ $? = 2 ] && grep -q "deep.json: not an mpilat JSON result (nested deeper than 64 levels)" deep.err && ok \
+  || bad "a list nested 100,000 deep: $(tail -c 300 deep.err)"
 # And the other way round: B faster.
 "$compare" slow*.json -- a*.json --outdir slow_out --noplot > fast.out 2>&1
 grep -q 'B faster (exact ranks over launches)' fast.out && ok || bad "5 % faster not found ($(cat fast.out))"

@@ -131,4 +131,17 @@ expect_read dat escape.dat
 grep -q $'\x1b' out/escape.csv && bad "mmpi2mat: a raw escape byte in the CSV" || ok
 grep -qF '"nid\x1b[31m,71"' out/escape.csv && ok || bad "mmpi2mat: the host name not shown quoted: $(sed -n 2,4p out/escape.csv | cat -v)"
 
+# A byte that is not UTF-8 in an output name (a Latin-1 directory, as old file systems hold): the run's files
+# are written, the JSON valid, the byte kept as \xE9 (before: every driver measured, then failed with
+# nlohmann's type_error 316 and wrote nothing). nodecomm --fit (no MPI) and mpptest under mpiexec.
+latin1=$(printf 'caf\xe9')
+run_in fit_latin1 0 nodecomm --fit "$data/nodecomm/bluewaters_table1.tsv" --time-unit s --noplot --outdir "$latin1"
+[ "$rc" = 0 ] && python3 -c "
+import json, sys; j = json.load(open(sys.argv[1]))
+assert j['run']['command_line'].endswith('--outdir caf\\\\xE9'), j['run']['command_line']" "fit_latin1/$latin1/nodecomm.json" \
+  && ok || bad "nodecomm --fit into a Latin-1 directory: exit $rc ($(tail -c 300 err.txt))"
+run_in sweep_latin1 2 mpptest -size 0 64 32 -reps 3 -n_stable 0 -noplot -noprogress -outbase "$latin1"
+[ "$rc" = 0 ] && python3 -c "import json, sys; json.load(open(sys.argv[1]))" "sweep_latin1/$latin1.json" \
+  && ok || bad "mpptest -outbase with a Latin-1 byte: exit $rc ($(tail -c 300 err.txt))"
+
 finish_checks "driver_hostile"
