@@ -72,8 +72,21 @@ inline std::string command_line_of(int argc, char **argv) {
   return s;
 }
 
+/// This rank's complaint about its options, "" while there is none: kept for driver_agree_options, which has
+/// a rank whose options alone were refused say so (a launch that gives ranks different options).
+inline std::string &options_complaint() {
+  static std::string complaint;
+  return complaint;
+}
+
+/// A refusal of this rank's options: "<program>: <why>" on stderr from rank 0, kept on every rank.
+inline void refuse_options(int rank, const char *program, const std::string &why) {
+  options_complaint() = std::string(program) + ": " + why;
+  if (rank == 0) std::fprintf(stderr, "%s\n", options_complaint().c_str());
+}
+
 /// Runs parse (app.parse of argv, or of CLI11's reversed vector); -1 to go on, or the exit status: 0 after
-/// --help (printed), 2 for a bad option ("<program>: <why> (try <help>)"). Only rank 0 prints.
+/// --help (printed), 2 for a bad option ("<program>: <why> (try <help>)"). Only rank 0 prints (refuse_options).
 /// An empty value is refused for every option: CLI11 would read "" as 0 for a number, or as "absent" for a
 /// list, and run with what the user did not ask for.
 template <class Parse>
@@ -104,7 +117,7 @@ int parse_options(CLI::App &app, Parse &&parse, int rank, const char *program, c
     if (rank == 0) std::fputs(app.help().c_str(), stdout);
     return 0;
   } catch (const CLI::ParseError &e) {
-    if (rank == 0) std::fprintf(stderr, "%s: %s (try %s)\n", program, e.what(), help);
+    refuse_options(rank, program, std::string(e.what()) + " (try " + help + ")");
     return 2;
   }
   return -1;

@@ -91,6 +91,40 @@ int driver_outdir_usable(const char *program, const char *option, const char *ou
   return usable;
 }
 
+int driver_agree_options(const char *program, int status, const char *complaint) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int *all = malloc((size_t)size * sizeof *all);
+  if (all == NULL) {
+    fprintf(stderr, "%s: rank %d: out of memory agreeing on the options\n", program, rank);
+    MPI_Abort(MPI_COMM_WORLD, DRIVER_FAILED);
+  }
+  MPI_Request req;
+  MPI_Iallgather(&status, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD, &req);
+  for (int done = 0; !done;) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (!done) latency_pause_seconds(0.001);
+  }
+  int agreed = -1, refused = 0, first_refused = -1;
+  for (int r = 0; r < size; ++r) {
+    if (all[r] > agreed) agreed = all[r];
+    if (all[r] == DRIVER_BAD_INPUT) {
+      ++refused;
+      if (first_refused < 0) first_refused = r;
+    }
+  }
+  if (all[0] != DRIVER_BAD_INPUT && refused > 0) {
+    if (status == DRIVER_BAD_INPUT && complaint != NULL && complaint[0] != '\0') fprintf(stderr, "rank %d: %s\n", rank, complaint);
+    if (rank == 0)
+      fprintf(stderr, "%s: the options of %d rank(s) were refused (rank %d first) although rank 0's were not: the launch "
+                      "gives ranks different options; every rank must be given the same. Nothing was measured\n",
+              program, refused, first_refused);
+  }
+  free(all);
+  return agreed;
+}
+
 void driver_pause_seconds(double seconds) { latency_pause_seconds(seconds); }
 
 void driver_bcast_int_politely(int *value) {

@@ -33,6 +33,13 @@ int driver_measurement_failed(const char *program, int rc, int rank);
     naming the program and the fix, --mpi=pmi2) when MPI_COMM_WORLD has 1 process but the step has more
     tasks. Call after MPI_Init. */
 void driver_launch_hint(const char *program);
+/** Collective over MPI_COMM_WORLD, after each rank has read its options: status is this rank's verdict (-1 to
+    go on, 0 after --help, DRIVER_BAD_INPUT refused) and complaint its message ("" if none). Returns the
+    verdict every rank follows, the largest: one refused rank ends the job on all (before, a launch that gave
+    one rank a bad value, `mpiexec -n 1 mmpi : -n 1 mmpi --repeats -5`, had rank 0 measure and wait for ever).
+    Rank 0 printed its own complaint; a refused rank whose options rank 0 accepted prints its own, "rank R:
+    <complaint>", and rank 0 says the ranks were given different options. Polls and sleeps as it waits. */
+int driver_agree_options(const char *program, int status, const char *complaint);
 /** Rank 0's *value on every rank of MPI_COMM_WORLD; the others poll and sleep instead of spinning. */
 void driver_bcast_int_politely(int *value);
 /** Collective over MPI_COMM_WORLD: where a node runs more ranks than its ranks have processors (the union of

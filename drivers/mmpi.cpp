@@ -66,7 +66,7 @@ int main(int argc, char **argv) {
     if (bad.empty() && !output.empty() && output.find('/') != std::string::npos && !outdir.empty())
       bad = "-o '" + output + "' has a directory: give it there or in --outdir, not both";
     if (!bad.empty()) {
-      if (rank == 0) std::fprintf(stderr, "mmpi: %s\n", bad.c_str());
+      refuse_options(rank, "mmpi", bad);
       status = DRIVER_BAD_INPUT;
     }
   }
@@ -81,6 +81,8 @@ int main(int argc, char **argv) {
       log_name = log_name.substr(slash + 1);
     }
   }
+  // One verdict on the options for every rank before any collective step (a launch may give ranks different ones).
+  status = driver_agree_options("mmpi", status, options_complaint().c_str());
   // The output directory is checked before anything is measured.
   if (status < 0 && !driver_outdir_usable("mmpi", outdir.empty() ? "--outdir" : "-o/--outdir", outdir.c_str(), nullptr, nullptr))
     status = DRIVER_BAD_INPUT;

@@ -131,10 +131,12 @@ int main(int argc, char **argv) {
     if (bad.empty()) bad = name_complaint("--base", base, true);
     if (bad.empty()) bad = name_complaint("--outdir", outdir, false);
     if (!bad.empty()) {
-      if (rank == 0) std::fprintf(stderr, "mpilat-coll: %s\n", bad.c_str());
+      refuse_options(rank, "mpilat-coll", bad);
       status = DRIVER_BAD_INPUT;
     }
   }
+  // One verdict on the options for every rank before any collective step (a launch may give ranks different ones).
+  status = driver_agree_options("mpilat-coll", status, options_complaint().c_str());
   if (status < 0 && !driver_outdir_usable("mpilat-coll", "--outdir", outdir.c_str(), "coll", base.c_str())) status = DRIVER_BAD_INPUT;
   if (status >= 0) {
     driver_finalize(status);

@@ -168,7 +168,7 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   if (const int status = parse_options(app, [&] { app.parse(args); }, rank, "mpptest", "-help"); status >= 0)
     return status;
   auto bad = [&](const std::string &what) {
-    if (rank == 0) std::fprintf(stderr, "mpptest: %s\n", what.c_str());
+    refuse_options(rank, "mpptest", what);
     return DRIVER_BAD_INPUT;
   };
   if (overlap && o.pattern == LAT_SWEEP_PERSISTENT) return bad("-overlap and -persistant are two patterns: give one");
@@ -228,7 +228,8 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
   Settings s;
-  const int parsed = parse(argc, argv, rank, nprocs, s);
+  const int own = parse(argc, argv, rank, nprocs, s);  // before the complaint is read: it sets it
+  const int parsed = driver_agree_options("mpptest", own, options_complaint().c_str());
   if (parsed >= 0) {
     driver_finalize(parsed);
     return parsed;

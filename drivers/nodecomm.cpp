@@ -158,12 +158,14 @@ int main(int argc, char **argv) {
   if (status < 0) {
     const std::string bad = check(s, app);
     if (!bad.empty()) {
-      if (rank == 0) std::fprintf(stderr, "nodecomm: %s\n", bad.c_str());
+      refuse_options(rank, "nodecomm", bad);
       status = DRIVER_BAD_INPUT;
     }
   }
   const std::string cmd = command_line_of(argc, argv);
   if (fit_only) return status >= 0 ? status : fit_table(s, cmd);
+  // One verdict on the options for every rank before any collective step (a launch may give ranks different ones).
+  status = driver_agree_options("nodecomm", status, options_complaint().c_str());
   if (status < 0 && !driver_outdir_usable("nodecomm", "--outdir", s.outdir.c_str(), "nodecomm", nullptr)) status = DRIVER_BAD_INPUT;
   if (status >= 0) {
     driver_finalize(status);

@@ -70,10 +70,12 @@ int main(int argc, char **argv) {
                                             static_cast<int64_t>(fractions.size()), fractions.data(),
                                             static_cast<int64_t>(sizes.size()), sizes.data(), nullptr));
     if (!bad.empty()) {
-      if (rank == 0) std::fprintf(stderr, "queuelat: %s\n", bad.c_str());
+      refuse_options(rank, "queuelat", bad);
       status = DRIVER_BAD_INPUT;
     }
   }
+  // One verdict on the options for every rank before any collective step (a launch may give ranks different ones).
+  status = driver_agree_options("queuelat", status, options_complaint().c_str());
   // The output directory is checked before anything is measured.
   if (status < 0 && !driver_outdir_usable("queuelat", "--outdir", outdir.c_str(), "queue", nullptr)) status = DRIVER_BAD_INPUT;
   if (status >= 0) {

@@ -131,6 +131,26 @@ expect_read dat escape.dat
 grep -q $'\x1b' out/escape.csv && bad "mmpi2mat: a raw escape byte in the CSV" || ok
 grep -qF '"nid\x1b[31m,71"' out/escape.csv && ok || bad "mmpi2mat: the host name not shown quoted: $(sed -n 2,4p out/escape.csv | cat -v)"
 
+# A launch that gives one rank a bad value (a wrapper script giving ranks different options, MPMD): every
+# rank refuses, the refused rank names its value, rank 0 says the ranks differ, nothing is measured or
+# written, and nobody hangs (before: rank 1 refused silently, rank 0 measured and waited for ever). The same
+# bad value on every rank is said once, by rank 0.
+declare -A mpmd_bad=([mmpi]="--repeats -5" [mpptest]="-reps -5" [queuelat]="--reps -5" [nodecomm]="--reps -5" [mpilat-coll]="--reps -5")
+for name in mmpi mpptest queuelat nodecomm mpilat-coll; do
+  rm -rf "mpmd_$name" && mkdir "mpmd_$name"
+  # shellcheck disable=SC2086
+  (cd "mpmd_$name" && timeout -s KILL 60 $mpiexec -n 1 "$bin/$name" --quick : -n 1 "$bin/$name" --quick ${mpmd_bad[$name]} \
+    < /dev/null > ../out.txt 2> ../err.txt)
+  rc=$?
+  [ "$rc" = 2 ] && grep -q "^rank 1: $name: .*-5" err.txt && grep -q "^$name: the options of 1 rank(s) were refused (rank 1 first)" err.txt \
+    && [ -z "$(ls -A "mpmd_$name")" ] && ok || bad "$name with one rank's bad value: exit $rc ($(tail -c 300 err.txt); $(ls -A "mpmd_$name"))"
+  # shellcheck disable=SC2086
+  (cd "mpmd_$name" && timeout -s KILL 60 $mpiexec -n 2 "$bin/$name" --quick ${mpmd_bad[$name]} < /dev/null > ../out.txt 2> ../err.txt)
+  rc=$?
+  [ "$rc" = 2 ] && [ "$(grep -c -- '-5' err.txt)" = 1 ] && ! grep -q '^rank ' err.txt && ok \
+    || bad "$name with the bad value on every rank: exit $rc, said $(grep -c -- '-5' err.txt) times ($(tail -c 300 err.txt))"
+done
+
 # A byte that is not UTF-8 in an output name (a Latin-1 directory, as old file systems hold): the run's files
 # are written, the JSON valid, the byte kept as \xE9 (before: every driver measured, then failed with
 # nlohmann's type_error 316 and wrote nothing). nodecomm --fit (no MPI) and mpptest under mpiexec.
