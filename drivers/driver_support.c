@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "driver_support.h"
@@ -123,6 +124,29 @@ int driver_agree_options(const char *program, int status, const char *complaint)
   }
   free(all);
   return agreed;
+}
+
+int driver_plotter_usable(const char *program, const char *noplot_option) {
+  const char *path = getenv("PATH");
+  if (path != NULL) {
+    /* Each entry of the PATH as execvp reads it (an empty one is the working directory). */
+    for (const char *entry = path;; ++entry) {
+      const char *end = strchr(entry, ':');
+      const size_t length = end != NULL ? (size_t)(end - entry) : strlen(entry);
+      char candidate[4096];
+      if (length + sizeof "/gnuplot" <= sizeof candidate) {
+        if (length == 0) snprintf(candidate, sizeof candidate, "gnuplot");
+        else snprintf(candidate, sizeof candidate, "%.*s/gnuplot", (int)length, entry);
+        struct stat st;
+        if (stat(candidate, &st) == 0 && S_ISREG(st.st_mode) && access(candidate, X_OK) == 0) return 1;
+      }
+      if (end == NULL) break;
+      entry = end;
+    }
+  }
+  fprintf(stderr, "%s: gnuplot is not on the PATH, and the pictures are drawn with it: install it (Debian: gnuplot-nox) "
+                  "or give %s (the gnuplot scripts are still written); nothing was measured\n", program, noplot_option);
+  return 0;
 }
 
 void driver_pause_seconds(double seconds) { latency_pause_seconds(seconds); }

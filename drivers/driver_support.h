@@ -40,6 +40,11 @@ void driver_launch_hint(const char *program);
     Rank 0 printed its own complaint; a refused rank whose options rank 0 accepted prints its own, "rank R:
     <complaint>", and rank 0 says the ranks were given different options. Polls and sleeps as it waits. */
 int driver_agree_options(const char *program, int status, const char *complaint);
+/** Whether gnuplot, which draws the pictures, is an executable on this process's PATH: 1, or 0 after
+    "<program>: gnuplot is not on the PATH ... give <noplot_option>" on stderr. Called where the pictures are
+    drawn (rank 0) before anything is measured: without it a run measured to its end (69 s in a review)
+    before the drawing failed. No MPI. */
+int driver_plotter_usable(const char *program, const char *noplot_option);
 /** Rank 0's *value on every rank of MPI_COMM_WORLD; the others poll and sleep instead of spinning. */
 void driver_bcast_int_politely(int *value);
 /** Collective over MPI_COMM_WORLD: where a node runs more ranks than its ranks have processors (the union of

@@ -38,6 +38,12 @@ program latency_driver
       character(kind=c_char), intent(in) :: program(*)
       integer(c_int) :: yes
     end function
+    !> 1 where gnuplot is on the PATH, else 0 after saying so on stderr (drivers/driver_support.h).
+    function plotter_usable(program, noplot_option) bind(C, name="driver_plotter_usable") result(yes)
+      import :: c_char, c_int
+      character(kind=c_char), intent(in) :: program(*), noplot_option(*)
+      integer(c_int) :: yes
+    end function
     !> Every rank meets in a blocking barrier, then MPI_Finalize (drivers/driver_support.h: why).
     subroutine finalize(status) bind(C, name="driver_finalize")
       import :: c_int
@@ -91,6 +97,11 @@ program latency_driver
       if (ierr /= LAT_SUCCESS) then
         status = params_bad
         message = 'outdir: '//lat_last_error_message()
+      else if (.not. extras%noplot) then  ! the pictures need gnuplot: known before anything is measured
+        if (plotter_usable('latency'//c_null_char, '--noplot'//c_null_char) == 0) then
+          status = params_bad
+          message = 'no gnuplot to draw the picture (above)'
+        end if
       end if
     end if
   end if

@@ -26,6 +26,7 @@ int main(int argc, char **argv) {
   app.add_flag("--noplot", noplot, "write the gnuplot script but draw no PNG or SVG");
   app.add_flag("--mean", mean, "the heat map of the mean (default: the median where the file has it, the JSON)");
   if (const int status = parse_options(app, [&] { app.parse(argc, argv); }, 0, "mmpi2mat"); status >= 0) return status;
+  if (!noplot && !driver_plotter_usable("mmpi2mat", "--noplot")) return DRIVER_BAD_INPUT;
   const size_t slash = log.rfind('/');
   const std::string file = slash == std::string::npos ? log : log.substr(slash + 1);
   if (outdir.empty() && slash != std::string::npos) outdir = slash == 0 ? "/" : log.substr(0, slash);

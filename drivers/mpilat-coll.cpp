@@ -136,6 +136,7 @@ int main(int argc, char **argv) {
     }
   }
   // One verdict on the options for every rank before any collective step (a launch may give ranks different ones).
+  if (status < 0 && rank == 0 && !noplot && !driver_plotter_usable("mpilat-coll", "--noplot")) status = DRIVER_BAD_INPUT;
   status = driver_agree_options("mpilat-coll", status, options_complaint().c_str());
   if (status < 0 && !driver_outdir_usable("mpilat-coll", "--outdir", outdir.c_str(), "coll", base.c_str())) status = DRIVER_BAD_INPUT;
   if (status >= 0) {

@@ -383,6 +383,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "mpilat-compare: error: no files after \"--\" (group B)\n");
     return 2;
   }
+  if (!noplot && !driver_plotter_usable("mpilat-compare", "--noplot")) return DRIVER_BAD_INPUT;
   if (lat_compare_check(&opts) != LAT_SUCCESS) {  // the library's checks of the options
     std::fprintf(stderr, "mpilat-compare: error: %s\n", lat_last_error_message());
     return 2;

@@ -228,7 +228,8 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
   Settings s;
-  const int own = parse(argc, argv, rank, nprocs, s);  // before the complaint is read: it sets it
+  int own = parse(argc, argv, rank, nprocs, s);  // before the complaint is read: it sets it
+  if (own < 0 && rank == 0 && !s.no_png && !driver_plotter_usable("mpptest", "-noplot")) own = DRIVER_BAD_INPUT;
   const int parsed = driver_agree_options("mpptest", own, options_complaint().c_str());
   if (parsed >= 0) {
     driver_finalize(parsed);

@@ -163,6 +163,7 @@ int main(int argc, char **argv) {
     }
   }
   const std::string cmd = command_line_of(argc, argv);
+  if (status < 0 && rank == 0 && !s.noplot && !driver_plotter_usable("nodecomm", "--noplot")) status = DRIVER_BAD_INPUT;
   if (fit_only) return status >= 0 ? status : fit_table(s, cmd);
   // One verdict on the options for every rank before any collective step (a launch may give ranks different ones).
   status = driver_agree_options("nodecomm", status, options_complaint().c_str());

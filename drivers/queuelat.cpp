@@ -75,6 +75,7 @@ int main(int argc, char **argv) {
     }
   }
   // One verdict on the options for every rank before any collective step (a launch may give ranks different ones).
+  if (status < 0 && rank == 0 && !noplot && !driver_plotter_usable("queuelat", "--noplot")) status = DRIVER_BAD_INPUT;
   status = driver_agree_options("queuelat", status, options_complaint().c_str());
   // The output directory is checked before anything is measured.
   if (status < 0 && !driver_outdir_usable("queuelat", "--outdir", outdir.c_str(), "queue", nullptr)) status = DRIVER_BAD_INPUT;

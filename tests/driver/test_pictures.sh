@@ -6,8 +6,10 @@
 #      sends), each while gnuplot runs: gnuplot is announced by a wrapper first on the PATH that marks a
 #      file and waits 2 s before it draws. The data files and the pictures are there, no temporary is left.
 #      Before, gnuplot shared rank 0's process group, died of the signal, and the driver dropped every file.
-#   3. No gnuplot on the PATH (a compute node without it): the data files are there and the driver says
-#      the pictures were not drawn; before, the whole run was measured and nothing written.
+#   3. gnuplot killed while it draws (SIGKILL, as the kernel's OOM killer does): the data files are there,
+#      and the driver says the pictures were not drawn (exit 1); before, nothing was written.
+#   4. No gnuplot on the PATH (a compute node without it): refused before anything is measured, exit 2,
+#      naming --noplot, no file; before, the whole run was measured (69 s in a review) and nothing written.
 set -u
 bin=$1 mpiexec=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +26,10 @@ if [ ! -e "$work/drawing" ]; then touch "$work/drawing"; sleep 2; fi
 exec "$gnuplot" "\$@"
 EOF
 chmod +x wrapped/gnuplot
+# A gnuplot that dies of SIGKILL as it starts.
+mkdir killed
+printf '#!/bin/bash\nkill -KILL $$\n' > killed/gnuplot
+chmod +x killed/gnuplot
 # A PATH with everything of the system's but gnuplot.
 mkdir nognuplot
 for d in ${PATH//:/ }; do
@@ -82,13 +88,20 @@ for name in "${drivers[@]}"; do
     files "SIG$sig while drawing:" "$dir" "$name" pictures
     case $status in 0 | 3) ok ;; *) bad "SIG$sig while drawing: $name exit $status ($(tail -c 400 "$dir.log"))" ;; esac
   done
+  dir=killed_$name
+  mkdir "$dir"
+  # shellcheck disable=SC2086
+  PATH="$work/killed:$PATH" $mpiexec -n 2 "$bin/$name" ${args[$name]} --outdir "$dir" > "$dir.log" 2>&1
+  status=$?
+  files "gnuplot killed:" "$dir" "$name"
+  [ "$status" = 1 ] && grep -q "the data files are written; the pictures were not drawn (gnuplot failed" "$dir.log" && ok \
+    || bad "gnuplot killed: $name exit $status, not said ($(tail -c 400 "$dir.log"))"
   dir=nognuplot_$name
   mkdir "$dir"
   # shellcheck disable=SC2086
   PATH="$work/nognuplot" $mpiexec -n 2 "$bin/$name" ${args[$name]} --outdir "$dir" > "$dir.log" 2>&1
   status=$?
-  files "no gnuplot:" "$dir" "$name"
-  [ "$status" != 0 ] && grep -q "the data files are written; the pictures were not drawn (cannot run gnuplot" "$dir.log" && ok \
-    || bad "no gnuplot: $name exit $status, not said ($(tail -c 400 "$dir.log"))"
+  [ "$status" = 2 ] && grep -q "$name: gnuplot is not on the PATH, .* or give -*noplot (the gnuplot scripts are still written); nothing was measured" "$dir.log" \
+    && [ -z "$(ls -A "$dir")" ] && ok || bad "no gnuplot: $name exit $status ($(tail -c 400 "$dir.log"); $(ls -A "$dir"))"
 done
 finish_checks driver_pictures
