@@ -127,6 +127,17 @@ void check_input_file(const std::string &path) {
   if (st.st_size > kMaxInputBytes)
     throw IoError(path + ": " + std::to_string(st.st_size) + " bytes, more than an input may hold (" +
                   std::to_string(kMaxInputBytes) + " bytes)");
+  if (st.st_size == 0) {
+    // A "regular" file of size 0 that holds bytes is the kernel's (/proc, /sys: /proc/self/pagemap reads without
+    // end): its size is not known before it is read, and the Fortran readers size their reads by stat.
+    const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    char some[64];  // a multiple of 8: pagemap refuses shorter reads (EINVAL)
+    const bool holds_bytes = fd >= 0 && read(fd, some, sizeof some) > 0;
+    if (fd >= 0) close(fd);
+    if (holds_bytes)
+      throw IoError(path + ": a file of the kernel's (its size reads 0, yet it holds bytes: /proc, /sys), not one "
+                           "an input may be: copy it to a regular file first");
+  }
   InputRegistry &r = inputs();
   std::lock_guard<std::mutex> hold(r.lock);
   r.paths.emplace(FileId{st.st_dev, st.st_ino}, path);

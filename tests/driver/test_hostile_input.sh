@@ -119,6 +119,14 @@ printf '&latency source = 0, dest = 1' > unended.nml
 expect_refused nml unended.nml "no valid &latency group"
 mkfifo fifo.nml
 expect_refused nml fifo.nml "a FIFO, not a regular file"
+# The kernel's files: "regular", of size 0, and endless (/proc/self/pagemap grew latency to 2 GB in 10 s):
+# refused by what they hold, not by what stat says, by every reader.
+for kind in json dat tsv nml; do
+  ln -s /proc/self/pagemap "pagemap.$kind"
+  expect_refused "$kind" "pagemap.$kind" "a file of the kernel's"
+done
+ln -s /proc/self/status status.json
+expect_refused json status.json "a file of the kernel's"
 # A name given twice (gfortran would take the last silently), in any case; one in a comment or a string is
 # not a name.
 printf '&latency\n source = 0, dest = 1, ! ntrial = 9\n ntrial = 5, timer = "ntrial = 1"\n NTRIAL = 7 /\n' > twice.nml
