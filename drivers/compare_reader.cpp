@@ -225,10 +225,17 @@ Launch read_launch(const std::string &path) {
   if (lat_check_input_file(path.c_str()) != LAT_SUCCESS) throw BadInput(lat_last_error_message());
   std::ifstream in(path, std::ios::binary);
   if (!in) throw BadInput(path + ": cannot be read (" + std::string(std::strerror(errno)) + ")");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
+  // Bounded by what is read, not by the size checked: a file appended to while it is read grew the memory
+  // without limit.
+  std::string text;
+  std::vector<char> chunk(1 << 16);
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+    if (static_cast<int64_t>(text.size()) + in.gcount() > LAT_MAX_INPUT_BYTES)
+      throw BadInput(path + ": grew beyond what an input may hold (" + std::to_string(LAT_MAX_INPUT_BYTES) + " bytes) while it was read");
+    text.append(chunk.data(), static_cast<size_t>(in.gcount()));
+  }
   if (in.bad()) throw BadInput(path + ": cannot be read (" + std::string(std::strerror(errno)) + ")");
-  return read_launch_text(buffer.str(), path);
+  return read_launch_text(text, path);
 }
 
 Launch read_launch_text(const std::string &text, const std::string &path) {

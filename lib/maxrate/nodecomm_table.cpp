@@ -1,5 +1,7 @@
 #include "maxrate/nodecomm_table.hpp"
 
+#include "maxrate/options.hpp"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -50,6 +52,10 @@ std::vector<lat_maxrate_obs> parse_nodecomm_table(const std::string &text, const
     };
     if (f.size() < 2) fail("a message length and at least one time");
     if (columns == 0) columns = f.size();
+    // The fit's time grows faster than linearly in the pair counts: a table of 20,000 columns ran past a minute.
+    if (columns - 1 > static_cast<size_t>(kMaxTablePairs))
+      fail("at most " + std::to_string(kMaxTablePairs) + " times a row (pair counts k = 1.." + std::to_string(kMaxTablePairs) +
+           "), " + std::to_string(columns - 1) + " here");
     if (f.size() != columns)
       fail(std::to_string(columns) + " columns (len and " + std::to_string(columns - 1) + " times, as the first row), " +
            std::to_string(f.size()) + " here");

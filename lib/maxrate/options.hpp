@@ -15,6 +15,8 @@ constexpr int64_t kMaxSizeLast = int64_t{1} << 30;  // nodecomm's largest messag
 /// How long one measurement of k pairs lasts (n_avg ping-pongs, one at least): far above the clock's error and
 /// the pairs' start skew after their barrier (a few us), short enough that a large message is timed once.
 constexpr double kNodecommSampleS = 0.5e-3;
+/// The most pair counts (columns of times) a nodecomm table read back may hold: 8 nodes' worth of 128 cores.
+constexpr int64_t kMaxTablePairs = 1024;
 
 /// lat_nodecomm_defaults(): sizes to 1 MiB refined by the sweep engine, 5 measurements per (k, n).
 lat_nodecomm_options nodecomm_defaults();

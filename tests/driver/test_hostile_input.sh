@@ -125,6 +125,10 @@ for kind in json dat tsv nml; do
   ln -s /proc/self/pagemap "pagemap.$kind"
   expect_refused "$kind" "pagemap.$kind" "a file of the kernel's"
 done
+# A nodecomm table too wide (20,000 columns of short times ran the fit past a minute): refused at the first row.
+python3 -c "
+for n in (0, 64, 4096, 65536): print(n, ' '.join(['9'] * 20000))" > wide.tsv
+expect_refused tsv wide.tsv "at most 1024 times a row"
 ln -s /proc/self/status status.json
 expect_refused json status.json "a file of the kernel's"
 # A name given twice (gfortran would take the last silently), in any case; one in a comment or a string is
