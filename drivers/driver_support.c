@@ -239,6 +239,21 @@ void driver_launch_hint(const char *program) {
 int driver_write_failed_status(int rc) { return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED; }
 
 int driver_output_usable(const char *program, const char *option, const char *path) {
+  /* Its directory too (missing ones made, a read-only one refused), as the output directory is checked:
+     before, mpptest -fname in a read-only directory measured, then wrote nothing. */
+  char dir[4096];
+  const char *slash = strrchr(path, '/');
+  const size_t length = slash == NULL ? 0 : (slash == path ? 1 : (size_t)(slash - path));
+  if (length >= sizeof dir) {
+    fprintf(stderr, "%s: %s: a directory name of %zu bytes is too long\n", program, option, length);
+    return 0;
+  }
+  memcpy(dir, path, length);
+  dir[length] = '\0';
+  if (lat_check_output_dir(dir) != LAT_SUCCESS) {
+    fprintf(stderr, "%s: %s: %s\n", program, option, lat_last_error_message());
+    return 0;
+  }
   if (lat_check_output_file(path) == LAT_SUCCESS) return 1;
   fprintf(stderr, "%s: %s: %s\n", program, option, lat_last_error_message());
   return 0;

@@ -63,8 +63,9 @@ void driver_finalize(int status);
     LAT_ERR_ARG (an output that is a directory or device, an input, or another output of the run), else
     DRIVER_FAILED (the disk full, no permission). */
 int driver_write_failed_status(int rc);
-/** Rank 0, before anything is measured: 1 when path may be written (lat_check_output_file), else prints
-    "<program>: <option>: <why>" and returns 0. Not collective. */
+/** Rank 0, before anything is measured: 1 when path may be written (lat_check_output_file) in a directory
+    that can take files (lat_check_output_dir, which makes a missing one), else prints "<program>: <option>:
+    <why>" and returns 0. Not collective. */
 int driver_output_usable(const char *program, const char *option, const char *path);
 /** How this rank's run was stopped, for a message: "by signal 15", or "by a signal to another rank" when the
     stop came from a peer (the measuring ranks pass a stop request on). */

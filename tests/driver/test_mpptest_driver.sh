@@ -20,6 +20,13 @@ ls -a | grep -q '^\.mpilat-' && bad "temporary files left behind" || ok
 # -fname: the table goes to that file (the original's), not to standard output.
 grep -Eq '^# +bytes +time\(us\) +rate\(MB/s\) +median\(us\)' quick.txt && ok || bad "-fname: table in the file"
 grep -q 'time(us)' quick.out && bad "-fname: the table went to stdout as well" || ok
+# -fname's directory checked before anything is measured (issue 45): a file in its place is refused at once;
+# a missing directory is made.
+touch afile
+timeout 60 $mpiexec -n 2 "$mpptest" -size 0 1024 256 -reps 100000 -noplot -noprogress -fname afile/t.txt > /dev/null 2> fname_file.err
+[ $? = 2 ] && grep -q "mpptest: -fname: .*afile" fname_file.err && ok || bad "-fname in a file's place: $(cat fname_file.err)"
+$mpiexec -n 2 "$mpptest" -size 0 64 32 -reps 3 -n_stable 0 -noplot -noprogress -outbase made -fname made_dir/t.txt > /dev/null 2> made.err \
+  && grep -q 'time(us)' made_dir/t.txt && ok || bad "-fname in a missing directory: $(cat made.err)"
 grep -q '^# startup and rate' quick.txt && grep -Eq '^# bytes [0-9]+\.\.[0-9]+ \([0-9]+ sizes\): startup = [0-9.]+ us, rate = ' quick.txt \
   && ok || bad "startup and rate lines"
 # mpptest's data columns, tab-separated, as the original's DataoutGraph writes them: proc1 proc2 distance len,
