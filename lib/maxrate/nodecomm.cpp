@@ -196,13 +196,15 @@ Samples measure_pairs(MPI_Comm pairs_comm, const std::vector<int> &members, int 
   bool &stop = samples.stopped;
   with_clock(o.timer, [&](const auto &clock) {
     // One untimed round of every k at the first size: connections of every pair, first-touch.
-    for (int k = 1; k <= kmax && !stop; ++k) pairs.measure(clock, k, 0, 1, stall, step++, stop);
-    for (int64_t rep = 0; rep < o.reps && !stop; ++rep)
-      for (size_t i = 0; i < sweep.points.size() && !stop; ++i)
-        for (int k = 1; k <= kmax && !stop; ++k) {
+    for (int k = 1; k <= kmax; ++k) pairs.measure(clock, k, 0, 1, stall, step++, stop);
+    // A stop is taken at the end of a pass over the grid, the first pass always finished: a fit needs every
+    // size once (a stop after two of three sizes left no fit and no file).
+    for (int64_t rep = 0; rep < o.reps && !(stop && rep > 0); ++rep)
+      for (size_t i = 0; i < sweep.points.size() && !(stop && rep > 0); ++i)
+        for (int k = 1; k <= kmax && !(stop && rep > 0); ++k) {
           const double t = pairs.measure(clock, k, static_cast<int>(sweep.points[i].bytes),
                                          std::max<int64_t>(1, sweep.points[i].n_avg), stall, step++, stop);
-          if (!stop) samples.t[i][static_cast<size_t>(k - 1)].push_back(t);
+          if (!stop || rep == 0) samples.t[i][static_cast<size_t>(k - 1)].push_back(t);
           progress.update(step, total);
         }
   });

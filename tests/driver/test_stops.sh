@@ -37,6 +37,13 @@ stopped() {
   python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['run']['partial'] is True" "$dir/$(json_of "$name")" 2> /dev/null \
     && ok || bad "$what $name: no $(json_of "$name") marked partial ($(ls -A "$dir" | tr '\n' ' '); $(tail -c 300 "$dir.log" | tr '\r' ' '))"
   ls -A "$dir" | grep -q '^\.mpilat-' && bad "$what $name: temporary files left" || ok
+  # nodecomm finishes its first pass over the grid before it stops: every size has a point, and the fit is there.
+  if [ "$name" = nodecomm ]; then
+    python3 -c "
+import json, sys; j = json.load(open(sys.argv[1]))
+assert sorted({p['bytes'] for p in j['points'] if p['reps'] > 0}) == [8, 64, 512], j['points']
+assert j['fit']['regimes'], j['fit']" "$dir/nodecomm.json" 2> /dev/null && ok || bad "$what nodecomm: not every size has a point, or no fit"
+  fi
 }
 # ranks_of PID NAME: the processes named NAME below PID (the launcher's ranks, not anyone else's).
 ranks_of() {
