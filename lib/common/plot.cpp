@@ -89,6 +89,18 @@ void run_gnuplot(const std::string &script, const std::vector<std::pair<std::str
   struct stat st;
   if (stat(output.c_str(), &st) != 0 || st.st_size == 0)
     throw IoError("gnuplot wrote no plot into " + output);
+  // Whole, not just begun: gnuplot's SVG terminal ignores write errors, and on a full disk a truncated picture
+  // was published with exit 0. A PNG ends with its IEND chunk, an SVG with </svg>.
+  std::string tail;
+  try {
+    const std::string whole = read_text_file(output);
+    tail = whole.substr(whole.size() > 64 ? whole.size() - 64 : 0);
+  } catch (const IoError &) {
+  }
+  const bool png = output.size() > 4 && output.compare(output.size() - 4, 4, ".png") == 0;
+  const bool whole = png ? tail.size() >= 12 && tail.compare(tail.size() - 12, 8, std::string("\0\0\0\0IEND", 8)) == 0
+                         : tail.find("</svg>") != std::string::npos;
+  if (!whole) throw IoError("gnuplot left " + output + " unfinished (a full disk?): its end is missing");
 }
 
 std::string gnuplot_figure_head(const std::string &file, int width, int height, const std::string &script_ext) {

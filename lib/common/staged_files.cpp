@@ -267,12 +267,35 @@ namespace {
 /// Renames staged[k] onto finals[k] for k in [from, to) except [skip_from, skip_to); on a refusal the staged
 /// files not yet renamed are removed and IoError names the file.
 void publish(const std::vector<std::string> &staged, const std::vector<std::string> &finals, size_t from, size_t to) {
+  // Each file already in place is kept under a hidden name (a hard link) until the whole set is in: when one
+  // rename is refused (an immutable file, another user's file in a sticky directory) the renames made are
+  // undone, so the set is never half new and half old. Where no link can be made, that file cannot come back.
+  std::vector<std::string> kept(to);
+  std::vector<bool> existed(to, false);
+  for (size_t k = from; k < to; ++k) {
+    struct stat st;
+    if (lstat(finals[k].c_str(), &st) != 0) continue;
+    existed[k] = true;
+    std::string name = temporary_beside(finals[k], ".old");
+    unlink(name.c_str());
+    if (link(finals[k].c_str(), name.c_str()) == 0) kept[k] = name;
+  }
+  const auto drop_kept = [&] {
+    for (size_t k = from; k < to; ++k)
+      if (!kept[k].empty()) unlink(kept[k].c_str());
+  };
   for (size_t k = from; k < to; ++k)
     if (rename(staged[k].c_str(), finals[k].c_str()) != 0) {
       const int err = errno;
+      for (size_t j = from; j < k; ++j) {  // undone: the old file back, or the new one gone where none was
+        if (!kept[j].empty() && rename(kept[j].c_str(), finals[j].c_str()) == 0) kept[j].clear();
+        else if (!existed[j]) unlink(finals[j].c_str());
+      }
       for (size_t j = k; j < to; ++j) unlink(staged[j].c_str());
+      drop_kept();
       fail("cannot rename into", finals[k], err);
     }
+  drop_kept();
 }
 
 /// The message of a drawing that failed after the data were published: the data are there, and how to draw.

@@ -10,6 +10,7 @@
 #      and the driver says the pictures were not drawn (exit 1); before, nothing was written.
 #   4. No gnuplot on the PATH (a compute node without it): refused before anything is measured, exit 2,
 #      naming --noplot, no file; before, the whole run was measured (69 s in a review) and nothing written.
+#   5. and 6. below: a disk that fills while drawing, and a set whose rename is refused half-way (root only).
 set -u
 bin=$1 mpiexec=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -104,4 +105,41 @@ for name in "${drivers[@]}"; do
   [ "$status" = 2 ] && grep -q "$name: gnuplot is not on the PATH, .* or give -*noplot (the gnuplot scripts are still written); nothing was measured" "$dir.log" \
     && [ -z "$(ls -A "$dir")" ] && ok || bad "no gnuplot: $name exit $status ($(tail -c 400 "$dir.log"); $(ls -A "$dir"))"
 done
+# 5. A disk that fills while the pictures are drawn (a tmpfs of 128 KiB: latency's data take about 40 KB, its
+#    PNG and SVG about 50 KB each): the data are kept, no picture is published unfinished, exit 1. Before,
+#    gnuplot's SVG terminal ignored the write error and a truncated SVG was published with exit 0.
+# 6. A set whose rename is refused half-way (an immutable file of the last run: chattr +i): the renames made
+#    are undone, so the directory holds the last run's set whole, not new and old files side by side.
+if [ "$(id -u)" = 0 ]; then
+  mkdir full
+  if mount -t tmpfs -o size=128k mpilat-full full 2> /dev/null; then
+    $mpiexec -n 2 "$bin/latency" --quick --no-progress --outdir full > full.log 2>&1
+    status=$?
+    [ "$status" = 1 ] && grep -q "the data files are written; the pictures were not drawn" full.log && ok \
+      || bad "full disk: latency exit $status ($(tail -c 300 full.log))"
+    [ -s full/latency.json ] && [ -s full/latency.output ] && ok || bad "full disk: the data lost ($(ls -A full | tr '\n' ' '))"
+    [ ! -e full/latency.svg ] && [ ! -e full/latency.png ] || python3 -c "
+import sys; svg = open('full/latency.svg', 'rb').read(); png = open('full/latency.png', 'rb').read()
+assert b'</svg>' in svg[-64:] and png[-12:-4] == b'\0\0\0\0IEND'" 2> /dev/null && ok || bad "full disk: an unfinished picture published"
+    ls -A full | grep -q '^\.mpilat-' && bad "full disk: temporary files left" || ok
+    umount full
+  else
+    echo "(no tmpfs could be mounted: the full disk is not made)"
+  fi
+  mkdir refused
+  $mpiexec -n 2 "$bin/mpptest" ${args[mpptest]} -noplot -outdir refused > refused1.log 2>&1 || bad "refused rename: first run ($(tail -c 300 refused1.log))"
+  cp refused/mppout.csv first.csv
+  if chattr +i refused/mppout.json 2> /dev/null; then
+    $mpiexec -n 2 "$bin/mpptest" ${args[mpptest]} -noplot -outdir refused > refused2.log 2>&1
+    status=$?
+    chattr -i refused/mppout.json
+    [ "$status" != 0 ] && grep -q "cannot rename into refused/mppout.json" refused2.log && ok \
+      || bad "refused rename: exit $status ($(tail -c 300 refused2.log))"
+    cmp -s first.csv refused/mppout.csv && ok || bad "refused rename: mppout.csv is the new run's, beside the old JSON"
+    ls -A refused | grep -q '^\.mpilat-' && bad "refused rename: temporary files left ($(ls -A refused | tr '\n' ' '))" || ok
+  else
+    echo "(chattr +i is refused here: the refused rename is not made)"
+  fi
+fi
+
 finish_checks driver_pictures
