@@ -12,6 +12,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "common/stats.hpp"
 
 namespace lat {
 
@@ -54,12 +55,22 @@ double bic_of(double sse, int64_t n, int params) {
   return dn * std::log(std::max(sse / dn, kFloor)) + static_cast<double>(params) * std::log(dn);
 }
 
-std::vector<int64_t> detect_regime_thresholds(const std::vector<lat_maxrate_obs> &obs, double noise_rel) {
-  std::map<int64_t, std::map<int64_t, double>> by_k;  // k -> size -> its smallest time
+namespace {
+
+/// k -> size -> the smallest time observed at it: the curve of each pair count.
+std::map<int64_t, std::map<int64_t, double>> fastest_times(const std::vector<lat_maxrate_obs> &obs) {
+  std::map<int64_t, std::map<int64_t, double>> by_k;
   for (const lat_maxrate_obs &o : obs) {
     auto [it, fresh] = by_k[o.k].emplace(o.bytes, o.time_us);
     if (!fresh) it->second = std::min(it->second, o.time_us);
   }
+  return by_k;
+}
+
+}  // namespace
+
+std::vector<int64_t> detect_regime_thresholds(const std::vector<lat_maxrate_obs> &obs, double noise_rel) {
+  const std::map<int64_t, std::map<int64_t, double>> by_k = fastest_times(obs);  // k -> size -> its smallest time
   // The sizes every k was measured at: there each column is a curve of its own, and a boundary holds for all.
   std::vector<int64_t> sizes;
   for (const auto &[n, t] : by_k.begin()->second) {
@@ -99,23 +110,23 @@ int parameters_of(int model) {
 /// narrow (or too flat) for any rate: the rates are shown as bounds, RC >= 1 / (the slope's upper limit).
 /// Returns that bound, or NaN where the slope is significant or cannot be judged (fewer than 3 sizes).
 double unfixed_rate_bound(const std::vector<lat_maxrate_obs> &part) {
-  std::map<int64_t, double> one;  // size -> fastest one-pair time
-  for (const lat_maxrate_obs &x : part)
-    if (x.k == 1) {
-      auto [it, fresh] = one.emplace(x.bytes, x.time_us);
-      if (!fresh) it->second = std::min(it->second, x.time_us);
-    }
+  const auto by_k = fastest_times(part);
+  const auto found = by_k.find(1);
+  const std::map<int64_t, double> one = found == by_k.end() ? std::map<int64_t, double>{} : found->second;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   if (one.size() < 3) return nan;
-  const double n = static_cast<double>(one.size());
-  double mx = 0.0, my = 0.0;
-  for (const auto &[x, y] : one) mx += static_cast<double>(x) / n, my += y / n;
-  double sxx = 0.0, sxy = 0.0;
-  for (const auto &[x, y] : one) sxx += (static_cast<double>(x) - mx) * (static_cast<double>(x) - mx), sxy += (static_cast<double>(x) - mx) * (y - my);
+  const std::vector<std::pair<int64_t, double>> points(one.begin(), one.end());
+  const Line line = least_squares_line(points.size(), [&](size_t k) { return static_cast<double>(points[k].first); },
+                                       [&](size_t k) { return points[k].second; });
+  const double n = static_cast<double>(points.size());
+  double mx = 0.0, sxx = 0.0, rss = 0.0;
+  for (const auto &[x, y] : points) mx += static_cast<double>(x) / n;
+  for (const auto &[x, y] : points) {
+    sxx += std::pow(static_cast<double>(x) - mx, 2);
+    rss += std::pow(y - line.intercept - line.slope * static_cast<double>(x), 2);
+  }
   if (!(sxx > 0.0)) return nan;
-  const double slope = sxy / sxx;
-  double rss = 0.0;
-  for (const auto &[x, y] : one) rss += std::pow(y - my - slope * (static_cast<double>(x) - mx), 2);
+  const double slope = line.slope;
   const double se = std::sqrt(rss / (n - 2.0) / sxx);
   const double t = boost::math::quantile(boost::math::students_t_distribution<double>(n - 2.0), 0.975);
   if (slope - t * se > 0.0) return nan;  // fixed
