@@ -94,10 +94,9 @@ std::string cell(double v, int bounded, int bit, const char *bound_sign) {
   return rate(v);
 }
 
-/// A rate's cell in Table 1: per round trip, then per direction (twice it), "27.3 / 54.6", where T is nodecomm's
-/// full ping-pong; else the rate as the table's times give it.
-std::string rate_cell(double v, int bounded, int bit, const char *bound_sign, bool round_trip) {
-  if (std::isnan(v) || !round_trip) return cell(v, bounded, bit, bound_sign);
+/// A rate's cell in Table 1: per round trip, then per direction (twice it), "27.3 / 54.6": T is a full ping-pong.
+std::string rate_cell(double v, int bounded, int bit, const char *bound_sign) {
+  if (!std::isfinite(v)) return cell(v, bounded, bit, bound_sign);  // n/d, inf: the same both ways
   return cell(v, bounded, bit, bound_sign) + " / " + cell(2.0 * v, bounded, bit, bound_sign);
 }
 
@@ -155,7 +154,7 @@ std::string one_pair_note() {
          "cores) to separate them";
 }
 
-std::string maxrate_tables_text(const MaxrateFit &fit, bool round_trip) {
+std::string maxrate_tables_text(const MaxrateFit &fit) {
   const lat_fit_summary &s = fit.summary;
   const int nreg = static_cast<int>(s.nregimes);
   std::string o;
@@ -183,24 +182,20 @@ std::string maxrate_tables_text(const MaxrateFit &fit, bool round_trip) {
     const bool four = model == LAT_MODEL_MAXRATE4;
     append(o, "Table 1: {} model parameters, {}\n", rate_model_name(model), rate_model_formula(model));
     append(o, "  fit: {}\n", rate_model_method(model));
-    if (round_trip)
-      append(o, "  rates in MB/s as 'per round trip / per direction': T is a full ping-pong (n bytes each way in turn), so "
-                "the rate a link or a core sustains in one direction is twice the round trip's (the JSON's *_per_direction_mbs)\n");
-    else
-      append(o, "  rates in MB/s as the table's times give them: n bytes per pair in T (for nodecomm's own tables T is a full "
-                "ping-pong, and the rate of one direction twice these)\n");
-    const char *unit = round_trip ? " rt / dir" : " [MB/s]";
+    append(o, "  rates in MB/s as 'per round trip / per direction': T is a full ping-pong (n bytes each way in turn), so "
+              "the rate a link or a core sustains in one direction is twice the round trip's (the JSON's *_per_direction_mbs)\n");
+    const char *unit = " rt / dir";
     append(o, "{:<11} {:>12} {:>28} {:>20} {:>20} {:>10} {:>12} {:>8} {:>10} {}\n", "phase", "alpha [us]", std::string("RN") + unit,
             std::string(four ? "RCb" : "RC") + unit, four ? std::string("RCi") + unit : "", "k*", "sse gap", "runs z", "BIC gain", "verdict");
     for (int g = 0; g < nreg; ++g) {
       const lat_model_fit &m = fit.models[static_cast<size_t>(g * LAT_NMODELS + model)];
       std::string rn = cell(m.rn_mbs, 0, 0, nullptr);  // n/d where one pair cannot identify it
-      if (m.bounded & LAT_BOUND_RN) rn += " (>=" + rate(m.rn_min_mbs) + (round_trip ? " / " + rate(2.0 * m.rn_min_mbs) : "") + ")";
-      else rn = rate_cell(m.rn_mbs, 0, 0, nullptr, round_trip);
+      if (m.bounded & LAT_BOUND_RN) rn += " (>=" + rate(m.rn_min_mbs) + " / " + rate(2.0 * m.rn_min_mbs) + ")";
+      else rn = rate_cell(m.rn_mbs, 0, 0, nullptr);
       append(o, "{:<11} {:>12} {:>28} {:>20} {:>20} {:>10} {:>12} {:>8} {:>10} {}\n", regime_name(g, nreg),
              std::isnan(m.alpha_us) ? std::string("n/d") : (m.bounded & LAT_BOUND_ALPHA ? "<=" : "") + fmt::format("{:.4g}", m.alpha_us),
-             rn, rate_cell(m.rc_mbs, m.bounded, LAT_BOUND_RC, ">=", round_trip),
-             four ? rate_cell(m.rci_mbs, m.bounded, LAT_BOUND_RCI, nullptr, round_trip) : "",
+             rn, rate_cell(m.rc_mbs, m.bounded, LAT_BOUND_RC, ">="),
+             four ? rate_cell(m.rci_mbs, m.bounded, LAT_BOUND_RCI, nullptr) : "",
              k_star_text(m.k_star), std::isnan(m.sse_gap) ? std::string("none") : fmt::format("{:.3g}", m.sse_gap),
              std::isnan(m.runs_z) ? std::string("n/d") : fmt::format("{:.1f}", m.runs_z),
              std::isnan(m.bic_gain) || m.model < LAT_MODEL_MAXRATE ? std::string("-") : fmt::format("{:.1f}", m.bic_gain),
@@ -208,7 +203,7 @@ std::string maxrate_tables_text(const MaxrateFit &fit, bool round_trip) {
       const std::string where = std::string(rate_model_name(model)) + ", " + regime_name(g, nreg) + ": ";
       if (m.bounded & LAT_BOUND_RN)
         notes.push_back(where + "no point is network-bound; the data only say RN >= " + rate(m.rn_min_mbs) + " MB/s" +
-                        (round_trip ? " per round trip (" + rate(2.0 * m.rn_min_mbs) + " per direction)" : ""));
+                        " per round trip (" + rate(2.0 * m.rn_min_mbs) + " per direction)");
       if (m.bounded & LAT_BOUND_NARROW)
         notes.push_back(where + "the regime is too narrow to fix a rate (its one-pair times show no slope in the size at "
                                 "95 %); RC" + (four ? "b" : "") + " is only bounded below, and k*" + (four ? " and RCi are" : " is") +
@@ -308,13 +303,10 @@ std::string json_text(const std::string &command_line, const NodecommResult *m, 
       nlohmann::json fitted = spec_result_json(f);
       fitted.update({{"formula", rate_model_formula(model)}, {"method", rate_model_method(model)}, {"bounds", bounds},
                      {"verdict", verdict_slug(f)}, {"verdict_text", verdict_text(f)}});
-      if (m != nullptr)
-        fitted.update({{"rates_are", "per round trip: T is a full ping-pong, n bytes each way in turn; per direction twice"},
-                       {"rn_per_direction_mbs", number_or_text(2.0 * f.rn_mbs)},
-                       {"rc_per_direction_mbs", number_or_text(2.0 * f.rc_mbs)},
-                       {"rci_per_direction_mbs", number_or_text(2.0 * f.rci_mbs)}});
-      else
-        fitted["rates_are"] = "as the table's times give them: n bytes per pair in T";
+      fitted.update({{"rates_are", "per round trip: T is a full ping-pong, n bytes each way in turn; per direction twice"},
+                     {"rn_per_direction_mbs", number_or_text(2.0 * f.rn_mbs)},
+                     {"rc_per_direction_mbs", number_or_text(2.0 * f.rc_mbs)},
+                     {"rci_per_direction_mbs", number_or_text(2.0 * f.rci_mbs)}});
       models[rate_model_name(model)] = fitted;
     }
     regimes.push_back({{"name", regime_name(g, static_cast<int>(s.nregimes))}, {"first_bytes", s.regime_first[g]},
@@ -498,7 +490,7 @@ void write_maxrate_files(const std::string &outdir, const std::string &command_l
                               : disturbance_warning(measured->summary.runqueue_share_max, measured->summary.runqueue_rank, measured->summary.runqueue_wait_s);
   const std::string first = warning.empty() ? "" : "# " + warning + "\n";
   std::vector<std::pair<std::string, std::string>> files = {{base + ".txt", first + nodecomm_table_text(obs, what)},
-                                   {base + "_fit.txt", first + "# " + what + "\n\n" + maxrate_tables_text(fit, measured != nullptr)},
+                                   {base + "_fit.txt", first + "# " + what + "\n\n" + maxrate_tables_text(fit)},
                                    {base + ".csv", csv_text(obs, fit)},
                                    {base + ".json", json_text(command_line, measured, obs, fit)}};
   // Figures 1 and 2 for every model, each a script drawn as PNG and SVG.

@@ -11,9 +11,10 @@
 
 namespace lat {
 
-/// Table 1 (parameters) and Table 2 (relative-error sums) of the paper, for this fit. round_trip: T is nodecomm's
-/// full ping-pong, and each rate is shown per round trip and per direction (twice it).
-std::string maxrate_tables_text(const MaxrateFit &fit, bool round_trip);
+/// Table 1 (parameters) and Table 2 (relative-error sums) of the paper, for this fit. T is a full ping-pong (ours
+/// and the original nodecomm's tables, the paper's Table 1), so each rate is shown per round trip and per
+/// direction (twice it).
+std::string maxrate_tables_text(const MaxrateFit &fit);
 
 /// Every file write_maxrate_files may write in outdir (lat_check_outputs "nodecomm").
 std::vector<std::string> maxrate_output_names(const std::string &outdir);

@@ -545,7 +545,7 @@ void verdict_misfit_when_latency_grows_with_k(void **) {
     } else {
       if (m.verdict != LAT_VERDICT_MISFIT) fail_msg("latency growing with k: verdict %d, runs z %g", m.verdict, m.runs_z);
       // The table's first line says so, and the JSON.
-      const std::string text = lat::maxrate_tables_text(f->r, true);
+      const std::string text = lat::maxrate_tables_text(f->r);
       assert_true(text.rfind("Verdict (does the model describe the data? runs test and BIC, docs/method.md): max-rate 4-parameter: ", 0) == 0);
       assert_non_null(strstr(text.c_str(), "; max-rate 3-parameter: all DOES NOT FIT;"));
       assert_non_null(strstr(text.c_str(), "max-rate 3-parameter, all: does not describe the data: DOES NOT FIT (runs z "));
@@ -573,7 +573,7 @@ void verdict_untested_with_too_few_observations(void **) {
     lat_maxrate_fit f = fit_of(obs, 0, 0, 0);
     lat_model_fit m;
     lat_maxrate_get_model(f, 0, LAT_MODEL_MAXRATE, &m);
-    const std::string text = lat::maxrate_tables_text(f->r, true);
+    const std::string text = lat::maxrate_tables_text(f->r);
     if (amp > 0.0) {
       if (m.verdict != LAT_VERDICT_UNTESTED) fail_msg("10 noisy observations: verdict %d, runs z %g", m.verdict, m.runs_z);
       assert_non_null(strstr(text.c_str(), "max-rate 3-parameter: all cannot be tested"));
@@ -588,10 +588,6 @@ void verdict_untested_with_too_few_observations(void **) {
     char rc_cells[64];
     snprintf(rc_cells, sizeof rc_cells, "%.4g / %.4g", m.rc_mbs, 2.0 * m.rc_mbs);
     assert_non_null(strstr(text.c_str(), rc_cells));
-    // A table read back (times in the caller's convention) shows the rate once, as the times give it.
-    const std::string read_back = lat::maxrate_tables_text(f->r, false);
-    assert_non_null(strstr(read_back.c_str(), "rates in MB/s as the table's times give them"));
-    assert_null(strstr(read_back.c_str(), rc_cells));
     assert_true(std::isnan(m.latency_growth) || std::fabs(m.latency_growth) < 0.03);
     lat_maxrate_free(&f);
   }
@@ -653,7 +649,7 @@ void narrow_regime_rate_is_a_bound(void **) {
     lat_model_fit wide;
     lat_maxrate_get_model(f, 1, LAT_MODEL_MAXRATE, &wide);
     assert_true(std::fabs(wide.rc_mbs / 1000.0 - 1.0) < 0.05 && std::fabs(wide.rn_mbs / 3000.0 - 1.0) < 0.05);
-    const std::string text = lat::maxrate_tables_text(f->r, true);
+    const std::string text = lat::maxrate_tables_text(f->r);
     const bool said = strstr(text.c_str(), "max-rate 3-parameter, lower: the regime is too narrow to fix a rate (its one-pair "
                                            "times show no slope in the size at 95 %); RC is only bounded below") != nullptr;
     assert_true(said == (amp > 0.0));
@@ -689,7 +685,7 @@ void latency_growth_found_on_small_tables(void **) {
     lat_model_fit postal;
     lat_maxrate_get_model(f, 0, LAT_MODEL_POSTAL_ALL, &postal);
     assert_true(std::isnan(postal.latency_growth));
-    const std::string text = lat::maxrate_tables_text(f->r, true);
+    const std::string text = lat::maxrate_tables_text(f->r);
     const bool said = strstr(text.c_str(), "max-rate 3-parameter, all: does not describe the data: DOES NOT FIT (the latency "
                                            "grows with k: at the regime's smaller sizes the time from 1 to K pairs grows ") != nullptr;
     assert_true(said == (growth > LAT_VERDICT_LATENCY_GROWTH));

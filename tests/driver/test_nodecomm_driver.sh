@@ -77,6 +77,13 @@ mkdir refit
 [ "$(grep '^Regimes' refit/nodecomm_fit.txt | sed 's/ K = .*//')" = "$(grep '^Regimes' four/nodecomm_fit.txt | sed 's/ K = .*//')" ] \
   && ok || bad "refit: other regimes"
 grep -q '"measured": false' refit/nodecomm.json && ok || bad "refit json says measured"
+# Read back, a nodecomm table is still of round trips: each rate per round trip and per direction, as measured.
+python3 -c '
+import json, sys
+a, b = (json.load(open(f))["fit"]["regimes"][-1]["models"]["max-rate 3-parameter"] for f in sys.argv[1:])
+assert b["rates_are"].startswith("per round trip") and a["rates_are"] == b["rates_are"], b["rates_are"]
+assert abs(b["rc_per_direction_mbs"] - 2 * b["rc_mbs"]) <= 1e-9 * b["rc_mbs"], b' four/nodecomm.json refit/nodecomm.json \
+  && grep -q "rates in MB/s as 'per round trip / per direction'" refit/nodecomm_fit.txt && ok || bad "refit: rates not per round trip and direction"
 
 # A partial table (cells '-', points not measured) is read: the cells skipped and counted on stderr.
 mkdir partial
@@ -90,14 +97,14 @@ mkdir table1
   > table1.out 2> table1.err || bad "--fit Table 1: $(cat table1.err)"
 # RN infinite is reported with the bound the data give (RN >= the largest aggregate rate), k* none; the
 # four-parameter fit is certified (a gap in the last column).
-grep -Eq '^short +4 +inf \(>=630\) +630 +-18 +none +[0-9.e+-]+ +[-0-9.]+ +[0-9.]+ +fits$' table1.out && ok ||
+grep -Eq '^short +4 +inf \(>=630 / 1260\) +630 / 1260 +-18 / -36 +none +[0-9.e+-]+ +[-0-9.]+ +[0-9.]+ +fits$' table1.out && ok ||
   bad "Table 1 short: $(grep '^short' table1.out | head -1)"
 # The verdict first: the paper's data follow the four-parameter model, which fits every regime; the
 # three-parameter one leaves systematic errors in each (docs/method.md, "Does the model fit?").
 grep -q '^Verdict (does the model describe the data?.*): max-rate 4-parameter: short fits, eager fits, rendezvous fits; max-rate 3-parameter: short DOES NOT FIT, eager DOES NOT FIT, rendezvous DOES NOT FIT;' \
   table1.out && ok || bad "Table 1 verdict: $(grep '^Verdict' table1.out)"
-grep -Eq '^eager +11 +inf \(>=2630\) +1700 +62 +none ' table1.out && ok || bad "Table 1 eager: $(grep '^eager' table1.out | head -1)"
-grep -Eq '^rendezvous +20 +5500 +3600 +610 +4\.11' table1.out && ok || bad "Table 1 rendezvous: $(grep '^rendezvous' table1.out | head -1)"
+grep -Eq '^eager +11 +inf \(>=2630 / 5260\) +1700 / 3400 +62 / 124 +none ' table1.out && ok || bad "Table 1 eager: $(grep '^eager' table1.out | head -1)"
+grep -Eq '^rendezvous +20 +5500 / 1\.1e\+04 +3600 / 7200 +610 / 1220 +4\.11' table1.out && ok || bad "Table 1 rendezvous: $(grep '^rendezvous' table1.out | head -1)"
 grep -q 'max-rate 4-parameter, short: no point is network-bound; the data only say RN >= 630 MB/s' table1.out && ok \
   || bad "RN not reported as a bound"
 grep -Eq '^Table 2.*' table1.out && grep -Eq '^phase +max-rate 4p +max-rate 3p +modified \(5\)' table1.out && ok || bad "Table 2 without model (5)"
@@ -108,7 +115,7 @@ mkdir table1auto
 "$nodecomm" --fit "$data/nodecomm/bluewaters_table1.tsv" --time-unit s --noplot --outdir table1auto > table1auto.out 2>&1
 grep -q 'short 0..1024 bytes, eager 4096..32768 bytes, rendezvous 65536..4194304 bytes' table1auto.out && ok \
   || bad "regimes found without being told: $(grep '^Regimes' table1auto.out)"
-grep -Eq '^rendezvous +20 +5500 +3600 +610 +4\.11' table1auto.out && ok || bad "Table 1 without thresholds"
+grep -Eq '^rendezvous +20 +5500 / 1\.1e\+04 +3600 / 7200 +610 / 1220 +4\.11' table1auto.out && ok || bad "Table 1 without thresholds"
 
 # Bad input: exit 2, a message naming the value or the line, no file.
 expect_bad() {
