@@ -5,6 +5,10 @@
 For each launch of `latency` and each point of each launch of `mpilat-coll`:
   between launches: does the launch's interval (median +- median_ci_half_pct %) hold the pooled median of
     the other launches (every trial of theirs: the frequency tables of their JSON)?
+  the next launch from the earlier ones: does mpilat-compare's next-launch interval of the launches before
+    it (their [min, max] of launch medians: with n of them it holds one more with (n-1)/(n+1), distribution-
+    free, for launches alike) hold this launch's median? Counted from the 5th launch on, against the
+    coverage the rule promises on average (docs/compare.md, "One group").
   within one launch: does the interval of its first half (the same rule over the first half's chunks) hold
     the median of its second half (trial-weighted over the second half's chunk medians)?
 The rule is the library's batch_median_half_pct, written again here to apply it to a half; it is checked
@@ -83,7 +87,8 @@ def halves(chunks):
 
 def report(name, launches):
     """launches: [(median, half_pct, frequency table, chunks)] of one quantity over the launches."""
-    held = within = within_n = same_held = same_n = 0
+    held = within = within_n = same_held = same_n = next_held = next_n = 0
+    next_promised = 0.0
     widths = []
     for i, (median, hp, _, chunks) in enumerate(launches):
         others = pooled_median([t for k, (_, _, t, _) in enumerate(launches) if k != i])
@@ -94,6 +99,11 @@ def report(name, launches):
         if same:
             same_n += 1
             same_held += abs(pooled_median(same) - median) <= hp / 100 * median
+        if i >= 4:
+            earlier = [m for m, _, _, _ in launches[:i]]
+            next_held += min(earlier) <= median <= max(earlier)
+            next_n += 1
+            next_promised += (i - 1) / (i + 1)
         widths.append(hp)
         if len(chunks) >= 2 * BATCHES:
             ok, _ = halves(chunks)
@@ -102,14 +112,16 @@ def report(name, launches):
     medians = [m for m, _, _, _ in launches]
     print(f'{name}: {len(launches)} launches; the pooled median of the others inside the interval: {held} of '
           f'{len(launches)} ({100 * held / len(launches):.0f} %), of the others in the same state of the host (a median '
-          f'within a factor 1.5): {same_held} of {same_n}; the first half\'s interval holding the second '
+          f'within a factor 1.5): {same_held} of {same_n}; the earlier launches\' [min, max] of medians (mpilat-compare\'s '
+          f'next launch) holding this one: {next_held} of {next_n} (promised for launches alike: {next_promised:.1f}); the first half\'s interval holding the second '
           f'half\'s median: {within} of {within_n}; half-widths {min(widths):.2f} .. {statistics.median(widths):.2f} .. '
           f'{max(widths):.2f} % (min, median, max); medians {min(medians):.4f} .. {max(medians):.4f} us')
-    return held, len(launches), same_held, same_n
+    return held, len(launches), same_held, same_n, next_held, next_n, next_promised
 
 
 def main(root):
-    runs = sorted(os.listdir(root))
+    # In launch order (latency-2 before latency-10): the next-launch count goes forward in time.
+    runs = sorted(os.listdir(root), key=lambda r: (r.split('-')[0], int(r.split('-')[1]) if r.split('-')[-1].isdigit() else 0))
     lat, coll = [], {}
     for run in runs:
         d = os.path.join(root, run)
@@ -141,15 +153,18 @@ def main(root):
             lib = j['run']['precision']['median_ci_half_pct_max']
             if lib is None or not math.isclose(widest, lib, rel_tol=1e-2, abs_tol=1e-9):
                 sys.exit(f'{run}: the widest interval here is {widest}, the library says {lib}: they must agree')
-    total_held = total = same_held = same_n = 0
+    total_held = total = same_held = same_n = next_held = next_n = 0
+    next_promised = 0.0
     if lat:
         report('latency', lat)
     for name, launches in sorted(coll.items()):
-        h, n, sh, sn = report(f'mpilat-coll {name}', launches)
+        h, n, sh, sn, nh, nn, npr = report(f'mpilat-coll {name}', launches)
         total_held, total, same_held, same_n = total_held + h, total + n, same_held + sh, same_n + sn
+        next_held, next_n, next_promised = next_held + nh, next_n + nn, next_promised + npr
     if total:
         print(f'mpilat-coll, every point: {total_held} of {total} ({100 * total_held / total:.0f} %); in the same state '
-              f'of the host: {same_held} of {same_n}')
+              f'of the host: {same_held} of {same_n}; the earlier launches\' [min, max] holding the next: {next_held} of '
+              f'{next_n} (promised for launches alike: {next_promised:.1f})')
 
 
 if __name__ == '__main__':

@@ -156,14 +156,30 @@ Row compare(const Quantity &a, const Quantity &b, const lat_compare_options &opt
 }
 
 /// One group's spread: between launches (relative range of the launch values) against within (each launch's
-/// 95 % interval of its quantity, relative, the median over launches).
+/// 95 % interval of its quantity, relative, the median over launches); and where the next launch will fall.
 struct Spread {
   const Quantity *q = nullptr;
   double median = NAN, between = NAN, within = NAN;
   std::string dominates;
+  double next_low = NAN, next_high = NAN, next_coverage = NAN;
 };
 
-Spread spread_of(const Quantity &q) {
+/// The distribution-free prediction interval of one more launch from n launches alike (exchangeable): the
+/// next value falls below the j-th smallest of n with probability j / (n + 1), so [x_(j), x_(n+1-j)] holds it
+/// with probability (n + 1 - 2j) / (n + 1). j: the largest that reaches `confidence`; with too few launches
+/// to reach it, j = 1 ([min, max]) and the coverage it has. Fewer than 2 launches: none.
+void next_launch_interval(std::vector<double> v, double confidence, Spread &s) {
+  const int64_t n = static_cast<int64_t>(v.size());
+  if (n < 2) return;
+  std::sort(v.begin(), v.end());
+  int64_t j = 1;
+  while (j + 1 <= n / 2 && static_cast<double>(n + 1 - 2 * (j + 1)) / static_cast<double>(n + 1) >= confidence) ++j;
+  s.next_low = v[static_cast<size_t>(j - 1)];
+  s.next_high = v[static_cast<size_t>(n - j)];
+  s.next_coverage = static_cast<double>(n + 1 - 2 * j) / static_cast<double>(n + 1);
+}
+
+Spread spread_of(const Quantity &q, double confidence) {
   Spread s;
   s.q = &q;
   std::vector<double> v, widths;
@@ -190,7 +206,16 @@ Spread spread_of(const Quantity &q) {
   if (std::isnan(s.between)) s.dominates = "unknown (one launch)";
   else if (std::isnan(s.within)) s.dominates = "unknown (no trials in the files)";
   else s.dominates = s.between > s.within ? "between launches" : "within launches";
+  next_launch_interval(v, confidence, s);
   return s;
+}
+
+/// "[low, high] 90.0 %", the next launch's interval and its coverage; "-" with fewer than 2 launches.
+std::string next_launch_text(const Spread &s) {
+  if (std::isnan(s.next_coverage)) return "-";
+  char text[96];
+  std::snprintf(text, sizeof text, "[%s, %s] %.1f %%", number(s.next_low).c_str(), number(s.next_high).c_str(), 100.0 * s.next_coverage);
+  return text;
 }
 
 std::string csv_quoted(const std::string &s) {
@@ -269,26 +294,41 @@ int run(const std::vector<std::string> &a_files, const std::vector<std::string> 
     // One group: which spread dominates.
     if (a.size() < 2) notes.push_back("NOTE: one launch: the spread between launches needs two or more");
     char line[512];
-    std::snprintf(line, sizeof line, "%-52s %12s %14s %14s  %s\n", "quantity", "median", "between (rel)", "within (rel)", "dominates");
+    std::snprintf(line, sizeof line, "%-52s %12s %14s %14s  %-34s %s\n", "quantity", "median", "between (rel)", "within (rel)",
+                  "dominates", "next launch (coverage)");
     table += line;
-    csv = "quantity,median,between_launches_rel,within_launch_rel,dominates\n";
+    csv = "quantity,median,between_launches_rel,within_launch_rel,dominates,next_launch_low,next_launch_high,next_launch_coverage\n";
     json rows = json::array();
+    double short_of = 1.0;  // the smallest next-launch coverage below the confidence asked
     for (const Quantity &q : qa) {
-      const Spread s = spread_of(q);
-      std::snprintf(line, sizeof line, "%-52s %12s %14s %14s  %s\n", q.name.c_str(), number(s.median).c_str(),
-                    number(s.between).c_str(), number(s.within).c_str(), s.dominates.c_str());
+      const Spread s = spread_of(q, opts.confidence);
+      std::snprintf(line, sizeof line, "%-52s %12s %14s %14s  %-34s %s\n", q.name.c_str(), number(s.median).c_str(),
+                    number(s.between).c_str(), number(s.within).c_str(), s.dominates.c_str(), next_launch_text(s).c_str());
       table += line;
-      csv += csv_quoted(q.name) + "," + number(s.median) + "," + number(s.between) + "," + number(s.within) + "," + s.dominates + "\n";
+      csv += csv_quoted(q.name) + "," + number(s.median) + "," + number(s.between) + "," + number(s.within) + "," + s.dominates + "," +
+             number(s.next_low) + "," + number(s.next_high) + "," + number(s.next_coverage) + "\n";
       std::vector<double> values;
       for (const LaunchValue &l : q.launches) values.push_back(l.value);
       rows.push_back({{"quantity", q.name}, {"launch_values", values}, {"median", json_number(s.median)},
                       {"between_launches_rel", json_number(s.between)}, {"within_launch_rel", json_number(s.within)},
-                      {"dominates", s.dominates}});
+                      {"dominates", s.dominates},
+                      {"next_launch", {{"low", json_number(s.next_low)}, {"high", json_number(s.next_high)},
+                                       {"coverage", json_number(s.next_coverage)}}}});
+      if (!std::isnan(s.next_coverage) && s.next_coverage < opts.confidence) short_of = std::min(short_of, s.next_coverage);
+    }
+    if (short_of < 1.0) {
+      char note[320];
+      std::snprintf(note, sizeof note, "NOTE: the next launch: %zu launches put it within their [min, max] with %.1f %% only, not the "
+                    "%g %% asked (--confidence): that needs %.0f launches or more", a.size(), 100.0 * short_of,
+                    100.0 * opts.confidence, std::ceil(2.0 / (1.0 - opts.confidence) - 1.0 - 1e-9));
+      notes.push_back(note);
     }
     j["mode"] = "spread of one group";
     j["definitions"] = "between: (max - min) / median of the launch values; within: the median over launches of half the "
                        "width of the interval of the launch's quantity against itself (order statistics, 97.5 % each side), "
-                       "about the relative width of its interval; the larger dominates";
+                       "about the relative width of its interval; the larger dominates; next_launch: where one more launch falls with "
+                       "probability coverage, distribution-free for launches alike: [x_(j), x_(n+1-j)] of the n launch values, "
+                       "coverage (n+1-2j)/(n+1), j the largest reaching the confidence (else j = 1)";
     j["spread"] = rows;
   } else {
     j["group_b"] = b_files;

@@ -122,11 +122,23 @@ grep -q 'none: within-launch interval only (take 3 launches or more a group) (or
 # One group: the spread. Bimodal launches (0.2 and 0.6 us): between launches dominates; steady ones: within.
 mkdir spread_out
 "$compare" bimodal*.json --outdir spread_out --noplot > bimodal.out 2>&1 || bad "spread: exit $?"
-grep -Eq '^latency median \(us\) .* between launches$' bimodal.out && ok || bad "bimodal: between does not dominate ($(cat bimodal.out))"
+grep -Eq '^latency median \(us\) .* between launches +\[[0-9.]+, [0-9.]+\] 71.4 %$' bimodal.out && ok || bad "bimodal: between does not dominate ($(cat bimodal.out))"
 python3 -c "
 import json; s = json.load(open('spread_out/compare.json'))['spread'][0]
 assert s['dominates'] == 'between launches' and s['between_launches_rel'] > 1 and len(s['launch_values']) == 6, s" && ok ||
   bad "bimodal: compare.json spread"
+# Where the next launch falls (distribution-free): of 6 launches, [min, max] holds one more with 5/7; at 95 %
+# that is short, and a note says 39 launches are needed. At --confidence 0.4: [x_(2), x_(5)], 3/7.
+python3 -c "
+import json; s = json.load(open('spread_out/compare.json'))['spread'][0]; v = sorted(s['launch_values'])
+assert s['next_launch'] == {'low': v[0], 'high': v[-1], 'coverage': 5 / 7}, s" && grep -q 'NOTE: the next launch: 6 launches put it within their \[min, max\] with 71.4 % only, not the 95 % asked (--confidence): that needs 39 launches or more' bimodal.out \
+  && ok || bad "bimodal: the next launch's interval ($(cat bimodal.out))"
+mkdir spread40
+"$compare" bimodal*.json --outdir spread40 --noplot --confidence 0.4 > spread40.out 2>&1 || bad "spread at 0.4: exit $?"
+python3 -c "
+import json; s = json.load(open('spread40/compare.json'))['spread'][0]; v = sorted(s['launch_values'])
+assert s['next_launch'] == {'low': v[1], 'high': v[4], 'coverage': 3 / 7}, s" && ! grep -q 'NOTE: the next launch' spread40.out \
+  && ok || bad "spread at 0.4: the next launch's interval ($(cat spread40.out))"
 
 # Refusals: unlike kinds or message sizes, a missing file, another format version, garbage, binary garbage.
 # Each exits 2, names the file, and writes nothing.
