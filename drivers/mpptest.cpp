@@ -242,6 +242,16 @@ int main(int argc, char **argv) {
     driver_finalize(DRIVER_BAD_INPUT);
     return DRIVER_BAD_INPUT;
   }
+  // -fname beside the sweep's own files, none of them under another spelling (./mppout.csv): refused now, not
+  // after the sweep (the output directory exists by now, so its spellings resolve).
+  int apart = rank != 0 || s.fname.empty() ||
+              lat_check_output_apart("sweep", s.outdir.c_str(), s.outbase.c_str(), s.fname.c_str()) == LAT_SUCCESS;
+  if (!apart) std::fprintf(stderr, "mpptest: -fname: %s\n", lat_last_error_message());
+  driver_bcast_int_politely(&apart);
+  if (!apart) {
+    driver_finalize(DRIVER_BAD_INPUT);
+    return DRIVER_BAD_INPUT;
+  }
   driver_warn_oversubscribed("mpptest");
   latency_install_stop_handlers();
   lat_sweep sweep = nullptr;

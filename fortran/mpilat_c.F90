@@ -277,6 +277,11 @@ module mpilat_c
       character(kind=c_char), intent(in) :: kind(*), outdir(*), base(*)
       integer(c_int) :: rc
     end function
+    function lat_check_output_apart_c(kind, outdir, base, path) bind(C, name="lat_check_output_apart") result(rc)
+      import :: c_int, c_char
+      character(kind=c_char), intent(in) :: kind(*), outdir(*), base(*), path(*)
+      integer(c_int) :: rc
+    end function
     function lat_check_input_file_c(path) bind(C, name="lat_check_input_file") result(rc)
       import :: c_int, c_char
       character(kind=c_char), intent(in) :: path(*)

@@ -19,6 +19,7 @@ module mpilat_latency
   public :: lat_pair_check, lat_nodecomm_check, lat_fit_check, lat_pingpong_defaults, lat_write_latency_files
   public :: lat_write_latency_plots, lat_npp_study_check, lat_write_npp_study_files, lat_compare_defaults, lat_compare_distributions
   public :: lat_compare_launches, lat_quantiles_compute, lat_check_output_dir, lat_check_output_file, lat_check_outputs, &
+            lat_check_output_apart, &
             lat_check_input_file, lat_calibrate_timer, lat_pingpong_stats
   public :: lat_npp_study
 
@@ -392,6 +393,15 @@ contains
     call handle(lat_check_outputs_c(trim(kind)//c_null_char, trim(outdir)//c_null_char, trim(base)//c_null_char), &
                 'lat_check_outputs', ierr)
   end subroutine lat_check_outputs
+
+  !> Checks a file written beside a writer's (path) against every file the writer of kind may write into
+  !> outdir, under any spelling, and by lat_check_output_file's rule.
+  subroutine lat_check_output_apart(kind, outdir, base, path, ierr)
+    character(len=*), intent(in) :: kind, outdir, base, path
+    integer, optional, intent(out) :: ierr
+    call handle(lat_check_output_apart_c(trim(kind)//c_null_char, trim(outdir)//c_null_char, trim(base)//c_null_char, &
+                                         trim(path)//c_null_char), 'lat_check_output_apart', ierr)
+  end subroutine lat_check_output_apart
 
   !> Checks that path is an input the readers take (a regular file of at most lat_max_input_bytes) and
   !> records it as an input, which no output of this process may replace.

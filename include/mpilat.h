@@ -657,6 +657,14 @@ int lat_check_output_file(const char *path);
 int lat_check_outputs(const char *kind, const char *outdir, const char *base);
 
 /**
+ * Checks, before anything is measured, a file the caller will write beside a writer's (mpptest's -fname
+ * table, given to lat_write_sweep_files): path by the rule of lat_check_output_file, and not one of the files
+ * the writer of kind (as lat_check_outputs) may write into outdir under any spelling ("./x.csv", "d/../x.csv",
+ * a directory reached through a link): LAT_ERR_ARG naming both. Not collective. Since API 10.
+ */
+int lat_check_output_apart(const char *kind, const char *outdir, const char *base, const char *path);
+
+/**
  * Checks that path is an input the library's readers take: a regular file of at most LAT_MAX_INPUT_BYTES
  * (LAT_ERR_IO otherwise, the message naming what it is or its size; a FIFO or device is never opened), and
  * records it as an input of this process, which no lat_write_* function will replace. The readers

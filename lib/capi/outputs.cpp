@@ -48,4 +48,19 @@ int lat_check_outputs(const char *kind, const char *outdir, const char *base) {
   });
 }
 
+int lat_check_output_apart(const char *kind, const char *outdir, const char *base, const char *path) {
+  return lat::guard([&] {
+    lat::require_nonnull(kind, "kind");
+    lat::require_nonnull(path, "path");
+    const std::string dir = outdir ? outdir : "";
+    lat::require_plain_path("outdir", dir);
+    lat::require_plain_path("path", path);
+    // The writer's set with path in it: the rule every writer applies to a set (no two files one name).
+    std::vector<std::string> names = output_names(kind, dir, base ? base : "");
+    names.emplace_back(path);
+    lat::check_output_files(names);
+    return LAT_SUCCESS;
+  });
+}
+
 }  // extern "C"

@@ -392,9 +392,7 @@ void check_writable_dir(const std::string &dir) {
   unlink(name.data());
 }
 
-void check_output_files(const std::vector<std::string> &paths) {
-  for (const std::string &path : paths) check_output_file(path);
-}
+void check_output_files(const std::vector<std::string> &paths) { check_output_set(paths); }
 
 void require_declared(const std::vector<std::string> &declared, const std::vector<std::pair<std::string, std::string>> &files) {
   for (const auto &file : files)

@@ -62,8 +62,9 @@ std::string read_input_file(const std::string &path, int64_t max_line);
 /// socket is refused, never written to or replaced.
 void check_output_file(const std::string &path);
 
-/// check_output_file on each of paths, before anything is measured (lat_check_outputs): the first that may
-/// not be written is refused, naming it.
+/// check_output_file on each of paths, before anything is measured (lat_check_outputs,
+/// lat_check_output_apart): the first that may not be written is refused, naming it, and so are two of them
+/// that are one file under two spellings (the rule of every set write_files_whole writes).
 void check_output_files(const std::vector<std::string> &paths);
 
 /// A writer's promise kept: throws std::logic_error (LAT_ERR_INTERNAL) when a file of `files` is not among

@@ -933,6 +933,19 @@ static void output_and_input_checks(void **state) {
   assert_int_equal(lat_check_outputs("plots", dir, "x"), LAT_ERR_ARG);
   assert_non_null(strstr(lat_last_error_message(), "kind must be one of latency, npp_study"));
   assert_int_equal(lat_check_outputs(NULL, dir, "x"), LAT_ERR_ARG);
+  /* A file written beside a writer's (mpptest's -fname): none of the writer's files under any spelling. */
+  char spelled[800];
+  snprintf(spelled, sizeof spelled, "%s/./sub/../mppout.csv", dir);
+  assert_int_equal(mkdir(sub, 0755), 0);
+  assert_int_equal(lat_check_output_apart("sweep", dir, "mppout", spelled), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "are one file"));
+  assert_non_null(strstr(lat_last_error_message(), "/./sub/../mppout.csv"));
+  snprintf(spelled, sizeof spelled, "%s/sub/table.txt", dir);
+  assert_int_equal(lat_check_output_apart("sweep", dir, "mppout", spelled), LAT_SUCCESS);
+  assert_int_equal(lat_check_output_apart("sweep", dir, "mppout", sub), LAT_ERR_ARG); /* a directory */
+  assert_non_null(strstr(lat_last_error_message(), "is a directory"));
+  assert_int_equal(lat_check_output_apart("sweep", dir, "mppout", NULL), LAT_ERR_ARG);
+  assert_int_equal(rmdir(sub), 0);
   unlink(link);
   unlink(fifo);
   unlink(file);

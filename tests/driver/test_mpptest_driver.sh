@@ -25,6 +25,12 @@ grep -q 'time(us)' quick.out && bad "-fname: the table went to stdout as well" |
 touch afile
 timeout 60 $mpiexec -n 2 "$mpptest" -size 0 1024 256 -reps 100000 -noplot -noprogress -fname afile/t.txt > /dev/null 2> fname_file.err
 [ $? = 2 ] && grep -q "mpptest: -fname: .*afile" fname_file.err && ok || bad "-fname in a file's place: $(cat fname_file.err)"
+# -fname naming one of the run's own files under another spelling (the CSV as ./spelt/../mppout.csv): refused
+# at once, naming both, before a sweep that would outlast the timeout.
+mkdir spelt
+timeout 60 $mpiexec -n 2 "$mpptest" -size 0 1048576 4096 -reps 100000 -noplot -noprogress -fname ./spelt/../mppout.csv > /dev/null 2> spelt.err
+[ $? = 2 ] && grep -q "mpptest: -fname: 'mppout.csv' and './spelt/../mppout.csv' are one file" spelt.err && [ ! -e mppout.csv ] && ok \
+  || bad "-fname as the CSV under another spelling: $(cat spelt.err)"
 $mpiexec -n 2 "$mpptest" -size 0 64 32 -reps 3 -n_stable 0 -noplot -noprogress -outbase made -fname made_dir/t.txt > /dev/null 2> made.err \
   && grep -q 'time(us)' made_dir/t.txt && ok || bad "-fname in a missing directory: $(cat made.err)"
 grep -q '^# startup and rate' quick.txt && grep -Eq '^# bytes [0-9]+\.\.[0-9]+ \([0-9]+ sizes\): startup = [0-9.]+ us, rate = ' quick.txt \
