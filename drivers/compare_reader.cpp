@@ -2,13 +2,16 @@
 // (compare_reader.hpp). The fields read are those of spec/json.toml (json_fields.hpp).
 #include "compare_reader.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -223,18 +226,32 @@ Launch read_launch(const std::string &path) {
   // A regular file of bounded size only (a FIFO would block, /dev/zero never end); recorded as an input,
   // which no output of this run may replace.
   if (lat_check_input_file(path.c_str()) != LAT_SUCCESS) throw BadInput(lat_last_error_message());
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw BadInput(path + ": cannot be read (" + std::string(std::strerror(errno)) + ")");
+  // What was opened is checked again, never the name: a FIFO swapped in after the check would block an
+  // ifstream; opened without waiting (O_NONBLOCK) and found not regular, it is refused.
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    const int err = fd < 0 ? errno : 0;
+    if (fd >= 0) close(fd);
+    throw BadInput(path + (err ? ": cannot be read (" + std::string(std::strerror(err)) + ")"
+                               : std::string(": not a regular file any more (replaced after it was checked)")));
+  }
   // Bounded by what is read, not by the size checked: a file appended to while it is read grew the memory
   // without limit.
   std::string text;
   std::vector<char> chunk(1 << 16);
-  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
-    if (static_cast<int64_t>(text.size()) + in.gcount() > LAT_MAX_INPUT_BYTES)
-      throw BadInput(path + ": grew beyond what an input may hold (" + std::to_string(LAT_MAX_INPUT_BYTES) + " bytes) while it was read");
-    text.append(chunk.data(), static_cast<size_t>(in.gcount()));
+  for (ssize_t n; (n = read(fd, chunk.data(), chunk.size())) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 || static_cast<int64_t>(text.size()) + n > LAT_MAX_INPUT_BYTES) {
+      const int err = n < 0 ? errno : 0;
+      close(fd);
+      throw BadInput(path + (err ? ": cannot be read (" + std::string(std::strerror(err)) + ")"
+                                 : ": grew beyond what an input may hold (" + std::to_string(LAT_MAX_INPUT_BYTES) +
+                                       " bytes) while it was read"));
+    }
+    text.append(chunk.data(), static_cast<size_t>(n));
   }
-  if (in.bad()) throw BadInput(path + ": cannot be read (" + std::string(std::strerror(errno)) + ")");
+  close(fd);
   return read_launch_text(text, path);
 }
 

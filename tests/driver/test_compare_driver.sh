@@ -1,10 +1,10 @@
 #!/bin/bash
-# test_compare_driver.sh MPILAT_COMPARE LATENCY "MPIEXEC [flags]"
+# test_compare_driver.sh MPILAT_COMPARE LATENCY "MPIEXEC [flags]" SWAP_AFTER_STAT_SO
 # mpilat-compare on synthetic groups whose answer is known (latency.json files made here: launch medians
 # drawn with 1 % spread between launches, 10,000 trials each on a 1 ns / 2 npp grid), on real files of every
 # kind, and bad inputs that exit 2 naming the file and write nothing. Never a timing value of this machine.
 set -u
-compare=$1 latency=$2 mpiexec=$3
+compare=$1 latency=$2 mpiexec=$3 swap=$4
 # shellcheck source=checks.sh
 . "$(dirname "$0")/checks.sh"
 
@@ -165,6 +165,16 @@ expect_refusal "v2.json: mpilat-latency format_version 2, this mpilat-compare re
 expect_refusal "garbage.json: not an mpilat JSON result" garbage.json -- a1.json
 expect_refusal "binary.json: not an mpilat JSON result" a1.json -- binary.json
 [ "$(wc -c < refused.err)" -lt 300 ] && ok || bad "binary garbage echoed to the terminal"
+# A FIFO swapped in for the checked file (issue 45: 2 of 150 reads hung): swap_after_stat renames a FIFO over
+# race.json right after the library's check (the 2nd stat of the name: the driver's own list of files is the
+# 1st), every time. What was opened is checked: refused at once, exit 2.
+cp a1.json race.json
+mkfifo race.fifo
+LD_PRELOAD=$swap ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 SWAP_AFTER_STAT=race.json SWAP_AT=2 SWAP_WITH=race.fifo \
+  timeout 10 "$compare" race.json a2.json a3.json --noplot --outdir race_out > /dev/null 2> race.err
+rc=$?
+[ "$rc" = 2 ] && [ -p race.json ] && grep -q 'race.json: not a regular file any more (replaced after it was checked)' race.err && ok \
+  || bad "a FIFO swapped in after the check: exit $rc ($(cat race.err))"
 expect_refusal 'no files after "--"' a1.json --
 expect_refusal "confidence must be in (0, 1), got 1" a1.json --confidence 1
 expect_refusal "The following argument was not expected: --seed" a1.json --seed 3  # the bootstrap's options are gone with it (API 8)
