@@ -5,6 +5,7 @@
 !> whatever bytes the fuzzer makes.
 module latency_parameters
   use, intrinsic :: iso_fortran_env, only: int64, real64, output_unit
+  use, intrinsic :: iso_c_binding, only: c_char, c_int, c_null_char
   use mpilat, only: lat_pingpong_options, lat_pingpong_defaults, lat_pingpong_check, lat_timer_from_name, &
                     lat_timer_name, lat_last_error_message, LAT_SUCCESS, lat_npp_study_check, lat_study_max, &
                     lat_check_input_file
@@ -32,6 +33,18 @@ module latency_parameters
   end type latency_extras
 
   public :: parse_latency_arguments, command_line_arguments, print_help
+
+  interface
+    !> input_snapshot.c: a private copy of path as it was when opened (checked on the descriptor: a FIFO
+    !> swapped in after lat_check_input_file is refused, never waited on); 0, or why it failed.
+    function input_snapshot(path, copy, copy_size, why, why_size) bind(C, name="latency_input_snapshot") result(rc)
+      import :: c_char, c_int
+      character(kind=c_char), intent(in) :: path(*)
+      character(kind=c_char), intent(out) :: copy(*), why(*)
+      integer(c_int), value :: copy_size, why_size
+      integer(c_int) :: rc
+    end function input_snapshot
+  end interface
 
 contains
 
@@ -391,6 +404,46 @@ contains
     character(len=*), intent(inout) :: timer, outdir
     integer, intent(out) :: status
     character(len=*), intent(out) :: message
+    character(kind=c_char) :: copy_c(max_path + 32), why_c(512)
+    character(len=:), allocatable :: copy
+    integer :: ios, k, unit
+    ! A regular file of bounded size only, as every reader of mpilat: a FIFO would block, /dev/zero never end.
+    call lat_check_input_file(path, ios)
+    if (ios /= LAT_SUCCESS) then
+      status = params_bad
+      message = 'cannot read the namelist file: '//lat_last_error_message()
+      return
+    end if
+    ! gfortran opens by name: it reads a private copy of what was checked, so a name swapped after the check
+    ! (a FIFO would block the open for ever) is refused here, on what was opened.
+    if (input_snapshot(path//c_null_char, copy_c, int(size(copy_c), c_int), why_c, int(size(why_c), c_int)) /= 0) then
+      status = params_bad
+      message = 'the namelist file "'//path//'": '//c_text(why_c)
+      return
+    end if
+    copy = c_text(copy_c)
+    call read_namelist_copy(path, copy, opts, timer, outdir, status, message)
+    open (newunit=unit, file=copy, status='old', iostat=ios)
+    if (ios == 0) close (unit, status='delete')
+  contains
+    function c_text(chars) result(text)
+      character(kind=c_char), intent(in) :: chars(:)
+      character(len=:), allocatable :: text
+      text = ''
+      do k = 1, size(chars)
+        if (chars(k) == c_null_char) exit
+        text = text//chars(k)
+      end do
+    end function c_text
+  end subroutine read_namelist
+
+  !> read_namelist on copy, the private copy of path (named in the messages).
+  subroutine read_namelist_copy(path, copy, opts, timer, outdir, status, message)
+    character(len=*), intent(in) :: path, copy
+    type(lat_pingpong_options), intent(inout) :: opts
+    character(len=*), intent(inout) :: timer, outdir
+    integer, intent(out) :: status
+    character(len=*), intent(out) :: message
     integer :: source, dest
     integer(int64) :: n, bytes, nr, npptrial, npp_init, res_npp, npp, ntrial
     real(real64) :: cut_coef, timeout
@@ -406,15 +459,8 @@ contains
     npptrial = opts%npptrial; npp_init = opts%npp_init; res_npp = opts%res_npp; npp = opts%npp
     ntrial = opts%ntrial; cut_coef = opts%cut_coef; timeout = opts%timeout_s
     status = params_run
-    ! A regular file of bounded size only, as every reader of mpilat: a FIFO would block, /dev/zero never end.
-    call lat_check_input_file(path, ios)
-    if (ios /= LAT_SUCCESS) then
-      status = params_bad
-      message = 'cannot read the namelist file: '//lat_last_error_message()
-      return
-    end if
     ! An editor's "Unicode" save (UTF-16, a NUL every other byte) reads as an empty file: said plainly.
-    open (newunit=unit, file=path, status='old', action='read', access='stream', form='unformatted', iostat=ios)
+    open (newunit=unit, file=copy, status='old', action='read', access='stream', form='unformatted', iostat=ios)
     if (ios == 0) then
       read (unit, iostat=ios) mark
       close (unit)
@@ -426,7 +472,7 @@ contains
       end if
     end if
     ! A name given twice: gfortran takes the last silently; refused, naming both lines.
-    call find_repeated_name(path, repeated, first_line, second_line)
+    call find_repeated_name(copy, repeated, first_line, second_line)
     if (len(repeated) > 0) then
       status = params_bad
       write (message, '(a,i0,a,i0,a)') 'the namelist file "'//path//'" gives '//repeated//' twice (lines ', &
@@ -435,7 +481,7 @@ contains
     end if
     ! gfortran reads a group whose last line has no newline and then reports the end of the file: such a
     ! file (the docs' one-line example, as many editors save it) is read from a scratch copy that has one.
-    unit = open_with_final_newline(path, ios, iomsg)
+    unit = open_with_final_newline(copy, ios, iomsg)
     if (ios == 0) then
       read (unit, nml=latency, iostat=ios, iomsg=iomsg)
       close (unit)
@@ -452,7 +498,7 @@ contains
     opts%source = source; opts%dest = dest; opts%n = n; opts%bytes = bytes; opts%nr = nr
     opts%npptrial = npptrial; opts%npp_init = npp_init; opts%res_npp = res_npp; opts%npp = npp
     opts%ntrial = ntrial; opts%cut_coef = cut_coef; opts%timeout_s = timeout
-  end subroutine read_namelist
+  end subroutine read_namelist_copy
 
   !> The first name assigned twice in the &latency group of path (lower case; '' when none, or when the file
   !> cannot be read: the namelist read then says why), and the lines of both. Strings and comments are

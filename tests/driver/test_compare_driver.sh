@@ -171,7 +171,7 @@ expect_refusal "binary.json: not an mpilat JSON result" a1.json -- binary.json
 cp a1.json race.json
 mkfifo race.fifo
 LD_PRELOAD=$swap ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 SWAP_AFTER_STAT=race.json SWAP_AT=2 SWAP_WITH=race.fifo \
-  timeout 10 "$compare" race.json a2.json a3.json --noplot --outdir race_out > /dev/null 2> race.err
+  timeout -k 5 10 "$compare" race.json a2.json a3.json --noplot --outdir race_out > /dev/null 2> race.err
 rc=$?
 [ "$rc" = 2 ] && [ -p race.json ] && grep -q 'race.json: not a regular file any more (replaced after it was checked)' race.err && ok \
   || bad "a FIFO swapped in after the check: exit $rc ($(cat race.err))"
