@@ -26,6 +26,9 @@ typedef struct lat_timer_options {
                              (default): wait for ever. Must be equal on all ranks */
   int progress;         /**< 1: the calibrating rank (rank 0 of LAT_ALL_RANKS) prints percent and time left on
                              stderr; default 0 */
+  int reserved_end;     /**< 0: explicit space where the struct would otherwise end in padding, so that a later
+                             release's field never lands in bytes this one does not read (docs/api.md, "How the
+                             ABI grows"); refused unless 0 */
 } lat_timer_options;
 
 /** Result of lat_calibrate_timer(). */
@@ -270,6 +273,9 @@ typedef struct lat_sweep_options {
                              (MPI_Barrier, the default), LAT_SWEEP_GOP_DSUM (MPI_Allreduce of size/8 doubles),
                              LAT_SWEEP_GOP_ISUM (of size/4 ints) or LAT_SWEEP_GOP_BCAST (MPI_Bcast of size bytes,
                              the root turning call after call) */
+  int reserved_end;     /**< 0: explicit space where the struct would otherwise end in padding, so that a later
+                             release's field never lands in bytes this one does not read (docs/api.md, "How the
+                             ABI grows"); refused unless 0 */
 } lat_sweep_options;
 
 /** One message size of a sweep. Times are per operation in microseconds (see lat_sweep_pattern). */

@@ -776,7 +776,13 @@ def growth_files(caps):
     plain = [generated_line('//', 'spec/'),
              f'// abi_plain.hpp: the extensible structs as they were in API {PLAIN_API} (the fields without a later',
              "// `since`): the entry points without _sized take these, whatever the structs have grown to since.",
+             f"// <name>_fields_end: where the last field of API {PLAIN_API}'s struct ends; a caller's struct of that size is",
+             '// read this far, never into its tail padding (C leaves padding unspecified: a later field may sit there).',
+             '// Every extensible struct of this release ends with a field, no tail padding (checked when compiled),',
+             "// so a newer header's fields lie beyond sizeof and are refused unless zero.",
              '#pragma once',
+             '',
+             '#include <cstddef>',
              '',
              '#include "mpilat.h"',
              '',
@@ -784,10 +790,16 @@ def growth_files(caps):
     for n in ext:
         s = structs[n]
         plain.append(f'struct {n} {{')
-        for f in s['field']:
-            if f.get('since', PLAIN_API) <= PLAIN_API:
-                plain.append(f"  ::{f['type']} {c_declarator(f)};" if f['type'] in structs else f"  {f['type']} {c_declarator(f)};")
+        old_fields = [f for f in s['field'] if f.get('since', PLAIN_API) <= PLAIN_API]
+        for f in old_fields:
+            plain.append(f"  ::{f['type']} {c_declarator(f)};" if f['type'] in structs else f"  {f['type']} {c_declarator(f)};")
         plain.append('};')
+        last = old_fields[-1]['name']
+        plain.append(f'constexpr size_t {n}_fields_end = offsetof({n}, {last}) + sizeof({n}::{last});')
+        now = s['field'][-1]['name']
+        plain.append(f'static_assert(sizeof(::{n}) == offsetof(::{n}, {now}) + sizeof(::{n}::{now}), "{n} ends in padding: '
+                     'give it explicit reserved space in its spec, so that a newer field never lands in bytes this '
+                     'release does not read");')
     plain += ['}  // namespace lat::abi_plain', '']
 
     entries = [generated_line('//', 'include/mpilat.h and spec/'),
@@ -795,6 +807,7 @@ def growth_files(caps):
                "// the ABI grows\"): lat_<name>_sized reads each struct at the caller's size (lib/common/abi_sized.hpp)",
                f'// and calls lat_impl_<name>; lat_<name> is the entry point of programs compiled against API {PLAIN_API}.',
                '#define LAT_NO_SIZE_MACROS',
+               '#include "capi/sized_refusal.hpp"',
                '#include "common/abi_sized.hpp"',
                '#include "generated/abi_plain.hpp"',
                '#include "generated/capi_impl.hpp"',
@@ -817,8 +830,9 @@ def growth_files(caps):
             extra = ''
             if p[4] and structs[p[1]]['role'] == 'options':
                 extra = f', base_of_{p[1]}()'
+            fields_end = f', lat::abi_plain::{p[1]}_fields_end' if p[4] else ''
             entries.append(f'  lat::{kind}<{p[1]}> {p[2]}_abi({p[2]}, {p[2]}_size, "{p[2]}", '
-                           f'sizeof(lat::abi_plain::{p[1]}){extra});')
+                           f'sizeof(lat::abi_plain::{p[1]}){fields_end}{extra});')
         checks = ', '.join(f'{p[2]}_abi' for p in sized)
         entries.append(f'  if (int rc = lat::sized_refusal({checks}); rc != LAT_SUCCESS) return rc;')
         args = ', '.join(f'{p[2]}_abi.get()' if p in sized else p[2] for p in params)

@@ -110,6 +110,9 @@ module mpilat_types_sweep
     !> default), LAT_SWEEP_GOP_DSUM (MPI_Allreduce of size/8 doubles), LAT_SWEEP_GOP_ISUM (of size/4 ints)
     !> or LAT_SWEEP_GOP_BCAST (MPI_Bcast of size bytes, the root turning call after call)
     integer(c_int) :: gop
+    !> 0: explicit space where the struct would otherwise end in padding, so that a later release's field
+    !> never lands in bytes this one does not read (docs/api.md, "How the ABI grows"); refused unless 0
+    integer(c_int) :: reserved_end
   end type lat_sweep_options
 
   !> One message size of a sweep. Times are per operation in microseconds (see lat_sweep_pattern).

@@ -21,6 +21,9 @@ module mpilat_types_timer
     real(c_double) :: timeout_s
     !> 1: the calibrating rank (rank 0 of LAT_ALL_RANKS) prints percent and time left on stderr; default 0
     integer(c_int) :: progress
+    !> 0: explicit space where the struct would otherwise end in padding, so that a later release's field
+    !> never lands in bytes this one does not read (docs/api.md, "How the ABI grows"); refused unless 0
+    integer(c_int) :: reserved_end
   end type lat_timer_options
 
   !> Result of lat_calibrate_timer().

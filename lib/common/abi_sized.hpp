@@ -4,7 +4,9 @@
 // options struct) or zeros; a longer one (a newer header) is accepted when the bytes this library does not
 // know are all zero, and refused when one is set (a field it cannot honour). An output struct is written as
 // far as the caller's size goes, the bytes beyond this library's struct zeroed. The generated entry points
-// (lib/generated/sized_entries.cpp) hold one of these per struct argument.
+// (lib/generated/sized_entries.cpp) hold one of these per struct argument; lib/capi/sized_refusal.hpp turns
+// their checks into the C API's code. An older struct is read only to the end of its last field
+// (plain_fields_end): its tail padding is unspecified, and a later field may sit where it was.
 #pragma once
 
 #include <algorithm>
@@ -13,7 +15,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "capi/guard.hpp"
+#include "mpilat.h"
 
 namespace lat {
 
@@ -55,9 +57,11 @@ inline SizedCheck check_size(const void *p, size_t size, const char *what, size_
 template <class T>
 class SizedIn {
  public:
-  SizedIn(const T *p, size_t size, const char *what, size_t plain_size, const T &base = T{})
+  SizedIn(const T *p, size_t size, const char *what, size_t plain_size, size_t plain_fields_end, const T &base = T{})
       : given_(p), value_(base), check_(check_size(p, size, what, plain_size, sizeof(T), true)) {
-    if (p != nullptr && check_.code == LAT_SUCCESS) std::memcpy(&value_, p, std::min(size, sizeof(T)));
+    // A struct of this release or a newer one: this library's bytes; an older one: its fields, not its padding.
+    if (p != nullptr && check_.code == LAT_SUCCESS)
+      std::memcpy(&value_, p, size >= sizeof(T) ? sizeof(T) : std::min(size, plain_fields_end));
   }
   const T *get() const { return given_ == nullptr ? nullptr : &value_; }
   const SizedCheck &check() const { return check_; }
@@ -91,16 +95,5 @@ class SizedOut {
   T value_;
   SizedCheck check_;
 };
-
-/// LAT_SUCCESS, or the first argument's refusal (its message for lat_last_error_message()), before the
-/// function runs: like a NULL pointer, it is refused before any message, on every rank that passed it.
-template <class... Sized>
-int sized_refusal(const Sized &...args) {
-  return guard([&] {
-    for (const SizedCheck *c : {&args.check()...})
-      if (c->code != LAT_SUCCESS) throw_code(c->code, c->message);
-    return LAT_SUCCESS;
-  });
-}
 
 }  // namespace lat

@@ -3,6 +3,7 @@
 // the ABI grows"): lat_<name>_sized reads each struct at the caller's size (lib/common/abi_sized.hpp)
 // and calls lat_impl_<name>; lat_<name> is the entry point of programs compiled against API 9.
 #define LAT_NO_SIZE_MACROS
+#include "capi/sized_refusal.hpp"
 #include "common/abi_sized.hpp"
 #include "generated/abi_plain.hpp"
 #include "generated/capi_impl.hpp"
@@ -69,7 +70,7 @@ int lat_timer_defaults(lat_timer_options *opts) {
 }
 
 int lat_timer_check_sized(const lat_timer_options *opts, size_t opts_size, int nprocs) {
-  lat::SizedIn<lat_timer_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_timer_options), base_of_lat_timer_options());
+  lat::SizedIn<lat_timer_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_timer_options), lat::abi_plain::lat_timer_options_fields_end, base_of_lat_timer_options());
   if (int rc = lat::sized_refusal(opts_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_timer_check(opts_abi.get(), nprocs);
   return rc;
@@ -79,7 +80,7 @@ int lat_timer_check(const lat_timer_options *opts, int nprocs) {
 }
 
 int lat_calibrate_timer_sized(MPI_Comm comm, const lat_timer_options *opts, size_t opts_size, lat_timer_result *result, size_t result_size, lat_histogram *hist) {
-  lat::SizedIn<lat_timer_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_timer_options), base_of_lat_timer_options());
+  lat::SizedIn<lat_timer_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_timer_options), lat::abi_plain::lat_timer_options_fields_end, base_of_lat_timer_options());
   lat::SizedOut<lat_timer_result> result_abi(result, result_size, "result", sizeof(lat::abi_plain::lat_timer_result));
   if (int rc = lat::sized_refusal(opts_abi, result_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_calibrate_timer(comm, opts_abi.get(), result_abi.get(), hist);
@@ -102,8 +103,8 @@ int lat_pingpong_defaults(lat_pingpong_options *opts) {
 }
 
 int lat_pingpong_check_sized(const lat_pingpong_options *opts, size_t opts_size, int nprocs, const lat_timer_result *timer, size_t timer_size) {
-  lat::SizedIn<lat_pingpong_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_pingpong_options), base_of_lat_pingpong_options());
-  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result));
+  lat::SizedIn<lat_pingpong_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_pingpong_options), lat::abi_plain::lat_pingpong_options_fields_end, base_of_lat_pingpong_options());
+  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result), lat::abi_plain::lat_timer_result_fields_end);
   if (int rc = lat::sized_refusal(opts_abi, timer_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_pingpong_check(opts_abi.get(), nprocs, timer_abi.get());
   return rc;
@@ -113,8 +114,8 @@ int lat_pingpong_check(const lat_pingpong_options *opts, int nprocs, const lat_t
 }
 
 int lat_pingpong_stats_sized(MPI_Comm comm, const lat_pingpong_options *opts, size_t opts_size, const lat_timer_result *timer, size_t timer_size, lat_pingpong_result *result, size_t result_size, lat_histogram *hist) {
-  lat::SizedIn<lat_pingpong_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_pingpong_options), base_of_lat_pingpong_options());
-  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result));
+  lat::SizedIn<lat_pingpong_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_pingpong_options), lat::abi_plain::lat_pingpong_options_fields_end, base_of_lat_pingpong_options());
+  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result), lat::abi_plain::lat_timer_result_fields_end);
   lat::SizedOut<lat_pingpong_result> result_abi(result, result_size, "result", sizeof(lat::abi_plain::lat_pingpong_result));
   if (int rc = lat::sized_refusal(opts_abi, timer_abi, result_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_pingpong_stats(comm, opts_abi.get(), timer_abi.get(), result_abi.get(), hist);
@@ -137,8 +138,8 @@ int lat_sweep_defaults(lat_sweep_options *opts) {
 }
 
 int lat_sweep_check_sized(const lat_sweep_options *opts, size_t opts_size, int nprocs, int64_t nsizes, const int64_t *sizes, const lat_timer_result *timer, size_t timer_size) {
-  lat::SizedIn<lat_sweep_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_sweep_options), base_of_lat_sweep_options());
-  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result));
+  lat::SizedIn<lat_sweep_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_sweep_options), lat::abi_plain::lat_sweep_options_fields_end, base_of_lat_sweep_options());
+  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result), lat::abi_plain::lat_timer_result_fields_end);
   if (int rc = lat::sized_refusal(opts_abi, timer_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_sweep_check(opts_abi.get(), nprocs, nsizes, sizes, timer_abi.get());
   return rc;
@@ -148,8 +149,8 @@ int lat_sweep_check(const lat_sweep_options *opts, int nprocs, int64_t nsizes, c
 }
 
 int lat_size_sweep_sized(MPI_Comm comm, const lat_sweep_options *opts, size_t opts_size, int64_t nsizes, const int64_t *sizes, const lat_timer_result *timer, size_t timer_size, lat_sweep *result) {
-  lat::SizedIn<lat_sweep_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_sweep_options), base_of_lat_sweep_options());
-  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result));
+  lat::SizedIn<lat_sweep_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_sweep_options), lat::abi_plain::lat_sweep_options_fields_end, base_of_lat_sweep_options());
+  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result), lat::abi_plain::lat_timer_result_fields_end);
   if (int rc = lat::sized_refusal(opts_abi, timer_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_size_sweep(comm, opts_abi.get(), nsizes, sizes, timer_abi.get(), result);
   return rc;
@@ -159,7 +160,7 @@ int lat_size_sweep(MPI_Comm comm, const lat_sweep_options *opts, int64_t nsizes,
 }
 
 int lat_sweep_run_sized(const lat_sweep_options *opts, size_t opts_size, int64_t nsizes, const int64_t *sizes, lat_measure_fn measure, void *context, lat_sweep *result) {
-  lat::SizedIn<lat_sweep_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_sweep_options), base_of_lat_sweep_options());
+  lat::SizedIn<lat_sweep_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_sweep_options), lat::abi_plain::lat_sweep_options_fields_end, base_of_lat_sweep_options());
   if (int rc = lat::sized_refusal(opts_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_sweep_run(opts_abi.get(), nsizes, sizes, measure, context, result);
   return rc;
@@ -224,8 +225,8 @@ int lat_queue_defaults(lat_queue_options *opts) {
 }
 
 int lat_queue_check_sized(const lat_queue_options *opts, size_t opts_size, int nprocs, int64_t nlengths, const int64_t *lengths, int64_t nfractions, const double *fractions_percent, int64_t nsizes, const int64_t *sizes, const lat_timer_result *timer, size_t timer_size) {
-  lat::SizedIn<lat_queue_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_queue_options), base_of_lat_queue_options());
-  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result));
+  lat::SizedIn<lat_queue_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_queue_options), lat::abi_plain::lat_queue_options_fields_end, base_of_lat_queue_options());
+  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result), lat::abi_plain::lat_timer_result_fields_end);
   if (int rc = lat::sized_refusal(opts_abi, timer_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_queue_check(opts_abi.get(), nprocs, nlengths, lengths, nfractions, fractions_percent, nsizes, sizes, timer_abi.get());
   return rc;
@@ -235,8 +236,8 @@ int lat_queue_check(const lat_queue_options *opts, int nprocs, int64_t nlengths,
 }
 
 int lat_queue_sweep_sized(MPI_Comm comm, const lat_queue_options *opts, size_t opts_size, int64_t nlengths, const int64_t *lengths, int64_t nfractions, const double *fractions_percent, int64_t nsizes, const int64_t *sizes, const lat_timer_result *timer, size_t timer_size, lat_queue *result) {
-  lat::SizedIn<lat_queue_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_queue_options), base_of_lat_queue_options());
-  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result));
+  lat::SizedIn<lat_queue_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_queue_options), lat::abi_plain::lat_queue_options_fields_end, base_of_lat_queue_options());
+  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result), lat::abi_plain::lat_timer_result_fields_end);
   if (int rc = lat::sized_refusal(opts_abi, timer_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_queue_sweep(comm, opts_abi.get(), nlengths, lengths, nfractions, fractions_percent, nsizes, sizes, timer_abi.get(), result);
   return rc;
@@ -279,7 +280,7 @@ int lat_pair_defaults(lat_pair_options *opts) {
 }
 
 int lat_pair_check_sized(const lat_pair_options *opts, size_t opts_size, int nprocs) {
-  lat::SizedIn<lat_pair_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_pair_options), base_of_lat_pair_options());
+  lat::SizedIn<lat_pair_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_pair_options), lat::abi_plain::lat_pair_options_fields_end, base_of_lat_pair_options());
   if (int rc = lat::sized_refusal(opts_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_pair_check(opts_abi.get(), nprocs);
   return rc;
@@ -289,7 +290,7 @@ int lat_pair_check(const lat_pair_options *opts, int nprocs) {
 }
 
 int lat_pair_matrix_sized(MPI_Comm comm, const lat_pair_options *opts, size_t opts_size, lat_pairs *result) {
-  lat::SizedIn<lat_pair_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_pair_options), base_of_lat_pair_options());
+  lat::SizedIn<lat_pair_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_pair_options), lat::abi_plain::lat_pair_options_fields_end, base_of_lat_pair_options());
   if (int rc = lat::sized_refusal(opts_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_pair_matrix(comm, opts_abi.get(), result);
   return rc;
@@ -321,7 +322,7 @@ int lat_nodecomm_defaults(lat_nodecomm_options *opts) {
 }
 
 int lat_nodecomm_check_sized(const lat_nodecomm_options *opts, size_t opts_size, int64_t nsizes, const int64_t *sizes) {
-  lat::SizedIn<lat_nodecomm_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_nodecomm_options), base_of_lat_nodecomm_options());
+  lat::SizedIn<lat_nodecomm_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_nodecomm_options), lat::abi_plain::lat_nodecomm_options_fields_end, base_of_lat_nodecomm_options());
   if (int rc = lat::sized_refusal(opts_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_nodecomm_check(opts_abi.get(), nsizes, sizes);
   return rc;
@@ -331,7 +332,7 @@ int lat_nodecomm_check(const lat_nodecomm_options *opts, int64_t nsizes, const i
 }
 
 int lat_nodecomm_measure_sized(MPI_Comm comm, const lat_nodecomm_options *opts, size_t opts_size, int64_t nsizes, const int64_t *sizes, lat_nodecomm *result) {
-  lat::SizedIn<lat_nodecomm_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_nodecomm_options), base_of_lat_nodecomm_options());
+  lat::SizedIn<lat_nodecomm_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_nodecomm_options), lat::abi_plain::lat_nodecomm_options_fields_end, base_of_lat_nodecomm_options());
   if (int rc = lat::sized_refusal(opts_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_nodecomm_measure(comm, opts_abi.get(), nsizes, sizes, result);
   return rc;
@@ -374,7 +375,7 @@ int lat_fit_defaults(lat_fit_options *opts) {
 }
 
 int lat_fit_check_sized(const lat_fit_options *opts, size_t opts_size) {
-  lat::SizedIn<lat_fit_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_fit_options), base_of_lat_fit_options());
+  lat::SizedIn<lat_fit_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_fit_options), lat::abi_plain::lat_fit_options_fields_end, base_of_lat_fit_options());
   if (int rc = lat::sized_refusal(opts_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_fit_check(opts_abi.get());
   return rc;
@@ -384,7 +385,7 @@ int lat_fit_check(const lat_fit_options *opts) {
 }
 
 int lat_fit_maxrate_sized(const lat_fit_options *opts, size_t opts_size, int64_t nobs, const lat_maxrate_obs *obs, lat_maxrate_fit *result) {
-  lat::SizedIn<lat_fit_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_fit_options), base_of_lat_fit_options());
+  lat::SizedIn<lat_fit_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_fit_options), lat::abi_plain::lat_fit_options_fields_end, base_of_lat_fit_options());
   if (int rc = lat::sized_refusal(opts_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_fit_maxrate(opts_abi.get(), nobs, obs, result);
   return rc;
@@ -416,8 +417,8 @@ int lat_maxrate_get_model(lat_maxrate_fit fit, int regime, int model, lat_model_
 }
 
 int lat_write_latency_files_sized(const char *outdir, const char *command_line, double program_seconds, const lat_timer_result *timer, size_t timer_size, lat_histogram timer_hist, const lat_pingpong_result *pp, size_t pp_size, lat_histogram pp_hist) {
-  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result));
-  lat::SizedIn<lat_pingpong_result> pp_abi(pp, pp_size, "pp", sizeof(lat::abi_plain::lat_pingpong_result));
+  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result), lat::abi_plain::lat_timer_result_fields_end);
+  lat::SizedIn<lat_pingpong_result> pp_abi(pp, pp_size, "pp", sizeof(lat::abi_plain::lat_pingpong_result), lat::abi_plain::lat_pingpong_result_fields_end);
   if (int rc = lat::sized_refusal(timer_abi, pp_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_write_latency_files(outdir, command_line, program_seconds, timer_abi.get(), timer_hist, pp_abi.get(), pp_hist);
   return rc;
@@ -427,7 +428,7 @@ int lat_write_latency_files(const char *outdir, const char *command_line, double
 }
 
 int lat_write_latency_plots_sized(const char *outdir, const lat_pingpong_result *pp, size_t pp_size, lat_histogram pp_hist) {
-  lat::SizedIn<lat_pingpong_result> pp_abi(pp, pp_size, "pp", sizeof(lat::abi_plain::lat_pingpong_result));
+  lat::SizedIn<lat_pingpong_result> pp_abi(pp, pp_size, "pp", sizeof(lat::abi_plain::lat_pingpong_result), lat::abi_plain::lat_pingpong_result_fields_end);
   if (int rc = lat::sized_refusal(pp_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_write_latency_plots(outdir, pp_abi.get(), pp_hist);
   return rc;
@@ -437,8 +438,8 @@ int lat_write_latency_plots(const char *outdir, const lat_pingpong_result *pp, l
 }
 
 int lat_npp_study_sized(MPI_Comm comm, const lat_pingpong_options *opts, size_t opts_size, const lat_timer_result *timer, size_t timer_size, int nvalues, const int64_t *values, int by_res_npp, lat_pingpong_result *result, size_t result_size, lat_npp_study_row *rows) {
-  lat::SizedIn<lat_pingpong_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_pingpong_options), base_of_lat_pingpong_options());
-  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result));
+  lat::SizedIn<lat_pingpong_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_pingpong_options), lat::abi_plain::lat_pingpong_options_fields_end, base_of_lat_pingpong_options());
+  lat::SizedIn<lat_timer_result> timer_abi(timer, timer_size, "timer", sizeof(lat::abi_plain::lat_timer_result), lat::abi_plain::lat_timer_result_fields_end);
   lat::SizedOut<lat_pingpong_result> result_abi(result, result_size, "result", sizeof(lat::abi_plain::lat_pingpong_result));
   if (int rc = lat::sized_refusal(opts_abi, timer_abi, result_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_npp_study(comm, opts_abi.get(), timer_abi.get(), nvalues, values, by_res_npp, result_abi.get(), rows);
@@ -450,7 +451,7 @@ int lat_npp_study(MPI_Comm comm, const lat_pingpong_options *opts, const lat_tim
 }
 
 int lat_npp_study_check_sized(const lat_pingpong_options *opts, size_t opts_size, int nprocs, int nvalues, const int64_t *values, int by_res_npp) {
-  lat::SizedIn<lat_pingpong_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_pingpong_options), base_of_lat_pingpong_options());
+  lat::SizedIn<lat_pingpong_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_pingpong_options), lat::abi_plain::lat_pingpong_options_fields_end, base_of_lat_pingpong_options());
   if (int rc = lat::sized_refusal(opts_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_npp_study_check(opts_abi.get(), nprocs, nvalues, values, by_res_npp);
   return rc;
@@ -460,7 +461,7 @@ int lat_npp_study_check(const lat_pingpong_options *opts, int nprocs, int nvalue
 }
 
 int lat_write_npp_study_files_sized(const char *outdir, const char *command_line, const lat_pingpong_result *pp, size_t pp_size, int nrows, const lat_npp_study_row *rows, int render) {
-  lat::SizedIn<lat_pingpong_result> pp_abi(pp, pp_size, "pp", sizeof(lat::abi_plain::lat_pingpong_result));
+  lat::SizedIn<lat_pingpong_result> pp_abi(pp, pp_size, "pp", sizeof(lat::abi_plain::lat_pingpong_result), lat::abi_plain::lat_pingpong_result_fields_end);
   if (int rc = lat::sized_refusal(pp_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_write_npp_study_files(outdir, command_line, pp_abi.get(), nrows, rows, render);
   return rc;
@@ -481,7 +482,7 @@ int lat_compare_defaults(lat_compare_options *opts) {
 }
 
 int lat_compare_check_sized(const lat_compare_options *opts, size_t opts_size) {
-  lat::SizedIn<lat_compare_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_compare_options), base_of_lat_compare_options());
+  lat::SizedIn<lat_compare_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_compare_options), lat::abi_plain::lat_compare_options_fields_end, base_of_lat_compare_options());
   if (int rc = lat::sized_refusal(opts_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_compare_check(opts_abi.get());
   return rc;
@@ -491,7 +492,7 @@ int lat_compare_check(const lat_compare_options *opts) {
 }
 
 int lat_compare_distributions_sized(int64_t na, const double *a_values, const int64_t *a_counts, int64_t nb, const double *b_values, const int64_t *b_counts, double q, const lat_compare_options *opts, size_t opts_size, lat_compare_result *result, size_t result_size) {
-  lat::SizedIn<lat_compare_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_compare_options), base_of_lat_compare_options());
+  lat::SizedIn<lat_compare_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_compare_options), lat::abi_plain::lat_compare_options_fields_end, base_of_lat_compare_options());
   lat::SizedOut<lat_compare_result> result_abi(result, result_size, "result", sizeof(lat::abi_plain::lat_compare_result));
   if (int rc = lat::sized_refusal(opts_abi, result_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_compare_distributions(na, a_values, a_counts, nb, b_values, b_counts, q, opts_abi.get(), result_abi.get());
@@ -503,7 +504,7 @@ int lat_compare_distributions(int64_t na, const double *a_values, const int64_t 
 }
 
 int lat_compare_launches_sized(int64_t na, const double *a, int64_t nb, const double *b, const lat_compare_options *opts, size_t opts_size, lat_compare_result *result, size_t result_size) {
-  lat::SizedIn<lat_compare_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_compare_options), base_of_lat_compare_options());
+  lat::SizedIn<lat_compare_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_compare_options), lat::abi_plain::lat_compare_options_fields_end, base_of_lat_compare_options());
   lat::SizedOut<lat_compare_result> result_abi(result, result_size, "result", sizeof(lat::abi_plain::lat_compare_result));
   if (int rc = lat::sized_refusal(opts_abi, result_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_compare_launches(na, a, nb, b, opts_abi.get(), result_abi.get());
@@ -526,7 +527,7 @@ int lat_collective_defaults(lat_collective_options *opts) {
 }
 
 int lat_collective_check_sized(const lat_collective_options *opts, size_t opts_size, int64_t nsizes, const int64_t *sizes, int nprocs) {
-  lat::SizedIn<lat_collective_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_collective_options), base_of_lat_collective_options());
+  lat::SizedIn<lat_collective_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_collective_options), lat::abi_plain::lat_collective_options_fields_end, base_of_lat_collective_options());
   if (int rc = lat::sized_refusal(opts_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_collective_check(opts_abi.get(), nsizes, sizes, nprocs);
   return rc;
@@ -536,7 +537,7 @@ int lat_collective_check(const lat_collective_options *opts, int64_t nsizes, con
 }
 
 int lat_collective_sized(MPI_Comm comm, const lat_collective_options *opts, size_t opts_size, int64_t nsizes, const int64_t *sizes, lat_coll *result) {
-  lat::SizedIn<lat_collective_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_collective_options), base_of_lat_collective_options());
+  lat::SizedIn<lat_collective_options> opts_abi(opts, opts_size, "opts", sizeof(lat::abi_plain::lat_collective_options), lat::abi_plain::lat_collective_options_fields_end, base_of_lat_collective_options());
   if (int rc = lat::sized_refusal(opts_abi); rc != LAT_SUCCESS) return rc;
   const int rc = lat_impl_collective(comm, opts_abi.get(), nsizes, sizes, result);
   return rc;

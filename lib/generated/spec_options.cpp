@@ -19,6 +19,7 @@ void spec_defaults(lat_timer_options &o) {
   o.rank = LAT_ALL_RANKS;
   o.timeout_s = 0.0;
   o.progress = 0;
+  o.reserved_end = 0;
 }
 
 std::string spec_check_fields(const lat_timer_options &o) {
@@ -26,6 +27,7 @@ std::string spec_check_fields(const lat_timer_options &o) {
   if (std::string bad = check_timer_kind(o.timer); !bad.empty()) return bad;
   if (std::string bad = check_timeout(o.timeout_s); !bad.empty()) return bad;
   if (std::string bad = check_flag("progress", o.progress); !bad.empty()) return bad;
+  if (o.reserved_end != 0) return got("reserved_end must be 0 (kept for a later version)", o.reserved_end);
   return "";
 }
 
@@ -147,6 +149,7 @@ void spec_defaults(lat_sweep_options &o) {
   o.vector_stride = 0;
   o.vector_type = 0;
   o.gop = LAT_SWEEP_GOP_SYNC;
+  o.reserved_end = 0;
 }
 
 std::string spec_check_fields(const lat_sweep_options &o) {
@@ -171,8 +174,9 @@ std::string spec_check_fields(const lat_sweep_options &o) {
   if (!(o.vector_stride >= 0)) return got("vector_stride must be >= 0", o.vector_stride);
   if (!(o.vector_stride <= 65536)) return got("vector_stride must be <= 65536", o.vector_stride);
   if (std::string bad = check_flag("vector_type", o.vector_type); !bad.empty()) return bad;
-  if (!(o.gop >= 0)) return got("gop must be 0 (sync), 1 (dsum), 2 (isum) or 3 (bcast)", o.gop);
-  if (!(o.gop <= LAT_SWEEP_GOP_BCAST)) return got("gop must be 0 (sync), 1 (dsum), 2 (isum) or 3 (bcast)", o.gop);
+  if (!(o.gop >= 0)) return got("gop must be >= 0", o.gop);
+  if (!(o.gop <= LAT_SWEEP_GOP_BCAST)) return got("gop must be <= " + std::to_string(LAT_SWEEP_GOP_BCAST) + "", o.gop);
+  if (o.reserved_end != 0) return got("reserved_end must be 0 (kept for a later version)", o.reserved_end);
   return "";
 }
 

@@ -97,6 +97,34 @@ static void plain_entry_points_give_what_the_macros_give(void **state) {
   assert_non_null(strstr(lat_last_error_message(), "ntrial must be >= 1, got 0"));
 }
 
+/* lat_sweep_options of 0.9 (tests/data/abi_layout.txt): 208 bytes, its last field (logscale) ending at 204;
+   0.10's bisect_distance sits at 204, in what was 0.9's tail padding. */
+#define SWEEP_OPTIONS_0_9_SIZE 208
+#define SWEEP_OPTIONS_0_9_END 204
+
+/* A 0.9 caller whose struct has garbage in its tail padding (C leaves padding unspecified after a member-wise
+   copy) is read only to its last field: the fields 0.10 put there get their defaults, never the garbage
+   (it was refused: "bisect_distance is a bisection's (bisect = 1), got 1"). */
+static void older_struct_padding_never_read(void **state) {
+  (void)state;
+  lat_sweep_options defaults;
+  assert_int_equal(lat_sweep_defaults(&defaults), LAT_SUCCESS);
+  assert_int_equal(offsetof(lat_sweep_options, bisect_distance), SWEEP_OPTIONS_0_9_END);
+  unsigned char older[SWEEP_OPTIONS_0_9_SIZE];
+  memcpy(older, &defaults, SWEEP_OPTIONS_0_9_END);
+  memset(older + SWEEP_OPTIONS_0_9_END, 1, SWEEP_OPTIONS_0_9_SIZE - SWEEP_OPTIONS_0_9_END);
+  const int64_t sizes[2] = {0, 1024};
+  assert_int_equal(lat_sweep_check_sized((const lat_sweep_options *)(const void *)older, sizeof older, 2, 2, sizes, NULL, 0),
+                   LAT_SUCCESS);
+  /* Every extensible struct of this release ends with a field (explicit reserved space, refused unless 0). */
+  assert_int_equal(sizeof(lat_sweep_options), offsetof(lat_sweep_options, reserved_end) + sizeof(int));
+  assert_int_equal(sizeof(lat_timer_options), offsetof(lat_timer_options, reserved_end) + sizeof(int));
+  lat_sweep_options set = defaults;
+  set.reserved_end = 1;
+  assert_int_equal(lat_sweep_check(&set, 2, 2, sizes, NULL), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "reserved_end"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(longer_struct_with_zero_tail_accepted),
@@ -104,6 +132,7 @@ int main(void) {
       cmocka_unit_test(size_below_the_first_extensible_abi_refused),
       cmocka_unit_test(longer_output_struct_zeroed_beyond_ours),
       cmocka_unit_test(plain_entry_points_give_what_the_macros_give),
+      cmocka_unit_test(older_struct_padding_never_read),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@ extern "C" {
 #include <cmocka.h>
 }
 
+#include "capi/sized_refusal.hpp"
 #include "common/abi_sized.hpp"
 #include "queue/measurement.hpp"
 #include "sweep/compute.hpp"
@@ -396,7 +397,7 @@ struct OptionsV2 {
 void abi_sized_older_shorter_struct(void **) {
   const OptionsV2 defaults{100, 1.5, 7, 9};
   const OptionsV1 older{3, 2.5};
-  lat::SizedIn<OptionsV2> in(reinterpret_cast<const OptionsV2 *>(&older), sizeof older, "opts", sizeof(OptionsV1), defaults);
+  lat::SizedIn<OptionsV2> in(reinterpret_cast<const OptionsV2 *>(&older), sizeof older, "opts", sizeof(OptionsV1), sizeof(OptionsV1), defaults);
   assert_int_equal(in.check().code, LAT_SUCCESS);
   assert_true(in.get()->n == 3 && in.get()->t == 2.5 && in.get()->added == 7 && in.get()->later == 9);
   // An output: the older caller's struct, then a canary the library must not touch.
@@ -411,7 +412,7 @@ void abi_sized_older_shorter_struct(void **) {
   assert_true(caller.out.n == 42 && caller.out.t == 0.25);
   assert_true(caller.canary == 0x1122334455667788ULL);
   // Shorter than the first extensible version: refused, nothing read or written.
-  lat::SizedIn<OptionsV2> tiny(reinterpret_cast<const OptionsV2 *>(&older), 4, "opts", sizeof(OptionsV1), defaults);
+  lat::SizedIn<OptionsV2> tiny(reinterpret_cast<const OptionsV2 *>(&older), 4, "opts", sizeof(OptionsV1), sizeof(OptionsV1), defaults);
   assert_int_equal(tiny.check().code, LAT_ERR_ARG);
   assert_int_equal(lat::sized_refusal(in, tiny), LAT_ERR_ARG);
   assert_non_null(strstr(lat_last_error_message(), "opts: a struct of 4 bytes, smaller than its 16 bytes"));

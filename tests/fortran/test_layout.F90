@@ -222,6 +222,8 @@ program test_layout
                    c_sizeof(v_lat_timer_options%timeout_s), kind_of(v_lat_timer_options%timeout_s))
   call check_field('lat_timer_options', 'progress', c_loc(v_lat_timer_options), c_loc(v_lat_timer_options%progress), &
                    c_sizeof(v_lat_timer_options%progress), kind_of(v_lat_timer_options%progress))
+  call check_field('lat_timer_options', 'reserved_end', c_loc(v_lat_timer_options), c_loc(v_lat_timer_options%reserved_end), &
+                   c_sizeof(v_lat_timer_options%reserved_end), kind_of(v_lat_timer_options%reserved_end))
   call check_size('lat_timer_result', c_sizeof(v_lat_timer_result))
   call check_field('lat_timer_result', 'nr_requested', c_loc(v_lat_timer_result), c_loc(v_lat_timer_result%nr_requested), &
                    c_sizeof(v_lat_timer_result%nr_requested), kind_of(v_lat_timer_result%nr_requested))
@@ -546,6 +548,8 @@ program test_layout
                    c_sizeof(v_lat_sweep_options%vector_type), kind_of(v_lat_sweep_options%vector_type))
   call check_field('lat_sweep_options', 'gop', c_loc(v_lat_sweep_options), c_loc(v_lat_sweep_options%gop), &
                    c_sizeof(v_lat_sweep_options%gop), kind_of(v_lat_sweep_options%gop))
+  call check_field('lat_sweep_options', 'reserved_end', c_loc(v_lat_sweep_options), c_loc(v_lat_sweep_options%reserved_end), &
+                   c_sizeof(v_lat_sweep_options%reserved_end), kind_of(v_lat_sweep_options%reserved_end))
   call check_size('lat_sweep_point', c_sizeof(v_lat_sweep_point))
   call check_field('lat_sweep_point', 'bytes', c_loc(v_lat_sweep_point), c_loc(v_lat_sweep_point%bytes), &
                    c_sizeof(v_lat_sweep_point%bytes), kind_of(v_lat_sweep_point%bytes))
