@@ -174,8 +174,8 @@ std::string spec_check_fields(const lat_sweep_options &o) {
   if (!(o.vector_stride >= 0)) return got("vector_stride must be >= 0", o.vector_stride);
   if (!(o.vector_stride <= 65536)) return got("vector_stride must be <= 65536", o.vector_stride);
   if (std::string bad = check_flag("vector_type", o.vector_type); !bad.empty()) return bad;
-  if (!(o.gop >= 0)) return got("gop must be >= 0", o.gop);
-  if (!(o.gop <= LAT_SWEEP_GOP_BCAST)) return got("gop must be <= " + std::to_string(LAT_SWEEP_GOP_BCAST) + "", o.gop);
+  if (!(o.gop >= 0)) return got("gop must be 0 (sync), 1 (dsum), 2 (isum) or 3 (bcast)", o.gop);
+  if (!(o.gop <= LAT_SWEEP_GOP_BCAST)) return got("gop must be 0 (sync), 1 (dsum), 2 (isum) or 3 (bcast)", o.gop);
   if (o.reserved_end != 0) return got("reserved_end must be 0 (kept for a later version)", o.reserved_end);
   return "";
 }
