@@ -61,7 +61,7 @@ args[mmpi]="--repeats 60000 --noprogress"
 json[mmpi]=ammpi_2_64_60000.json pointer[mmpi]=run/disturbance table[mmpi]=ammpi_2_64_60000.dat line[mmpi]=4
 args[nodecomm]="--sizes 8,64,512 --reps 600 --noadaptive --noplot --noprogress"
 json[nodecomm]=nodecomm.json pointer[nodecomm]=run/disturbance table[nodecomm]=nodecomm.txt line[nodecomm]=1
-args[mpilat-coll]="--ops allreduce,barrier --sizes 8 --reps 3000 --loop-calls 5 --noplot --noprogress"
+args[mpilat-coll]="--ops allreduce,barrier --sizes 8 --reps 1000 --loop-calls 5 --noplot --noprogress"
 json[mpilat-coll]=mpilat-coll.json pointer[mpilat-coll]=run/disturbance table[mpilat-coll]=mpilat-coll.txt line[mpilat-coll]=1
 
 # A quiet machine may still lose a processor for a moment (a quiet nodecomm run once waited 93 ms, 8 %, in a
