@@ -687,9 +687,9 @@ def struct_kinds(caps):
     return structs, frozen
 
 
-def c_functions():
-    """The functions of include/mpilat.h: [(return type, name, [(param text, type, name, pointer, const)])]."""
-    header = open(os.path.join(ROOT, 'include', 'mpilat.h')).read()
+def c_functions(path=os.path.join('include', 'mpilat.h')):
+    """The functions of a header (include/mpilat.h): [(return type, name, [(param text, type, name, pointer, const)])]."""
+    header = open(os.path.join(ROOT, path)).read()
     header = re.sub(r'/\*.*?\*/', '', header, flags=re.S)
     out = []
     for m in re.finditer(r'^(int|const char \*)\s*(lat_\w+)\(([^;]*?)\);', header, re.M | re.S):
@@ -751,7 +751,16 @@ def growth_files(caps):
          '']
     for name, params, _ in funcs:
         h.append(f'int {name}_sized({sized_params(params, structs, frozen)});')
-    h += ['', '#ifndef LAT_NO_SIZE_MACROS']
+    h += ['', '#ifndef LAT_NO_SIZE_MACROS',
+          '/* A call by the plain name, (lat_<name>)(...), would bypass the macro and pass this header\'s structs to an',
+          f'   entry point that reads those of API {PLAIN_API}, losing every later field: refused when compiled (GCC, Clang).',
+          '   A binding that means it (an FFI, a 0.9 shim) defines LAT_PLAIN_ENTRIES. Functions 0.9 never had have no',
+          '   plain entry point at all. */',
+          '#if defined(__GNUC__) && !defined(LAT_PLAIN_ENTRIES)']
+    for name, params, _ in funcs:
+        h.append(f'int {name}({", ".join(p[0] for p in params)}) __attribute__((error("{name} by its plain name takes '
+                 f'the structs of 0.{PLAIN_API}: call it as {name}(...) through mpilat.h\'s macro, or {name}_sized")));')
+    h += ['#endif']
     for name, params, _ in funcs:
         args = ', '.join(p[2] for p in params)
         call = []
@@ -822,6 +831,7 @@ def growth_files(caps):
             entries.append('  return base;')
             entries.append('}')
     entries += ['}  // namespace', '', 'extern "C" {']
+    plain_names = {f[1] for f in c_functions(os.path.join('tests', 'data', 'abi_0.9', 'mpilat.h'))}
     for name, params, sized in funcs:
         entries.append('')
         entries.append(f'int {name}_sized({sized_params(params, structs, frozen)}) {{')
@@ -842,6 +852,8 @@ def growth_files(caps):
                 entries.append(f'  {p[2]}_abi.give_back();')
         entries.append('  return rc;')
         entries.append('}')
+        if name not in plain_names:
+            continue  # 0.9 never had it: no program can call it by its plain name
         entries.append(f'int {name}({", ".join(p[0] for p in params)}) {{')
         call = []
         for p in params:
