@@ -546,20 +546,29 @@ void follow_sweep(const Clock &clock, Participant &p, int64_t largest, double fi
 /// this size lasts about tgoal_s; or else the same for every size (neighbouring sizes must not differ by
 /// their loop length): at least n_avg_min (mpptest's 50, so a sample's barrier and clock reads are averaged
 /// away) and enough that res_factor x the clock's measured error fits in the shortest sample, the first
-/// size's (common_n_avg, 0 until then). The clock's own overhead is not subtracted. one_operation_us():
-/// this size's operation alone, probed.
+/// size's (common_n_avg, 0 until then). The clock's own overhead is not subtracted. operation_us(n,
+/// samples): this size's operation timed in the fastest of `samples` samples of n operations. With tgoal_s
+/// the single-operation estimate is checked by one sample of about half the goal: a sample of one operation
+/// also holds the partner's wake-up from the barrier (on an oversubscribed node a time slice: 27x the
+/// operation under ASan on 3 ranks), which would leave samples far shorter than the goal.
 template <class Probe>
 int64_t operations_per_sample(const lat_sweep_options &opts, double clock_error_us, int64_t &common_n_avg,
-                              Probe &&one_operation_us) {
+                              Probe &&operation_us) {
   int64_t n_avg;
   if (opts.n_avg > 0) {
     n_avg = opts.n_avg;
   } else if (opts.tgoal_s > 0.0) {
-    const double duration = one_operation_us();
-    n_avg = duration > 0.0 ? static_cast<int64_t>(std::llround(opts.tgoal_s * 1e6 / duration)) : LAT_NPP_MAX;
+    auto for_goal = [&](double duration_us) {
+      return duration_us > 0.0 ? std::clamp<double>(opts.tgoal_s * 1e6 / duration_us, 1.0, LAT_NPP_MAX)
+                               : static_cast<double>(LAT_NPP_MAX);
+    };
+    double duration = operation_us(1, kProbeSamples);
+    const auto half_goal = static_cast<int64_t>(std::llround(for_goal(duration) / 2.0));
+    if (half_goal > 1) duration = std::min(duration, operation_us(half_goal, 1));
+    n_avg = static_cast<int64_t>(std::llround(for_goal(duration)));
   } else {
     if (common_n_avg == 0) {
-      const double duration = one_operation_us();
+      const double duration = operation_us(1, kProbeSamples);
       const double want = static_cast<double>(opts.res_factor) * clock_error_us;
       const int64_t for_clock = duration > 0.0 ? static_cast<int64_t>(std::ceil(want / duration)) : LAT_NPP_MAX;
       common_n_avg = std::max(opts.n_avg_min, for_clock);
@@ -595,16 +604,17 @@ SweepOutcome lead(const Clock &clock, Participant &p, const lat_sweep_options &o
 
   const double clock_error_us = std::max(cal.res_timing_us, cal.min_ov_us);
   int64_t common_n_avg = 0;
-  auto one_operation_us = [&](int64_t size) {
-    double one = run(size, 1);
-    for (int k = 1; k < kProbeSamples; ++k) one = std::min(one, run(size, 1));
-    return one * messages_per_operation(opts.pattern);
+  auto operation_us = [&](int64_t size, int64_t n, int samples) {
+    double fastest = run(size, n);
+    for (int k = 1; k < samples; ++k) fastest = std::min(fastest, run(size, n));
+    return fastest * messages_per_operation(opts.pattern);
   };
   auto measure = [&](int64_t size) {
     auto found = extras.find(size);
     if (found == extras.end()) {
       SizeExtras e;
-      e.n_avg = operations_per_sample(opts, clock_error_us, common_n_avg, [&] { return one_operation_us(size); });
+      e.n_avg = operations_per_sample(opts, clock_error_us, common_n_avg,
+                                      [&](int64_t n, int samples) { return operation_us(size, n, samples); });
       e.compute_us = -1.0;
       found = extras.emplace(size, e).first;
     }
