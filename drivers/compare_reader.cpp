@@ -2,14 +2,9 @@
 // (compare_reader.hpp). The fields read are those of spec/json.toml (json_fields.hpp).
 #include "compare_reader.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <climits>
 #include <cstring>
 #include <set>
@@ -223,35 +218,22 @@ void read_coll(Launch &l, const json &j) {
 }  // namespace
 
 Launch read_launch(const std::string &path) {
-  // A regular file of bounded size only (a FIFO would block, /dev/zero never end); recorded as an input,
-  // which no output of this run may replace.
-  if (lat_check_input_file(path.c_str()) != LAT_SUCCESS) throw BadInput(lat_last_error_message());
-  // What was opened is checked again, never the name: a FIFO swapped in after the check would block an
-  // ifstream; opened without waiting (O_NONBLOCK) and found not regular, it is refused.
-  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    const int err = fd < 0 ? errno : 0;
-    if (fd >= 0) close(fd);
-    throw BadInput(path + (err ? ": cannot be read (" + std::string(std::strerror(err)) + ")"
-                               : std::string(": not a regular file any more (replaced after it was checked)")));
-  }
-  // Bounded by what is read, not by the size checked: a file appended to while it is read grew the memory
-  // without limit.
+  // Read once by the library's rule (lat_read_input): a regular file, checked again on what was opened (a
+  // FIFO swapped in after the check never blocks), bounded by the bytes read; recorded as an input, which no
+  // output of this run may replace.
+  lat_input input = nullptr;
+  int64_t nbytes = 0;
   std::string text;
-  std::vector<char> chunk(1 << 16);
-  for (ssize_t n; (n = read(fd, chunk.data(), chunk.size())) != 0;) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 || static_cast<int64_t>(text.size()) + n > LAT_MAX_INPUT_BYTES) {
-      const int err = n < 0 ? errno : 0;
-      close(fd);
-      throw BadInput(path + (err ? ": cannot be read (" + std::string(std::strerror(err)) + ")"
-                                 : ": grew beyond what an input may hold (" + std::to_string(LAT_MAX_INPUT_BYTES) +
-                                       " bytes) while it was read"));
-    }
-    text.append(chunk.data(), static_cast<size_t>(n));
+  try {
+    if (lat_read_input(path.c_str(), &input) != LAT_SUCCESS || lat_input_size(input, &nbytes) != LAT_SUCCESS)
+      throw BadInput(lat_last_error_message());
+    text.resize(static_cast<size_t>(nbytes));
+    if (lat_input_get(input, nbytes, text.data()) != LAT_SUCCESS) throw BadInput(lat_last_error_message());
+  } catch (...) {
+    lat_input_free(&input);
+    throw;
   }
-  close(fd);
+  lat_input_free(&input);
   return read_launch_text(text, path);
 }
 

@@ -7,8 +7,7 @@ module latency_parameters
   use, intrinsic :: iso_fortran_env, only: int64, real64, output_unit
   use, intrinsic :: iso_c_binding, only: c_char, c_int, c_null_char
   use mpilat, only: lat_pingpong_options, lat_pingpong_defaults, lat_pingpong_check, lat_timer_from_name, &
-                    lat_timer_name, lat_last_error_message, LAT_SUCCESS, lat_npp_study_check, lat_study_max, &
-                    lat_check_input_file
+                    lat_timer_name, lat_last_error_message, LAT_SUCCESS, lat_npp_study_check, lat_study_max
   implicit none
   private
 
@@ -35,8 +34,8 @@ module latency_parameters
   public :: parse_latency_arguments, command_line_arguments, print_help
 
   interface
-    !> input_snapshot.c: a private copy of path as it was when opened (checked on the descriptor: a FIFO
-    !> swapped in after lat_check_input_file is refused, never waited on); 0, or why it failed.
+    !> input_snapshot.c: a private copy of path as lat_read_input read it (checked on the descriptor: a FIFO
+    !> swapped in after the check is refused, never waited on); 0, or why it failed.
     function input_snapshot(path, copy, copy_size, why, why_size) bind(C, name="latency_input_snapshot") result(rc)
       import :: c_char, c_int
       character(kind=c_char), intent(in) :: path(*)
@@ -407,18 +406,13 @@ contains
     character(kind=c_char) :: copy_c(max_path + 32), why_c(512)
     character(len=:), allocatable :: copy
     integer :: ios, k, unit
-    ! A regular file of bounded size only, as every reader of mpilat: a FIFO would block, /dev/zero never end.
-    call lat_check_input_file(path, ios)
-    if (ios /= LAT_SUCCESS) then
-      status = params_bad
-      message = 'cannot read the namelist file: '//lat_last_error_message()
-      return
-    end if
-    ! gfortran opens by name: it reads a private copy of what was checked, so a name swapped after the check
-    ! (a FIFO would block the open for ever) is refused here, on what was opened.
+    ! A regular file of bounded size only, as every reader of mpilat (a FIFO would block, /dev/zero never end),
+    ! read once by the library's rule (lat_read_input). gfortran opens by name: it reads a private copy of what
+    ! was checked, so a name swapped after the check (a FIFO would block the open for ever) is refused on what
+    ! was opened.
     if (input_snapshot(path//c_null_char, copy_c, int(size(copy_c), c_int), why_c, int(size(why_c), c_int)) /= 0) then
       status = params_bad
-      message = 'the namelist file "'//path//'": '//c_text(why_c)
+      message = 'cannot read the namelist file: '//c_text(why_c)
       return
     end if
     copy = c_text(copy_c)
@@ -521,7 +515,7 @@ contains
     open (newunit=raw, file=path, status='old', action='read', access='stream', form='unformatted', iostat=ios)
     if (ios /= 0) return
     inquire (unit=raw, size=bytes)
-    allocate (character(len=max(bytes, 0_int64)) :: text)  ! at most LAT_MAX_INPUT_BYTES: lat_check_input_file
+    allocate (character(len=max(bytes, 0_int64)) :: text)  ! the private copy: at most LAT_MAX_INPUT_BYTES (lat_read_input)
     if (bytes > 0) read (raw, iostat=ios) text
     close (raw)
     if (ios /= 0) return
@@ -626,7 +620,7 @@ contains
       if (ios == 0) open (newunit=unit, file=path, status='old', action='read', iostat=ios, iomsg=iomsg)
       return
     end if
-    allocate (character(len=bytes) :: text)  ! at most LAT_MAX_INPUT_BYTES: lat_check_input_file
+    allocate (character(len=bytes) :: text)  ! the private copy: at most LAT_MAX_INPUT_BYTES (lat_read_input)
     read (raw, pos=1, iostat=ios, iomsg=iomsg) text
     close (raw)
     if (ios /= 0) return

@@ -287,6 +287,30 @@ module mpilat_c
       character(kind=c_char), intent(in) :: path(*)
       integer(c_int) :: rc
     end function
+    function lat_read_input_c(path, input) bind(C, name="lat_read_input") result(rc)
+      import :: c_int, c_char, c_ptr
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_ptr), intent(out) :: input
+      integer(c_int) :: rc
+    end function
+    function lat_input_size_c(input, nbytes) bind(C, name="lat_input_size") result(rc)
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: input
+      integer(c_int64_t), intent(out) :: nbytes
+      integer(c_int) :: rc
+    end function
+    function lat_input_get_c(input, n, bytes) bind(C, name="lat_input_get") result(rc)
+      import :: c_int, c_ptr, c_int64_t, c_char
+      type(c_ptr), value :: input
+      integer(c_int64_t), value :: n
+      character(kind=c_char), intent(out) :: bytes(*)
+      integer(c_int) :: rc
+    end function
+    function lat_input_free_c(input) bind(C, name="lat_input_free") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: input
+      integer(c_int) :: rc
+    end function
     function lat_sweep_defaults_c(opts) bind(C, name="lat_f_sweep_defaults") result(rc)
       import :: c_int, lat_sweep_options
       type(lat_sweep_options), intent(out) :: opts

@@ -20,7 +20,7 @@ module mpilat_latency
   public :: lat_write_latency_plots, lat_npp_study_check, lat_write_npp_study_files, lat_compare_defaults, lat_compare_distributions
   public :: lat_compare_launches, lat_quantiles_compute, lat_check_output_dir, lat_check_output_file, lat_check_outputs, &
             lat_check_output_apart, &
-            lat_check_input_file, lat_calibrate_timer, lat_pingpong_stats
+            lat_check_input_file, lat_read_input, lat_calibrate_timer, lat_pingpong_stats
   public :: lat_npp_study
 
   !> Timer calibration, collective over comm (type(MPI_Comm) or an integer handle).
@@ -410,6 +410,27 @@ contains
     integer, optional, intent(out) :: ierr
     call handle(lat_check_input_file_c(trim(path)//c_null_char), 'lat_check_input_file', ierr)
   end subroutine lat_check_input_file
+
+  !> The bytes of path, read once by the readers' rule (lat_read_input: a regular file, checked again on what
+  !> was opened, bounded by the bytes read), into bytes, allocated here (empty on an error).
+  subroutine lat_read_input(path, bytes, ierr)
+    character(len=*), intent(in) :: path
+    character(len=:), allocatable, intent(out) :: bytes
+    integer, optional, intent(out) :: ierr
+    type(c_ptr) :: input
+    integer(c_int64_t) :: nbytes
+    integer(c_int) :: rc, rc_free
+    input = c_null_ptr
+    nbytes = 0
+    rc = lat_read_input_c(trim(path)//c_null_char, input)
+    if (rc == LAT_SUCCESS) rc = lat_input_size_c(input, nbytes)
+    if (rc /= LAT_SUCCESS) nbytes = 0
+    allocate (character(len=nbytes) :: bytes)
+    if (rc == LAT_SUCCESS .and. nbytes > 0) rc = lat_input_get_c(input, nbytes, bytes)
+    if (rc /= LAT_SUCCESS) bytes = ''
+    if (c_associated(input)) rc_free = lat_input_free_c(input)
+    call handle(rc, 'lat_read_input', ierr)
+  end subroutine lat_read_input
 
   !> Writes text files into outdir, whole or not at all: names(i) (a plain file name) holding contents(i),
   !> each without its trailing blanks; with render, every name ending in ".gp" (a gnuplot script) is also

@@ -673,6 +673,29 @@ int lat_check_output_apart(const char *kind, const char *outdir, const char *bas
  */
 int lat_check_input_file(const char *path);
 
+/** Opaque handle to the bytes of an input read once; free with lat_input_free(). */
+typedef struct lat_input_s *lat_input;
+
+/**
+ * Reads path once, as the library's readers do: checked as lat_check_input_file (and recorded as an input),
+ * opened without waiting (O_NONBLOCK), checked again on what was opened (a name swapped for a FIFO after the
+ * check is refused, never waited on), read to its end and bounded by the bytes read, not by the size the
+ * check saw (a file appended to while it is read stops at LAT_MAX_INPUT_BYTES). LAT_ERR_IO naming the file
+ * and what went wrong otherwise. For a caller that must read a user's file itself (a JSON parser, a
+ * namelist reader that opens by name): the bytes are what was checked. Not collective. Since API 10.
+ */
+int lat_read_input(const char *path, lat_input *input);
+
+/** The number of bytes read (the file's own bytes may hold NULs). Since API 10. */
+int lat_input_size(lat_input input, int64_t *nbytes);
+
+/** Copies the first min(n, size) bytes read into bytes, a caller buffer of n bytes (no NUL is added).
+    Since API 10. */
+int lat_input_get(lat_input input, int64_t n, char *bytes);
+
+/** Frees the bytes and sets *input to NULL; a NULL *input is accepted. Since API 10. */
+int lat_input_free(lat_input *input);
+
 /* ---------------------------------------------------------------------------------------------------
  * Collective latency, one call at a time from a synchronised start (docs/collective.md)
  * ------------------------------------------------------------------------------------------------- */

@@ -1,6 +1,9 @@
 // latency.cpp: the C shims of the ISU ping-pong (Luecke et al.): its options, the measurement, the npp rule
 // and the files of the latency driver, one thin function each.
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <string>
 
 #include "common/distribution_handle.hpp"
 #include "common/staged_files.hpp"
@@ -9,6 +12,11 @@
 #include "latency/options.hpp"
 #include "latency/pingpong.hpp"
 #include "latency/report.hpp"
+
+/// The bytes of lat_read_input.
+struct lat_input_s {
+  std::string bytes;
+};
 
 extern "C" {
 
@@ -147,6 +155,45 @@ int lat_check_input_file(const char *path) {
     if (!*path) throw lat::ArgError("path must not be empty");
     lat::check_input_file(path);
     return LAT_SUCCESS;
+  });
+}
+
+int lat_read_input(const char *path, lat_input *input) {
+  return lat::guard([&] {
+    lat::require_nonnull(input, "input");
+    *input = nullptr;
+    lat::require_nonnull(path, "path");
+    if (!*path) throw lat::ArgError("path must not be empty");
+    *input = lat::new_handle<lat_input_s>(lat::read_input_file(path, 0));
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_input_size(lat_input input, int64_t *nbytes) {
+  return lat::guard([&] {
+    const lat_input_s &in = lat::deref(input, "input");
+    lat::require_nonnull(nbytes, "nbytes");
+    *nbytes = static_cast<int64_t>(in.bytes.size());
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_input_get(lat_input input, int64_t n, char *bytes) {
+  return lat::guard([&] {
+    const lat_input_s &in = lat::deref(input, "input");
+    if (n < 0) throw lat::ArgError(lat::got("n must be >= 0", n));
+    const auto m = static_cast<size_t>(std::min<int64_t>(n, static_cast<int64_t>(in.bytes.size())));
+    if (m > 0) {
+      lat::require_nonnull(bytes, "bytes");
+      std::memcpy(bytes, in.bytes.data(), m);
+    }
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_input_free(lat_input *input) {
+  return lat::guard([&] {
+    return lat::free_handle(input, "input");
   });
 }
 

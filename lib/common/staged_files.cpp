@@ -151,7 +151,7 @@ std::string read_input_file(const std::string &path, int64_t max_line) {
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
-    throw IoError(path + ": not a regular file: only regular files are read");
+    throw IoError(path + ": not a regular file any more (replaced after it was checked)");
   }
   std::string text;
   char chunk[65536];
@@ -167,7 +167,8 @@ std::string read_input_file(const std::string &path, int64_t max_line) {
     if (n == 0) break;
     if (static_cast<int64_t>(text.size()) + n > kMaxInputBytes) {
       close(fd);
-      throw IoError(path + ": grew beyond what an input may hold (" + std::to_string(kMaxInputBytes) + " bytes)");
+      throw IoError(path + ": grew beyond what an input may hold (" + std::to_string(kMaxInputBytes) +
+                    " bytes) while it was read");
     }
     if (max_line > 0)
       for (ssize_t k = 0; k < n; ++k) {

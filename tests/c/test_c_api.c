@@ -855,6 +855,68 @@ static void checks_without_mpi(void **state) {
   assert_string_equal(lat_last_error_message(), "opts must not be NULL");
 }
 
+/* lat_read_input: a user's file read once by the readers' rule; its bytes whole (a NUL among them), then a
+   NUL; a FIFO, a directory, a kernel file of size 0 and a missing name refused naming the file; what was read
+   is an input, never an output; the handle is the library's own. */
+static void read_input_once(void **state) {
+  (void)state;
+  char dir[] = "/tmp/mpilat-test-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char file[600], fifo[600];
+  snprintf(file, sizeof file, "%s/in.json", dir);
+  snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+  const char written[] = {'{', '}', '\0', 'x', '\n'};
+  FILE *f = fopen(file, "wb");
+  assert_int_equal(fwrite(written, 1, sizeof written, f), sizeof written);
+  fclose(f);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  lat_input input = NULL;
+  char bytes[16];
+  memset(bytes, '#', sizeof bytes);
+  int64_t nbytes = -1;
+  assert_int_equal(lat_read_input(file, &input), LAT_SUCCESS);
+  assert_int_equal(lat_input_size(input, &nbytes), LAT_SUCCESS);
+  assert_int_equal(nbytes, (int64_t)sizeof written);
+  assert_int_equal(lat_input_get(input, (int64_t)sizeof bytes, bytes), LAT_SUCCESS);
+  assert_memory_equal(bytes, written, sizeof written);
+  assert_int_equal(bytes[sizeof written], '#'); /* min(n, size): nothing past the file's bytes */
+  memset(bytes, '#', sizeof bytes);
+  assert_int_equal(lat_input_get(input, 2, bytes), LAT_SUCCESS);
+  assert_memory_equal(bytes, "{}##", 4);
+  assert_int_equal(lat_check_output_file(file), LAT_ERR_ARG); /* read, so an input of this process */
+  assert_int_equal(lat_input_size(input, NULL), LAT_ERR_ARG);
+  assert_int_equal(lat_input_get(input, 1, NULL), LAT_ERR_ARG);
+  assert_int_equal(lat_input_get(input, -1, bytes), LAT_ERR_ARG);
+  assert_int_equal(lat_input_free(&input), LAT_SUCCESS);
+  assert_null(input);
+  assert_int_equal(lat_input_free(&input), LAT_SUCCESS); /* NULL *input: nothing to free */
+  assert_int_equal(lat_input_free(NULL), LAT_ERR_ARG);
+  lat_input freed = NULL;
+  assert_int_equal(lat_read_input(file, &freed), LAT_SUCCESS);
+  lat_input copy = freed;
+  assert_int_equal(lat_input_free(&freed), LAT_SUCCESS);
+  assert_int_equal(lat_input_size(copy, &nbytes), LAT_ERR_ARG);
+  assert_non_null(strstr(lat_last_error_message(), "input is not a handle this library returned"));
+  input = (lat_input)file; /* set to NULL on a failure, never left as it was */
+  assert_int_equal(lat_read_input(fifo, &input), LAT_ERR_IO);
+  assert_null(input);
+  assert_non_null(strstr(lat_last_error_message(), "a FIFO, not a regular file"));
+  assert_int_equal(lat_read_input(dir, &input), LAT_ERR_IO);
+  assert_int_equal(lat_read_input("/proc/self/status", &input), LAT_ERR_IO);
+  assert_non_null(strstr(lat_last_error_message(), "a file of the kernel's"));
+  char absent[700];
+  snprintf(absent, sizeof absent, "%s/absent", dir);
+  assert_int_equal(lat_read_input(absent, &input), LAT_ERR_IO);
+  assert_non_null(strstr(lat_last_error_message(), absent));
+  assert_int_equal(lat_read_input(NULL, &input), LAT_ERR_ARG);
+  assert_int_equal(lat_read_input("", &input), LAT_ERR_ARG);
+  assert_int_equal(lat_read_input(file, NULL), LAT_ERR_ARG);
+  assert_null(input);
+  unlink(file);
+  unlink(fifo);
+  assert_int_equal(rmdir(dir), 0);
+}
+
 /* lat_check_output_file and lat_check_input_file: only absent names, regular files and links are outputs; an
    input checked (or read) is never one; inputs are regular files only. */
 static void output_and_input_checks(void **state) {
@@ -960,7 +1022,8 @@ int main(void) {
       cmocka_unit_test(errors_and_versions),        cmocka_unit_test(null_and_range_errors),
       cmocka_unit_test(measuring_before_mpi_init),  cmocka_unit_test(defaults_are_appendix_c),
       cmocka_unit_test(sweep_run_finds_the_threshold), cmocka_unit_test(sweep_run_logscale_grid), cmocka_unit_test(sweep_run_errors), cmocka_unit_test(handles_checked_and_messages_cleared),
-      cmocka_unit_test(sweep_files_whole), cmocka_unit_test(output_and_input_checks),          cmocka_unit_test(checks_without_mpi),
+      cmocka_unit_test(sweep_files_whole), cmocka_unit_test(output_and_input_checks),
+      cmocka_unit_test(read_input_once),          cmocka_unit_test(checks_without_mpi),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

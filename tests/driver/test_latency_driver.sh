@@ -270,7 +270,7 @@ rm -rf bad && mkdir bad
 LD_PRELOAD=$swap ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 SWAP_AFTER_STAT=swapped.nml SWAP_WITH=swapped.fifo \
   timeout -k 5 60 $mpiexec -n 2 "$latency" --quick --outdir bad --input swapped.nml > bad.out 2> bad.err
 rc=$?
-[ "$rc" = 2 ] && [ -p swapped.nml ] && grep -qF 'the namelist file "swapped.nml": not a regular file any more (replaced after it was checked)' bad.err \
+[ "$rc" = 2 ] && [ -p swapped.nml ] && grep -qF 'cannot read the namelist file: swapped.nml: not a regular file any more (replaced after it was checked)' bad.err \
   && [ -z "$(ls -A bad)" ] && ok || bad "--input swapped for a FIFO after its check: exit $rc ($(cat bad.err))"
 expect_error 'unknown option "--bogus"' 2 --bogus
 expect_error "timer must be mpi_wtime, monotonic_raw or tsc, got 'sundial'" 2 --timer sundial

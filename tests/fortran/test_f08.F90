@@ -21,6 +21,7 @@ program test_f08
   integer(c_int64_t), allocatable :: counts(:)
   integer(c_int64_t) :: npp
   character(len=64) :: report_dir, line
+  character(len=:), allocatable :: bytes
   integer :: unit
 
   call MPI_Init()
@@ -130,6 +131,13 @@ program test_f08
   call lat_write_report_files(report_dir, [character(len=8) :: '../d.txt'], [character(len=8) :: 'x'], .false., ierr)
   call check(ierr == LAT_ERR_ARG .and. index(lat_last_error_message(), '../d.txt') > 0, &
              'a name with a path is refused, named')
+
+  ! lat_read_input: the bytes of a file read once (the one written above), and a directory refused, named.
+  call lat_read_input(trim(report_dir)//'/a.txt', bytes, ierr)
+  call check(ierr == LAT_SUCCESS .and. bytes == 'first file', 'lat_read_input: the file''s bytes whole')
+  call lat_read_input(report_dir, bytes, ierr)
+  call check(ierr == LAT_ERR_IO .and. len(bytes) == 0 .and. index(lat_last_error_message(), trim(report_dir)) > 0, &
+             'lat_read_input refuses a directory, named, with no bytes')
 
   total = finish_checks('test_f08')
   call MPI_Finalize()
