@@ -5,7 +5,8 @@
 #      memcheck_*), MPI on 2-5 ranks, Fortran, the drivers and their files, faults and stops, the install and
 #      Makefile.legacy, the fuzz corpus replayed, Slurm, the namespaced cluster; the benchmarks built;
 #   2. Open MPI (its MPI_Comm is a pointer, not an int; its launcher has its own statuses) with
-#      AddressSanitizer and UndefinedBehaviorSanitizer: the library's code and its MPI paths under the
+#      AddressSanitizer and UndefinedBehaviorSanitizer, the libraries shared (stage 1: static, the default):
+#      the library's code and its MPI paths under the
 #      sanitizers and MPI behaviour under the second MPI, in one build: the test programs and the latency and
 #      mpptest drivers built, the one-process, MPI and stop tests (labels mpifree, mpi, launchers; the stops
 #      on those two drivers, the launcher's part).
@@ -81,7 +82,7 @@ begin_stage "2. Open MPI with AddressSanitizer and UndefinedBehaviorSanitizer: t
 # keep allocations until exit by design. -g1: the line tables, all a sanitizer's report needs (file:line in
 # every frame); -g's full debug information cost the library's compile 95 s against 73 s here. What its
 # labels run: the test programs and the two drivers that driver_stops stops here.
-configure_and_build build-openmpi-asan "test_programs latency mpptest" -DMPILAT_TESTS=ON \
+configure_and_build build-openmpi-asan "test_programs latency mpptest" -DMPILAT_TESTS=ON -DBUILD_SHARED_LIBS=ON \
   -DMPILAT_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG=-g1 \
   -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_Fortran_FLAGS_DEBUG=-g1 "${openmpi[@]}"
 # The stops' launcher part (Ctrl-C, SIGTERM to mpirun, a signal's status passed through) on one Fortran and

@@ -6,7 +6,8 @@
 set -u
 previous=$1 current=$2
 fail=0
-called() { objdump -d --disassemble=main "$1" | grep -oE 'call +[0-9a-f]+ <lat_[a-z_]+>' | sed -E 's/.*<(lat_[a-z_]+)>/\1/' | sort -u; }
+# A call through the PLT (a program linked against the shared library) reads <lat_x@plt>.
+called() { objdump -d --disassemble=main "$1" | grep -oE 'call +[0-9a-f]+ <lat_[a-z_]+(@plt)?>' | sed -E 's/.*<(lat_[a-z_]+)(@plt)?>/\1/' | sort -u; }
 prev_calls=$(called "$previous")
 cur_calls=$(called "$current")
 echo "$prev_calls" | grep -q '_sized$' && { echo "FAIL: the previous release's caller calls sized entry points: $(echo "$prev_calls" | grep '_sized$' | tr '\n' ' ')"; fail=1; }
