@@ -821,6 +821,17 @@ def growth_files(caps):
                '#include "generated/abi_plain.hpp"',
                '#include "generated/capi_impl.hpp"',
                '',
+               '// In the shared library (LAT_SHARED_SYMBOL_VERSIONS: lib/CMakeLists.txt) a plain entry is exported',
+               '// only as the version of the release that had it, never as the default: a program linked against',
+               '// that release finds it; a new link, &lat_x in new code, dlsym do not (docs/api.md, "Shared library").',
+               '#ifdef LAT_SHARED_SYMBOL_VERSIONS',
+               f'#define LAT_PLAIN_ENTRY(name) name##_0_{PLAIN_API}',
+               f'#define LAT_PLAIN_ENTRY_VERSION(name) __asm__(".symver " #name "_0_{PLAIN_API}, " #name "@MPILAT_0.{PLAIN_API}");',
+               '#else',
+               '#define LAT_PLAIN_ENTRY(name) name',
+               '#define LAT_PLAIN_ENTRY_VERSION(name)',
+               '#endif',
+               '',
                'namespace {']
     for n in sorted(ext):
         s = structs[n]
@@ -854,7 +865,8 @@ def growth_files(caps):
         entries.append('}')
         if name not in plain_names:
             continue  # 0.9 never had it: no program can call it by its plain name
-        entries.append(f'int {name}({", ".join(p[0] for p in params)}) {{')
+        entries.append(f'LAT_PLAIN_ENTRY_VERSION({name})')
+        entries.append(f'int LAT_PLAIN_ENTRY({name})({", ".join(p[0] for p in params)}) {{')
         call = []
         for p in params:
             call.append(p[2])
@@ -939,12 +951,16 @@ def version_script(nodes, comment):
 
 def symbol_map(caps):
     """The exported C functions of libmpilat.so, each in the version node of the release that first had it:
-    the functions of include/mpilat.h (a function with an extensible struct by its plain name only if a
-    release had it: the plain entry takes that release's structs) and the sized entry points. Everything
-    else (lat_impl_*, the C++ core) stays local."""
+    the functions of include/mpilat.h without an extensible struct, and the sized entry points. The plain
+    entries (a released function with an extensible struct, taking that release's structs) are exported by
+    sized_entries.cpp as that release's non-default version. Everything else (lat_impl_*, the C++ core)
+    stays local."""
     sized = {name for name, _, _ in sized_functions(caps)}
     releases = released_apis()
     had = set().union(*(names for _, names in releases))
+    # A plain entry (a function with an extensible struct, by the name a release had) is listed in its
+    # release's node, which exports it (local: * would hide it); its .symver in sized_entries.cpp makes it a
+    # non-default version, so no later program links to it by accident.
     exported = {name for _, name, _ in c_functions() if name not in sized or name in had}
     exported |= {name + '_sized' for name in sized}
     for api, names in releases:

@@ -8,6 +8,17 @@
 #include "generated/abi_plain.hpp"
 #include "generated/capi_impl.hpp"
 
+// In the shared library (LAT_SHARED_SYMBOL_VERSIONS: lib/CMakeLists.txt) a plain entry is exported
+// only as the version of the release that had it, never as the default: a program linked against
+// that release finds it; a new link, &lat_x in new code, dlsym do not (docs/api.md, "Shared library").
+#ifdef LAT_SHARED_SYMBOL_VERSIONS
+#define LAT_PLAIN_ENTRY(name) name##_0_9
+#define LAT_PLAIN_ENTRY_VERSION(name) __asm__(".symver " #name "_0_9, " #name "@MPILAT_0.9");
+#else
+#define LAT_PLAIN_ENTRY(name) name
+#define LAT_PLAIN_ENTRY_VERSION(name)
+#endif
+
 namespace {
 lat_collective_options base_of_lat_collective_options() {
   lat_collective_options base{};
@@ -65,7 +76,8 @@ int lat_timer_defaults_sized(lat_timer_options *opts, size_t opts_size) {
   opts_abi.give_back();
   return rc;
 }
-int lat_timer_defaults(lat_timer_options *opts) {
+LAT_PLAIN_ENTRY_VERSION(lat_timer_defaults)
+int LAT_PLAIN_ENTRY(lat_timer_defaults)(lat_timer_options *opts) {
   return lat_timer_defaults_sized(opts, sizeof(lat::abi_plain::lat_timer_options));
 }
 
@@ -75,7 +87,8 @@ int lat_timer_check_sized(const lat_timer_options *opts, size_t opts_size, int n
   const int rc = lat_impl_timer_check(opts_abi.get(), nprocs);
   return rc;
 }
-int lat_timer_check(const lat_timer_options *opts, int nprocs) {
+LAT_PLAIN_ENTRY_VERSION(lat_timer_check)
+int LAT_PLAIN_ENTRY(lat_timer_check)(const lat_timer_options *opts, int nprocs) {
   return lat_timer_check_sized(opts, sizeof(lat::abi_plain::lat_timer_options), nprocs);
 }
 
@@ -87,7 +100,8 @@ int lat_calibrate_timer_sized(MPI_Comm comm, const lat_timer_options *opts, size
   result_abi.give_back();
   return rc;
 }
-int lat_calibrate_timer(MPI_Comm comm, const lat_timer_options *opts, lat_timer_result *result, lat_histogram *hist) {
+LAT_PLAIN_ENTRY_VERSION(lat_calibrate_timer)
+int LAT_PLAIN_ENTRY(lat_calibrate_timer)(MPI_Comm comm, const lat_timer_options *opts, lat_timer_result *result, lat_histogram *hist) {
   return lat_calibrate_timer_sized(comm, opts, sizeof(lat::abi_plain::lat_timer_options), result, sizeof(lat::abi_plain::lat_timer_result), hist);
 }
 
@@ -98,7 +112,8 @@ int lat_pingpong_defaults_sized(lat_pingpong_options *opts, size_t opts_size) {
   opts_abi.give_back();
   return rc;
 }
-int lat_pingpong_defaults(lat_pingpong_options *opts) {
+LAT_PLAIN_ENTRY_VERSION(lat_pingpong_defaults)
+int LAT_PLAIN_ENTRY(lat_pingpong_defaults)(lat_pingpong_options *opts) {
   return lat_pingpong_defaults_sized(opts, sizeof(lat::abi_plain::lat_pingpong_options));
 }
 
@@ -109,7 +124,8 @@ int lat_pingpong_check_sized(const lat_pingpong_options *opts, size_t opts_size,
   const int rc = lat_impl_pingpong_check(opts_abi.get(), nprocs, timer_abi.get());
   return rc;
 }
-int lat_pingpong_check(const lat_pingpong_options *opts, int nprocs, const lat_timer_result *timer) {
+LAT_PLAIN_ENTRY_VERSION(lat_pingpong_check)
+int LAT_PLAIN_ENTRY(lat_pingpong_check)(const lat_pingpong_options *opts, int nprocs, const lat_timer_result *timer) {
   return lat_pingpong_check_sized(opts, sizeof(lat::abi_plain::lat_pingpong_options), nprocs, timer, sizeof(lat::abi_plain::lat_timer_result));
 }
 
@@ -122,7 +138,8 @@ int lat_pingpong_stats_sized(MPI_Comm comm, const lat_pingpong_options *opts, si
   result_abi.give_back();
   return rc;
 }
-int lat_pingpong_stats(MPI_Comm comm, const lat_pingpong_options *opts, const lat_timer_result *timer, lat_pingpong_result *result, lat_histogram *hist) {
+LAT_PLAIN_ENTRY_VERSION(lat_pingpong_stats)
+int LAT_PLAIN_ENTRY(lat_pingpong_stats)(MPI_Comm comm, const lat_pingpong_options *opts, const lat_timer_result *timer, lat_pingpong_result *result, lat_histogram *hist) {
   return lat_pingpong_stats_sized(comm, opts, sizeof(lat::abi_plain::lat_pingpong_options), timer, sizeof(lat::abi_plain::lat_timer_result), result, sizeof(lat::abi_plain::lat_pingpong_result), hist);
 }
 
@@ -133,7 +150,8 @@ int lat_sweep_defaults_sized(lat_sweep_options *opts, size_t opts_size) {
   opts_abi.give_back();
   return rc;
 }
-int lat_sweep_defaults(lat_sweep_options *opts) {
+LAT_PLAIN_ENTRY_VERSION(lat_sweep_defaults)
+int LAT_PLAIN_ENTRY(lat_sweep_defaults)(lat_sweep_options *opts) {
   return lat_sweep_defaults_sized(opts, sizeof(lat::abi_plain::lat_sweep_options));
 }
 
@@ -144,7 +162,8 @@ int lat_sweep_check_sized(const lat_sweep_options *opts, size_t opts_size, int n
   const int rc = lat_impl_sweep_check(opts_abi.get(), nprocs, nsizes, sizes, timer_abi.get());
   return rc;
 }
-int lat_sweep_check(const lat_sweep_options *opts, int nprocs, int64_t nsizes, const int64_t *sizes, const lat_timer_result *timer) {
+LAT_PLAIN_ENTRY_VERSION(lat_sweep_check)
+int LAT_PLAIN_ENTRY(lat_sweep_check)(const lat_sweep_options *opts, int nprocs, int64_t nsizes, const int64_t *sizes, const lat_timer_result *timer) {
   return lat_sweep_check_sized(opts, sizeof(lat::abi_plain::lat_sweep_options), nprocs, nsizes, sizes, timer, sizeof(lat::abi_plain::lat_timer_result));
 }
 
@@ -155,7 +174,8 @@ int lat_size_sweep_sized(MPI_Comm comm, const lat_sweep_options *opts, size_t op
   const int rc = lat_impl_size_sweep(comm, opts_abi.get(), nsizes, sizes, timer_abi.get(), result);
   return rc;
 }
-int lat_size_sweep(MPI_Comm comm, const lat_sweep_options *opts, int64_t nsizes, const int64_t *sizes, const lat_timer_result *timer, lat_sweep *result) {
+LAT_PLAIN_ENTRY_VERSION(lat_size_sweep)
+int LAT_PLAIN_ENTRY(lat_size_sweep)(MPI_Comm comm, const lat_sweep_options *opts, int64_t nsizes, const int64_t *sizes, const lat_timer_result *timer, lat_sweep *result) {
   return lat_size_sweep_sized(comm, opts, sizeof(lat::abi_plain::lat_sweep_options), nsizes, sizes, timer, sizeof(lat::abi_plain::lat_timer_result), result);
 }
 
@@ -165,7 +185,8 @@ int lat_sweep_run_sized(const lat_sweep_options *opts, size_t opts_size, int64_t
   const int rc = lat_impl_sweep_run(opts_abi.get(), nsizes, sizes, measure, context, result);
   return rc;
 }
-int lat_sweep_run(const lat_sweep_options *opts, int64_t nsizes, const int64_t *sizes, lat_measure_fn measure, void *context, lat_sweep *result) {
+LAT_PLAIN_ENTRY_VERSION(lat_sweep_run)
+int LAT_PLAIN_ENTRY(lat_sweep_run)(const lat_sweep_options *opts, int64_t nsizes, const int64_t *sizes, lat_measure_fn measure, void *context, lat_sweep *result) {
   return lat_sweep_run_sized(opts, sizeof(lat::abi_plain::lat_sweep_options), nsizes, sizes, measure, context, result);
 }
 
@@ -176,7 +197,8 @@ int lat_sweep_get_summary_sized(lat_sweep sweep, lat_sweep_summary *summary, siz
   summary_abi.give_back();
   return rc;
 }
-int lat_sweep_get_summary(lat_sweep sweep, lat_sweep_summary *summary) {
+LAT_PLAIN_ENTRY_VERSION(lat_sweep_get_summary)
+int LAT_PLAIN_ENTRY(lat_sweep_get_summary)(lat_sweep sweep, lat_sweep_summary *summary) {
   return lat_sweep_get_summary_sized(sweep, summary, sizeof(lat::abi_plain::lat_sweep_summary));
 }
 
@@ -187,7 +209,8 @@ int lat_sweep_get_point_sized(lat_sweep sweep, int64_t i, lat_sweep_point *point
   point_abi.give_back();
   return rc;
 }
-int lat_sweep_get_point(lat_sweep sweep, int64_t i, lat_sweep_point *point) {
+LAT_PLAIN_ENTRY_VERSION(lat_sweep_get_point)
+int LAT_PLAIN_ENTRY(lat_sweep_get_point)(lat_sweep sweep, int64_t i, lat_sweep_point *point) {
   return lat_sweep_get_point_sized(sweep, i, point, sizeof(lat::abi_plain::lat_sweep_point));
 }
 
@@ -198,7 +221,8 @@ int lat_sweep_get_threshold_sized(lat_sweep sweep, int64_t i, lat_sweep_threshol
   threshold_abi.give_back();
   return rc;
 }
-int lat_sweep_get_threshold(lat_sweep sweep, int64_t i, lat_sweep_threshold *threshold) {
+LAT_PLAIN_ENTRY_VERSION(lat_sweep_get_threshold)
+int LAT_PLAIN_ENTRY(lat_sweep_get_threshold)(lat_sweep sweep, int64_t i, lat_sweep_threshold *threshold) {
   return lat_sweep_get_threshold_sized(sweep, i, threshold, sizeof(lat::abi_plain::lat_sweep_threshold));
 }
 
@@ -209,7 +233,8 @@ int lat_sweep_get_line_sized(lat_sweep sweep, int64_t i, lat_sweep_line *line, s
   line_abi.give_back();
   return rc;
 }
-int lat_sweep_get_line(lat_sweep sweep, int64_t i, lat_sweep_line *line) {
+LAT_PLAIN_ENTRY_VERSION(lat_sweep_get_line)
+int LAT_PLAIN_ENTRY(lat_sweep_get_line)(lat_sweep sweep, int64_t i, lat_sweep_line *line) {
   return lat_sweep_get_line_sized(sweep, i, line, sizeof(lat::abi_plain::lat_sweep_line));
 }
 
@@ -220,7 +245,8 @@ int lat_queue_defaults_sized(lat_queue_options *opts, size_t opts_size) {
   opts_abi.give_back();
   return rc;
 }
-int lat_queue_defaults(lat_queue_options *opts) {
+LAT_PLAIN_ENTRY_VERSION(lat_queue_defaults)
+int LAT_PLAIN_ENTRY(lat_queue_defaults)(lat_queue_options *opts) {
   return lat_queue_defaults_sized(opts, sizeof(lat::abi_plain::lat_queue_options));
 }
 
@@ -231,7 +257,8 @@ int lat_queue_check_sized(const lat_queue_options *opts, size_t opts_size, int n
   const int rc = lat_impl_queue_check(opts_abi.get(), nprocs, nlengths, lengths, nfractions, fractions_percent, nsizes, sizes, timer_abi.get());
   return rc;
 }
-int lat_queue_check(const lat_queue_options *opts, int nprocs, int64_t nlengths, const int64_t *lengths, int64_t nfractions, const double *fractions_percent, int64_t nsizes, const int64_t *sizes, const lat_timer_result *timer) {
+LAT_PLAIN_ENTRY_VERSION(lat_queue_check)
+int LAT_PLAIN_ENTRY(lat_queue_check)(const lat_queue_options *opts, int nprocs, int64_t nlengths, const int64_t *lengths, int64_t nfractions, const double *fractions_percent, int64_t nsizes, const int64_t *sizes, const lat_timer_result *timer) {
   return lat_queue_check_sized(opts, sizeof(lat::abi_plain::lat_queue_options), nprocs, nlengths, lengths, nfractions, fractions_percent, nsizes, sizes, timer, sizeof(lat::abi_plain::lat_timer_result));
 }
 
@@ -242,7 +269,8 @@ int lat_queue_sweep_sized(MPI_Comm comm, const lat_queue_options *opts, size_t o
   const int rc = lat_impl_queue_sweep(comm, opts_abi.get(), nlengths, lengths, nfractions, fractions_percent, nsizes, sizes, timer_abi.get(), result);
   return rc;
 }
-int lat_queue_sweep(MPI_Comm comm, const lat_queue_options *opts, int64_t nlengths, const int64_t *lengths, int64_t nfractions, const double *fractions_percent, int64_t nsizes, const int64_t *sizes, const lat_timer_result *timer, lat_queue *result) {
+LAT_PLAIN_ENTRY_VERSION(lat_queue_sweep)
+int LAT_PLAIN_ENTRY(lat_queue_sweep)(MPI_Comm comm, const lat_queue_options *opts, int64_t nlengths, const int64_t *lengths, int64_t nfractions, const double *fractions_percent, int64_t nsizes, const int64_t *sizes, const lat_timer_result *timer, lat_queue *result) {
   return lat_queue_sweep_sized(comm, opts, sizeof(lat::abi_plain::lat_queue_options), nlengths, lengths, nfractions, fractions_percent, nsizes, sizes, timer, sizeof(lat::abi_plain::lat_timer_result), result);
 }
 
@@ -253,7 +281,8 @@ int lat_queue_get_summary_sized(lat_queue queue, lat_queue_summary *summary, siz
   summary_abi.give_back();
   return rc;
 }
-int lat_queue_get_summary(lat_queue queue, lat_queue_summary *summary) {
+LAT_PLAIN_ENTRY_VERSION(lat_queue_get_summary)
+int LAT_PLAIN_ENTRY(lat_queue_get_summary)(lat_queue queue, lat_queue_summary *summary) {
   return lat_queue_get_summary_sized(queue, summary, sizeof(lat::abi_plain::lat_queue_summary));
 }
 
@@ -264,7 +293,8 @@ int lat_queue_get_point_sized(lat_queue queue, int64_t i, lat_queue_point *point
   point_abi.give_back();
   return rc;
 }
-int lat_queue_get_point(lat_queue queue, int64_t i, lat_queue_point *point) {
+LAT_PLAIN_ENTRY_VERSION(lat_queue_get_point)
+int LAT_PLAIN_ENTRY(lat_queue_get_point)(lat_queue queue, int64_t i, lat_queue_point *point) {
   return lat_queue_get_point_sized(queue, i, point, sizeof(lat::abi_plain::lat_queue_point));
 }
 
@@ -275,7 +305,8 @@ int lat_pair_defaults_sized(lat_pair_options *opts, size_t opts_size) {
   opts_abi.give_back();
   return rc;
 }
-int lat_pair_defaults(lat_pair_options *opts) {
+LAT_PLAIN_ENTRY_VERSION(lat_pair_defaults)
+int LAT_PLAIN_ENTRY(lat_pair_defaults)(lat_pair_options *opts) {
   return lat_pair_defaults_sized(opts, sizeof(lat::abi_plain::lat_pair_options));
 }
 
@@ -285,7 +316,8 @@ int lat_pair_check_sized(const lat_pair_options *opts, size_t opts_size, int npr
   const int rc = lat_impl_pair_check(opts_abi.get(), nprocs);
   return rc;
 }
-int lat_pair_check(const lat_pair_options *opts, int nprocs) {
+LAT_PLAIN_ENTRY_VERSION(lat_pair_check)
+int LAT_PLAIN_ENTRY(lat_pair_check)(const lat_pair_options *opts, int nprocs) {
   return lat_pair_check_sized(opts, sizeof(lat::abi_plain::lat_pair_options), nprocs);
 }
 
@@ -295,7 +327,8 @@ int lat_pair_matrix_sized(MPI_Comm comm, const lat_pair_options *opts, size_t op
   const int rc = lat_impl_pair_matrix(comm, opts_abi.get(), result);
   return rc;
 }
-int lat_pair_matrix(MPI_Comm comm, const lat_pair_options *opts, lat_pairs *result) {
+LAT_PLAIN_ENTRY_VERSION(lat_pair_matrix)
+int LAT_PLAIN_ENTRY(lat_pair_matrix)(MPI_Comm comm, const lat_pair_options *opts, lat_pairs *result) {
   return lat_pair_matrix_sized(comm, opts, sizeof(lat::abi_plain::lat_pair_options), result);
 }
 
@@ -306,7 +339,8 @@ int lat_pairs_get_summary_sized(lat_pairs pairs, lat_pair_summary *summary, size
   summary_abi.give_back();
   return rc;
 }
-int lat_pairs_get_summary(lat_pairs pairs, lat_pair_summary *summary) {
+LAT_PLAIN_ENTRY_VERSION(lat_pairs_get_summary)
+int LAT_PLAIN_ENTRY(lat_pairs_get_summary)(lat_pairs pairs, lat_pair_summary *summary) {
   return lat_pairs_get_summary_sized(pairs, summary, sizeof(lat::abi_plain::lat_pair_summary));
 }
 
@@ -317,7 +351,8 @@ int lat_nodecomm_defaults_sized(lat_nodecomm_options *opts, size_t opts_size) {
   opts_abi.give_back();
   return rc;
 }
-int lat_nodecomm_defaults(lat_nodecomm_options *opts) {
+LAT_PLAIN_ENTRY_VERSION(lat_nodecomm_defaults)
+int LAT_PLAIN_ENTRY(lat_nodecomm_defaults)(lat_nodecomm_options *opts) {
   return lat_nodecomm_defaults_sized(opts, sizeof(lat::abi_plain::lat_nodecomm_options));
 }
 
@@ -327,7 +362,8 @@ int lat_nodecomm_check_sized(const lat_nodecomm_options *opts, size_t opts_size,
   const int rc = lat_impl_nodecomm_check(opts_abi.get(), nsizes, sizes);
   return rc;
 }
-int lat_nodecomm_check(const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes) {
+LAT_PLAIN_ENTRY_VERSION(lat_nodecomm_check)
+int LAT_PLAIN_ENTRY(lat_nodecomm_check)(const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes) {
   return lat_nodecomm_check_sized(opts, sizeof(lat::abi_plain::lat_nodecomm_options), nsizes, sizes);
 }
 
@@ -337,7 +373,8 @@ int lat_nodecomm_measure_sized(MPI_Comm comm, const lat_nodecomm_options *opts, 
   const int rc = lat_impl_nodecomm_measure(comm, opts_abi.get(), nsizes, sizes, result);
   return rc;
 }
-int lat_nodecomm_measure(MPI_Comm comm, const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes, lat_nodecomm *result) {
+LAT_PLAIN_ENTRY_VERSION(lat_nodecomm_measure)
+int LAT_PLAIN_ENTRY(lat_nodecomm_measure)(MPI_Comm comm, const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes, lat_nodecomm *result) {
   return lat_nodecomm_measure_sized(comm, opts, sizeof(lat::abi_plain::lat_nodecomm_options), nsizes, sizes, result);
 }
 
@@ -348,7 +385,8 @@ int lat_nodecomm_get_summary_sized(lat_nodecomm nodecomm, lat_nodecomm_summary *
   summary_abi.give_back();
   return rc;
 }
-int lat_nodecomm_get_summary(lat_nodecomm nodecomm, lat_nodecomm_summary *summary) {
+LAT_PLAIN_ENTRY_VERSION(lat_nodecomm_get_summary)
+int LAT_PLAIN_ENTRY(lat_nodecomm_get_summary)(lat_nodecomm nodecomm, lat_nodecomm_summary *summary) {
   return lat_nodecomm_get_summary_sized(nodecomm, summary, sizeof(lat::abi_plain::lat_nodecomm_summary));
 }
 
@@ -359,7 +397,8 @@ int lat_nodecomm_get_point_sized(lat_nodecomm nodecomm, int64_t i, lat_nodecomm_
   point_abi.give_back();
   return rc;
 }
-int lat_nodecomm_get_point(lat_nodecomm nodecomm, int64_t i, lat_nodecomm_point *point) {
+LAT_PLAIN_ENTRY_VERSION(lat_nodecomm_get_point)
+int LAT_PLAIN_ENTRY(lat_nodecomm_get_point)(lat_nodecomm nodecomm, int64_t i, lat_nodecomm_point *point) {
   return lat_nodecomm_get_point_sized(nodecomm, i, point, sizeof(lat::abi_plain::lat_nodecomm_point));
 }
 
@@ -370,7 +409,8 @@ int lat_fit_defaults_sized(lat_fit_options *opts, size_t opts_size) {
   opts_abi.give_back();
   return rc;
 }
-int lat_fit_defaults(lat_fit_options *opts) {
+LAT_PLAIN_ENTRY_VERSION(lat_fit_defaults)
+int LAT_PLAIN_ENTRY(lat_fit_defaults)(lat_fit_options *opts) {
   return lat_fit_defaults_sized(opts, sizeof(lat::abi_plain::lat_fit_options));
 }
 
@@ -380,7 +420,8 @@ int lat_fit_check_sized(const lat_fit_options *opts, size_t opts_size) {
   const int rc = lat_impl_fit_check(opts_abi.get());
   return rc;
 }
-int lat_fit_check(const lat_fit_options *opts) {
+LAT_PLAIN_ENTRY_VERSION(lat_fit_check)
+int LAT_PLAIN_ENTRY(lat_fit_check)(const lat_fit_options *opts) {
   return lat_fit_check_sized(opts, sizeof(lat::abi_plain::lat_fit_options));
 }
 
@@ -390,7 +431,8 @@ int lat_fit_maxrate_sized(const lat_fit_options *opts, size_t opts_size, int64_t
   const int rc = lat_impl_fit_maxrate(opts_abi.get(), nobs, obs, result);
   return rc;
 }
-int lat_fit_maxrate(const lat_fit_options *opts, int64_t nobs, const lat_maxrate_obs *obs, lat_maxrate_fit *result) {
+LAT_PLAIN_ENTRY_VERSION(lat_fit_maxrate)
+int LAT_PLAIN_ENTRY(lat_fit_maxrate)(const lat_fit_options *opts, int64_t nobs, const lat_maxrate_obs *obs, lat_maxrate_fit *result) {
   return lat_fit_maxrate_sized(opts, sizeof(lat::abi_plain::lat_fit_options), nobs, obs, result);
 }
 
@@ -401,7 +443,8 @@ int lat_maxrate_get_summary_sized(lat_maxrate_fit fit, lat_fit_summary *summary,
   summary_abi.give_back();
   return rc;
 }
-int lat_maxrate_get_summary(lat_maxrate_fit fit, lat_fit_summary *summary) {
+LAT_PLAIN_ENTRY_VERSION(lat_maxrate_get_summary)
+int LAT_PLAIN_ENTRY(lat_maxrate_get_summary)(lat_maxrate_fit fit, lat_fit_summary *summary) {
   return lat_maxrate_get_summary_sized(fit, summary, sizeof(lat::abi_plain::lat_fit_summary));
 }
 
@@ -412,7 +455,8 @@ int lat_maxrate_get_model_sized(lat_maxrate_fit fit, int regime, int model, lat_
   result_abi.give_back();
   return rc;
 }
-int lat_maxrate_get_model(lat_maxrate_fit fit, int regime, int model, lat_model_fit *result) {
+LAT_PLAIN_ENTRY_VERSION(lat_maxrate_get_model)
+int LAT_PLAIN_ENTRY(lat_maxrate_get_model)(lat_maxrate_fit fit, int regime, int model, lat_model_fit *result) {
   return lat_maxrate_get_model_sized(fit, regime, model, result, sizeof(lat::abi_plain::lat_model_fit));
 }
 
@@ -423,7 +467,8 @@ int lat_write_latency_files_sized(const char *outdir, const char *command_line, 
   const int rc = lat_impl_write_latency_files(outdir, command_line, program_seconds, timer_abi.get(), timer_hist, pp_abi.get(), pp_hist);
   return rc;
 }
-int lat_write_latency_files(const char *outdir, const char *command_line, double program_seconds, const lat_timer_result *timer, lat_histogram timer_hist, const lat_pingpong_result *pp, lat_histogram pp_hist) {
+LAT_PLAIN_ENTRY_VERSION(lat_write_latency_files)
+int LAT_PLAIN_ENTRY(lat_write_latency_files)(const char *outdir, const char *command_line, double program_seconds, const lat_timer_result *timer, lat_histogram timer_hist, const lat_pingpong_result *pp, lat_histogram pp_hist) {
   return lat_write_latency_files_sized(outdir, command_line, program_seconds, timer, sizeof(lat::abi_plain::lat_timer_result), timer_hist, pp, sizeof(lat::abi_plain::lat_pingpong_result), pp_hist);
 }
 
@@ -433,7 +478,8 @@ int lat_write_latency_plots_sized(const char *outdir, const lat_pingpong_result 
   const int rc = lat_impl_write_latency_plots(outdir, pp_abi.get(), pp_hist);
   return rc;
 }
-int lat_write_latency_plots(const char *outdir, const lat_pingpong_result *pp, lat_histogram pp_hist) {
+LAT_PLAIN_ENTRY_VERSION(lat_write_latency_plots)
+int LAT_PLAIN_ENTRY(lat_write_latency_plots)(const char *outdir, const lat_pingpong_result *pp, lat_histogram pp_hist) {
   return lat_write_latency_plots_sized(outdir, pp, sizeof(lat::abi_plain::lat_pingpong_result), pp_hist);
 }
 
@@ -446,7 +492,8 @@ int lat_npp_study_sized(MPI_Comm comm, const lat_pingpong_options *opts, size_t 
   result_abi.give_back();
   return rc;
 }
-int lat_npp_study(MPI_Comm comm, const lat_pingpong_options *opts, const lat_timer_result *timer, int nvalues, const int64_t *values, int by_res_npp, lat_pingpong_result *result, lat_npp_study_row *rows) {
+LAT_PLAIN_ENTRY_VERSION(lat_npp_study)
+int LAT_PLAIN_ENTRY(lat_npp_study)(MPI_Comm comm, const lat_pingpong_options *opts, const lat_timer_result *timer, int nvalues, const int64_t *values, int by_res_npp, lat_pingpong_result *result, lat_npp_study_row *rows) {
   return lat_npp_study_sized(comm, opts, sizeof(lat::abi_plain::lat_pingpong_options), timer, sizeof(lat::abi_plain::lat_timer_result), nvalues, values, by_res_npp, result, sizeof(lat::abi_plain::lat_pingpong_result), rows);
 }
 
@@ -456,7 +503,8 @@ int lat_npp_study_check_sized(const lat_pingpong_options *opts, size_t opts_size
   const int rc = lat_impl_npp_study_check(opts_abi.get(), nprocs, nvalues, values, by_res_npp);
   return rc;
 }
-int lat_npp_study_check(const lat_pingpong_options *opts, int nprocs, int nvalues, const int64_t *values, int by_res_npp) {
+LAT_PLAIN_ENTRY_VERSION(lat_npp_study_check)
+int LAT_PLAIN_ENTRY(lat_npp_study_check)(const lat_pingpong_options *opts, int nprocs, int nvalues, const int64_t *values, int by_res_npp) {
   return lat_npp_study_check_sized(opts, sizeof(lat::abi_plain::lat_pingpong_options), nprocs, nvalues, values, by_res_npp);
 }
 
@@ -466,7 +514,8 @@ int lat_write_npp_study_files_sized(const char *outdir, const char *command_line
   const int rc = lat_impl_write_npp_study_files(outdir, command_line, pp_abi.get(), nrows, rows, render);
   return rc;
 }
-int lat_write_npp_study_files(const char *outdir, const char *command_line, const lat_pingpong_result *pp, int nrows, const lat_npp_study_row *rows, int render) {
+LAT_PLAIN_ENTRY_VERSION(lat_write_npp_study_files)
+int LAT_PLAIN_ENTRY(lat_write_npp_study_files)(const char *outdir, const char *command_line, const lat_pingpong_result *pp, int nrows, const lat_npp_study_row *rows, int render) {
   return lat_write_npp_study_files_sized(outdir, command_line, pp, sizeof(lat::abi_plain::lat_pingpong_result), nrows, rows, render);
 }
 
@@ -477,7 +526,8 @@ int lat_compare_defaults_sized(lat_compare_options *opts, size_t opts_size) {
   opts_abi.give_back();
   return rc;
 }
-int lat_compare_defaults(lat_compare_options *opts) {
+LAT_PLAIN_ENTRY_VERSION(lat_compare_defaults)
+int LAT_PLAIN_ENTRY(lat_compare_defaults)(lat_compare_options *opts) {
   return lat_compare_defaults_sized(opts, sizeof(lat::abi_plain::lat_compare_options));
 }
 
@@ -487,7 +537,8 @@ int lat_compare_check_sized(const lat_compare_options *opts, size_t opts_size) {
   const int rc = lat_impl_compare_check(opts_abi.get());
   return rc;
 }
-int lat_compare_check(const lat_compare_options *opts) {
+LAT_PLAIN_ENTRY_VERSION(lat_compare_check)
+int LAT_PLAIN_ENTRY(lat_compare_check)(const lat_compare_options *opts) {
   return lat_compare_check_sized(opts, sizeof(lat::abi_plain::lat_compare_options));
 }
 
@@ -499,7 +550,8 @@ int lat_compare_distributions_sized(int64_t na, const double *a_values, const in
   result_abi.give_back();
   return rc;
 }
-int lat_compare_distributions(int64_t na, const double *a_values, const int64_t *a_counts, int64_t nb, const double *b_values, const int64_t *b_counts, double q, const lat_compare_options *opts, lat_compare_result *result) {
+LAT_PLAIN_ENTRY_VERSION(lat_compare_distributions)
+int LAT_PLAIN_ENTRY(lat_compare_distributions)(int64_t na, const double *a_values, const int64_t *a_counts, int64_t nb, const double *b_values, const int64_t *b_counts, double q, const lat_compare_options *opts, lat_compare_result *result) {
   return lat_compare_distributions_sized(na, a_values, a_counts, nb, b_values, b_counts, q, opts, sizeof(lat::abi_plain::lat_compare_options), result, sizeof(lat::abi_plain::lat_compare_result));
 }
 
@@ -511,7 +563,8 @@ int lat_compare_launches_sized(int64_t na, const double *a, int64_t nb, const do
   result_abi.give_back();
   return rc;
 }
-int lat_compare_launches(int64_t na, const double *a, int64_t nb, const double *b, const lat_compare_options *opts, lat_compare_result *result) {
+LAT_PLAIN_ENTRY_VERSION(lat_compare_launches)
+int LAT_PLAIN_ENTRY(lat_compare_launches)(int64_t na, const double *a, int64_t nb, const double *b, const lat_compare_options *opts, lat_compare_result *result) {
   return lat_compare_launches_sized(na, a, nb, b, opts, sizeof(lat::abi_plain::lat_compare_options), result, sizeof(lat::abi_plain::lat_compare_result));
 }
 
@@ -522,7 +575,8 @@ int lat_collective_defaults_sized(lat_collective_options *opts, size_t opts_size
   opts_abi.give_back();
   return rc;
 }
-int lat_collective_defaults(lat_collective_options *opts) {
+LAT_PLAIN_ENTRY_VERSION(lat_collective_defaults)
+int LAT_PLAIN_ENTRY(lat_collective_defaults)(lat_collective_options *opts) {
   return lat_collective_defaults_sized(opts, sizeof(lat::abi_plain::lat_collective_options));
 }
 
@@ -532,7 +586,8 @@ int lat_collective_check_sized(const lat_collective_options *opts, size_t opts_s
   const int rc = lat_impl_collective_check(opts_abi.get(), nsizes, sizes, nprocs);
   return rc;
 }
-int lat_collective_check(const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, int nprocs) {
+LAT_PLAIN_ENTRY_VERSION(lat_collective_check)
+int LAT_PLAIN_ENTRY(lat_collective_check)(const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, int nprocs) {
   return lat_collective_check_sized(opts, sizeof(lat::abi_plain::lat_collective_options), nsizes, sizes, nprocs);
 }
 
@@ -542,7 +597,8 @@ int lat_collective_sized(MPI_Comm comm, const lat_collective_options *opts, size
   const int rc = lat_impl_collective(comm, opts_abi.get(), nsizes, sizes, result);
   return rc;
 }
-int lat_collective(MPI_Comm comm, const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, lat_coll *result) {
+LAT_PLAIN_ENTRY_VERSION(lat_collective)
+int LAT_PLAIN_ENTRY(lat_collective)(MPI_Comm comm, const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, lat_coll *result) {
   return lat_collective_sized(comm, opts, sizeof(lat::abi_plain::lat_collective_options), nsizes, sizes, result);
 }
 
@@ -553,7 +609,8 @@ int lat_coll_get_summary_sized(lat_coll coll, lat_coll_summary *summary, size_t 
   summary_abi.give_back();
   return rc;
 }
-int lat_coll_get_summary(lat_coll coll, lat_coll_summary *summary) {
+LAT_PLAIN_ENTRY_VERSION(lat_coll_get_summary)
+int LAT_PLAIN_ENTRY(lat_coll_get_summary)(lat_coll coll, lat_coll_summary *summary) {
   return lat_coll_get_summary_sized(coll, summary, sizeof(lat::abi_plain::lat_coll_summary));
 }
 
@@ -564,7 +621,8 @@ int lat_coll_get_point_sized(lat_coll coll, int64_t index, lat_coll_point *point
   point_abi.give_back();
   return rc;
 }
-int lat_coll_get_point(lat_coll coll, int64_t index, lat_coll_point *point) {
+LAT_PLAIN_ENTRY_VERSION(lat_coll_get_point)
+int LAT_PLAIN_ENTRY(lat_coll_get_point)(lat_coll coll, int64_t index, lat_coll_point *point) {
   return lat_coll_get_point_sized(coll, index, point, sizeof(lat::abi_plain::lat_coll_point));
 }
 
@@ -575,7 +633,8 @@ int lat_coll_get_rank_sized(lat_coll coll, int64_t index, int rank, lat_coll_ran
   result_abi.give_back();
   return rc;
 }
-int lat_coll_get_rank(lat_coll coll, int64_t index, int rank, lat_coll_rank *result) {
+LAT_PLAIN_ENTRY_VERSION(lat_coll_get_rank)
+int LAT_PLAIN_ENTRY(lat_coll_get_rank)(lat_coll coll, int64_t index, int rank, lat_coll_rank *result) {
   return lat_coll_get_rank_sized(coll, index, rank, result, sizeof(lat::abi_plain::lat_coll_rank));
 }
 
