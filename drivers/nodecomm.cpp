@@ -84,8 +84,10 @@ std::string check(Settings &s, const CLI::App &app) {
 }
 
 /// Fits obs (falling back to one regime when the regimes found leave one too few sizes) and writes the
-/// files; prints the tables. The exit status.
-int fit_and_write(Settings &s, const std::string &cmd, lat_nodecomm measured, const std::vector<lat_maxrate_obs> &obs) {
+/// files; then prints header and the tables (files first: a reader that closes the pipe, which ends the
+/// launcher and with it the ranks, costs nothing). The exit status.
+int fit_and_write(Settings &s, const std::string &cmd, lat_nodecomm measured, const std::vector<lat_maxrate_obs> &obs,
+                  const std::string &header = "") {
   lat_maxrate_fit fit = nullptr;
   int rc = lat_fit_maxrate(&s.fit, static_cast<int64_t>(obs.size()), obs.data(), &fit);
   if (rc == LAT_ERR_ARG && s.fit.nthresholds < 0 && std::strstr(lat_last_error_message(), "regime")) {
@@ -94,13 +96,15 @@ int fit_and_write(Settings &s, const std::string &cmd, lat_nodecomm measured, co
     rc = lat_fit_maxrate(&s.fit, static_cast<int64_t>(obs.size()), obs.data(), &fit);
   }
   if (rc != LAT_SUCCESS) {
+    std::fputs(header.c_str(), stdout);
     std::fprintf(stderr, "nodecomm: the fit: %s\n", lat_last_error_message());
     return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED;
   }
   int status = DRIVER_DONE;
-  if (const int wrote = lat_write_maxrate_files(s.outdir.c_str(), cmd.c_str(), measured, static_cast<int64_t>(obs.size()),
-                                                obs.data(), fit, s.noplot ? 0 : 1);
-      wrote != LAT_SUCCESS) {
+  const int wrote = lat_write_maxrate_files(s.outdir.c_str(), cmd.c_str(), measured, static_cast<int64_t>(obs.size()),
+                                            obs.data(), fit, s.noplot ? 0 : 1);
+  std::fputs(header.c_str(), stdout);
+  if (wrote != LAT_SUCCESS) {
     std::fprintf(stderr, "nodecomm: writing nodecomm.*: %s\n", lat_last_error_message());
     status = driver_write_failed_status(wrote);
   } else {
@@ -191,11 +195,13 @@ int main(int argc, char **argv) {
                           : sum.sides == LAT_SIDES_HALVES && s.opts.sides == LAT_SIDES_SOCKET
                               ? " (INTRA-NODE: one socket, or sockets unknown: its two halves, not two sockets)"
                           : sum.intra_node ? " (INTRA-NODE: one node, its two halves)" : "";
-    std::printf("nodecomm (mpilat %s): %s - %s%s, K = %lld pairs, %lld sizes, %.1f s\n\n", MPILAT_VERSION_STRING,
-                sum.host_a, sum.host_b, between, static_cast<long long>(sum.kmax), static_cast<long long>(sum.nsizes),
-                sum.wall_s);
+    char header[1024];
+    std::snprintf(header, sizeof header, "nodecomm (mpilat %s): %s - %s%s, K = %lld pairs, %lld sizes, %.1f s\n\n",
+                  MPILAT_VERSION_STRING, sum.host_a, sum.host_b, between, static_cast<long long>(sum.kmax),
+                  static_cast<long long>(sum.nsizes), sum.wall_s);
     // Stopped while the sizes were chosen (the first seconds): no k-pair point to write, status 3 still.
-    const int fitted = nobs > 0 ? fit_and_write(s, cmd, measured, obs) : status == DRIVER_PARTIAL ? DRIVER_PARTIAL : DRIVER_FAILED;
+    if (nobs == 0) std::fputs(header, stdout);
+    const int fitted = nobs > 0 ? fit_and_write(s, cmd, measured, obs, header) : status == DRIVER_PARTIAL ? DRIVER_PARTIAL : DRIVER_FAILED;
     if (nobs == 0)
       std::fprintf(stderr, "nodecomm: stopped %s while the sizes were chosen, before any k-pair point was "
                            "timed: no files\n", driver_stop_cause());

@@ -10,7 +10,8 @@
 #      and the driver says the pictures were not drawn (exit 1); before, nothing was written.
 #   4. No gnuplot on the PATH (a compute node without it): refused before anything is measured, exit 2,
 #      naming --noplot, no file; before, the whole run was measured (69 s in a review) and nothing written.
-#   5. and 6. below: a disk that fills while drawing, and a set whose rename is refused half-way (root only).
+#   5. and 6. below: a disk that fills while drawing, and a set whose rename is refused half-way (root only);
+#   7. a reader that closes the pipe at once: the files whole all the same.
 set -u
 bin=$1 mpiexec=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -104,6 +105,19 @@ for name in "${drivers[@]}"; do
   status=$?
   [ "$status" = 2 ] && grep -q "$name: gnuplot is not on the PATH, .* or give -*noplot (the gnuplot scripts are still written); nothing was measured" "$dir.log" \
     && [ -z "$(ls -A "$dir")" ] && ok || bad "no gnuplot: $name exit $status ($(tail -c 400 "$dir.log"); $(ls -A "$dir"))"
+done
+# 7. A reader that closes the pipe at once (`| true`), pictures on: each driver writes its files before it
+#    prints, so they are whole whatever the launcher then does with the closed pipe (MPICH's mpiexec dies of
+#    SIGPIPE, 141, or exits 0; the ranks print through it and never see the pipe).
+for name in "${drivers[@]}"; do
+  [ -x "$bin/$name" ] || continue
+  dir=pipe_$name
+  mkdir "$dir"
+  # shellcheck disable=SC2086
+  timeout -k 5 120 $mpiexec -n 2 "$bin/$name" ${args[$name]} --outdir "$dir" 2> "$dir.log" | true
+  status=${PIPESTATUS[0]}
+  files "closed pipe:" "$dir" "$name" pictures
+  case $status in 0 | 141) ok ;; *) bad "closed pipe: $name exit $status ($(tail -c 400 "$dir.log"))" ;; esac
 done
 # 5. A disk that fills while the pictures are drawn (a tmpfs of 128 KiB: latency's data take about 40 KB, its
 #    PNG and SVG about 50 KB each): the data are kept, no picture is published unfinished, exit 1. Before,
