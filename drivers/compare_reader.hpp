@@ -16,6 +16,11 @@ struct BadInput : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A file whose reading would pass the process's memory limit (ulimit -v, -d): refused before it is parsed.
+struct MemoryShort : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// text cut to at most `most` bytes, between UTF-8 characters (a cut inside one made the JSON invalid).
 std::string cut_text(const std::string &text, size_t most);
 

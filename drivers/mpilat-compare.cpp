@@ -434,6 +434,9 @@ int main(int argc, char **argv) {
   } catch (const BadInput &e) {
     std::fprintf(stderr, "mpilat-compare: error: %s\n", e.what());
     return 2;
+  } catch (const MemoryShort &e) {  // refused before parsing: nlohmann-json would abort, not throw
+    std::fprintf(stderr, "mpilat-compare: error: %s\n", e.what());
+    return 1;
   } catch (const std::bad_alloc &) {  // a memory limit (ulimit -v) below what the files need: said, not an abort
     std::fprintf(stderr, "mpilat-compare: error: out of memory reading or comparing the files\n");
     return 1;

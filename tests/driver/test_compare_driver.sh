@@ -63,6 +63,20 @@ mkdir pipe_out
 [ -s pipe_out/compare.json ] && [ -s pipe_out/compare.csv ] && ok || bad "closed pipe: files missing ($(ls -A pipe_out | tr '\n' ' '))"
 [ "$(cat pipe.status)" = 1 ] && grep -q "mpilat-compare: writing to standard output: Broken pipe" pipe.err && ok \
   || bad "closed pipe: exit $(cat pipe.status), $(cat pipe.err)"
+# Under a memory limit (ulimit -v) too small to parse the files (issue 45: std::bad_alloc while nlohmann-json
+# unwound made it abort, exit 134): refused before parsing, exit 1, naming the file and the limit; nothing
+# written. The same limit compares ordinary files.
+python3 -c "
+import sys
+for name in ('dense1.json', 'dense2.json'):
+    open(name, 'w').write('{\"format\": \"mpilat-latency\", \"junk\": [' + ','.join(['0'] * 4_000_000) + ']}')
+"
+( ulimit -v 200000; "$compare" dense1.json dense2.json --outdir dense_out --noplot > dense.out 2> dense.err ); status=$?
+[ "$status" = 1 ] && grep -q "mpilat-compare: error: dense1.json: reading its [0-9]* bytes may take up to .* more than the memory limit leaves" dense.err \
+  && [ ! -e dense_out ] && ok || bad "memory limit: exit $status ($(cat dense.err))"
+( ulimit -v 200000; "$compare" a*.json -- slow*.json --outdir limited_out --noplot > limited.out 2> limited.err ); status=$?
+[ "$status" = 0 ] && [ -s limited_out/compare.json ] && ok || bad "memory limit, ordinary files: exit $status ($(cat limited.err))"
+rm -f dense1.json dense2.json
 # Bytes that are not UTF-8 and values that are not what they should be (issue 45): a Latin-1 file name
 # (before: abort, exit 134), a library name cut at 40 bytes inside a two-byte character (the same), a list
 # nested 100,000 deep where a string belongs (before: a stack overflow, exit 139).
