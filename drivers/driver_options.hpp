@@ -23,6 +23,17 @@ inline void add_progress_flags(CLI::App &app, int &progress, const std::string &
 /// options were declared, never a copy typed into the help text. Call it before adding the options.
 inline void show_defaults(CLI::App &app) { app.option_defaults()->always_capture_default(); }
 
+/// The timer named `value` into *timer; or false, with `bad` set to "<option_and_value>: must be
+/// mpi_wtime, monotonic_raw or tsc", the names as the library lists them (lat_timer_from_name's refusal).
+inline bool timer_option(const std::string &option_and_value, const std::string &value, int *timer,
+                         std::string &bad) {
+  if (lat_timer_from_name(value.c_str(), timer) == LAT_SUCCESS) return true;
+  const std::string refusal = lat_last_error_message();  // "timer must be <names>, got '<value>'"
+  const size_t from = refusal.find("must be "), to = refusal.rfind(", got '");
+  bad = option_and_value + ": " + refusal.substr(from, to - from);
+  return false;
+}
+
 /// The verdict of a lat_*_check() call: "" when rc is LAT_SUCCESS, else the library's message, which
 /// names the option and its value ("reps must be >= 1, got 0").
 inline std::string check_complaint(int rc) { return rc == LAT_SUCCESS ? "" : lat_last_error_message(); }

@@ -276,7 +276,7 @@ contains
     character(len=*), intent(out) :: message
     integer(int64) :: k
     real(real64) :: x
-    integer :: ios
+    integer :: ios, unknown_timer
     status = params_run
     if (len(value) == 0) then
       status = params_bad
@@ -287,7 +287,9 @@ contains
     case ('--timer')
       if (len_trim(value) > len(timer)) then
         status = params_bad
-        message = '--timer must be mpi_wtime, monotonic_raw or tsc, got "'//trim(value)//'"'
+        ! Too long for any timer's name: the library's refusal, which lists the names.
+        call lat_timer_from_name(trim(value), unknown_timer, ios)
+        message = '--timer: '//lat_last_error_message()
       else
         timer = value
       end if

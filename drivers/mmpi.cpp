@@ -55,8 +55,7 @@ int main(int argc, char **argv) {
       else if (wait == "yield") o.wait = LAT_WAIT_YIELD;
       else bad = "--wait '" + wait + "': must be auto, spin or yield";
     }
-    if (bad.empty() && lat_timer_from_name(timer.c_str(), &o.timer) != LAT_SUCCESS)
-      bad = "--timer '" + timer + "': must be mpi_wtime, monotonic_raw or tsc";
+    if (bad.empty()) timer_option("--timer '" + timer + "'", timer, &o.timer, bad);
     // The library's own rules (the ones lat_pair_matrix applies), before anything is measured.
     if (bad.empty()) bad = check_complaint(lat_pair_check(&o, nprocs));
     if (bad.empty()) bad = name_complaint("-o", output, false);

@@ -119,8 +119,7 @@ int main(int argc, char **argv) {
       else if (wait == "yield") o.wait = LAT_WAIT_YIELD;
       else bad = "--wait '" + wait + "': must be auto, spin or yield";
     }
-    if (bad.empty() && lat_timer_from_name(timer.c_str(), &o.timer) != LAT_SUCCESS)
-      bad = "--timer '" + timer + "': must be mpi_wtime, monotonic_raw or tsc";
+    if (bad.empty()) timer_option("--timer '" + timer + "'", timer, &o.timer, bad);
     // The library's own rules (those lat_collective applies), before anything is measured. The default reps of
     // --precision falls back to 100,000 where the root's memory cannot hold 10^6 rounds' samples.
     if (bad.empty() && o.precision_pct > 0.0 && app.count("--reps") == 0 &&

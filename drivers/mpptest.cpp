@@ -203,8 +203,7 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   // -sizelist or -logscale it refines from their sizes).
   if (o.adaptive && s.size_list.empty() && !o.logscale && o.size_last > o.size_first && o.size_first >= 0)
     o.size_stride = std::max<int64_t>(1, (o.size_last - o.size_first) / 8);
-  if (lat_timer_from_name(s.timer.c_str(), &o.timer) != LAT_SUCCESS)
-    return bad("-timer " + s.timer + ": must be mpi_wtime, monotonic_raw or tsc");
+  if (std::string why; !timer_option("-timer " + s.timer, s.timer, &o.timer, why)) return bad(why);
   // The library's own rules (the ones lat_size_sweep applies), before anything is measured.
   const int64_t nsizes = static_cast<int64_t>(s.size_list.size());
   if (const std::string complaint =

@@ -78,8 +78,7 @@ std::string check(Settings &s, const CLI::App &app) {
   if (bad.empty() && s.sides != "node" && s.sides != "socket") bad = "--sides '" + s.sides + "': must be node or socket";
   s.opts.sides = s.sides == "socket" ? LAT_SIDES_SOCKET : LAT_SIDES_NODE;
   if (bad.empty() && s.time_unit != "us" && s.time_unit != "s") bad = "--time-unit '" + s.time_unit + "': must be us or s";
-  if (bad.empty() && lat_timer_from_name(s.timer.c_str(), &s.opts.timer) != LAT_SUCCESS)
-    bad = "--timer '" + s.timer + "': must be mpi_wtime, monotonic_raw or tsc";
+  if (bad.empty()) timer_option("--timer '" + s.timer + "'", s.timer, &s.opts.timer, bad);
   return bad;
 }
 

@@ -62,8 +62,7 @@ int main(int argc, char **argv) {
     if (bad.empty() && !lengths_text.empty()) bad = parse_list("--lengths", lengths_text, lengths);
     if (bad.empty() && !fractions_text.empty()) bad = parse_list("--fractions", fractions_text, fractions);
     if (bad.empty() && !sizes_text.empty()) bad = parse_list("--sizes", sizes_text, sizes);
-    if (bad.empty() && lat_timer_from_name(timer.c_str(), &o.timer) != LAT_SUCCESS)
-      bad = "--timer '" + timer + "': must be mpi_wtime, monotonic_raw or tsc";
+    if (bad.empty()) timer_option("--timer '" + timer + "'", timer, &o.timer, bad);
     // The library's own rules (the ones lat_queue_sweep applies), before anything is measured.
     if (bad.empty())
       bad = check_complaint(lat_queue_check(&o, nprocs, static_cast<int64_t>(lengths.size()), lengths.data(),

@@ -60,7 +60,11 @@ int lat_timer_from_name(const char *name, int *timer) {
         return LAT_SUCCESS;
       }
     }
-    throw lat::ArgError(std::string("timer must be mpi_wtime, monotonic_raw or tsc, got '") + name + "'");
+    // The names listed from the timers themselves: "mpi_wtime, monotonic_raw or tsc".
+    std::string names;
+    for (int k = LAT_TIMER_MPI_WTIME; k <= LAT_TIMER_TSC; ++k)
+      names += std::string(k == LAT_TIMER_MPI_WTIME ? "" : k == LAT_TIMER_TSC ? " or " : ", ") + lat::timer_name(k);
+    throw lat::ArgError("timer must be " + names + ", got '" + name + "'");
   });
 }
 
