@@ -23,14 +23,20 @@ inline void add_progress_flags(CLI::App &app, int &progress, const std::string &
 /// options were declared, never a copy typed into the help text. Call it before adding the options.
 inline void show_defaults(CLI::App &app) { app.option_defaults()->always_capture_default(); }
 
+/// The timers' names as the library has them: "mpi_wtime, monotonic_raw or tsc".
+inline std::string timer_names() {
+  std::string names;
+  for (int k = LAT_TIMER_MPI_WTIME; k <= LAT_TIMER_TSC; ++k)
+    names += std::string(k == LAT_TIMER_MPI_WTIME ? "" : k == LAT_TIMER_TSC ? " or " : ", ") + lat_timer_name(k);
+  return names;
+}
+
 /// The timer named `value` into *timer; or false, with `bad` set to "<option_and_value>: must be
-/// mpi_wtime, monotonic_raw or tsc", the names as the library lists them (lat_timer_from_name's refusal).
+/// <timer_names()>".
 inline bool timer_option(const std::string &option_and_value, const std::string &value, int *timer,
                          std::string &bad) {
   if (lat_timer_from_name(value.c_str(), timer) == LAT_SUCCESS) return true;
-  const std::string refusal = lat_last_error_message();  // "timer must be <names>, got '<value>'"
-  const size_t from = refusal.find("must be "), to = refusal.rfind(", got '");
-  bad = option_and_value + ": " + refusal.substr(from, to - from);
+  bad = option_and_value + ": must be " + timer_names();
   return false;
 }
 

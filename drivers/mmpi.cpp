@@ -35,7 +35,7 @@ int main(int argc, char **argv) {
   app.add_option("-o,--output", output, "the log file (ammpi_<np>_<msglen>_<repeats>.dat); the JSON goes beside it");
   app.add_option("--outdir", outdir, "directory of the files when -o has none (default: the working directory)");
   app.add_option("--wait", wait, "how waiting ranks wait: auto, spin or yield (auto: yield on an oversubscribed node)");
-  app.add_option("--timer", timer, "mpi_wtime, monotonic_raw or tsc");
+  app.add_option("--timer", timer, timer_names());
   app.add_option("--timeout", o.timeout_s, "seconds a rank waits for another before giving up; 0: for ever");
   app.add_flag("--quick", quick, "seconds, not minutes: 10 repeats");
   add_progress_flags(app, progress, "on, at most a line every 2 s");

@@ -86,7 +86,7 @@ int main(int argc, char **argv) {
   app.add_option("--sync-spacing", o.sync_spacing_s, "seconds between fit points");
   app.add_option("--resync", o.resync_s, "seconds after which the clocks are synchronised again; 0: never");
   app.add_option("--wait", wait, "how waiting ranks wait: auto, spin or yield (auto: yield on an oversubscribed node)");
-  app.add_option("--timer", timer, "mpi_wtime, monotonic_raw or tsc");
+  app.add_option("--timer", timer, timer_names());
   app.add_option("--timeout", o.timeout_s, "seconds a rank waits for another before giving up; 0: for ever");
   app.add_option("--outdir", outdir, "directory of the files (default: the working directory)");
   app.add_option("--base", base, "base name of the files");

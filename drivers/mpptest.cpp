@@ -141,7 +141,7 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_flag("--verify", [&](int64_t) { o.verify = 1; }, "check every received message (changes the times)");
   app.add_option("--source", o.source, "the timing rank");
   app.add_option("--dest", o.dest, "its partner; -1: the last rank");
-  app.add_option("--timer", s.timer, "mpi_wtime, monotonic_raw or tsc");
+  app.add_option("--timer", s.timer, timer_names());
   app.add_option("--nr", o.nr, "timer pairs of the calibration");
   app.add_option("--timeout", o.timeout_s, "seconds a rank waits for a peer before giving up; 0: for ever");
   app.add_option("--fname", s.fname, "write the results table to this file instead of stdout (the original's)")

@@ -40,7 +40,7 @@ void add_options(CLI::App &app, Settings &s) {
   app.add_option("--thresholds", s.thresholds_text, "regime boundaries in bytes, ascending: a, a,b or a,b,c (default: found by segmented regression)");
   app.add_option("--fit", s.fit_file, "fit a nodecomm table measured earlier (len, then a time per k); no MPI");
   app.add_option("--time-unit", s.time_unit, "unit of the times in --fit's table: us or s");
-  app.add_option("--timer", s.timer, "mpi_wtime, monotonic_raw or tsc");
+  app.add_option("--timer", s.timer, timer_names());
   app.add_option("--timeout", s.opts.timeout_s, "seconds a rank waits for another before giving up; 0: for ever");
   app.add_option("--outdir", s.outdir, "directory of the files (default: the working directory)");
   app.add_flag("--noplot", s.noplot, "write the gnuplot scripts but draw no PNG");

@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
   app.add_flag("--any-source", [&](int64_t) { o.any_source = 1; }, "traversed and latency receives use MPI_ANY_SOURCE");
   app.add_option("--source", o.source, "the timing rank");
   app.add_option("--dest", o.dest, "its partner; -1: the last rank");
-  app.add_option("--timer", timer, "mpi_wtime, monotonic_raw or tsc");
+  app.add_option("--timer", timer, timer_names());
   app.add_option("--nr", o.nr, "timer pairs of the calibration");
   app.add_option("--timeout", o.timeout_s, "seconds a rank waits for its peer before giving up; 0: for ever");
   app.add_option("--outdir", outdir, "directory of the files (default: the working directory)");
