@@ -2,15 +2,11 @@
 // (compare_reader.hpp). The fields read are those of spec/json.toml (json_fields.hpp).
 #include "compare_reader.hpp"
 
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <set>
 #include <sstream>
@@ -242,38 +238,11 @@ Launch read_launch(const std::string &path) {
   return read_launch_text(text, path);
 }
 
-/// Bytes of memory the parse of a JSON text may take per byte of text, at worst: "[0,0,...]" holds a value
-/// per 2 bytes, 16 bytes each in the tree, and as many again while the tree is destroyed (nlohmann-json
-/// moves the children to a stack of their own).
-constexpr uint64_t kParseBytesPerByte = 20;
-
-/// MemoryShort when parsing `bytes` of JSON could pass the address-space or data limit (ulimit -v, -d) with
-/// what the process already maps: nlohmann-json aborts rather than throws when memory runs out while it
-/// unwinds (its destructor allocates), so such a file is refused before it is parsed.
-void check_parse_memory(size_t bytes, const std::string &path) {
-  uint64_t limit = UINT64_MAX;
-  for (int which : {RLIMIT_AS, RLIMIT_DATA}) {
-    rlimit r{};
-    if (getrlimit(which, &r) == 0 && r.rlim_cur != RLIM_INFINITY) limit = std::min<uint64_t>(limit, r.rlim_cur);
-  }
-  if (limit == UINT64_MAX) return;
-  unsigned long long pages = 0;
-  if (FILE *f = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(f, "%llu", &pages) != 1) pages = 0;
-    std::fclose(f);
-  }
-  const uint64_t used = pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  const uint64_t need = kParseBytesPerByte * static_cast<uint64_t>(bytes);
-  if (used + need <= limit) return;
-  auto mb = [](uint64_t b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MB"; };
-  throw MemoryShort(path + ": reading its " + std::to_string(bytes) + " bytes may take up to " + mb(need) +
-                    ", more than the memory limit leaves (" + mb(limit) + ", ulimit -v or -d; " + mb(used) +
-                    " in use): raise the limit, or compare smaller files");
-}
-
 Launch read_launch_text(const std::string &text, const std::string &path) {
   if (text.empty()) throw BadInput(path + ": an empty file, not an mpilat JSON result");
-  check_parse_memory(text.size(), path);
+  // Refused before parsing when the parse could pass a memory limit: nlohmann-json would abort, not throw.
+  if (lat_check_json_memory(static_cast<int64_t>(text.size()), path.c_str()) == LAT_ERR_NOMEM)
+    throw MemoryShort(lat_last_error_message());
   if (text.rfind("\xff\xfe", 0) == 0 || text.rfind("\xfe\xff", 0) == 0)
     throw BadInput(path + ": UTF-16 text (it starts with a byte-order mark); JSON is read as UTF-8: convert it, "
                           "e.g. iconv -f UTF-16 -t UTF-8");

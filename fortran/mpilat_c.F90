@@ -311,6 +311,12 @@ module mpilat_c
       type(c_ptr), intent(inout) :: input
       integer(c_int) :: rc
     end function
+    function lat_check_json_memory_c(nbytes, name) bind(C, name="lat_check_json_memory") result(rc)
+      import :: c_int, c_int64_t, c_char
+      integer(c_int64_t), value :: nbytes
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int) :: rc
+    end function
     function lat_sweep_defaults_c(opts) bind(C, name="lat_f_sweep_defaults") result(rc)
       import :: c_int, lat_sweep_options
       type(lat_sweep_options), intent(out) :: opts

@@ -20,7 +20,7 @@ module mpilat_latency
   public :: lat_write_latency_plots, lat_npp_study_check, lat_write_npp_study_files, lat_compare_defaults, lat_compare_distributions
   public :: lat_compare_launches, lat_quantiles_compute, lat_check_output_dir, lat_check_output_file, lat_check_outputs, &
             lat_check_output_apart, &
-            lat_check_input_file, lat_read_input, lat_calibrate_timer, lat_pingpong_stats
+            lat_check_input_file, lat_read_input, lat_check_json_memory, lat_calibrate_timer, lat_pingpong_stats
   public :: lat_npp_study
 
   !> Timer calibration, collective over comm (type(MPI_Comm) or an integer handle).
@@ -431,6 +431,15 @@ contains
     if (c_associated(input)) rc_free = lat_input_free_c(input)
     call handle(rc, 'lat_read_input', ierr)
   end subroutine lat_read_input
+
+  !> Whether parsing nbytes of JSON fits the process's memory limit (ulimit -v, -d): LAT_ERR_NOMEM naming
+  !> name otherwise (lat_check_json_memory).
+  subroutine lat_check_json_memory(nbytes, name, ierr)
+    integer(c_int64_t), intent(in) :: nbytes
+    character(len=*), intent(in) :: name
+    integer, optional, intent(out) :: ierr
+    call handle(lat_check_json_memory_c(nbytes, trim(name)//c_null_char), 'lat_check_json_memory', ierr)
+  end subroutine lat_check_json_memory
 
   !> Writes text files into outdir, whole or not at all: names(i) (a plain file name) holding contents(i),
   !> each without its trailing blanks; with render, every name ending in ".gp" (a gnuplot script) is also

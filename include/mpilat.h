@@ -696,6 +696,13 @@ int lat_input_get(lat_input input, int64_t n, char *bytes);
 /** Frees the bytes and sets *input to NULL; a NULL *input is accepted. Since API 10. */
 int lat_input_free(lat_input *input);
 
+/** Checks, before a JSON text of nbytes is parsed, that the parse fits the process's memory limit (ulimit -v,
+    -d) with what is already mapped, at the worst case of 20 bytes of memory a byte of JSON: LAT_ERR_NOMEM
+    naming `name`, its size and the limit otherwise (nlohmann-json, the library's and the drivers' parser,
+    aborts instead of throwing when memory runs out as it unwinds). LAT_SUCCESS where no limit is set.
+    The library's own JSON readers apply it. Not collective. Since API 10. */
+int lat_check_json_memory(int64_t nbytes, const char *name);
+
 /* ---------------------------------------------------------------------------------------------------
  * Collective latency, one call at a time from a synchronised start (docs/collective.md)
  * ------------------------------------------------------------------------------------------------- */

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/distribution_handle.hpp"
+#include "common/memory.hpp"
 #include "common/staged_files.hpp"
 #include "guard.hpp"
 #include "latency/npp_rule.hpp"
@@ -187,6 +188,15 @@ int lat_input_get(lat_input input, int64_t n, char *bytes) {
       lat::require_nonnull(bytes, "bytes");
       std::memcpy(bytes, in.bytes.data(), m);
     }
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_check_json_memory(int64_t nbytes, const char *name) {
+  return lat::guard([&] {
+    lat::require_nonnull(name, "name");
+    if (nbytes < 0) throw lat::ArgError(lat::got("nbytes must be >= 0", nbytes));
+    lat::check_json_parse_memory(static_cast<uint64_t>(nbytes), name);
     return LAT_SUCCESS;
   });
 }

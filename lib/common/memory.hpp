@@ -15,4 +15,14 @@ int64_t available_memory_bytes();
 std::string memory_complaint(const std::string &what, double need_bytes, const std::string &of,
                              int64_t available_bytes);
 
+/// Bytes of memory the parse of a JSON text may take per byte of text, at worst: "[0,0,...]" holds a value
+/// per 2 bytes, 16 bytes each in nlohmann-json's tree, and as many again while the tree is destroyed (it
+/// moves the children to a stack of its own).
+constexpr uint64_t kJsonParseBytesPerByte = 20;
+
+/// NoMemError naming `name` when parsing `bytes` of JSON could pass the address-space or data limit
+/// (ulimit -v, -d) with what the process already maps: nlohmann-json aborts rather than throws when memory
+/// runs out while it unwinds (its destructor allocates), so such a text is refused before it is parsed.
+void check_json_parse_memory(uint64_t bytes, const std::string &name);
+
 }  // namespace lat

@@ -1,5 +1,7 @@
 #include "pairs/report.hpp"
 
+#include "common/memory.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -127,6 +129,7 @@ std::string pair_csv_text(const PairResult &r) {
 }
 
 PairResult parse_pair_json(const std::string &text, const std::string &name) {
+  check_json_parse_memory(text.size(), name);
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || j.value("format", "") != "mpilat-pairs")
     throw DataError(name + ": not the JSON of a pair matrix (format mpilat-pairs)");

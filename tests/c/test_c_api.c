@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -917,6 +918,36 @@ static void read_input_once(void **state) {
   assert_int_equal(rmdir(dir), 0);
 }
 
+/* lat_check_json_memory under a real address-space limit (setrlimit, as ulimit -v): a text whose parse could
+   pass it is LAT_ERR_NOMEM naming it; a small one fits; no limit, no refusal. */
+static void json_memory_under_a_limit(void **state) {
+  (void)state;
+  assert_int_equal(lat_check_json_memory(1 << 30, "free.json"), LAT_SUCCESS); /* no limit set here */
+  assert_int_equal(lat_check_json_memory(-1, "x.json"), LAT_ERR_ARG);
+  assert_int_equal(lat_check_json_memory(0, NULL), LAT_ERR_ARG);
+#ifdef __SANITIZE_ADDRESS__
+  return; /* AddressSanitizer maps terabytes of shadow memory: no address-space limit means anything there */
+#endif
+  struct rlimit before;
+  assert_int_equal(getrlimit(RLIMIT_AS, &before), 0);
+  long long pages = 0;
+  FILE *statm = fopen("/proc/self/statm", "r");
+  assert_non_null(statm);
+  assert_int_equal(fscanf(statm, "%lld", &pages), 1);
+  fclose(statm);
+  struct rlimit limited = before;
+  limited.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)64 << 20); /* 64 MB to spare */
+  assert_int_equal(setrlimit(RLIMIT_AS, &limited), 0);
+  const int big = lat_check_json_memory(8 << 20, "big.json"); /* 8 MB of JSON: up to 160 MB */
+  char message[512];
+  snprintf(message, sizeof message, "%s", lat_last_error_message());
+  const int small = lat_check_json_memory(1 << 20, "small.json"); /* 1 MB: up to 20 MB */
+  assert_int_equal(setrlimit(RLIMIT_AS, &before), 0);
+  assert_int_equal(big, LAT_ERR_NOMEM);
+  assert_non_null(strstr(message, "big.json: reading its 8388608 bytes may take up to 160 MB"));
+  assert_int_equal(small, LAT_SUCCESS);
+}
+
 /* lat_check_output_file and lat_check_input_file: only absent names, regular files and links are outputs; an
    input checked (or read) is never one; inputs are regular files only. */
 static void output_and_input_checks(void **state) {
@@ -1023,7 +1054,8 @@ int main(void) {
       cmocka_unit_test(measuring_before_mpi_init),  cmocka_unit_test(defaults_are_appendix_c),
       cmocka_unit_test(sweep_run_finds_the_threshold), cmocka_unit_test(sweep_run_logscale_grid), cmocka_unit_test(sweep_run_errors), cmocka_unit_test(handles_checked_and_messages_cleared),
       cmocka_unit_test(sweep_files_whole), cmocka_unit_test(output_and_input_checks),
-      cmocka_unit_test(read_input_once),          cmocka_unit_test(checks_without_mpi),
+      cmocka_unit_test(read_input_once),
+      cmocka_unit_test(json_memory_under_a_limit),          cmocka_unit_test(checks_without_mpi),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,6 +70,16 @@ c = j["matrices"]["count"]
 assert all(c[i][k] == (0 if i == k else 3) for i in range(5) for k in range(5))
 PY
 
+# ---- a pair matrix's JSON too large to parse under the memory limit (ulimit -v): refused before parsing,
+# exit 1, naming the file and the limit, nothing written (issue 45: nlohmann-json's std::bad_alloc aborted,
+# exit 134); the same limit reads the JSON of the run above.
+python3 -c "open('dense.json', 'w').write('{\"format\": \"mpilat-pairs\", \"junk\": [' + ','.join(['0'] * 4_000_000) + ']}')"
+mkdir dense_out && cd dense_out
+( ulimit -v 200000; $mmpi2mat ../dense.json > ../dense.out 2> ../dense.err ); status=$?
+cd ..
+[ "$status" = 1 ] && grep -q "mmpi2mat: .*dense.json: reading its [0-9]* bytes may take up to .* more than the memory limit leaves" dense.err \
+  && [ -z "$(ls -A dense_out)" ] && ok || bad "memory limit: mmpi2mat exit $status ($(cat dense.err); $(ls -A dense_out))"
+rm -f dense.json
 # ---- mmpi2mat on that log: matrices equal to the log's numbers, CSV, heat map
 $mmpi2mat $log > m2m.out 2> m2m.err || bad "mmpi2mat exited $? ($(cat m2m.err))"
 for f in ammpi_4_64_10_comm.dat ammpi_4_64_10_var.dat ammpi_4_64_10.csv ammpi_4_64_10_heatmap.gp \
