@@ -77,6 +77,33 @@ inline Disturbance take_disturbance(std::vector<char> &bytes) {
   d.waited_s = v[2];
   return d;
 }
+/// The contract of a Capability (run_measurement's comment), detected member by member so that a missing or
+/// mistyped one is a static_assert naming it at the capability, not an error deep inside a template.
+#define LAT_HARNESS_DETECT(name, expr)                                    \
+  template <class C, class = void>                                        \
+  struct name : std::false_type {};                                       \
+  template <class C>                                                      \
+  struct name<C, std::void_t<decltype(expr)>> : std::true_type {};
+LAT_HARNESS_DETECT(has_check, std::string(std::declval<C &>().check(std::declval<MeasurementFrame &>())))
+LAT_HARNESS_DETECT(has_shared, std::vector<Shared>(std::declval<C &>().shared()))
+LAT_HARNESS_DETECT(has_members, Members(std::declval<C &>().members(std::declval<MeasurementFrame &>())))
+LAT_HARNESS_DETECT(has_allocate, std::string(std::declval<C &>().allocate(true)))
+LAT_HARNESS_DETECT(has_lead, std::vector<char>(std::declval<C &>().lead(std::declval<MPI_Comm>())))
+LAT_HARNESS_DETECT(has_follow, std::declval<C &>().follow(std::declval<MPI_Comm>()))
+LAT_HARNESS_DETECT(has_result, std::declval<C &>().result(std::declval<std::vector<char>>()))
+#undef LAT_HARNESS_DETECT
+
+template <class C>
+constexpr bool check_capability() {
+  static_assert(has_check<C>::value, "a Capability needs std::string check(MeasurementFrame &): its complaint");
+  static_assert(has_shared<C>::value, "a Capability needs std::vector<Shared> shared(): the values every rank shares");
+  static_assert(has_members<C>::value, "a Capability needs Members members(MeasurementFrame &): who measures");
+  static_assert(has_allocate<C>::value, "a Capability needs std::string allocate(bool measuring): its buffers");
+  static_assert(has_lead<C>::value, "a Capability needs std::vector<char> lead(MPI_Comm): the leader's body");
+  static_assert(has_follow<C>::value, "a Capability needs void follow(MPI_Comm): the other measuring ranks' body");
+  static_assert(has_result<C>::value, "a Capability needs result(std::vector<char>): every rank's result");
+  return true;
+}
 }  // namespace harness_detail
 
 /**
@@ -104,6 +131,7 @@ inline Disturbance take_disturbance(std::vector<char> &bytes) {
  */
 template <class Capability>
 auto run_measurement(MPI_Comm user_comm, double timeout_s, Capability &cap) {
+  static_assert(harness_detail::check_capability<Capability>());
   MeasurementFrame frame(user_comm, timeout_s);
   const std::string complaint = cap.check(frame);
   frame.agree(complaint, cap.shared());
