@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -27,9 +28,7 @@ double median_of(std::vector<double> v) {
 
 namespace {
 
-const std::set<std::string> kKinds = {json_fields::latency::kFormat, json_fields::sweep::kFormat, json_fields::queue::kFormat,
-                                      json_fields::pairs::kFormat, json_fields::nodecomm::kFormat,
-                                      json_fields::coll::kFormat};
+const std::set<std::string> kKinds(std::begin(json_fields::kFormats), std::end(json_fields::kFormats));
 constexpr int kMaxJsonDepth = 64;
 
 }  // namespace
@@ -263,8 +262,8 @@ Launch read_launch_text(const std::string &text, const std::string &path) {
   if (!j.is_object()) throw BadInput(path + ": not an mpilat JSON result (not a JSON object)");
   namespace common = json_fields::common;
   if (!has(j, common::format) || !at(j, common::format).is_string() || kKinds.count(at(j, common::format).get<std::string>()) == 0)
-    throw BadInput(path + ": not an mpilat result this program reads (\"format\" must be one of mpilat-latency, "
-                          "mpilat-sweep, mpilat-queue, mpilat-pairs, mpilat-nodecomm, mpilat-coll)");
+    throw BadInput(path + ": not an mpilat result this program reads (\"format\" must be one of " +
+                   json_fields::kFormatList + ")");
   Launch l;
   l.path = path;
   l.kind = at(j, common::format).get<std::string>();

@@ -77,4 +77,8 @@ constexpr const char *point_median_us = "/stats/median_us";  // in each element 
 constexpr const char *point_frequencies = "/frequencies";  // in each element of /points
 }  // namespace coll
 
+/// Every format mpilat-compare reads, and the same as one text (its refusal names them).
+constexpr const char *kFormats[] = {"mpilat-latency", "mpilat-sweep", "mpilat-queue", "mpilat-pairs", "mpilat-nodecomm", "mpilat-coll"};
+constexpr const char *kFormatList = "mpilat-latency, mpilat-sweep, mpilat-queue, mpilat-pairs, mpilat-nodecomm, mpilat-coll";
+
 }  // namespace json_fields

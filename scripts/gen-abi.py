@@ -677,6 +677,10 @@ def json_fields():
             else:
                 out.append(f'constexpr const char *{name} = "{ptr}";')
         out.append(f'}}  // namespace {ns}')
+    formats = [fmt for fmt in spec if fmt != 'common']
+    out += ['', '/// Every format mpilat-compare reads, and the same as one text (its refusal names them).',
+            f'constexpr const char *kFormats[] = {{{", ".join(chr(34) + f + chr(34) for f in formats)}}};',
+            f'constexpr const char *kFormatList = "{", ".join(formats)}";']
     out += ['', '}  // namespace json_fields', '']
     return '\n'.join(out)
 

@@ -63,6 +63,12 @@ mkdir pipe_out
 [ -s pipe_out/compare.json ] && [ -s pipe_out/compare.csv ] && ok || bad "closed pipe: files missing ($(ls -A pipe_out | tr '\n' ' '))"
 [ "$(cat pipe.status)" = 1 ] && grep -q "mpilat-compare: writing to standard output: Broken pipe" pipe.err && ok \
   || bad "closed pipe: exit $(cat pipe.status), $(cat pipe.err)"
+# A JSON of a format it does not read: exit 2, the formats it reads named (spec/json.toml's, generated).
+printf '{"format": "mpilat-toy", "format_version": 1}' > toy1.json
+cp toy1.json toy2.json
+"$compare" toy1.json toy2.json --outdir toy_out --noplot > toy.out 2> toy.err; status=$?
+[ "$status" = 2 ] && grep -qF 'toy1.json: not an mpilat result this program reads ("format" must be one of mpilat-latency, mpilat-sweep, mpilat-queue, mpilat-pairs, mpilat-nodecomm, mpilat-coll)' toy.err \
+  && [ ! -e toy_out ] && ok || bad "unknown format: exit $status ($(cat toy.err))"
 # Under a memory limit (ulimit -v) too small to parse the files (issue 45: std::bad_alloc while nlohmann-json
 # unwound made it abort, exit 134): refused before parsing, exit 1, naming the file and the limit; nothing
 # written. The same limit compares ordinary files.
