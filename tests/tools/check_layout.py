@@ -6,24 +6,22 @@ offset size kind" (kind 1 int, 2 int64_t, 3 double, 4 char, 5 struct; field "-":
 A caller compiled against that release reads and writes those offsets, so every field of the baseline must
 be where it was, as large and of its kind: a field inserted before it, moved, resized, retyped or removed
 fails, as does a struct removed. Fields after the baseline's last one and new structs are growth, listed;
-a frozen struct (nested in another, or passed as an array: scripts/gen-abi.py's struct_kinds) may not grow
+a frozen struct (nested in another, or passed as an array: scripts/abi/growth.py's struct_kinds) may not grow
 at all. A caller's shorter struct still works by the ABI's scheme (docs/api.md, "How the ABI grows"), which
 tests/c/test_abi_growth.c and abi_previous_caller test.
 --update writes the current layout as the new baseline (at a release, on purpose).
 """
-import importlib.util
 import os
 import subprocess
 import sys
 
 
 def frozen_structs():
-    """The structs that may never grow, from the spec (scripts/gen-abi.py)."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "gen-abi.py")
-    spec = importlib.util.spec_from_file_location("gen_abi", path)
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
-    return gen.struct_kinds(gen.load_spec())[1]
+    """The structs that may never grow, from the spec (scripts/abi/growth.py, gen-abi.py's module)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+    from abi.common import load_spec
+    from abi.growth import struct_kinds
+    return struct_kinds(load_spec())[1]
 
 
 def read(lines):
