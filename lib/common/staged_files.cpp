@@ -33,6 +33,21 @@ std::string dir_of(const std::string &path) {
   throw IoError(what + " " + path + ": " + std::strerror(err));
 }
 
+/// The process's umask, read without changing it (Linux's /proc/self/status says it; elsewhere it is set and
+/// put back once, before any file is written).
+mode_t process_umask() {
+  static const mode_t mask = [] {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+      if (line.rfind("Umask:", 0) == 0) return static_cast<mode_t>(std::strtoul(line.c_str() + 6, nullptr, 8) & 0777);
+    const mode_t m = umask(022);
+    umask(m);
+    return m;
+  }();
+  return mask;
+}
+
 /// Creates a unique temporary file beside path, writes contents, fsyncs; returns its name.
 std::string stage(const std::string &path, const std::string &contents) {
   std::string tmpl = join_path(dir_of(path), ".mpilat-XXXXXX");
@@ -53,8 +68,8 @@ std::string stage(const std::string &path, const std::string &contents) {
     }
     at += static_cast<size_t>(n);
   }
-  // mkstemp makes 0600 files; results are for everyone who may read the directory.
-  fchmod(fd, 0644);
+  // mkstemp makes 0600 files; a result gets the mode any new file of the user's gets (0666 less the umask).
+  fchmod(fd, 0666 & ~process_umask());
   if (fsync(fd) != 0 || close(fd) != 0) {
     const int err = errno;
     unlink(tmp.c_str());
@@ -198,6 +213,14 @@ void check_output_file(const std::string &path) {
   if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
     throw ArgError("'" + path + "' is " + kind_of(st.st_mode) + ": mpilat writes results only to regular files, " +
                    "which it replaces whole; never to a directory, device, FIFO or socket");
+  // Another user's entry in a sticky directory (a shared /tmp or project space) that is not ours either:
+  // the rename at the end would be refused after the whole measurement (root may replace it: CAP_FOWNER).
+  struct stat dir;
+  const uid_t me = geteuid();
+  if (me != 0 && st.st_uid != me && lstat(dir_of(path).c_str(), &dir) == 0 && (dir.st_mode & S_ISVTX) &&
+      dir.st_uid != me)
+    throw ArgError("'" + path + "' belongs to another user (uid " + std::to_string(st.st_uid) + ") in a directory " +
+                   "with the sticky bit (" + dir_of(path) + "): it cannot be replaced; give another name or directory");
   // What the name reads as (through a link): an input keeps its name.
   if (stat(path.c_str(), &st) != 0) return;
   InputRegistry &r = inputs();
@@ -371,7 +394,7 @@ std::string temporary_beside(const std::string &path, const std::string &suffix)
   name.push_back('\0');
   const int fd = mkstemps(name.data(), static_cast<int>(suffix.size()));
   if (fd < 0) fail("cannot create a file in", dir_of(path), errno);
-  fchmod(fd, 0644);
+  fchmod(fd, 0666 & ~process_umask());  // gnuplot writes into it: the mode a result gets
   close(fd);
   return std::string(name.data());
 }

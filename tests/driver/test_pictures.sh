@@ -11,7 +11,8 @@
 #   4. No gnuplot on the PATH (a compute node without it): refused before anything is measured, exit 2,
 #      naming --noplot, no file; before, the whole run was measured (69 s in a review) and nothing written.
 #   5. and 6. below: a disk that fills while drawing, and a set whose rename is refused half-way (root only);
-#   7. a reader that closes the pipe at once: the files whole all the same.
+#   6b. another user's file in a sticky directory (root only: run as nobody): refused before measuring;
+#   7. a reader that closes the pipe at once: the files whole all the same; 8. the umask honoured.
 set -u
 bin=$1 mpiexec=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -154,6 +155,31 @@ assert b'</svg>' in svg[-64:] and png[-12:-4] == b'\0\0\0\0IEND'" 2> /dev/null &
   else
     echo "(chattr +i is refused here: the refused rename is not made)"
   fi
+  # 6b. Another user's file in a sticky directory (a shared /tmp): the rename would be refused at the end, so
+  #     the run is refused before it measures (exit 2, naming the file), nothing touched. Run as nobody, the
+  #     file of the last run handed to daemon; before, the whole run was measured, then refused.
+  if command -v setpriv > /dev/null; then
+    mkdir -m 1777 sticky
+    chmod o+x "$work"  # nobody passes through the test's folder to the shared one
+    as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$work/sticky" "$@"; }
+    as_nobody $mpiexec -n 2 "$bin/mpptest" ${args[mpptest]} -noplot -outdir sticky > sticky1.log 2>&1 \
+      || bad "sticky: first run as nobody ($(tail -c 300 sticky1.log))"
+    cp sticky/mppout.csv sticky.csv
+    chown 1:1 sticky/mppout.json
+    start=$SECONDS
+    as_nobody $mpiexec -n 2 "$bin/mpptest" ${args[mpptest]} -noplot -outdir sticky > sticky2.log 2>&1
+    status=$?
+    [ "$status" = 2 ] && grep -q "sticky/mppout.json' belongs to another user (uid 1) in a directory with the sticky bit" sticky2.log \
+      && ! grep -q "^#" sticky2.log && ok || bad "sticky: exit $status ($(tail -c 300 sticky2.log))"
+    cmp -s sticky.csv sticky/mppout.csv && [ "$(stat -c %U sticky/mppout.json)" != nobody ] && ok || bad "sticky: a file touched"
+    ls -A sticky | grep -q '^\.mpilat-' && bad "sticky: temporary files left" || ok
+  fi
 fi
+# 8. Outputs honour the umask, pictures included (0666 less it, as any new file of the user's): umask 027 gives
+#    0640 to every file. Before, every output was made 0644 whatever the umask.
+mkdir masked
+( umask 027; $mpiexec -n 2 "$bin/mpptest" ${args[mpptest]} -outdir masked > masked.log 2>&1 ) || bad "umask: mpptest ($(tail -c 300 masked.log))"
+modes=$(stat -c %a masked/* | sort -u | tr '\n' ' ')
+[ "$modes" = "640 " ] && [ -s masked/mppout.png ] && ok || bad "umask 027: modes $modes ($(ls masked | tr '\n' ' '))"
 
 finish_checks driver_pictures
