@@ -245,6 +245,10 @@ Launch read_launch_text(const std::string &text, const std::string &path) {
   if (text.rfind("\xff\xfe", 0) == 0 || text.rfind("\xfe\xff", 0) == 0)
     throw BadInput(path + ": UTF-16 text (it starts with a byte-order mark); JSON is read as UTF-8: convert it, "
                           "e.g. iconv -f UTF-16 -t UTF-8");
+  // nlohmann-json ends its input at a NUL byte: what follows one would be ignored unread. JSON never holds a
+  // raw NUL (in a string it is \u0000).
+  if (const size_t nul = text.find('\0'); nul != std::string::npos)
+    throw BadInput(path + ": not an mpilat JSON result (a NUL byte at byte " + std::to_string(nul) + ")");
   json j;
   try {
     // Depth bounded while it is read: no mpilat result nests deeper than a few levels.

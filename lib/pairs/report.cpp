@@ -130,7 +130,9 @@ std::string pair_csv_text(const PairResult &r) {
 
 PairResult parse_pair_json(const std::string &text, const std::string &name) {
   check_json_parse_memory(text.size(), name);
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  // nlohmann-json ends its input at a NUL byte (what follows would be ignored): JSON never holds a raw one.
+  const nlohmann::json j = text.find('\0') == std::string::npos ? nlohmann::json::parse(text, nullptr, false)
+                                                                 : nlohmann::json(nlohmann::json::value_t::discarded);
   if (j.is_discarded() || !j.is_object() || j.value("format", "") != "mpilat-pairs")
     throw DataError(name + ": not the JSON of a pair matrix (format mpilat-pairs)");
   if (!j.contains("matrices"))

@@ -2,22 +2,29 @@
    (default 1st) stat() of a path ending in $SWAP_AFTER_STAT returns, $SWAP_WITH (a FIFO made by the test) is
    renamed over that path, once.
    The program has checked a regular file and then opens a FIFO: the race of a name swapped after its check,
-   made to happen every time. */
+   made to happen every time. With $SWAP_GROW_TO (bytes) instead of $SWAP_WITH, the file itself grows to that
+   size there (sparse: truncate): a file that grows after its size was checked. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void swap_after(const char *path) {
   static int seen = 0;
   const char *suffix = getenv("SWAP_AFTER_STAT"), *with = getenv("SWAP_WITH"), *at = getenv("SWAP_AT");
-  if (suffix == NULL || with == NULL || path == NULL) return;
+  const char *grow_to = getenv("SWAP_GROW_TO");
+  if (suffix == NULL || (with == NULL && grow_to == NULL) || path == NULL) return;
   const size_t n = strlen(path), m = strlen(suffix);
   if (n < m || strcmp(path + n - m, suffix) != 0) return;
   if (++seen != (at ? atoi(at) : 1)) return;
-  if (rename(with, path) != 0) perror("swap_after_stat: rename");
+  if (grow_to != NULL) {
+    if (truncate(path, strtoll(grow_to, NULL, 10)) != 0) perror("swap_after_stat: truncate");
+  } else if (rename(with, path) != 0) {
+    perror("swap_after_stat: rename");
+  }
 }
 
 int stat(const char *restrict path, struct stat *restrict st) {

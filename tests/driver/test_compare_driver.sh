@@ -184,6 +184,9 @@ expect_refusal "cannot open missing.json: No such file or directory" a1.json -- 
 expect_refusal "v2.json: mpilat-latency format_version 2, this mpilat-compare reads version 1" v2.json
 expect_refusal "garbage.json: not an mpilat JSON result" garbage.json -- a1.json
 expect_refusal "binary.json: not an mpilat JSON result" a1.json -- binary.json
+# A NUL byte ends nlohmann-json's input: a result with one and garbage behind it was read up to the NUL.
+(cat a1.json; printf '\0garbage{') > nul.json
+expect_refusal "nul.json: not an mpilat JSON result (a NUL byte at byte $(wc -c < a1.json))" nul.json -- a1.json
 [ "$(wc -c < refused.err)" -lt 300 ] && ok || bad "binary garbage echoed to the terminal"
 # A FIFO swapped in for the checked file (issue 45: 2 of 150 reads hung): swap_after_stat renames a FIFO over
 # race.json right after the library's check (the 2nd stat of the name: the driver's own list of files is the
@@ -195,6 +198,17 @@ LD_PRELOAD=$swap ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_or
 rc=$?
 [ "$rc" = 2 ] && [ -p race.json ] && grep -q 'race.json: not a regular file any more (replaced after it was checked)' race.err && ok \
   || bad "a FIFO swapped in after the check: exit $rc ($(cat race.err))"
+# A file that grows after its size was checked, past what an input may hold (1 GiB): the read is bounded by the
+# bytes it has read, not by the size checked (a sparse 1 GiB + 64 KiB, grown right after the check).
+cp a1.json grown.json
+LD_PRELOAD=$swap ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 SWAP_AFTER_STAT=grown.json SWAP_AT=2 \
+  SWAP_GROW_TO=$((1073741824 + 65536)) timeout -k 5 60 "$compare" grown.json a2.json a3.json --noplot --outdir grown_out \
+  > /dev/null 2> grown.err
+rc=$?
+[ "$rc" = 2 ] && [ "$(stat -c %s grown.json)" -gt 1073741824 ] \
+  && grep -q 'grown.json: grew beyond what an input may hold (1073741824 bytes) while it was read' grown.err && ok \
+  || bad "a file grown past 1 GiB after its check: exit $rc ($(head -c 300 grown.err))"
+rm -f grown.json
 expect_refusal 'no files after "--"' a1.json --
 expect_refusal "confidence must be in (0, 1), got 1" a1.json --confidence 1
 expect_refusal "The following argument was not expected: --seed" a1.json --seed 3  # the bootstrap's options are gone with it (API 8)

@@ -135,6 +135,10 @@ $mmpi2mat --base .. "$data/mmpi/paper_example.dat" > /dev/null 2> dots.err; rc=$
 
 $mmpi2mat notpairs.json > b.out 2> b.err; rc=$?
 [ "$rc" = 2 ] && grep -q "notpairs.json: not the JSON of a pair matrix" b.err && ok || bad "another JSON: rc $rc $(cat b.err)"
+# A NUL byte ends nlohmann-json's input: a pair JSON with one and bytes behind it is refused, not read to the NUL.
+(cat ammpi_4_64_10.json; printf '\0{"rest": "never read"}') > nul.json
+$mmpi2mat --noplot nul.json > nul.out 2> nul.err; rc=$?
+[ "$rc" = 2 ] && grep -q "nul.json: not the JSON of a pair matrix" nul.err && [ ! -e nul.csv ] && ok || bad "a NUL byte: rc $rc $(cat nul.err)"
 
 # ---- logs of the 2009 program: the paper's sample (tabs, header over two lines)
 cp "$data/mmpi/paper_example.dat" .
