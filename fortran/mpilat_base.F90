@@ -218,15 +218,15 @@ contains
   !> The distinct values (microseconds, ascending) and their counts, in arrays allocated here.
   subroutine lat_histogram_get(hist, values_us, counts, ierr)
     type(lat_histogram), intent(in) :: hist
-    real(c_double), allocatable, intent(out) :: values_us(:)
-    integer(c_int64_t), allocatable, intent(out) :: counts(:)
+    real(c_double), allocatable, target, intent(out) :: values_us(:)
+    integer(c_int64_t), allocatable, target, intent(out) :: counts(:)
     integer, optional, intent(out) :: ierr
     integer(c_int64_t) :: n
     integer(c_int) :: rc
     n = 0
     rc = lat_histogram_size_c(hist%handle, n)
     allocate (values_us(n), counts(n))
-    if (rc == LAT_SUCCESS .and. n > 0) rc = lat_histogram_get_c(hist%handle, n, values_us, counts)
+    if (rc == LAT_SUCCESS .and. n > 0) rc = lat_histogram_get_c(hist%handle, n, c_loc(values_us), c_loc(counts))
     call handle(rc, 'lat_histogram_get', ierr)
   end subroutine lat_histogram_get
 
@@ -246,15 +246,11 @@ contains
     integer(c_int64_t), intent(in) :: bytes
     type(lat_stats), intent(out) :: stats
     integer, optional, intent(out) :: ierr
-    real(c_double) :: dummy(1)
-    integer(c_int) :: rc
-    if (size(values_us) > 0) then
-      rc = lat_stats_compute_c(size(values_us, kind=c_int64_t), values_us, bytes, stats)
-    else
-      dummy = 0
-      rc = lat_stats_compute_c(0_c_int64_t, dummy, bytes, stats)
-    end if
-    call handle(rc, 'lat_stats_compute', ierr)
+    real(c_double), allocatable, target :: copy(:)
+    type(c_ptr) :: p
+    integer(c_int64_t) :: n
+    call double_arg(values_us, copy, p, n)
+    call handle(lat_stats_compute_c(n, p, bytes, stats), 'lat_stats_compute', ierr)
   end subroutine lat_stats_compute
 
   !> npp = nint(max(1, res_npp * res_timing / median_ppt)).

@@ -212,14 +212,14 @@ contains
   subroutine lat_write_latency_files(outdir, command_line, program_seconds, timer, timer_hist, pp, pp_hist, ierr)
     character(len=*), intent(in) :: outdir, command_line
     real(c_double), intent(in) :: program_seconds
-    type(lat_timer_result), intent(in) :: timer
+    type(lat_timer_result), intent(in), target :: timer
     type(lat_histogram), intent(in) :: timer_hist
     type(lat_pingpong_result), intent(in) :: pp
     type(lat_histogram), intent(in) :: pp_hist
     integer, optional, intent(out) :: ierr
     integer(c_int) :: rc
     rc = lat_write_latency_files_c(trim(outdir)//c_null_char, trim(command_line)//c_null_char, &
-                                   program_seconds, timer, timer_hist%handle, pp, pp_hist%handle)
+                                   program_seconds, c_loc(timer), timer_hist%handle, pp, pp_hist%handle)
     call handle(rc, 'lat_write_latency_files', ierr)
   end subroutine lat_write_latency_files
 
@@ -255,7 +255,7 @@ contains
     type(lat_timer_result), optional, intent(in), target :: timer
     integer, optional, intent(out) :: ierr
     integer(c_int64_t), allocatable, target :: copy(:)
-    type(lat_npp_study_row), allocatable :: room(:)
+    type(lat_npp_study_row), allocatable, target :: room(:)
     type(c_ptr) :: timer_p, values_p
     integer(c_int64_t) :: n
     timer_p = c_null_ptr
@@ -263,7 +263,7 @@ contains
     call int64_arg(values, copy, values_p, n)
     allocate (room(max(n, 1_c_int64_t)))  ! never empty for C (an empty list is refused there, with its count)
     call handle(lat_npp_study_c(int(comm, c_int), opts, timer_p, int(n, c_int), values_p, &
-                                merge(1_c_int, 0_c_int, by_res_npp), result, room), 'lat_npp_study', ierr)
+                                merge(1_c_int, 0_c_int, by_res_npp), result, c_loc(room)), 'lat_npp_study', ierr)
     rows = room(1:n)
   end subroutine npp_study_int
 
@@ -289,11 +289,11 @@ contains
     type(lat_npp_study_row), intent(in) :: rows(:)
     logical, intent(in) :: render
     integer, optional, intent(out) :: ierr
-    type(lat_npp_study_row), allocatable :: copy(:)
+    type(lat_npp_study_row), allocatable, target :: copy(:)
     copy = rows
     if (size(copy) == 0) allocate (copy(1))
     call handle(lat_write_npp_study_files_c(trim(outdir)//c_null_char, trim(command_line)//c_null_char, pp, &
-                                            size(rows, kind=c_int), copy, merge(1_c_int, 0_c_int, render)), &
+                                            size(rows, kind=c_int), c_loc(copy), merge(1_c_int, 0_c_int, render)), &
                 'lat_write_npp_study_files', ierr)
   end subroutine lat_write_npp_study_files
 

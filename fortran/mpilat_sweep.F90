@@ -154,7 +154,7 @@ contains
   subroutine lat_sweep_get_samples(sweep, i, values_us, ierr)
     type(lat_sweep), intent(in) :: sweep
     integer, intent(in) :: i
-    real(c_double), allocatable, intent(out) :: values_us(:)
+    real(c_double), allocatable, target, intent(out) :: values_us(:)
     integer, optional, intent(out) :: ierr
     type(lat_sweep_point) :: p
     integer(c_int) :: rc
@@ -164,7 +164,7 @@ contains
     rc = lat_sweep_get_point_c(sweep%handle, int(i - 1, c_int64_t), p)
     n = p%samples + p%rerun_samples
     allocate (values_us(max(n, 1_c_int64_t)))
-    if (rc == LAT_SUCCESS) rc = lat_sweep_get_samples_c(sweep%handle, int(i - 1, c_int64_t), n, values_us)
+    if (rc == LAT_SUCCESS) rc = lat_sweep_get_samples_c(sweep%handle, int(i - 1, c_int64_t), n, c_loc(values_us))
     values_us = values_us(1:n)
     call handle(rc, 'lat_sweep_get_samples', ierr)
   end subroutine lat_sweep_get_samples

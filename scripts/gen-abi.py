@@ -40,6 +40,7 @@ from abi.layout import layout_tests  # noqa: E402
 from abi.json_fields import json_fields  # noqa: E402
 from abi.growth import growth_files  # noqa: E402
 from abi.outputs_registry import output_kinds  # noqa: E402
+from abi.fortran_c import fortran_c  # noqa: E402
 from abi.symbols import symbol_map, release_stub  # noqa: E402
 from abi.bindings import bindings  # noqa: E402
 from abi.drivers import drivers  # noqa: E402
@@ -63,6 +64,7 @@ def outputs():
     files.update(growth_files(caps))
     files['lib/generated/mpilat.map'] = symbol_map(caps)
     files.update(output_kinds(caps))
+    files.update(fortran_c(caps))
     return files
 
 

@@ -95,6 +95,11 @@ program test_f08
   call lat_stats_compute([4.0_c_double, 1.0_c_double, 3.0_c_double, 2.0_c_double], 8_c_int64_t, stats)
   call check(stats%median_us == 2.5_c_double .and. abs(stats%variance_us2 - 5.0_c_double/3) < 1e-14_c_double, &
              'lat_stats_compute from Fortran')
+  if (allocated(values)) deallocate (values)
+  allocate (values(0))
+  call lat_stats_compute(values, 8_c_int64_t, stats, ierr)
+  call check(ierr == LAT_SUCCESS .and. stats%count == 0, 'lat_stats_compute of no values: none counted')
+  deallocate (values)
   call lat_quantiles_compute([(real(i, c_double), i = 1, 100)], q)
   call check(q%p_us(5) == 50 .and. q%median_ci_us(1) == 40 .and. q%median_ci_us(2) == 61, &
              'lat_quantiles_compute from Fortran: p50 and the interval of the median of 1..100')
