@@ -7,7 +7,17 @@
 
 namespace lat {
 
-/// MemAvailable of /proc/meminfo in bytes, or -1 where the system does not say.
+/// The memory this process's cgroup leaves it (cgroup v2 or v1's memory controller, the tightest of its
+/// levels): limited is false where no level has a limit or no cgroup is found.
+struct CgroupMemory {
+  bool limited = false;
+  uint64_t limit = 0, left = 0;  ///< bytes: the limit, and what it leaves (limit less usage less inactive files)
+  std::string dir;               ///< the level whose limit leaves least
+};
+CgroupMemory cgroup_memory();
+
+/// MemAvailable of /proc/meminfo in bytes, or what the process's memory cgroup leaves where that is less
+/// (cgroup_memory: a batch job's --mem); -1 where the system says neither.
 int64_t available_memory_bytes();
 
 /// "" when need_bytes fit in available_bytes (or it is unknown, < 0), else "<what> needs <MB> MB of <of>, but
@@ -20,8 +30,8 @@ std::string memory_complaint(const std::string &what, double need_bytes, const s
 /// moves the children to a stack of its own).
 constexpr uint64_t kJsonParseBytesPerByte = 20;
 
-/// NoMemError naming `name` when parsing `bytes` of JSON could pass the address-space or data limit
-/// (ulimit -v, -d) with what the process already maps: nlohmann-json aborts rather than throws when memory
+/// NoMemError naming `name` when parsing `bytes` of JSON could pass what the memory cgroup leaves, or the
+/// address-space or data limit (ulimit -v, -d) with what the process already maps: nlohmann-json aborts rather than throws when memory
 /// runs out while it unwinds (its destructor allocates), so such a text is refused before it is parsed.
 void check_json_parse_memory(uint64_t bytes, const std::string &name);
 
