@@ -80,15 +80,16 @@ CgroupMemory cgroup_memory() {
   CgroupMemory m;
   const CgroupPlace place = memory_cgroup();
   if (place.dir.empty()) return m;
-  // Each level's limit holds for every cgroup below it: the tightest room counts. Usage less the inactive
-  // file pages (reclaimed before the OOM killer is called), as container runtimes count a working set.
+  // Each level's limit holds for every cgroup below it: the tightest room counts. Usage less the page cache
+  // (file pages, which the kernel reclaims before it calls the OOM killer): a refusal must not come from
+  // files the job has read.
   for (std::string dir = place.dir;;) {
     const uint64_t limit = number_in(dir + (place.v2 ? "/memory.max" : "/memory.limit_in_bytes"));
     const uint64_t usage = number_in(dir + (place.v2 ? "/memory.current" : "/memory.usage_in_bytes"));
     // cgroup v1 writes "no limit" as the largest page-aligned int64.
     if (limit < (uint64_t{1} << 62) && usage != UINT64_MAX) {
-      const uint64_t inactive = stat_of(dir + "/memory.stat", place.v2 ? "inactive_file" : "total_inactive_file");
-      const uint64_t used = usage > inactive ? usage - inactive : 0;
+      const uint64_t cache = stat_of(dir + "/memory.stat", place.v2 ? "file" : "total_cache");
+      const uint64_t used = usage > cache ? usage - cache : 0;
       const uint64_t left = limit > used ? limit - used : 0;
       if (!m.limited || left < m.left) m = CgroupMemory{true, limit, left, dir};
     }

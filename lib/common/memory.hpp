@@ -11,7 +11,7 @@ namespace lat {
 /// levels): limited is false where no level has a limit or no cgroup is found.
 struct CgroupMemory {
   bool limited = false;
-  uint64_t limit = 0, left = 0;  ///< bytes: the limit, and what it leaves (limit less usage less inactive files)
+  uint64_t limit = 0, left = 0;  ///< bytes: the limit, and what it leaves (limit less usage less page cache)
   std::string dir;               ///< the level whose limit leaves least
 };
 CgroupMemory cgroup_memory();
