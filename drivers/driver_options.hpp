@@ -10,13 +10,24 @@
 #include <type_traits>
 #include <vector>
 
+#include "driver_support.h"
 #include "mpilat.h"
+#include "options_show.h"
 
 /// --progress sets progress to 1, --noprogress to 0; otherwise it keeps its value (the default). Two flag
 /// callbacks: CLI11 turns a "{0}" flag into -1 ("negated"), not 0.
+/// Options of which at most one may be given: two are refused naming both ("--async excludes --head"), where
+/// CLI11 would run their callbacks in the order they were declared and the later one would win silently.
+inline void exclude_each_other(const std::vector<CLI::Option *> &options) {
+  for (CLI::Option *a : options)
+    for (CLI::Option *b : options)
+      if (a != b) a->excludes(b);
+}
+
 inline void add_progress_flags(CLI::App &app, int &progress, const std::string &default_text) {
-  app.add_flag_callback("--progress", [&progress] { progress = 1; }, "progress on stderr (default: " + default_text + ")");
-  app.add_flag_callback("--noprogress", [&progress] { progress = 0; }, "no progress lines");
+  exclude_each_other({app.add_flag_callback("--progress", [&progress] { progress = 1; },
+                                            "progress on stderr (default: " + default_text + ")"),
+                      app.add_flag_callback("--noprogress", [&progress] { progress = 0; }, "no progress lines")});
 }
 
 /// Every option's help shows its default as the library (lat_*_defaults) or the driver set it before the
@@ -42,6 +53,16 @@ inline bool timer_option(const std::string &option_and_value, const std::string 
 
 /// The verdict of a lat_*_check() call: "" when rc is LAT_SUCCESS, else the library's message, which
 /// names the option and its value ("reps must be >= 1, got 0").
+/// MPILAT_SHOW_OPTIONS (driver_show_options_asked): rank 0 prints each options struct the run would measure
+/// with, every rank ends (exit 0) and nothing is measured; false otherwise. Called after every check.
+template <class... Options>
+bool show_options_instead(int rank, const Options &...options) {
+  if (!driver_show_options_asked()) return false;
+  if (rank == 0) (driver_show(options), ...);
+  driver_finalize(DRIVER_DONE);
+  return true;
+}
+
 inline std::string check_complaint(int rc) { return rc == LAT_SUCCESS ? "" : lat_last_error_message(); }
 
 /// CLI11's check that an option's value is a number > 0, with a message that names the value

@@ -224,6 +224,11 @@ int driver_measurement_failed(const char *program, int rc, int rank) {
   return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED;
 }
 
+int driver_show_options_asked(void) {
+  const char *v = getenv("MPILAT_SHOW_OPTIONS");
+  return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+}
+
 void driver_launch_hint(const char *program) {
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);

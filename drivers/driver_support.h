@@ -59,6 +59,11 @@ int driver_warn_oversubscribed(const char *program);
     thread ends the process with status, saying why, when MPI_Finalize has not returned within 10 s: by then
     every rank has passed the barrier, after the files were written. Tested by the cluster tests. */
 void driver_finalize(int status);
+
+/* Non-zero when MPILAT_SHOW_OPTIONS is set (and not "0"): the driver prints on rank 0 the options structs it
+   would measure with (drivers/options_show.h: every field, after its checks) and ends with 0, measuring
+   nothing. For a job script checked before it is queued, and for the test option_fields. */
+int driver_show_options_asked(void);
 /** The exit status after a lat_write_* or lat_check_output_file call failed with rc: DRIVER_BAD_INPUT for
     LAT_ERR_ARG (an output that is a directory or device, an input, or another output of the run), else
     DRIVER_FAILED (the disk full, no permission). */

@@ -49,6 +49,16 @@ program latency_driver
       import :: c_int
       integer(c_int), value :: status
     end subroutine finalize
+    !> Non-zero under MPILAT_SHOW_OPTIONS: show the options, measure nothing (drivers/driver_support.h).
+    function show_options_asked() bind(C, name="driver_show_options_asked") result(yes)
+      import :: c_int
+      integer(c_int) :: yes
+    end function
+    !> Every field of the options as one JSON line on stdout (drivers/options_show.h, generated).
+    subroutine show_pingpong_options(opts) bind(C, name="driver_show_lat_pingpong_options")
+      import :: lat_pingpong_options
+      type(lat_pingpong_options), intent(in) :: opts
+    end subroutine
     !> Sleeps the given seconds (a grace period before ending a stuck job).
     subroutine pause_seconds(seconds) bind(C, name="latency_pause_seconds")
       import :: c_double
@@ -122,6 +132,11 @@ program latency_driver
   if (nstudy > 0) call MPI_Bcast(extras%study, nstudy, MPI_INTEGER8, 0, MPI_COMM_WORLD)
   call MPI_Bcast(extras%by_res_npp, 1, MPI_LOGICAL, 0, MPI_COMM_WORLD)
   call MPI_Bcast(extras%noplot, 1, MPI_LOGICAL, 0, MPI_COMM_WORLD)
+  if (show_options_asked() /= 0) then  ! the options it would measure with (the timer's come from them)
+    if (rank == 0) call show_pingpong_options(popts)
+    call finalize(0)
+    stop
+  end if
 
   ! ---- Part 1: the timer on the source rank; Parts 2-5: the ping-pongs ---------------------------------
   oversubscribed = warn_oversubscribed('latency'//c_null_char)  ! said on stderr by rank 0

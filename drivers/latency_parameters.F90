@@ -152,10 +152,12 @@ contains
       end if
       select case (args(i)%text)
       case ('--help', '-h', '--quick')
-      case ('--progress')
-        opts%progress = 1
-      case ('--no-progress')
-        opts%progress = 0
+      case ('--progress', '--no-progress')
+        if (index(seen, '|--progress|') > 0 .and. index(seen, '|--no-progress|') > 0) then
+          call fail('--progress and --no-progress: give one')
+          return
+        end if
+        opts%progress = merge(1, 0, args(i)%text == '--progress')
       case ('--no-estimate')
         opts%estimate = 0
         no_estimate_given = .true.

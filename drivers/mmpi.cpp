@@ -106,6 +106,7 @@ int main(int argc, char **argv) {
     return status;
   }
   o.progress = rank == 0 ? progress : 0;
+  if (show_options_instead(rank, o)) return DRIVER_DONE;
   if (rank == 0) {
     const long long pairs = static_cast<long long>(nprocs) * (nprocs - 1) / 2;
     const long long steps = o.schedule == LAT_PAIRS_ROUNDS ? (nprocs % 2 == 0 ? nprocs - 1 : nprocs) : pairs;

@@ -143,6 +143,7 @@ int main(int argc, char **argv) {
     return status;
   }
   o.progress = rank == o.root ? progress : 0;
+  if (show_options_instead(rank, o)) return DRIVER_DONE;
   latency_install_stop_handlers();
   lat_coll coll = nullptr;
   const int rc = lat_collective(MPI_COMM_WORLD, &o, static_cast<int64_t>(sizes.size()), sizes.empty() ? nullptr : sizes.data(), &coll);

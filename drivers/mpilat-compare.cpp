@@ -428,6 +428,10 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "mpilat-compare: error: %s\n", lat_last_error_message());
     return 2;
   }
+  if (driver_show_options_asked()) {  // the options it would compare with, no file read
+    driver_show(opts);
+    return DRIVER_DONE;
+  }
   try {
     const int done = run(a_files, b_files, outdir, opts, !noplot, command_line_of(argc, argv));
     return done == DRIVER_DONE ? driver_stdout_status("mpilat-compare") : done;

@@ -92,13 +92,16 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_option("--step_rel", o.step_rel, "report steps rising this far above the neighbouring trend");
   app.add_option("--max_run_time,--budget", o.budget_s,
                  "seconds the sweep may take; then it ends with what it has (exit 3); 0: no limit");
-  app.add_flag("--roundtrip", [&](int64_t) { o.pattern = LAT_SWEEP_PINGPONG; }, "blocking ping-pong (default)");
-  app.add_flag("--async,--nonblocking", [&](int64_t) { o.pattern = LAT_SWEEP_NONBLOCKING; },
-               "ping-pong with MPI_Irecv/MPI_Isend");
-  app.add_flag("--head", [&](int64_t) { o.pattern = LAT_SWEEP_HEAD_TO_HEAD; }, "head-to-head exchange");
-  app.add_flag("--persistant,--persistent", [&](int64_t) { o.pattern = LAT_SWEEP_PERSISTENT; },
-               "ping-pong with persistent requests (MPI_Send_init, MPI_Recv_init, MPI_Start), made once a sample; "
-               "not with -cachesize");
+  // Two of these were resolved silently by the order CLI11 declares them (-async -roundtrip: async): refused.
+  std::vector<CLI::Option *> patterns = {
+      app.add_flag("--roundtrip", [&](int64_t) { o.pattern = LAT_SWEEP_PINGPONG; }, "blocking ping-pong (default)"),
+      app.add_flag("--async,--nonblocking", [&](int64_t) { o.pattern = LAT_SWEEP_NONBLOCKING; },
+                   "ping-pong with MPI_Irecv/MPI_Isend"),
+      app.add_flag("--head", [&](int64_t) { o.pattern = LAT_SWEEP_HEAD_TO_HEAD; }, "head-to-head exchange"),
+      app.add_flag("--persistant,--persistent", [&](int64_t) { o.pattern = LAT_SWEEP_PERSISTENT; },
+                   "ping-pong with persistent requests (MPI_Send_init, MPI_Recv_init, MPI_Start), made once a "
+                   "sample; not with -cachesize")};
+  exclude_each_other(patterns);
   bool memcpy_only = false;
   app.add_flag("--memcpy", memcpy_only,
                "no communication: the timing rank copies size bytes with memcpy (time per copy; one process is "
@@ -251,6 +254,7 @@ int main(int argc, char **argv) {
     driver_finalize(DRIVER_BAD_INPUT);
     return DRIVER_BAD_INPUT;
   }
+  if (show_options_instead(rank, s.opts)) return DRIVER_DONE;
   driver_warn_oversubscribed("mpptest");
   latency_install_stop_handlers();
   lat_sweep sweep = nullptr;

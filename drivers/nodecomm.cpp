@@ -167,7 +167,13 @@ int main(int argc, char **argv) {
   }
   const std::string cmd = command_line_of(argc, argv);
   if (status < 0 && rank == 0 && !s.noplot && !driver_plotter_usable("nodecomm", "--noplot")) status = DRIVER_BAD_INPUT;
-  if (fit_only) return status >= 0 ? status : fit_table(s, cmd);
+  if (fit_only) {
+    if (status < 0 && driver_show_options_asked()) {
+      driver_show(s.fit);
+      return DRIVER_DONE;
+    }
+    return status >= 0 ? status : fit_table(s, cmd);
+  }
   // One verdict on the options for every rank before any collective step (a launch may give ranks different ones).
   status = driver_agree_options("nodecomm", status, options_complaint().c_str());
   if (status < 0 && !driver_outdir_usable("nodecomm", "--outdir", s.outdir.c_str(), "nodecomm", nullptr)) status = DRIVER_BAD_INPUT;
@@ -176,6 +182,7 @@ int main(int argc, char **argv) {
     return status;
   }
   s.opts.progress = rank == 0 ? s.progress : 0;
+  if (show_options_instead(rank, s.opts, s.fit)) return DRIVER_DONE;
   driver_warn_oversubscribed("nodecomm");
   latency_install_stop_handlers();
   lat_nodecomm measured = nullptr;

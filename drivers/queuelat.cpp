@@ -84,6 +84,7 @@ int main(int argc, char **argv) {
   }
   o.progress = progress >= 0 ? progress : latency_stderr_is_terminal();
   if (rank != o.source) o.progress = 0;
+  if (show_options_instead(rank, o)) return DRIVER_DONE;
   driver_warn_oversubscribed("queuelat");
   latency_install_stop_handlers();
   lat_queue q = nullptr;

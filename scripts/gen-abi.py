@@ -41,6 +41,7 @@ from abi.json_fields import json_fields  # noqa: E402
 from abi.growth import growth_files  # noqa: E402
 from abi.outputs_registry import output_kinds  # noqa: E402
 from abi.fortran_c import fortran_c  # noqa: E402
+from abi.options_show import options_show  # noqa: E402
 from abi.symbols import symbol_map, release_stub  # noqa: E402
 from abi.bindings import bindings  # noqa: E402
 from abi.drivers import drivers  # noqa: E402
@@ -65,6 +66,7 @@ def outputs():
     files['lib/generated/mpilat.map'] = symbol_map(caps)
     files.update(output_kinds(caps))
     files.update(fortran_c(caps))
+    files.update(options_show(caps))
     return files
 
 
