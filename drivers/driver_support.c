@@ -16,7 +16,48 @@
 #include "mpilat.h"
 
 /* Progress lines are on by default only where a person is watching. */
-int latency_stderr_is_terminal(void) { return isatty(STDERR_FILENO) ? 1 : 0; }
+/* The parent of pid and its command name, from /proc/<pid>/stat ("pid (comm) state ppid ..."; comm may hold
+   spaces and parentheses: it ends at the last ')'). */
+static pid_t parent_of(pid_t pid, char *comm, size_t comm_size) {
+  char path[64], text[512];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return 0;
+  const size_t n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  char *open = strchr(text, '('), *close = strrchr(text, ')');
+  int ppid = 0;
+  if (open == NULL || close == NULL || close < open || sscanf(close + 1, " %*c %d", &ppid) != 1) return 0;
+  snprintf(comm, comm_size, "%.*s", (int)(close - open - 1), open + 1);
+  return (pid_t)ppid;
+}
+
+int latency_stderr_is_terminal(void) {
+  if (isatty(STDERR_FILENO)) return 1;
+  /* Up through the launcher's processes only: a shell above mpiexec may have a terminal that mpiexec's own
+     stderr (a file) does not reach. */
+  static const char *const launchers[] = {"hydra_pmi_proxy", "mpiexec", "mpiexec.hydra", "mpiexec.mpich", "mpirun",
+                                          "mpirun.mpich", "mpiexec.openmpi", "mpirun.openmpi", "orterun", "orted",
+                                          "prted", "prterun", NULL};
+  char comm[64];
+  pid_t pid = getppid();
+  for (int depth = 0; depth < 4 && pid > 1; ++depth) {
+    const pid_t parent = parent_of(pid, comm, sizeof comm);
+    int launcher = 0;
+    for (int k = 0; launchers[k] != NULL; ++k) launcher |= strcmp(comm, launchers[k]) == 0;
+    if (!launcher) return 0;
+    char path[64], target[64];
+    snprintf(path, sizeof path, "/proc/%d/fd/2", (int)pid);
+    const ssize_t len = readlink(path, target, sizeof target - 1);
+    if (len > 0) {
+      target[len] = '\0';
+      if (strncmp(target, "/dev/pts/", 9) == 0 || strncmp(target, "/dev/tty", 8) == 0) return 1;
+    }
+    pid = parent;
+  }
+  return 0;
+}
 
 static volatile sig_atomic_t stop_signo = 0;
 static struct timespec first_stop_at;

@@ -10,7 +10,9 @@ extern "C" {
 /** Exit statuses of every driver. */
 enum driver_exit { DRIVER_DONE = 0, DRIVER_FAILED = 1, DRIVER_BAD_INPUT = 2, DRIVER_PARTIAL = 3 };
 
-/** 1 when stderr is a terminal (progress lines are on by default only there). */
+/** 1 when stderr is a terminal, or is a launcher's pipe and that launcher's own stderr is one (MPICH's hydra
+    and Open MPI's daemons forward a rank's stderr through pipes, so under mpiexec at a terminal the rank's
+    own never is): progress lines are on by default only there. */
 int latency_stderr_is_terminal(void);
 /** First SIGTERM/SIGINT: lat_request_stop(); more within 1 s are the same request (Slurm sends TERM, CONT,
     TERM); one later than that ends the program. */

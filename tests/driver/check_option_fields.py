@@ -9,6 +9,7 @@ option bound to the wrong field (or to none) fails both ways: its own field keep
 """
 import json
 import os
+import pty
 import shlex
 import subprocess
 import sys
@@ -54,18 +55,19 @@ def table(path):
     return rows
 
 
-def shown(driver_dir, mpiexec, driver, args):
+def shown(driver_dir, mpiexec, driver, args, stderr=subprocess.PIPE):
     """{struct: {field: value}} the driver shows, or a string saying why not."""
     command = [os.path.join(driver_dir, driver)] + args
     if driver != 'mpilat-compare' and '--fit' not in args:
         command = shlex.split(mpiexec) + ['-n', '2'] + command
     env = dict(os.environ, MPILAT_SHOW_OPTIONS='1')
     try:
-        run = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
+        run = subprocess.run(command, stdout=subprocess.PIPE, stderr=stderr, text=True, timeout=60, env=env,
+                             stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return 'no answer within 60 s'
     if run.returncode != 0:
-        return f'exit {run.returncode}: {(run.stderr + run.stdout).strip()[:300]}'
+        return f'exit {run.returncode}: {((run.stderr or "") + run.stdout).strip()[:300]}'
     out = {}
     for line in run.stdout.splitlines():
         if line.startswith('{"struct"'):
@@ -125,6 +127,19 @@ def main():
             struct, name = key.split('.')
             if name not in got.get(struct, {}):
                 bad.append(f'line {n}: {driver} {" ".join(args)}: {key} not shown')
+    # Progress "on where stderr is a terminal" (latency, mpptest, queuelat): the launcher's stderr, since
+    # mpiexec hands each rank a pipe. With mpiexec's stderr on a pseudo-terminal the default is on.
+    for driver, struct in (('latency', 'lat_pingpong_options'), ('mpptest', 'lat_sweep_options'),
+                           ('queuelat', 'lat_queue_options')):
+        if driver not in built:
+            continue
+        master, slave = pty.openpty()
+        got = shown(driver_dir, mpiexec, driver, [], stderr=slave)
+        os.close(slave)
+        os.close(master)
+        if isinstance(got, str) or got.get(struct, {}).get('progress') != 1:
+            bad.append(f'{driver} with mpiexec at a terminal: progress {got if isinstance(got, str) else got.get(struct, {}).get("progress")}, '
+                       'expected 1 (on where stderr is a terminal)')
     for line in bad:
         print('FAIL: ' + line)
     print(f'option_fields: {len(rows)} runs, {len(covered)} options of the spec checked against their fields, '
