@@ -42,6 +42,7 @@ from abi.growth import growth_files  # noqa: E402
 from abi.outputs_registry import output_kinds  # noqa: E402
 from abi.fortran_c import fortran_c  # noqa: E402
 from abi.options_show import options_show  # noqa: E402
+from abi.capi_handles import capi_handles  # noqa: E402
 from abi.symbols import symbol_map, release_stub  # noqa: E402
 from abi.bindings import bindings  # noqa: E402
 from abi.drivers import drivers  # noqa: E402
@@ -67,6 +68,7 @@ def outputs():
     files.update(output_kinds(caps))
     files.update(fortran_c(caps))
     files.update(options_show(caps))
+    files.update(capi_handles(caps))
     return files
 
 

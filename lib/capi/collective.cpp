@@ -68,14 +68,6 @@ int lat_impl_collective(MPI_Comm comm, const lat_collective_options *opts, int64
   });
 }
 
-int lat_impl_coll_get_summary(lat_coll coll, lat_coll_summary *summary) {
-  return lat::guard([&] {
-    lat::require_nonnull(summary, "summary");
-    *summary = handle(coll).r.summary;
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_impl_coll_get_point(lat_coll coll, int64_t index, lat_coll_point *point) {
   return lat::guard([&] {
     lat::require_nonnull(point, "point");
@@ -117,10 +109,6 @@ int lat_write_coll_files(const char *outdir, const char *base, const char *comma
     lat::write_coll_files(outdir ? outdir : "", base, command_line ? command_line : "", r, render == 1);
     return LAT_SUCCESS;
   });
-}
-
-int lat_coll_free(lat_coll *coll) {
-  return lat::guard([&] { return lat::free_handle(coll, "coll"); });
 }
 
 }  // extern "C"

@@ -47,12 +47,6 @@ int lat_histogram_get(lat_histogram hist, int64_t n, double *values_us, int64_t 
   });
 }
 
-int lat_histogram_free(lat_histogram *hist) {
-  return lat::guard([&] {
-    return lat::free_handle(hist, "hist");
-  });
-}
-
 int lat_stats_compute(int64_t n, const double *values_us, int64_t bytes, lat_stats *stats) {
   return lat::guard([&] {
     lat::require_nonnull(stats, "stats");

@@ -41,14 +41,6 @@ int lat_impl_fit_maxrate(const lat_fit_options *opts, int64_t nobs, const lat_ma
   });
 }
 
-int lat_impl_maxrate_get_summary(lat_maxrate_fit fit, lat_fit_summary *summary) {
-  return lat::guard([&] {
-    lat::require_nonnull(summary, "summary");
-    *summary = handle(fit).r.summary;
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_impl_maxrate_get_model(lat_maxrate_fit fit, int regime, int model, lat_model_fit *result) {
   return lat::guard([&] {
     lat::require_nonnull(result, "result");
@@ -72,12 +64,6 @@ int lat_maxrate_get_errors(lat_maxrate_fit fit, int model, int64_t n, double *re
     const std::vector<double> &e = r.rel_err[static_cast<size_t>(model)];
     std::copy(e.begin(), e.end(), rel_err);
     return LAT_SUCCESS;
-  });
-}
-
-int lat_maxrate_free(lat_maxrate_fit *fit) {
-  return lat::guard([&] {
-    return lat::free_handle(fit, "fit");
   });
 }
 

@@ -39,25 +39,6 @@ int lat_impl_nodecomm_measure(MPI_Comm comm, const lat_nodecomm_options *opts, i
   });
 }
 
-int lat_impl_nodecomm_get_summary(lat_nodecomm nodecomm, lat_nodecomm_summary *summary) {
-  return lat::guard([&] {
-    lat::require_nonnull(summary, "summary");
-    *summary = handle(nodecomm).r.summary;
-    return LAT_SUCCESS;
-  });
-}
-
-int lat_impl_nodecomm_get_point(lat_nodecomm nodecomm, int64_t i, lat_nodecomm_point *point) {
-  return lat::guard([&] {
-    lat::require_nonnull(point, "point");
-    const lat_nodecomm_s &h = handle(nodecomm);
-    const int64_t n = static_cast<int64_t>(h.r.points.size());
-    lat::require_index(i, n, "point");
-    *point = h.r.points[static_cast<size_t>(i)];
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_nodecomm_observations(lat_nodecomm nodecomm, int64_t n, lat_maxrate_obs *obs, int64_t *nobs) {
   return lat::guard([&] {
     const lat_nodecomm_s &h = handle(nodecomm);
@@ -71,12 +52,6 @@ int lat_nodecomm_observations(lat_nodecomm nodecomm, int64_t n, lat_maxrate_obs 
       if (p.reps > 0) obs[at++] = {p.k, p.bytes, p.min_us};
     *nobs = count;
     return LAT_SUCCESS;
-  });
-}
-
-int lat_nodecomm_free(lat_nodecomm *nodecomm) {
-  return lat::guard([&] {
-    return lat::free_handle(nodecomm, "nodecomm");
   });
 }
 

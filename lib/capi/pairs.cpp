@@ -50,14 +50,6 @@ int lat_impl_pair_matrix(MPI_Comm comm, const lat_pair_options *opts, lat_pairs 
   });
 }
 
-int lat_impl_pairs_get_summary(lat_pairs pairs, lat_pair_summary *summary) {
-  return lat::guard([&] {
-    lat::require_nonnull(summary, "summary");
-    *summary = handle(pairs).r.summary;
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_pairs_get_matrix(lat_pairs pairs, int stat, int64_t n, double *matrix) {
   return lat::guard([&] {
     const lat::PairResult &r = with_matrices(pairs);
@@ -87,12 +79,6 @@ int lat_pairs_get_place(lat_pairs pairs, int rank, lat_rank_place *place) {
       throw lat::ArgError("only this rank's own place (rank " + std::to_string(r.places.front().rank) +
                           ") is known here; every rank's is on the root rank " + std::to_string(r.summary.root));
     throw lat::ArgError(lat::got("rank must be in 0.." + std::to_string(r.summary.nprocs - 1), rank));
-  });
-}
-
-int lat_pairs_free(lat_pairs *pairs) {
-  return lat::guard([&] {
-    return lat::free_handle(pairs, "pairs");
   });
 }
 

@@ -45,31 +45,6 @@ int lat_impl_queue_sweep(MPI_Comm comm, const lat_queue_options *opts, int64_t n
   });
 }
 
-int lat_impl_queue_get_summary(lat_queue queue, lat_queue_summary *summary) {
-  return lat::guard([&] {
-    lat::require_nonnull(summary, "summary");
-    *summary = handle(queue).r.summary;
-    return LAT_SUCCESS;
-  });
-}
-
-int lat_impl_queue_get_point(lat_queue queue, int64_t i, lat_queue_point *point) {
-  return lat::guard([&] {
-    lat::require_nonnull(point, "point");
-    const lat_queue_s &h = handle(queue);
-    const int64_t n = static_cast<int64_t>(h.r.points.size());
-    lat::require_index(i, n, "point");
-    *point = h.r.points[static_cast<size_t>(i)];
-    return LAT_SUCCESS;
-  });
-}
-
-int lat_queue_free(lat_queue *queue) {
-  return lat::guard([&] {
-    return lat::free_handle(queue, "queue");
-  });
-}
-
 int lat_write_queue_files(const char *outdir, const char *command_line, lat_queue queue, int render) {
   return lat::guard([&] {
     const lat_queue_s &h = handle(queue);

@@ -89,24 +89,6 @@ int lat_impl_sweep_run(const lat_sweep_options *opts, int64_t nsizes, const int6
   });
 }
 
-int lat_impl_sweep_get_summary(lat_sweep sweep, lat_sweep_summary *summary) {
-  return lat::guard([&] {
-    lat::require_nonnull(summary, "summary");
-    *summary = handle(sweep).r.summary;
-    return LAT_SUCCESS;
-  });
-}
-
-int lat_impl_sweep_get_point(lat_sweep sweep, int64_t i, lat_sweep_point *point) {
-  return lat::guard([&] {
-    lat::require_nonnull(point, "point");
-    const lat_sweep_s &h = handle(sweep);
-    lat::require_index(i, static_cast<int64_t>(h.r.points.size()), "point");
-    *point = h.r.points[static_cast<size_t>(i)];
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_impl_sweep_get_threshold(lat_sweep sweep, int64_t i, lat_sweep_threshold *threshold) {
   return lat::guard([&] {
     lat::require_nonnull(threshold, "threshold");
@@ -137,12 +119,6 @@ int lat_sweep_get_samples(lat_sweep sweep, int64_t i, int64_t n, double *values_
     if (m > 0) lat::require_nonnull(values_us, "values_us");
     for (int64_t k = 0; k < m; ++k) values_us[k] = s[static_cast<size_t>(k)];
     return LAT_SUCCESS;
-  });
-}
-
-int lat_sweep_free(lat_sweep *sweep) {
-  return lat::guard([&] {
-    return lat::free_handle(sweep, "sweep");
   });
 }
 

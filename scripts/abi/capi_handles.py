@@ -1,0 +1,52 @@
+"""abi/capi_handles.py: lib/generated/capi_handles.cpp: the C API's accessors of each result handle, from each
+capability's [[handle]] and the declarations in include/mpilat.h (scripts/gen-abi.py)."""
+from abi.common import *  # noqa: F401,F403 (the spec, its names and helpers)
+from abi.growth import c_functions, sized_functions
+
+
+def capi_handles(caps):
+    """A handle's summary (its result's `r.summary`), its points (`r.points[i]`, the index checked) and its
+    _free, each one lat::guard call: the lines lib/capi/ held once per capability."""
+    handles = [h for _, spec in caps for h in spec.get('handle', [])]
+    decl = {name: params for _, name, params in c_functions()}
+    sized = {n for n, _, _ in sized_functions(caps)}
+    out = [generated_line('//', 'spec/ and include/mpilat.h'),
+           "// capi_handles.cpp: each result handle's accessors (a capability's [[handle]]): the summary, the points",
+           '// and _free. The rest of a capability\'s C API is in lib/capi/<capability>.cpp.',
+           '#include "capi/guard.hpp"',
+           '#include "generated/capi_impl.hpp"']
+    out += [f'#include "{h}"' for h in sorted({h['header'] for h in handles})]
+    out += ['', 'extern "C" {']
+
+    def signature(function):
+        if function not in decl:
+            sys.exit(f'spec: [[handle]]: {function} is not declared in include/mpilat.h')
+        params = decl[function]
+        name = f'lat_impl_{function[4:]}' if function in sized else function
+        return params, f'int {name}({", ".join(p[0] for p in params)})'
+
+    for h in handles:
+        if set(h) - {'type', 'header', 'summary', 'points', 'free'} or not {'type', 'header', 'free'} <= set(h):
+            sys.exit(f"spec: [[handle]] {h.get('type')}: type, header, free and optionally summary, points")
+        if 'summary' in h:
+            params, sig = signature(h['summary'])
+            if len(params) != 2 or params[0][1] != h['type']:
+                sys.exit(f"spec: {h['summary']}: a summary takes ({h['type']}, its summary struct *)")
+            (_, _, handle, _, _), (_, _, out_name, _, _) = params
+            out += ['', sig + ' {', '  return lat::guard([&] {', f'    lat::require_nonnull({out_name}, "{out_name}");',
+                    f'    *{out_name} = lat::deref({handle}, "{handle}").r.summary;', '    return LAT_SUCCESS;', '  });', '}']
+        for function in h.get('points', []):
+            params, sig = signature(function)
+            if len(params) != 3 or params[0][1] != h['type'] or params[1][1] != 'int64_t':
+                sys.exit(f"spec: {function}: a point takes ({h['type']}, int64_t index, its point struct *)")
+            handle, index, out_name = (p[2] for p in params)
+            out += ['', sig + ' {', '  return lat::guard([&] {', f'    lat::require_nonnull({out_name}, "{out_name}");',
+                    f'    const auto &points = lat::deref({handle}, "{handle}").r.points;',
+                    f'    lat::require_index({index}, static_cast<int64_t>(points.size()), "point");',
+                    f'    *{out_name} = points[static_cast<size_t>({index})];', '    return LAT_SUCCESS;', '  });', '}']
+        params, sig = signature(h['free'])
+        if len(params) != 1 or params[0][1] != h['type'] or not params[0][3]:
+            sys.exit(f"spec: {h['free']}: a _free takes ({h['type']} *)")
+        out += ['', sig + ' {', f'  return lat::guard([&] {{ return lat::free_handle({params[0][2]}, "{params[0][2]}"); }});', '}']
+    out += ['', '}  // extern "C"', '']
+    return {'lib/generated/capi_handles.cpp': '\n'.join(out)}
