@@ -10,39 +10,15 @@ module mpilat_base
   use mpi_f08, only: MPI_Comm
   use mpilat_constants
   use mpilat_types
+  use mpilat_handle_types
   use mpilat_c
   implicit none
   private
   public :: lat_timer_available, lat_string, lat_strerror, lat_last_error_message, lat_get_api_version, lat_get_version
   public :: lat_request_stop, lat_clear_stop, lat_timer_name, lat_timer_from_name, lat_histogram_get
-  public :: lat_histogram_free, lat_stats_compute, lat_npp_rule, lat_sweep, lat_queue
-  public :: lat_pairs, lat_maxrate_fit, lat_nodecomm, lat_histogram, lat_measure_fn
+  public :: lat_stats_compute, lat_npp_rule
+  public :: lat_measure_fn
   public :: from_c_ptr, handle, int64_arg, double_arg, hist_arg
-
-  !> The result of a sweep; free it with lat_sweep_free.
-  type :: lat_sweep
-    type(c_ptr) :: handle = c_null_ptr
-  end type lat_sweep
-  !> The result of a queue sweep; free it with lat_queue_free.
-  type :: lat_queue
-    type(c_ptr) :: handle = c_null_ptr
-  end type lat_queue
-  !> The result of a pair matrix (or an mmpi log read back); free it with lat_pairs_free.
-  type :: lat_pairs
-    type(c_ptr) :: handle = c_null_ptr
-  end type lat_pairs
-  !> The result of lat_fit_maxrate; free it with lat_maxrate_free.
-  type :: lat_maxrate_fit
-    type(c_ptr) :: handle = c_null_ptr
-  end type lat_maxrate_fit
-  !> The result of lat_nodecomm_measure; free it with lat_nodecomm_free.
-  type :: lat_nodecomm
-    type(c_ptr) :: handle = c_null_ptr
-  end type lat_nodecomm
-  !> A frequency table (distinct values and their counts); free it with lat_histogram_free.
-  type :: lat_histogram
-    type(c_ptr) :: handle = c_null_ptr
-  end type lat_histogram
 
   !> A measuring function for lat_sweep_run: one sample of size, time per operation in time_us; return
   !> LAT_SUCCESS, or an error code that ends the sweep.
@@ -144,7 +120,6 @@ contains
     if (want) p = c_loc(hist%handle)
   end function hist_arg
 
-
   ! ---- errors and versions -------------------------------------------------------------------------------
 
   !> A description of an error code.
@@ -212,7 +187,6 @@ contains
     call handle(rc, 'lat_timer_from_name', ierr)
   end subroutine lat_timer_from_name
 
-
   ! ---- frequency tables ----------------------------------------------------------------------------------
 
   !> The distinct values (microseconds, ascending) and their counts, in arrays allocated here.
@@ -229,14 +203,6 @@ contains
     if (rc == LAT_SUCCESS .and. n > 0) rc = lat_histogram_get_c(hist%handle, n, c_loc(values_us), c_loc(counts))
     call handle(rc, 'lat_histogram_get', ierr)
   end subroutine lat_histogram_get
-
-  !> Frees the table; an empty handle is accepted.
-  subroutine lat_histogram_free(hist)
-    type(lat_histogram), intent(inout) :: hist
-    integer(c_int) :: rc
-    if (c_associated(hist%handle)) rc = lat_histogram_free_c(hist%handle)
-    hist%handle = c_null_ptr
-  end subroutine lat_histogram_free
 
   ! ---- statistics and the npp rule (not collective) ------------------------------------------------------
 
@@ -264,6 +230,5 @@ contains
     rc = lat_npp_rule_c(res_npp, res_timing_us, median_ppt_us, npp)
     call handle(rc, 'lat_npp_rule', ierr)
   end subroutine lat_npp_rule
-
 
 end module mpilat_base

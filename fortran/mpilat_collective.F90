@@ -8,17 +8,14 @@ module mpilat_collective
   use mpilat_constants
   use mpilat_types
   use mpilat_c
+  use mpilat_handle_types
   use mpilat_base
+  use mpilat_handles
   implicit none
   private
-  public :: lat_coll, lat_collective_defaults, lat_collective_check, lat_coll_op_from_name, lat_collective
-  public :: lat_coll_get_summary, lat_coll_get_point, lat_coll_get_rank, lat_coll_get_samples
-  public :: lat_write_coll_files, lat_coll_free
-
-  !> The result of lat_collective; free it with lat_coll_free.
-  type :: lat_coll
-    type(c_ptr) :: handle = c_null_ptr
-  end type lat_coll
+  public :: lat_collective_defaults, lat_collective_check, lat_coll_op_from_name, lat_collective
+  public :: lat_coll_get_point, lat_coll_get_rank, lat_coll_get_samples
+  public :: lat_write_coll_files
 
   !> Collective latency over comm (type(MPI_Comm) or an integer handle), one call per sample.
   interface lat_collective
@@ -82,14 +79,6 @@ contains
     call handle(lat_collective_c(int(comm, c_int), opts, n, sizes_p, coll%handle), 'lat_collective', ierr)
   end subroutine collective_int
 
-  !> The summary (the same on every rank).
-  subroutine lat_coll_get_summary(coll, summary, ierr)
-    type(lat_coll), intent(in) :: coll
-    type(lat_coll_summary), intent(out) :: summary
-    integer, optional, intent(out) :: ierr
-    call handle(lat_coll_get_summary_c(coll%handle, summary), 'lat_coll_get_summary', ierr)
-  end subroutine lat_coll_get_summary
-
   !> Point index (0-based, as in C: 0..summary%npoints-1).
   subroutine lat_coll_get_point(coll, index, point, ierr)
     type(lat_coll), intent(in) :: coll
@@ -135,13 +124,5 @@ contains
                                        trim(command_line)//c_null_char, coll%handle, int(render, c_int)), &
                 'lat_write_coll_files', ierr)
   end subroutine lat_write_coll_files
-
-  !> Frees the result; an empty handle is accepted.
-  subroutine lat_coll_free(coll)
-    type(lat_coll), intent(inout) :: coll
-    integer(c_int) :: rc
-    if (c_associated(coll%handle)) rc = lat_coll_free_c(coll%handle)
-    coll%handle = c_null_ptr
-  end subroutine lat_coll_free
 
 end module mpilat_collective

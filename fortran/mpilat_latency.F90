@@ -11,7 +11,9 @@ module mpilat_latency
   use mpilat_constants
   use mpilat_types
   use mpilat_c
+  use mpilat_handle_types
   use mpilat_base
+  use mpilat_handles
   implicit none
   private
   public :: lat_write_report_files, lat_compare_check

@@ -10,14 +10,16 @@ module mpilat_pairs
   use mpilat_constants
   use mpilat_types
   use mpilat_c
+  use mpilat_handle_types
   use mpilat_base
+  use mpilat_handles
   implicit none
   private
-  public :: lat_pair_defaults, lat_pairs_get_summary, lat_pairs_get_matrix, lat_pairs_get_place, lat_pairs_free
+  public :: lat_pair_defaults, lat_pairs_get_matrix, lat_pairs_get_place
   public :: lat_read_pair_json
   public :: lat_write_pair_files, lat_read_mmpi_log, lat_write_pair_matrices, lat_fit_defaults, lat_fit_maxrate
-  public :: lat_maxrate_get_summary, lat_maxrate_get_model, lat_maxrate_errors, lat_maxrate_free, lat_nodecomm_defaults
-  public :: lat_nodecomm_get_summary, lat_nodecomm_points, lat_nodecomm_observations, lat_nodecomm_free, lat_read_nodecomm_table
+  public :: lat_maxrate_get_model, lat_maxrate_errors, lat_nodecomm_defaults
+  public :: lat_nodecomm_observations, lat_read_nodecomm_table
   public :: lat_write_maxrate_files, lat_nodecomm_measure, lat_pair_matrix
 
   !> The nodecomm measurement, collective over comm (type(MPI_Comm) or an integer handle).
@@ -59,14 +61,6 @@ contains
     call handle(lat_pair_matrix_c(int(comm, c_int), opts, pairs%handle), 'lat_pair_matrix', ierr)
   end subroutine pair_matrix_int
 
-  !> The summary of a pair matrix.
-  subroutine lat_pairs_get_summary(pairs, summary, ierr)
-    type(lat_pairs), intent(in) :: pairs
-    type(lat_pair_summary), intent(out) :: summary
-    integer, optional, intent(out) :: ierr
-    call handle(lat_pairs_get_summary_c(pairs%handle, summary), 'lat_pairs_get_summary', ierr)
-  end subroutine lat_pairs_get_summary
-
   !> The N x N matrix of statistic stat (LAT_PAIR_*), allocated here: matrix(i+1, j+1) is the pair of
   !> ranks i and j (symmetric, zero diagonal). Only where summary%has_matrices is 1.
   subroutine lat_pairs_get_matrix(pairs, stat, matrix, ierr)
@@ -92,14 +86,6 @@ contains
     integer, optional, intent(out) :: ierr
     call handle(lat_pairs_get_place_c(pairs%handle, int(rank, c_int), place), 'lat_pairs_get_place', ierr)
   end subroutine lat_pairs_get_place
-
-  !> Frees the result; an empty handle is accepted.
-  subroutine lat_pairs_free(pairs)
-    type(lat_pairs), intent(inout) :: pairs
-    integer(c_int) :: rc
-    if (c_associated(pairs%handle)) rc = lat_pairs_free_c(pairs%handle)
-    pairs%handle = c_null_ptr
-  end subroutine lat_pairs_free
 
   !> Writes the mmpi log outdir/log_name and the JSON beside it, whole or not at all.
   subroutine lat_write_pair_files(outdir, log_name, command_line, pairs, ierr)
@@ -167,14 +153,6 @@ contains
     call handle(lat_fit_maxrate_c(opts, size(obs, kind=c_int64_t), p, fit%handle), 'lat_fit_maxrate', ierr)
   end subroutine lat_fit_maxrate
 
-  !> The fit's summary.
-  subroutine lat_maxrate_get_summary(fit, summary, ierr)
-    type(lat_maxrate_fit), intent(in) :: fit
-    type(lat_fit_summary), intent(out) :: summary
-    integer, optional, intent(out) :: ierr
-    call handle(lat_maxrate_get_summary_c(fit%handle, summary), 'lat_maxrate_get_summary', ierr)
-  end subroutine lat_maxrate_get_summary
-
   !> Model `model` (LAT_MODEL_*) of regime `regime` (0-based).
   subroutine lat_maxrate_get_model(fit, regime, model, result, ierr)
     type(lat_maxrate_fit), intent(in) :: fit
@@ -199,14 +177,6 @@ contains
     if (rc == LAT_SUCCESS) rc = lat_maxrate_get_errors_c(fit%handle, int(model, c_int), s%nobs, c_loc(rel_err))
     call handle(rc, 'lat_maxrate_errors', ierr)
   end subroutine lat_maxrate_errors
-
-  !> Frees the fit; an empty handle is accepted.
-  subroutine lat_maxrate_free(fit)
-    type(lat_maxrate_fit), intent(inout) :: fit
-    integer(c_int) :: rc
-    if (c_associated(fit%handle)) rc = lat_maxrate_free_c(fit%handle)
-    fit%handle = c_null_ptr
-  end subroutine lat_maxrate_free
 
   !> Fills opts with the defaults of include/mpilat.h.
   subroutine lat_nodecomm_defaults(opts)
@@ -239,31 +209,6 @@ contains
     call handle(lat_nodecomm_measure_c(int(comm, c_int), opts, ns, sp, result%handle), 'lat_nodecomm_measure', ierr)
   end subroutine nodecomm_measure_int
 
-  !> The summary of a nodecomm measurement.
-  subroutine lat_nodecomm_get_summary(nodecomm, summary, ierr)
-    type(lat_nodecomm), intent(in) :: nodecomm
-    type(lat_nodecomm_summary), intent(out) :: summary
-    integer, optional, intent(out) :: ierr
-    call handle(lat_nodecomm_get_summary_c(nodecomm%handle, summary), 'lat_nodecomm_get_summary', ierr)
-  end subroutine lat_nodecomm_get_summary
-
-  !> All points (sizes ascending, k = 1..K within a size), in an array allocated here.
-  subroutine lat_nodecomm_points(nodecomm, points, ierr)
-    type(lat_nodecomm), intent(in) :: nodecomm
-    type(lat_nodecomm_point), allocatable, intent(out) :: points(:)
-    integer, optional, intent(out) :: ierr
-    type(lat_nodecomm_summary) :: s
-    integer(c_int) :: rc
-    integer(c_int64_t) :: i
-    rc = lat_nodecomm_get_summary_c(nodecomm%handle, s)
-    if (rc /= LAT_SUCCESS) s%npoints = 0
-    allocate (points(s%npoints))
-    do i = 1, s%npoints
-      if (rc == LAT_SUCCESS) rc = lat_nodecomm_get_point_c(nodecomm%handle, i - 1, points(i))
-    end do
-    call handle(rc, 'lat_nodecomm_points', ierr)
-  end subroutine lat_nodecomm_points
-
   !> The observations for lat_fit_maxrate, in an array allocated here.
   subroutine lat_nodecomm_observations(nodecomm, obs, ierr)
     type(lat_nodecomm), intent(in) :: nodecomm
@@ -281,14 +226,6 @@ contains
     obs = all(1:n)
     call handle(rc, 'lat_nodecomm_observations', ierr)
   end subroutine lat_nodecomm_observations
-
-  !> Frees the measurement; an empty handle is accepted.
-  subroutine lat_nodecomm_free(nodecomm)
-    type(lat_nodecomm), intent(inout) :: nodecomm
-    integer(c_int) :: rc
-    if (c_associated(nodecomm%handle)) rc = lat_nodecomm_free_c(nodecomm%handle)
-    nodecomm%handle = c_null_ptr
-  end subroutine lat_nodecomm_free
 
   !> Reads a nodecomm table (len, then a time per k) into obs, allocated here; times times us_per_unit.
   !> missing, when present, receives the count of cells "-" (points not measured) skipped.

@@ -10,12 +10,14 @@ module mpilat_sweep
   use mpilat_constants
   use mpilat_types
   use mpilat_c
+  use mpilat_handle_types
   use mpilat_base
+  use mpilat_handles
   implicit none
   private
-  public :: lat_sweep_defaults, lat_sweep_run, lat_sweep_get_summary, lat_sweep_points, lat_sweep_thresholds
-  public :: lat_sweep_lines, lat_sweep_get_samples, lat_sweep_free, lat_write_sweep_files, lat_queue_defaults
-  public :: lat_queue_get_summary, lat_queue_points, lat_queue_free, lat_write_queue_files, lat_queue_sweep
+  public :: lat_sweep_defaults, lat_sweep_run, lat_sweep_thresholds
+  public :: lat_sweep_lines, lat_sweep_get_samples, lat_write_sweep_files, lat_queue_defaults
+  public :: lat_write_queue_files, lat_queue_sweep
   public :: lat_size_sweep
 
   !> Queue-depth latency, collective over comm (type(MPI_Comm) or an integer handle).
@@ -91,31 +93,6 @@ contains
     call handle(rc, 'lat_sweep_run', ierr)
   end subroutine lat_sweep_run
 
-  !> The summary of a sweep.
-  subroutine lat_sweep_get_summary(sweep, summary, ierr)
-    type(lat_sweep), intent(in) :: sweep
-    type(lat_sweep_summary), intent(out) :: summary
-    integer, optional, intent(out) :: ierr
-    call handle(lat_sweep_get_summary_c(sweep%handle, summary), 'lat_sweep_get_summary', ierr)
-  end subroutine lat_sweep_get_summary
-
-  !> All points of a sweep, ascending size, in an array allocated here.
-  subroutine lat_sweep_points(sweep, points, ierr)
-    type(lat_sweep), intent(in) :: sweep
-    type(lat_sweep_point), allocatable, intent(out) :: points(:)
-    integer, optional, intent(out) :: ierr
-    type(lat_sweep_summary) :: s
-    integer(c_int) :: rc
-    integer(c_int64_t) :: i
-    rc = lat_sweep_get_summary_c(sweep%handle, s)
-    if (rc /= LAT_SUCCESS) s%nsizes = 0
-    allocate (points(s%nsizes))
-    do i = 1, s%nsizes
-      if (rc == LAT_SUCCESS) rc = lat_sweep_get_point_c(sweep%handle, i - 1, points(i))
-    end do
-    call handle(rc, 'lat_sweep_points', ierr)
-  end subroutine lat_sweep_points
-
   !> All detected thresholds of a sweep, in an array allocated here.
   subroutine lat_sweep_thresholds(sweep, thresholds, ierr)
     type(lat_sweep), intent(in) :: sweep
@@ -168,14 +145,6 @@ contains
     values_us = values_us(1:n)
     call handle(rc, 'lat_sweep_get_samples', ierr)
   end subroutine lat_sweep_get_samples
-
-  !> Frees the result; an empty handle is accepted.
-  subroutine lat_sweep_free(sweep)
-    type(lat_sweep), intent(inout) :: sweep
-    integer(c_int) :: rc
-    if (c_associated(sweep%handle)) rc = lat_sweep_free_c(sweep%handle)
-    sweep%handle = c_null_ptr
-  end subroutine lat_sweep_free
 
   !> Writes <base>.csv and .json into outdir, whole or not at all; with render <base>.png (gnuplot), with
   !> gnuplot <base>.gpl and .gcm (mpptest's -gnuplot files; givedy: the .gpl with the mean and the max, and
@@ -254,39 +223,6 @@ contains
                 'lat_queue_sweep', ierr)
   end subroutine queue_sweep_int
 
-  !> The summary of a queue sweep.
-  subroutine lat_queue_get_summary(queue, summary, ierr)
-    type(lat_queue), intent(in) :: queue
-    type(lat_queue_summary), intent(out) :: summary
-    integer, optional, intent(out) :: ierr
-    call handle(lat_queue_get_summary_c(queue%handle, summary), 'lat_queue_get_summary', ierr)
-  end subroutine lat_queue_get_summary
-
-  !> All points (size, then fraction, then length), in an array allocated here.
-  subroutine lat_queue_points(queue, points, ierr)
-    type(lat_queue), intent(in) :: queue
-    type(lat_queue_point), allocatable, intent(out) :: points(:)
-    integer, optional, intent(out) :: ierr
-    type(lat_queue_summary) :: s
-    integer(c_int) :: rc
-    integer(c_int64_t) :: i
-    rc = lat_queue_get_summary_c(queue%handle, s)
-    if (rc /= LAT_SUCCESS) s%npoints = 0
-    allocate (points(s%npoints))
-    do i = 1, s%npoints
-      if (rc == LAT_SUCCESS) rc = lat_queue_get_point_c(queue%handle, i - 1, points(i))
-    end do
-    call handle(rc, 'lat_queue_points', ierr)
-  end subroutine lat_queue_points
-
-  !> Frees the result; an empty handle is accepted.
-  subroutine lat_queue_free(queue)
-    type(lat_queue), intent(inout) :: queue
-    integer(c_int) :: rc
-    if (c_associated(queue%handle)) rc = lat_queue_free_c(queue%handle)
-    queue%handle = c_null_ptr
-  end subroutine lat_queue_free
-
   !> Writes queuelat.txt, .csv, .json, .gp and, when render, .png into outdir, whole or not at all.
   subroutine lat_write_queue_files(outdir, command_line, queue, render, ierr)
     character(len=*), intent(in) :: outdir, command_line
@@ -296,6 +232,5 @@ contains
     call handle(lat_write_queue_files_c(trim(outdir)//c_null_char, trim(command_line)//c_null_char, queue%handle, &
                                         merge(1_c_int, 0_c_int, render)), 'lat_write_queue_files', ierr)
   end subroutine lat_write_queue_files
-
 
 end module mpilat_sweep

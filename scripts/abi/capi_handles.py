@@ -26,8 +26,10 @@ def capi_handles(caps):
         return params, f'int {name}({", ".join(p[0] for p in params)})'
 
     for h in handles:
-        if set(h) - {'type', 'header', 'summary', 'points', 'free'} or not {'type', 'header', 'free'} <= set(h):
-            sys.exit(f"spec: [[handle]] {h.get('type')}: type, header, free and optionally summary, points")
+        if set(h) - {'type', 'doc', 'header', 'summary', 'points', 'free'} or not {'type', 'doc', 'header', 'free'} <= set(h):
+            sys.exit(f"spec: [[handle]] {h.get('type')}: type, doc, header, free and optionally summary, points")
+        if h.get('points') and 'summary' not in h:
+            sys.exit(f"spec: [[handle]] {h['type']}: points are counted by its summary: give summary")
         if 'summary' in h:
             params, sig = signature(h['summary'])
             if len(params) != 2 or params[0][1] != h['type']:
@@ -35,7 +37,8 @@ def capi_handles(caps):
             (_, _, handle, _, _), (_, _, out_name, _, _) = params
             out += ['', sig + ' {', '  return lat::guard([&] {', f'    lat::require_nonnull({out_name}, "{out_name}");',
                     f'    *{out_name} = lat::deref({handle}, "{handle}").r.summary;', '    return LAT_SUCCESS;', '  });', '}']
-        for function in h.get('points', []):
+        for point in h.get('points', []):
+            function = point['get']
             params, sig = signature(function)
             if len(params) != 3 or params[0][1] != h['type'] or params[1][1] != 'int64_t':
                 sys.exit(f"spec: {function}: a point takes ({h['type']}, int64_t index, its point struct *)")
