@@ -15,8 +15,8 @@ module mpilat_sweep
   use mpilat_handles
   implicit none
   private
-  public :: lat_sweep_defaults, lat_sweep_run, lat_sweep_thresholds
-  public :: lat_sweep_lines, lat_sweep_get_samples, lat_write_sweep_files, lat_queue_defaults
+  public :: lat_sweep_defaults, lat_sweep_run
+  public :: lat_sweep_get_samples, lat_write_sweep_files, lat_queue_defaults
   public :: lat_write_queue_files, lat_queue_sweep
   public :: lat_size_sweep
 
@@ -92,40 +92,6 @@ contains
     rc = lat_sweep_run_c(opts, n, sizes_p, c_funloc(measure), context_p, result%handle)
     call handle(rc, 'lat_sweep_run', ierr)
   end subroutine lat_sweep_run
-
-  !> All detected thresholds of a sweep, in an array allocated here.
-  subroutine lat_sweep_thresholds(sweep, thresholds, ierr)
-    type(lat_sweep), intent(in) :: sweep
-    type(lat_sweep_threshold), allocatable, intent(out) :: thresholds(:)
-    integer, optional, intent(out) :: ierr
-    type(lat_sweep_summary) :: s
-    integer(c_int) :: rc
-    integer(c_int64_t) :: i
-    rc = lat_sweep_get_summary_c(sweep%handle, s)
-    if (rc /= LAT_SUCCESS) s%nthresholds = 0
-    allocate (thresholds(s%nthresholds))
-    do i = 1, s%nthresholds
-      if (rc == LAT_SUCCESS) rc = lat_sweep_get_threshold_c(sweep%handle, i - 1, thresholds(i))
-    end do
-    call handle(rc, 'lat_sweep_thresholds', ierr)
-  end subroutine lat_sweep_thresholds
-
-  !> The startup and rate lines of a sweep, one per regime between steps, in an array allocated here.
-  subroutine lat_sweep_lines(sweep, lines, ierr)
-    type(lat_sweep), intent(in) :: sweep
-    type(lat_sweep_line), allocatable, intent(out) :: lines(:)
-    integer, optional, intent(out) :: ierr
-    type(lat_sweep_summary) :: s
-    integer(c_int) :: rc
-    integer(c_int64_t) :: i
-    rc = lat_sweep_get_summary_c(sweep%handle, s)
-    if (rc /= LAT_SUCCESS) s%nlines = 0
-    allocate (lines(s%nlines))
-    do i = 1, s%nlines
-      if (rc == LAT_SUCCESS) rc = lat_sweep_get_line_c(sweep%handle, i - 1, lines(i))
-    end do
-    call handle(rc, 'lat_sweep_lines', ierr)
-  end subroutine lat_sweep_lines
 
   !> The samples of point i (1-based, as lat_sweep_points numbers them), in measurement order.
   subroutine lat_sweep_get_samples(sweep, i, values_us, ierr)

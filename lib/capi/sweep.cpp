@@ -89,26 +89,6 @@ int lat_impl_sweep_run(const lat_sweep_options *opts, int64_t nsizes, const int6
   });
 }
 
-int lat_impl_sweep_get_threshold(lat_sweep sweep, int64_t i, lat_sweep_threshold *threshold) {
-  return lat::guard([&] {
-    lat::require_nonnull(threshold, "threshold");
-    const lat_sweep_s &h = handle(sweep);
-    lat::require_index(i, static_cast<int64_t>(h.r.thresholds.size()), "threshold");
-    *threshold = h.r.thresholds[static_cast<size_t>(i)];
-    return LAT_SUCCESS;
-  });
-}
-
-int lat_impl_sweep_get_line(lat_sweep sweep, int64_t i, lat_sweep_line *line) {
-  return lat::guard([&] {
-    lat::require_nonnull(line, "line");
-    const lat_sweep_s &h = handle(sweep);
-    lat::require_index(i, static_cast<int64_t>(h.r.lines.size()), "line");
-    *line = h.r.lines[static_cast<size_t>(i)];
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_sweep_get_samples(lat_sweep sweep, int64_t i, int64_t n, double *values_us) {
   return lat::guard([&] {
     const lat_sweep_s &h = handle(sweep);

@@ -28,9 +28,29 @@ int lat_impl_sweep_get_summary(lat_sweep sweep, lat_sweep_summary *summary) {
 int lat_impl_sweep_get_point(lat_sweep sweep, int64_t i, lat_sweep_point *point) {
   return lat::guard([&] {
     lat::require_nonnull(point, "point");
-    const auto &points = lat::deref(sweep, "sweep").r.points;
-    lat::require_index(i, static_cast<int64_t>(points.size()), "point");
-    *point = points[static_cast<size_t>(i)];
+    const auto &list = lat::deref(sweep, "sweep").r.points;
+    lat::require_index(i, static_cast<int64_t>(list.size()), "point");
+    *point = list[static_cast<size_t>(i)];
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_impl_sweep_get_threshold(lat_sweep sweep, int64_t i, lat_sweep_threshold *threshold) {
+  return lat::guard([&] {
+    lat::require_nonnull(threshold, "threshold");
+    const auto &list = lat::deref(sweep, "sweep").r.thresholds;
+    lat::require_index(i, static_cast<int64_t>(list.size()), "threshold");
+    *threshold = list[static_cast<size_t>(i)];
+    return LAT_SUCCESS;
+  });
+}
+
+int lat_impl_sweep_get_line(lat_sweep sweep, int64_t i, lat_sweep_line *line) {
+  return lat::guard([&] {
+    lat::require_nonnull(line, "line");
+    const auto &list = lat::deref(sweep, "sweep").r.lines;
+    lat::require_index(i, static_cast<int64_t>(list.size()), "line");
+    *line = list[static_cast<size_t>(i)];
     return LAT_SUCCESS;
   });
 }
@@ -50,9 +70,9 @@ int lat_impl_queue_get_summary(lat_queue queue, lat_queue_summary *summary) {
 int lat_impl_queue_get_point(lat_queue queue, int64_t i, lat_queue_point *point) {
   return lat::guard([&] {
     lat::require_nonnull(point, "point");
-    const auto &points = lat::deref(queue, "queue").r.points;
-    lat::require_index(i, static_cast<int64_t>(points.size()), "point");
-    *point = points[static_cast<size_t>(i)];
+    const auto &list = lat::deref(queue, "queue").r.points;
+    lat::require_index(i, static_cast<int64_t>(list.size()), "point");
+    *point = list[static_cast<size_t>(i)];
     return LAT_SUCCESS;
   });
 }
@@ -96,9 +116,9 @@ int lat_impl_nodecomm_get_summary(lat_nodecomm nodecomm, lat_nodecomm_summary *s
 int lat_impl_nodecomm_get_point(lat_nodecomm nodecomm, int64_t i, lat_nodecomm_point *point) {
   return lat::guard([&] {
     lat::require_nonnull(point, "point");
-    const auto &points = lat::deref(nodecomm, "nodecomm").r.points;
-    lat::require_index(i, static_cast<int64_t>(points.size()), "point");
-    *point = points[static_cast<size_t>(i)];
+    const auto &list = lat::deref(nodecomm, "nodecomm").r.points;
+    lat::require_index(i, static_cast<int64_t>(list.size()), "point");
+    *point = list[static_cast<size_t>(i)];
     return LAT_SUCCESS;
   });
 }

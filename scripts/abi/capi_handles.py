@@ -5,7 +5,7 @@ from abi.growth import c_functions, sized_functions
 
 
 def capi_handles(caps):
-    """A handle's summary (its result's `r.summary`), its points (`r.points[i]`, the index checked) and its
+    """A handle's summary (its result's `r.summary`), its lists (`r.<member>[i]`, the index checked) and its
     _free, each one lat::guard call: the lines lib/capi/ held once per capability."""
     handles = [h for _, spec in caps for h in spec.get('handle', [])]
     decl = {name: params for _, name, params in c_functions()}
@@ -26,10 +26,10 @@ def capi_handles(caps):
         return params, f'int {name}({", ".join(p[0] for p in params)})'
 
     for h in handles:
-        if set(h) - {'type', 'doc', 'header', 'summary', 'points', 'free'} or not {'type', 'doc', 'header', 'free'} <= set(h):
-            sys.exit(f"spec: [[handle]] {h.get('type')}: type, doc, header, free and optionally summary, points")
-        if h.get('points') and 'summary' not in h:
-            sys.exit(f"spec: [[handle]] {h['type']}: points are counted by its summary: give summary")
+        if set(h) - {'type', 'doc', 'header', 'summary', 'lists', 'free'} or not {'type', 'doc', 'header', 'free'} <= set(h):
+            sys.exit(f"spec: [[handle]] {h.get('type')}: type, doc, header, free and optionally summary, lists")
+        if h.get('lists') and 'summary' not in h:
+            sys.exit(f"spec: [[handle]] {h['type']}: lists are counted by its summary: give summary")
         if 'summary' in h:
             params, sig = signature(h['summary'])
             if len(params) != 2 or params[0][1] != h['type']:
@@ -37,16 +37,18 @@ def capi_handles(caps):
             (_, _, handle, _, _), (_, _, out_name, _, _) = params
             out += ['', sig + ' {', '  return lat::guard([&] {', f'    lat::require_nonnull({out_name}, "{out_name}");',
                     f'    *{out_name} = lat::deref({handle}, "{handle}").r.summary;', '    return LAT_SUCCESS;', '  });', '}']
-        for point in h.get('points', []):
-            function = point['get']
+        for entry in h.get('lists', []):
+            if set(entry) != {'get', 'member', 'count', 'fortran'}:
+                sys.exit(f"spec: [[handle]] {h['type']}: a list is {{ get, member, count, fortran }}")
+            function = entry['get']
             params, sig = signature(function)
             if len(params) != 3 or params[0][1] != h['type'] or params[1][1] != 'int64_t':
-                sys.exit(f"spec: {function}: a point takes ({h['type']}, int64_t index, its point struct *)")
+                sys.exit(f"spec: {function}: a list's getter takes ({h['type']}, int64_t index, its struct *)")
             handle, index, out_name = (p[2] for p in params)
             out += ['', sig + ' {', '  return lat::guard([&] {', f'    lat::require_nonnull({out_name}, "{out_name}");',
-                    f'    const auto &points = lat::deref({handle}, "{handle}").r.points;',
-                    f'    lat::require_index({index}, static_cast<int64_t>(points.size()), "point");',
-                    f'    *{out_name} = points[static_cast<size_t>({index})];', '    return LAT_SUCCESS;', '  });', '}']
+                    f"    const auto &list = lat::deref({handle}, \"{handle}\").r.{entry['member']};",
+                    f'    lat::require_index({index}, static_cast<int64_t>(list.size()), "{out_name}");',
+                    f'    *{out_name} = list[static_cast<size_t>({index})];', '    return LAT_SUCCESS;', '  });', '}']
         params, sig = signature(h['free'])
         if len(params) != 1 or params[0][1] != h['type'] or not params[0][3]:
             sys.exit(f"spec: {h['free']}: a _free takes ({h['type']} *)")

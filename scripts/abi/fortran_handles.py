@@ -1,6 +1,6 @@
 """abi/fortran_handles.py: module mpilat's result handles from each capability's [[handle]]: their types
 (fortran/mpilat_handle_types.F90, before the wrappers) and their accessors (fortran/mpilat_handles.F90: the
-summary, every point in an array, _free) (scripts/gen-abi.py)."""
+summary, every item of each list in an array, _free) (scripts/gen-abi.py)."""
 from abi.common import *  # noqa: F401,F403 (the spec, its names and helpers)
 from abi.growth import c_functions
 
@@ -36,24 +36,23 @@ def fortran_handles(caps):
                      '    integer, optional, intent(out) :: ierr',
                      f"    call handle({h['summary']}_c({var}%handle, summary), '{h['summary']}', ierr)",
                      f"  end subroutine {h['summary']}"]
-        for point in h.get('points', []):
-            get, count = point['get'], point['count']
+        for entry in h.get('lists', []):
+            get, count, name, member = entry['get'], entry['count'], entry['fortran'], entry['member']
             p_type = decl[get][2][1]
-            name = get.replace('_get_point', '_points')
             names.append(name)
-            body += ['', f'  !> Every point of {var} ({get}), in an array allocated here.',
-                     f'  subroutine {name}({var}, points, ierr)',
+            body += ['', f'  !> Every one of the {member} of {var} ({get}), in an array allocated here.',
+                     f'  subroutine {name}({var}, {member}, ierr)',
                      f'    type({t}), intent(in) :: {var}',
-                     f'    type({p_type}), allocatable, intent(out) :: points(:)',
+                     f'    type({p_type}), allocatable, intent(out) :: {member}(:)',
                      '    integer, optional, intent(out) :: ierr',
                      f'    type({s_type}) :: s',
                      '    integer(c_int) :: rc',
                      '    integer(c_int64_t) :: i',
                      f"    rc = {h['summary']}_c({var}%handle, s)",
                      f'    if (rc /= LAT_SUCCESS) s%{count} = 0',
-                     f'    allocate (points(s%{count}))',
+                     f'    allocate ({member}(s%{count}))',
                      f'    do i = 1, s%{count}',
-                     f'      if (rc == LAT_SUCCESS) rc = {get}_c({var}%handle, i - 1, points(i))',
+                     f'      if (rc == LAT_SUCCESS) rc = {get}_c({var}%handle, i - 1, {member}(i))',
                      '    end do',
                      f"    call handle(rc, '{name}', ierr)",
                      f'  end subroutine {name}']
@@ -67,7 +66,7 @@ def fortran_handles(caps):
                  f"  end subroutine {h['free']}"]
     acc = [generated_line('!', 'spec/ and include/mpilat.h'),
            "!> Module mpilat_handles: each result handle's accessors (a capability's [[handle]]): the summary, every",
-           '!> point in an array allocated here, _free. Part of module mpilat (fortran/mpilat.F90 re-exports it).',
+           '!> item of each list in an array allocated here, _free. Part of module mpilat (fortran/mpilat.F90 re-exports it).',
            '#include "mpilat_constants.h"',
            'module mpilat_handles',
            '  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_null_ptr, c_associated',
