@@ -12,13 +12,14 @@
 !>
 !> The module is assembled from one module per part (fortran/mpilat_*.F90), each private but for its public
 !> names, which this module re-exports: the constants, the bind(C) types generated from spec/
-!> (mpilat_types), the result handles and their accessors generated from spec/ (mpilat_handle_types,
-!> mpilat_handles), the helpers (mpilat_base), and the wrappers of each capability.
+!> (mpilat_types), the result handles and their accessors and the options' defaults generated from spec/
+!> (mpilat_handle_types, mpilat_handles, mpilat_defaults), the helpers (mpilat_base), and the wrappers of each capability.
 module mpilat
   use mpilat_constants
   use mpilat_types
   use mpilat_handle_types
   use mpilat_handles
+  use mpilat_defaults
   use mpilat_base, only: lat_measure_fn, &
                          lat_strerror, lat_last_error_message, lat_get_api_version, lat_get_version, &
                          lat_request_stop, lat_clear_stop, lat_timer_available, lat_timer_name, &

@@ -11,9 +11,10 @@ module mpilat_collective
   use mpilat_handle_types
   use mpilat_base
   use mpilat_handles
+  use mpilat_defaults
   implicit none
   private
-  public :: lat_collective_defaults, lat_collective_check, lat_coll_op_from_name, lat_collective
+  public :: lat_collective_check, lat_coll_op_from_name, lat_collective
   public :: lat_coll_get_point, lat_coll_get_rank, lat_coll_get_samples
   public :: lat_write_coll_files
 
@@ -23,13 +24,6 @@ module mpilat_collective
   end interface lat_collective
 
 contains
-
-  !> Fills opts with the defaults of spec/collective.toml.
-  subroutine lat_collective_defaults(opts)
-    type(lat_collective_options), intent(out) :: opts
-    integer(c_int) :: rc
-    rc = lat_collective_defaults_c(opts)
-  end subroutine lat_collective_defaults
 
   !> Checks opts and sizes as lat_collective would on nprocs ranks; ierr LAT_ERR_ARG naming the value.
   subroutine lat_collective_check(opts, nprocs, sizes, ierr)

@@ -14,12 +14,13 @@ module mpilat_latency
   use mpilat_handle_types
   use mpilat_base
   use mpilat_handles
+  use mpilat_defaults
   implicit none
   private
   public :: lat_write_report_files, lat_compare_check
-  public :: lat_timer_defaults, lat_timer_check, lat_pingpong_check, lat_sweep_check, lat_queue_check
-  public :: lat_pair_check, lat_nodecomm_check, lat_fit_check, lat_pingpong_defaults, lat_write_latency_files
-  public :: lat_write_latency_plots, lat_npp_study_check, lat_write_npp_study_files, lat_compare_defaults, lat_compare_distributions
+  public :: lat_timer_check, lat_pingpong_check, lat_sweep_check, lat_queue_check
+  public :: lat_pair_check, lat_nodecomm_check, lat_fit_check, lat_write_latency_files
+  public :: lat_write_latency_plots, lat_npp_study_check, lat_write_npp_study_files, lat_compare_distributions
   public :: lat_compare_launches, lat_quantiles_compute, lat_check_output_dir, lat_check_output_file, lat_check_outputs, &
             lat_check_output_apart, &
             lat_check_input_file, lat_read_input, lat_check_json_memory, lat_calibrate_timer, lat_pingpong_stats
@@ -43,12 +44,6 @@ module mpilat_latency
 contains
 
   ! ---- timer calibration ---------------------------------------------------------------------------------
-
-  subroutine lat_timer_defaults(opts)
-    type(lat_timer_options), intent(out) :: opts
-    integer(c_int) :: rc
-    rc = lat_timer_defaults_c(opts)
-  end subroutine lat_timer_defaults
 
   !> Collective over comm: resolution and minimum overhead of a clock (Luecke et al. section 3.1).
   !> hist, when present, receives the frequency table of the differences.
@@ -166,13 +161,6 @@ contains
     call handle(lat_fit_check_c(opts), 'lat_fit_check', ierr)
   end subroutine lat_fit_check
 
-
-  subroutine lat_pingpong_defaults(opts)
-    type(lat_pingpong_options), intent(out) :: opts
-    integer(c_int) :: rc
-    rc = lat_pingpong_defaults_c(opts)
-  end subroutine lat_pingpong_defaults
-
   !> Collective over comm: ping-pong statistics between opts%source and opts%dest (sections 3.2-3.4).
   !> timer: a calibration of the source's clock; absent: calibrated here with opts%nr pairs.
   !> hist, when present, receives the frequency table of the measured times.
@@ -206,7 +194,6 @@ contains
     end if
     call handle(rc, 'lat_pingpong_stats', ierr)
   end subroutine pingpong_stats_int
-
 
   ! ---- reports -------------------------------------------------------------------------------------------
 
@@ -298,14 +285,6 @@ contains
                                             size(rows, kind=c_int), c_loc(copy), merge(1_c_int, 0_c_int, render)), &
                 'lat_write_npp_study_files', ierr)
   end subroutine lat_write_npp_study_files
-
-
-  !> Fills opts with the comparisons' defaults (95 %, 10,000 resamples, seed 1).
-  subroutine lat_compare_defaults(opts)
-    type(lat_compare_options), intent(out) :: opts
-    integer(c_int) :: rc
-    rc = lat_compare_defaults_c(opts)
-  end subroutine lat_compare_defaults
 
   !> Checks opts as the comparisons would. Not collective. ierr: LAT_SUCCESS, or LAT_ERR_ARG with
   !> lat_last_error_message() naming the option and its value.
@@ -479,6 +458,5 @@ contains
       at = at + 1
     end do
   end subroutine pack_strings
-
 
 end module mpilat_latency

@@ -13,12 +13,13 @@ module mpilat_pairs
   use mpilat_handle_types
   use mpilat_base
   use mpilat_handles
+  use mpilat_defaults
   implicit none
   private
-  public :: lat_pair_defaults, lat_pairs_get_matrix, lat_pairs_get_place
+  public :: lat_pairs_get_matrix, lat_pairs_get_place
   public :: lat_read_pair_json
-  public :: lat_write_pair_files, lat_read_mmpi_log, lat_write_pair_matrices, lat_fit_defaults, lat_fit_maxrate
-  public :: lat_maxrate_get_model, lat_maxrate_errors, lat_nodecomm_defaults
+  public :: lat_write_pair_files, lat_read_mmpi_log, lat_write_pair_matrices, lat_fit_maxrate
+  public :: lat_maxrate_get_model, lat_maxrate_errors
   public :: lat_nodecomm_observations, lat_read_nodecomm_table
   public :: lat_write_maxrate_files, lat_nodecomm_measure, lat_pair_matrix
 
@@ -35,13 +36,6 @@ module mpilat_pairs
 contains
 
   ! ---- all-pairs latency matrix (mmpi) --------------------------------------------------------------------
-
-  !> Fills opts with the defaults of include/mpilat.h.
-  subroutine lat_pair_defaults(opts)
-    type(lat_pair_options), intent(out) :: opts
-    integer(c_int) :: rc
-    rc = lat_pair_defaults_c(opts)
-  end subroutine lat_pair_defaults
 
   !> Collective over comm: round-trip latency between every pair of ranks (docs/method.md, "Pair matrix").
   subroutine pair_matrix_f08(comm, opts, pairs, ierr)
@@ -133,13 +127,6 @@ contains
 
   ! ---- the max-rate model and the nodecomm measurement --------------------------------------------------
 
-  !> Fills opts with the defaults of include/mpilat.h (regimes detected by segmented regression, noise_rel 0.002).
-  subroutine lat_fit_defaults(opts)
-    type(lat_fit_options), intent(out) :: opts
-    integer(c_int) :: rc
-    rc = lat_fit_defaults_c(opts)
-  end subroutine lat_fit_defaults
-
   !> Fits the postal, max-rate and four-parameter models per regime to obs (no MPI; docs/method.md).
   subroutine lat_fit_maxrate(opts, obs, fit, ierr)
     type(lat_fit_options), intent(in) :: opts
@@ -177,13 +164,6 @@ contains
     if (rc == LAT_SUCCESS) rc = lat_maxrate_get_errors_c(fit%handle, int(model, c_int), s%nobs, c_loc(rel_err))
     call handle(rc, 'lat_maxrate_errors', ierr)
   end subroutine lat_maxrate_errors
-
-  !> Fills opts with the defaults of include/mpilat.h.
-  subroutine lat_nodecomm_defaults(opts)
-    type(lat_nodecomm_options), intent(out) :: opts
-    integer(c_int) :: rc
-    rc = lat_nodecomm_defaults_c(opts)
-  end subroutine lat_nodecomm_defaults
 
   !> Collective over comm: k = 1..K pairs between two nodes (or a node's halves); sizes optional.
   subroutine nodecomm_measure_f08(comm, opts, result, sizes, ierr)

@@ -13,10 +13,11 @@ module mpilat_sweep
   use mpilat_handle_types
   use mpilat_base
   use mpilat_handles
+  use mpilat_defaults
   implicit none
   private
-  public :: lat_sweep_defaults, lat_sweep_run
-  public :: lat_sweep_get_samples, lat_write_sweep_files, lat_queue_defaults
+  public :: lat_sweep_run
+  public :: lat_sweep_get_samples, lat_write_sweep_files
   public :: lat_write_queue_files, lat_queue_sweep
   public :: lat_size_sweep
 
@@ -33,13 +34,6 @@ module mpilat_sweep
 contains
 
   ! ---- size sweep (Gropp & Lusk) --------------------------------------------------------------------------
-
-  !> Fills opts with the defaults of include/mpilat.h.
-  subroutine lat_sweep_defaults(opts)
-    type(lat_sweep_options), intent(out) :: opts
-    integer(c_int) :: rc
-    rc = lat_sweep_defaults_c(opts)
-  end subroutine lat_sweep_defaults
 
   !> Collective over comm: minimum-of-averages times over message sizes (docs/method.md).
   !> sizes: distinct ascending sizes in bytes; absent: the grid of opts. timer: the leading rank's
@@ -146,13 +140,6 @@ contains
   end subroutine lat_write_sweep_files
 
   ! ---- queue-depth latency (Underwood & Brightwell) -----------------------------------------------------
-
-  !> Fills opts with the defaults of include/mpilat.h.
-  subroutine lat_queue_defaults(opts)
-    type(lat_queue_options), intent(out) :: opts
-    integer(c_int) :: rc
-    rc = lat_queue_defaults_c(opts)
-  end subroutine lat_queue_defaults
 
   !> Collective over comm: latency against posted or unexpected queue length (docs/method.md, "Queues").
   !> Absent lists take the defaults (lengths 0..1000 by 100, fractions 0..100 by 25, size 0).

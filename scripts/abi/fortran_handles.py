@@ -1,6 +1,7 @@
 """abi/fortran_handles.py: module mpilat's result handles from each capability's [[handle]]: their types
-(fortran/mpilat_handle_types.F90, before the wrappers) and their accessors (fortran/mpilat_handles.F90: the
-summary, every item of each list in an array, _free) (scripts/gen-abi.py)."""
+(fortran/mpilat_handle_types.F90, before the wrappers), their accessors (fortran/mpilat_handles.F90: the
+summary, every item of each list in an array, _free), and every options struct's lat_<x>_defaults
+(fortran/mpilat_defaults.F90) (scripts/gen-abi.py)."""
 from abi.common import *  # noqa: F401,F403 (the spec, its names and helpers)
 from abi.growth import c_functions
 
@@ -80,4 +81,24 @@ def fortran_handles(caps):
     for k in range(0, len(names), 4):
         acc.append(f"  public :: {', '.join(names[k:k + 4])}")
     acc += ['', 'contains'] + body + ['', 'end module mpilat_handles', '']
-    return {'fortran/mpilat_handle_types.F90': '\n'.join(types), 'fortran/mpilat_handles.F90': '\n'.join(acc)}
+    options = [(cap, s) for cap, spec in caps for s in spec['struct'] if s['role'] == 'options']
+    dfl = [generated_line('!', 'spec/'),
+           '!> Module mpilat_defaults: lat_<x>_defaults(opts) for every options struct, the defaults of its spec',
+           '!> (spec/<capability>.toml). Part of module mpilat (fortran/mpilat.F90 re-exports it).',
+           'module mpilat_defaults',
+           '  use, intrinsic :: iso_c_binding, only: c_int',
+           '  use mpilat_types',
+           '  use mpilat_c',
+           '  implicit none',
+           '  private']
+    names = [s['defaults'] for _, s in options]
+    for k in range(0, len(names), 4):
+        dfl.append(f"  public :: {', '.join(names[k:k + 4])}")
+    dfl += ['', 'contains']
+    for cap, s in options:
+        dfl += ['', f"  !> Fills opts with the defaults of spec/{cap}.toml.", f"  subroutine {s['defaults']}(opts)",
+                f"    type({s['name']}), intent(out) :: opts", '    integer(c_int) :: rc',
+                f"    rc = {s['defaults']}_c(opts)", f"  end subroutine {s['defaults']}"]
+    dfl += ['', 'end module mpilat_defaults', '']
+    return {'fortran/mpilat_handle_types.F90': '\n'.join(types), 'fortran/mpilat_handles.F90': '\n'.join(acc),
+            'fortran/mpilat_defaults.F90': '\n'.join(dfl)}
