@@ -27,14 +27,6 @@ const lat::CollResult &with_samples(lat_coll coll) {
 
 extern "C" {
 
-int lat_impl_collective_defaults(lat_collective_options *opts) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    *opts = lat::collective_defaults();
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_impl_collective_check(const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, int nprocs) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");

@@ -57,14 +57,6 @@ int lat_impl_compare_check(const lat_compare_options *opts) {
   });
 }
 
-int lat_impl_compare_defaults(lat_compare_options *opts) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    *opts = lat::compare_defaults();
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_impl_compare_distributions(int64_t na, const double *a_values, const int64_t *a_counts, int64_t nb,
                               const double *b_values, const int64_t *b_counts, double q,
                               const lat_compare_options *opts, lat_compare_result *result) {

@@ -21,14 +21,6 @@ struct lat_input_s {
 
 extern "C" {
 
-int lat_impl_pingpong_defaults(lat_pingpong_options *opts) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    *opts = lat::pingpong_defaults();
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_impl_pingpong_check(const lat_pingpong_options *opts, int nprocs, const lat_timer_result *timer) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");

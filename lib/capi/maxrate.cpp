@@ -13,14 +13,6 @@ const lat_maxrate_fit_s &handle(lat_maxrate_fit fit) { return lat::deref(fit, "f
 
 extern "C" {
 
-int lat_impl_fit_defaults(lat_fit_options *opts) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    *opts = lat::fit_defaults();
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_impl_fit_check(const lat_fit_options *opts) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");

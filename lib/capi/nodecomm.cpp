@@ -11,14 +11,6 @@ const lat_nodecomm_s &handle(lat_nodecomm nodecomm) { return lat::deref(nodecomm
 
 extern "C" {
 
-int lat_impl_nodecomm_defaults(lat_nodecomm_options *opts) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    *opts = lat::nodecomm_defaults();
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_impl_nodecomm_check(const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");

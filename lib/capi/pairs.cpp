@@ -22,14 +22,6 @@ const lat::PairResult &with_matrices(lat_pairs pairs) {
 
 extern "C" {
 
-int lat_impl_pair_defaults(lat_pair_options *opts) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    *opts = lat::pair_defaults();
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_impl_pair_check(const lat_pair_options *opts, int nprocs) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");

@@ -12,14 +12,6 @@ const lat_queue_s &handle(lat_queue queue) { return lat::deref(queue, "queue"); 
 
 extern "C" {
 
-int lat_impl_queue_defaults(lat_queue_options *opts) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    *opts = lat::queue_defaults();
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_impl_queue_check(const lat_queue_options *opts, int nprocs, int64_t nlengths, const int64_t *lengths,
                     int64_t nfractions, const double *fractions_percent, int64_t nsizes, const int64_t *sizes,
                     const lat_timer_result *timer) {

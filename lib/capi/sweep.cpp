@@ -25,14 +25,6 @@ int ended_code(const lat::SweepResult &r) {
 
 extern "C" {
 
-int lat_impl_sweep_defaults(lat_sweep_options *opts) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    *opts = lat::sweep_defaults();
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_impl_sweep_check(const lat_sweep_options *opts, int nprocs, int64_t nsizes, const int64_t *sizes,
                     const lat_timer_result *timer) {
   return lat::guard([&] {

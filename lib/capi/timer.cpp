@@ -9,14 +9,6 @@
 
 extern "C" {
 
-int lat_impl_timer_defaults(lat_timer_options *opts) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    *opts = lat::timer_defaults();
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_impl_timer_check(const lat_timer_options *opts, int nprocs) {
   return lat::guard([&] {
     lat::require_nonnull(opts, "opts");

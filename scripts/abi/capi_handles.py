@@ -54,4 +54,21 @@ def capi_handles(caps):
             sys.exit(f"spec: {h['free']}: a _free takes ({h['type']} *)")
         out += ['', sig + ' {', f'  return lat::guard([&] {{ return lat::free_handle({params[0][2]}, "{params[0][2]}"); }});', '}']
     out += ['', '}  // extern "C"', '']
-    return {'lib/generated/capi_handles.cpp': '\n'.join(out)}
+
+    options = [s for _, spec in caps for s in spec['struct'] if s['role'] == 'options']
+    dfl = [generated_line('//', 'spec/ and include/mpilat.h'),
+           '// capi_defaults.cpp: lat_<x>_defaults of every options struct: the defaults of its spec, from the C++',
+           "// lat::<x>_defaults() of the capability's options (`defaults_header`).",
+           '#include "capi/guard.hpp"',
+           '#include "generated/capi_impl.hpp"']
+    dfl += [f'#include "{h}"' for h in sorted({s['defaults_header'] for s in options})]
+    dfl += ['', 'extern "C" {']
+    for s in options:
+        params, sig = signature(s['defaults'])
+        if len(params) != 1 or params[0][1] != s['name'] or not params[0][3]:
+            sys.exit(f"spec: {s['defaults']}: takes ({s['name']} *)")
+        opts = params[0][2]
+        dfl += ['', sig + ' {', '  return lat::guard([&] {', f'    lat::require_nonnull({opts}, "{opts}");',
+                f"    *{opts} = lat::{s['defaults'][4:]}();", '    return LAT_SUCCESS;', '  });', '}']
+    dfl += ['', '}  // extern "C"', '']
+    return {'lib/generated/capi_handles.cpp': '\n'.join(out), 'lib/generated/capi_defaults.cpp': '\n'.join(dfl)}
