@@ -1,6 +1,5 @@
-!> Module mpilat_base: the result handles, the helpers every wrapper uses, errors and versions, timers,
-!> Part of module mpilat (fortran/mpilat.F90 re-exports it); the conventions are written there.
-!> frequency tables and statistics.
+!> Module mpilat_base: errors and versions, timers, frequency tables and statistics, the measuring function's
+!> interface. Part of module mpilat (fortran/mpilat.F90 re-exports it); the conventions are written there.
 #include "mpilat_constants.h"
 module mpilat_base
   use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_double, c_char, c_ptr, c_null_ptr, &
@@ -12,13 +11,13 @@ module mpilat_base
   use mpilat_types
   use mpilat_handle_types
   use mpilat_c
+  use mpilat_support
   implicit none
   private
   public :: lat_timer_available, lat_string, lat_strerror, lat_last_error_message, lat_get_api_version, lat_get_version
   public :: lat_request_stop, lat_clear_stop, lat_timer_name, lat_timer_from_name, lat_histogram_get
   public :: lat_stats_compute, lat_npp_rule
   public :: lat_measure_fn
-  public :: from_c_ptr, handle, int64_arg, double_arg, hist_arg
 
   !> A measuring function for lat_sweep_run: one sample of size, time per operation in time_us; return
   !> LAT_SUCCESS, or an error code that ends the sweep.
@@ -36,24 +35,6 @@ contains
 
   ! ---- helpers -------------------------------------------------------------------------------------------
 
-  !> A Fortran string from a NUL-terminated C string.
-  function from_c_ptr(p) result(s)
-    type(c_ptr), intent(in) :: p
-    character(len=:), allocatable :: s
-    character(kind=c_char), pointer :: chars(:)
-    integer :: i, n
-    if (.not. c_associated(p)) then
-      s = ''
-      return
-    end if
-    n = int(c_strlen(p))
-    call c_f_pointer(p, chars, [n])
-    allocate (character(len=n) :: s)
-    do i = 1, n
-      s(i:i) = chars(i)
-    end do
-  end function from_c_ptr
-
   !> A Fortran string from a NUL-terminated character array of a result (e.g. source_host).
   function lat_string(chars) result(s)
     character(kind=c_char), intent(in) :: chars(:)
@@ -69,56 +50,6 @@ contains
       s(i:i) = chars(i)
     end do
   end function lat_string
-
-  !> Hands rc to ierr, or stops the program with the message when the caller gave no ierr.
-  subroutine handle(rc, where, ierr)
-    integer(c_int), intent(in) :: rc
-    character(len=*), intent(in) :: where
-    integer, optional, intent(out) :: ierr
-    if (present(ierr)) then
-      ierr = int(rc)
-      return
-    end if
-    if (rc == LAT_SUCCESS .or. rc == LAT_ERR_INTERRUPTED) return
-    write (error_unit, '(a)') 'mpilat: '//where//': '//lat_strerror(int(rc))//': '//lat_last_error_message()
-    error stop 1
-  end subroutine handle
-
-  !> An optional array argument for C: a contiguous copy (any stride, even reversed, reaches C in its own
-  !> order), its address and length; c_null_ptr and 0 when absent or empty.
-  subroutine int64_arg(values, copy, p, n)
-    integer(c_int64_t), optional, intent(in) :: values(:)
-    integer(c_int64_t), allocatable, target, intent(inout) :: copy(:)
-    type(c_ptr), intent(out) :: p
-    integer(c_int64_t), intent(out) :: n
-    p = c_null_ptr
-    n = 0
-    if (.not. present(values)) return
-    copy = values
-    n = size(copy, kind=c_int64_t)
-    if (n > 0) p = c_loc(copy(1))
-  end subroutine int64_arg
-
-  subroutine double_arg(values, copy, p, n)
-    real(c_double), optional, intent(in) :: values(:)
-    real(c_double), allocatable, target, intent(inout) :: copy(:)
-    type(c_ptr), intent(out) :: p
-    integer(c_int64_t), intent(out) :: n
-    p = c_null_ptr
-    n = 0
-    if (.not. present(values)) return
-    copy = values
-    n = size(copy, kind=c_int64_t)
-    if (n > 0) p = c_loc(copy(1))
-  end subroutine double_arg
-
-  function hist_arg(hist, want) result(p)
-    type(lat_histogram), intent(inout), target :: hist
-    logical, intent(in) :: want
-    type(c_ptr) :: p
-    p = c_null_ptr
-    if (want) p = c_loc(hist%handle)
-  end function hist_arg
 
   ! ---- errors and versions -------------------------------------------------------------------------------
 

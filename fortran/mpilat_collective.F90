@@ -8,6 +8,7 @@ module mpilat_collective
   use mpilat_constants
   use mpilat_types
   use mpilat_c
+  use mpilat_support
   use mpilat_handle_types
   use mpilat_base
   use mpilat_handles

@@ -8,7 +8,7 @@ module mpilat_handles
   use mpilat_types
   use mpilat_handle_types
   use mpilat_c
-  use mpilat_base, only: handle
+  use mpilat_support, only: handle
   implicit none
   private
   public :: lat_histogram_free, lat_sweep_get_summary, lat_sweep_points, lat_sweep_thresholds

@@ -75,7 +75,7 @@ def fortran_handles(caps):
            '  use mpilat_types',
            '  use mpilat_handle_types',
            '  use mpilat_c',
-           '  use mpilat_base, only: handle',
+           '  use mpilat_support, only: handle',
            '  implicit none',
            '  private']
     for k in range(0, len(names), 4):
