@@ -19,12 +19,12 @@ module mpilat_collective
   public :: lat_coll_get_point, lat_coll_get_rank, lat_coll_get_samples
   public :: lat_write_coll_files
 
-  !> Collective latency over comm (type(MPI_Comm) or an integer handle), one call per sample.
-  interface lat_collective
-    module procedure collective_f08, collective_int
-  end interface lat_collective
+  ! The generic names over type(MPI_Comm) and an integer handle (generated from the _int routines).
+#include "mpilat_collective_generics.inc"
 
 contains
+
+#include "mpilat_collective_f08.inc"
 
   !> Checks opts and sizes as lat_collective would on nprocs ranks; ierr LAT_ERR_ARG naming the value.
   subroutine lat_collective_check(opts, nprocs, sizes, ierr)
@@ -50,15 +50,6 @@ contains
     op = int(c_op)
     call handle(rc, 'lat_coll_op_from_name', ierr)
   end subroutine lat_coll_op_from_name
-
-  subroutine collective_f08(comm, opts, coll, sizes, ierr)
-    type(MPI_Comm), intent(in) :: comm
-    type(lat_collective_options), intent(in) :: opts
-    type(lat_coll), intent(inout) :: coll
-    integer(c_int64_t), optional, intent(in) :: sizes(:)
-    integer, optional, intent(out) :: ierr
-    call collective_int(comm%MPI_VAL, opts, coll, sizes, ierr)
-  end subroutine collective_f08
 
   subroutine collective_int(comm, opts, coll, sizes, ierr)
     integer, intent(in) :: comm

@@ -27,36 +27,17 @@ module mpilat_latency
             lat_check_input_file, lat_read_input, lat_check_json_memory, lat_calibrate_timer, lat_pingpong_stats
   public :: lat_npp_study
 
-  !> Timer calibration, collective over comm (type(MPI_Comm) or an integer handle).
-  interface lat_calibrate_timer
-    module procedure calibrate_timer_f08, calibrate_timer_int
-  end interface lat_calibrate_timer
-
-  !> Ping-pong statistics, collective over comm (type(MPI_Comm) or an integer handle).
-  interface lat_pingpong_stats
-    module procedure pingpong_stats_f08, pingpong_stats_int
-  end interface lat_pingpong_stats
-
-  !> The paper's npp study, for type(MPI_Comm) or an integer handle.
-  interface lat_npp_study
-    module procedure npp_study_f08, npp_study_int
-  end interface lat_npp_study
+  ! The generic names over type(MPI_Comm) and an integer handle (generated from the _int routines).
+#include "mpilat_latency_generics.inc"
 
 contains
+
+#include "mpilat_latency_f08.inc"
 
   ! ---- timer calibration ---------------------------------------------------------------------------------
 
   !> Collective over comm: resolution and minimum overhead of a clock (Luecke et al. section 3.1).
   !> hist, when present, receives the frequency table of the differences.
-  subroutine calibrate_timer_f08(comm, opts, result, hist, ierr)
-    type(MPI_Comm), intent(in) :: comm
-    type(lat_timer_options), intent(in) :: opts
-    type(lat_timer_result), intent(out) :: result
-    type(lat_histogram), optional, intent(inout), target :: hist
-    integer, optional, intent(out) :: ierr
-    call calibrate_timer_int(comm%MPI_VAL, opts, result, hist, ierr)
-  end subroutine calibrate_timer_f08
-
   subroutine calibrate_timer_int(comm, opts, result, hist, ierr)
     integer, intent(in) :: comm
     type(lat_timer_options), intent(in) :: opts
@@ -165,16 +146,6 @@ contains
   !> Collective over comm: ping-pong statistics between opts%source and opts%dest (sections 3.2-3.4).
   !> timer: a calibration of the source's clock; absent: calibrated here with opts%nr pairs.
   !> hist, when present, receives the frequency table of the measured times.
-  subroutine pingpong_stats_f08(comm, opts, result, timer, hist, ierr)
-    type(MPI_Comm), intent(in) :: comm
-    type(lat_pingpong_options), intent(in) :: opts
-    type(lat_pingpong_result), intent(out) :: result
-    type(lat_timer_result), optional, intent(in), target :: timer
-    type(lat_histogram), optional, intent(inout), target :: hist
-    integer, optional, intent(out) :: ierr
-    call pingpong_stats_int(comm%MPI_VAL, opts, result, timer, hist, ierr)
-  end subroutine pingpong_stats_f08
-
   subroutine pingpong_stats_int(comm, opts, result, timer, hist, ierr)
     integer, intent(in) :: comm
     type(lat_pingpong_options), intent(in) :: opts
@@ -223,18 +194,6 @@ contains
   end subroutine lat_write_latency_plots
 
   !> Collective over comm: the npp study (values: npp, or res_npp when by_res_npp), a row per value.
-  subroutine npp_study_f08(comm, opts, values, by_res_npp, result, rows, timer, ierr)
-    type(MPI_Comm), intent(in) :: comm
-    type(lat_pingpong_options), intent(in) :: opts
-    integer(c_int64_t), intent(in) :: values(:)
-    logical, intent(in) :: by_res_npp
-    type(lat_pingpong_result), intent(out) :: result
-    type(lat_npp_study_row), allocatable, intent(out) :: rows(:)
-    type(lat_timer_result), optional, intent(in), target :: timer
-    integer, optional, intent(out) :: ierr
-    call npp_study_int(comm%MPI_VAL, opts, values, by_res_npp, result, rows, timer, ierr)
-  end subroutine npp_study_f08
-
   subroutine npp_study_int(comm, opts, values, by_res_npp, result, rows, timer, ierr)
     integer, intent(in) :: comm
     type(lat_pingpong_options), intent(in) :: opts
@@ -280,8 +239,8 @@ contains
     logical, intent(in) :: render
     integer, optional, intent(out) :: ierr
     type(lat_npp_study_row), allocatable, target :: copy(:)
-    copy = rows
-    if (size(copy) == 0) allocate (copy(1))
+    allocate (copy(max(size(rows), 1)))  ! never empty for C: no rows is refused there, with its count
+    copy(1:size(rows)) = rows
     call handle(lat_write_npp_study_files_c(trim(outdir)//c_null_char, trim(command_line)//c_null_char, pp, &
                                             size(rows, kind=c_int), c_loc(copy), merge(1_c_int, 0_c_int, render)), &
                 'lat_write_npp_study_files', ierr)

@@ -24,29 +24,16 @@ module mpilat_pairs
   public :: lat_nodecomm_observations, lat_read_nodecomm_table
   public :: lat_write_maxrate_files, lat_nodecomm_measure, lat_pair_matrix
 
-  !> The nodecomm measurement, collective over comm (type(MPI_Comm) or an integer handle).
-  interface lat_nodecomm_measure
-    module procedure nodecomm_measure_f08, nodecomm_measure_int
-  end interface lat_nodecomm_measure
-
-  !> All-pairs latency matrix, collective over comm (type(MPI_Comm) or an integer handle).
-  interface lat_pair_matrix
-    module procedure pair_matrix_f08, pair_matrix_int
-  end interface lat_pair_matrix
+  ! The generic names over type(MPI_Comm) and an integer handle (generated from the _int routines).
+#include "mpilat_pairs_generics.inc"
 
 contains
+
+#include "mpilat_pairs_f08.inc"
 
   ! ---- all-pairs latency matrix (mmpi) --------------------------------------------------------------------
 
   !> Collective over comm: round-trip latency between every pair of ranks (docs/method.md, "Pair matrix").
-  subroutine pair_matrix_f08(comm, opts, pairs, ierr)
-    type(MPI_Comm), intent(in) :: comm
-    type(lat_pair_options), intent(in) :: opts
-    type(lat_pairs), intent(inout) :: pairs
-    integer, optional, intent(out) :: ierr
-    call pair_matrix_int(comm%MPI_VAL, opts, pairs, ierr)
-  end subroutine pair_matrix_f08
-
   subroutine pair_matrix_int(comm, opts, pairs, ierr)
     integer, intent(in) :: comm
     type(lat_pair_options), intent(in) :: opts
@@ -167,15 +154,6 @@ contains
   end subroutine lat_maxrate_errors
 
   !> Collective over comm: k = 1..K pairs between two nodes (or a node's halves); sizes optional.
-  subroutine nodecomm_measure_f08(comm, opts, result, sizes, ierr)
-    type(MPI_Comm), intent(in) :: comm
-    type(lat_nodecomm_options), intent(in) :: opts
-    type(lat_nodecomm), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in) :: sizes(:)
-    integer, optional, intent(out) :: ierr
-    call nodecomm_measure_int(comm%MPI_VAL, opts, result, sizes, ierr)
-  end subroutine nodecomm_measure_f08
-
   subroutine nodecomm_measure_int(comm, opts, result, sizes, ierr)
     integer, intent(in) :: comm
     type(lat_nodecomm_options), intent(in) :: opts

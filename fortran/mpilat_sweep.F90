@@ -22,33 +22,18 @@ module mpilat_sweep
   public :: lat_write_queue_files, lat_queue_sweep
   public :: lat_size_sweep
 
-  !> Queue-depth latency, collective over comm (type(MPI_Comm) or an integer handle).
-  interface lat_queue_sweep
-    module procedure queue_sweep_f08, queue_sweep_int
-  end interface lat_queue_sweep
-
-  !> Message-size sweep, collective over comm (type(MPI_Comm) or an integer handle).
-  interface lat_size_sweep
-    module procedure size_sweep_f08, size_sweep_int
-  end interface lat_size_sweep
+  ! The generic names over type(MPI_Comm) and an integer handle (generated from the _int routines).
+#include "mpilat_sweep_generics.inc"
 
 contains
+
+#include "mpilat_sweep_f08.inc"
 
   ! ---- size sweep (Gropp & Lusk) --------------------------------------------------------------------------
 
   !> Collective over comm: minimum-of-averages times over message sizes (docs/method.md).
   !> sizes: distinct ascending sizes in bytes; absent: the grid of opts. timer: the leading rank's
   !> calibration; absent: calibrated there with opts%nr pairs. Free result with lat_sweep_free.
-  subroutine size_sweep_f08(comm, opts, result, sizes, timer, ierr)
-    type(MPI_Comm), intent(in) :: comm
-    type(lat_sweep_options), intent(in) :: opts
-    type(lat_sweep), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in) :: sizes(:)
-    type(lat_timer_result), optional, intent(in), target :: timer
-    integer, optional, intent(out) :: ierr
-    call size_sweep_int(comm%MPI_VAL, opts, result, sizes, timer, ierr)
-  end subroutine size_sweep_f08
-
   subroutine size_sweep_int(comm, opts, result, sizes, timer, ierr)
     integer, intent(in) :: comm
     type(lat_sweep_options), intent(in) :: opts
@@ -144,17 +129,6 @@ contains
 
   !> Collective over comm: latency against posted or unexpected queue length (docs/method.md, "Queues").
   !> Absent lists take the defaults (lengths 0..1000 by 100, fractions 0..100 by 25, size 0).
-  subroutine queue_sweep_f08(comm, opts, result, lengths, fractions_percent, sizes, timer, ierr)
-    type(MPI_Comm), intent(in) :: comm
-    type(lat_queue_options), intent(in) :: opts
-    type(lat_queue), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in) :: lengths(:), sizes(:)
-    real(c_double), optional, intent(in) :: fractions_percent(:)
-    type(lat_timer_result), optional, intent(in), target :: timer
-    integer, optional, intent(out) :: ierr
-    call queue_sweep_int(comm%MPI_VAL, opts, result, lengths, fractions_percent, sizes, timer, ierr)
-  end subroutine queue_sweep_f08
-
   subroutine queue_sweep_int(comm, opts, result, lengths, fractions_percent, sizes, timer, ierr)
     integer, intent(in) :: comm
     type(lat_queue_options), intent(in) :: opts

@@ -45,6 +45,7 @@ from abi.options_show import options_show  # noqa: E402
 from abi.capi_handles import capi_handles  # noqa: E402
 from abi.fortran_handles import fortran_handles  # noqa: E402
 from abi.fortran_module import fortran_module  # noqa: E402
+from abi.fortran_comm import fortran_comm  # noqa: E402
 from abi.symbols import symbol_map, release_stub  # noqa: E402
 from abi.bindings import bindings  # noqa: E402
 from abi.drivers import drivers  # noqa: E402
@@ -73,6 +74,7 @@ def outputs():
     files.update(capi_handles(caps))
     files.update(fortran_handles(caps))
     files.update(fortran_module(caps))
+    files.update(fortran_comm(caps))
     return files
 
 

@@ -75,6 +75,12 @@ program test_f08
              'study rows: npp and trials')
   call lat_npp_study(MPI_COMM_WORLD, popts, [3_c_int64_t, 3_c_int64_t], .false., pres, rows, ierr=ierr)
   call check(ierr == LAT_ERR_ARG .and. index(lat_last_error_message(), 'the value 3 twice') > 0, 'study duplicates refused')
+  ! No rows: refused by C with the count (the wrapper once allocated its copy twice and crashed).
+  if (allocated(rows)) deallocate (rows)
+  allocate (rows(0))
+  call lat_write_npp_study_files('.', 'test', pres, rows, .false., ierr)
+  call check(ierr == LAT_ERR_ARG .and. index(lat_last_error_message(), 'nrows must be in 1..') == 1, &
+             'lat_write_npp_study_files of no rows: refused, naming nrows')
 
   ! errors come back through ierr on every rank
   popts%ntrial = 0
