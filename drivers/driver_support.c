@@ -116,9 +116,55 @@ void latency_pause_seconds(double seconds) {
   }
 }
 
+/* Each directory an output check is about to make (an --outdir, -fname's folder), and the shallowest of
+   its parts that did not exist before: what driver_outdir_unmake removes again. */
+#define MADE_MAX 4
+static char made_path[MADE_MAX][4096], made_from[MADE_MAX][4096];
+static int nmade = 0;
+
+static void note_missing_directories(const char *dir) {
+  if (dir == NULL || dir[0] == '\0' || strlen(dir) >= sizeof made_path[0] || nmade == MADE_MAX) return;
+  char prefix[sizeof made_path[0]];
+  const size_t n = strlen(dir);
+  for (size_t at = 1; at <= n; ++at) {
+    if (at < n && dir[at] != '/') continue;
+    memcpy(prefix, dir, at);
+    prefix[at] = '\0';
+    struct stat st;
+    if (lstat(prefix, &st) != 0 && errno == ENOENT) {
+      snprintf(made_path[nmade], sizeof made_path[0], "%s", dir);
+      snprintf(made_from[nmade], sizeof made_from[0], "%s", prefix);
+      ++nmade;
+      return;
+    }
+  }
+}
+
+void driver_outdir_unmake(void) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) return;
+  /* The last made first, each deepest first up to its first missing part; rmdir removes only an empty
+     directory, so nothing put there meanwhile is lost. */
+  while (nmade > 0) {
+    --nmade;
+    char path[sizeof made_path[0]];
+    snprintf(path, sizeof path, "%s", made_path[nmade]);
+    for (;;) {
+      size_t n = strlen(path);
+      while (n > 1 && path[n - 1] == '/') path[--n] = '\0';
+      if (rmdir(path) != 0 || strcmp(path, made_from[nmade]) == 0) break;
+      char *slash = strrchr(path, '/');
+      if (slash == NULL || slash == path) break;
+      *slash = '\0';
+    }
+  }
+}
+
 int driver_outdir_usable(const char *program, const char *option, const char *outdir, const char *kind, const char *base) {
   int rank = 0, usable = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) note_missing_directories(outdir);
   if (rank == 0 && (lat_check_output_dir(outdir) != LAT_SUCCESS ||
                     (kind != NULL && lat_check_outputs(kind, outdir, base) != LAT_SUCCESS))) {
     /* The library's message shows a control character as \xNN; the name here does the same. */
@@ -130,6 +176,7 @@ int driver_outdir_usable(const char *program, const char *option, const char *ou
     usable = 0;
   }
   driver_bcast_int_politely(&usable);
+  if (!usable) driver_outdir_unmake();
   return usable;
 }
 
@@ -296,12 +343,15 @@ int driver_output_usable(const char *program, const char *option, const char *pa
   }
   memcpy(dir, path, length);
   dir[length] = '\0';
+  note_missing_directories(dir);
   if (lat_check_output_dir(dir) != LAT_SUCCESS) {
     fprintf(stderr, "%s: %s: %s\n", program, option, lat_last_error_message());
+    driver_outdir_unmake();
     return 0;
   }
   if (lat_check_output_file(path) == LAT_SUCCESS) return 1;
   fprintf(stderr, "%s: %s: %s\n", program, option, lat_last_error_message());
+  driver_outdir_unmake();
   return 0;
 }
 

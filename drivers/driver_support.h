@@ -25,6 +25,10 @@ void driver_pause_seconds(double seconds);
     the capability `kind` may write there under `base` (lat_check_outputs; kind NULL: the directory only);
     if not, it prints "<program>: <option> '<outdir>': <why>" and every rank gets 0. 1 when all is usable. */
 int driver_outdir_usable(const char *program, const char *option, const char *outdir, const char *kind, const char *base);
+/** Rank 0 removes the directories driver_outdir_usable and driver_output_usable made (only those, only while
+    empty): a run refused after those checks leaves no directory behind. Each calls it on its own refusal,
+    the drivers on a later one. */
+void driver_outdir_unmake(void);
 /** After a measuring call returned rc (neither LAT_SUCCESS nor LAT_ERR_INTERRUPTED): prints "<program>:
     <error>: <message>" (on rank 0, and on every rank for a timeout), ends the job on a timeout (a rank that
     stopped answering may never reach MPI_Finalize; after a 1 s pause in which the launcher forwards the

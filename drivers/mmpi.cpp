@@ -99,7 +99,10 @@ int main(int argc, char **argv) {
       usable = 0;
     }
     driver_bcast_int_politely(&usable);
-    if (!usable) status = DRIVER_BAD_INPUT;
+    if (!usable) {
+      status = DRIVER_BAD_INPUT;
+      driver_outdir_unmake();
+    }
   }
   if (status >= 0) {
     driver_finalize(status);

@@ -241,6 +241,7 @@ int main(int argc, char **argv) {
   int outputs_usable = rank != 0 || s.fname.empty() || driver_output_usable("mpptest", "-fname", s.fname.c_str());
   driver_bcast_int_politely(&outputs_usable);
   if (!outputs_usable || !driver_outdir_usable("mpptest", "-outdir", s.outdir.c_str(), "sweep", s.outbase.c_str())) {
+    driver_outdir_unmake();  // -fname's folder, made before -outdir was refused
     driver_finalize(DRIVER_BAD_INPUT);
     return DRIVER_BAD_INPUT;
   }
@@ -251,6 +252,7 @@ int main(int argc, char **argv) {
   if (!apart) std::fprintf(stderr, "mpptest: -fname: %s\n", lat_last_error_message());
   driver_bcast_int_politely(&apart);
   if (!apart) {
+    driver_outdir_unmake();
     driver_finalize(DRIVER_BAD_INPUT);
     return DRIVER_BAD_INPUT;
   }
