@@ -97,6 +97,13 @@ program latency_driver
     call parse_latency_arguments(command_line_arguments(), nprocs, stderr_is_terminal() /= 0, popts, outdir, status, &
                                  message, extras)
     if (status == params_help) call print_help()
+    ! The pictures need gnuplot: known before anything is measured, and before --outdir is made.
+    if (status == params_run .and. .not. extras%noplot) then
+      if (plotter_usable('latency'//c_null_char, '--noplot'//c_null_char) == 0) then
+        status = params_bad
+        message = 'no gnuplot to draw the picture (above)'
+      end if
+    end if
     if (status == params_run) then
       call lat_check_output_dir(trim(outdir), ierr=ierr)
       if (ierr == LAT_SUCCESS .and. size(extras%study) > 0) then
@@ -107,11 +114,6 @@ program latency_driver
       if (ierr /= LAT_SUCCESS) then
         status = params_bad
         message = 'outdir: '//lat_last_error_message()
-      else if (.not. extras%noplot) then  ! the pictures need gnuplot: known before anything is measured
-        if (plotter_usable('latency'//c_null_char, '--noplot'//c_null_char) == 0) then
-          status = params_bad
-          message = 'no gnuplot to draw the picture (above)'
-        end if
       end if
     end if
   end if
