@@ -15,29 +15,15 @@ module mpilat_collective
   use mpilat_defaults
   implicit none
   private
-  public :: lat_collective_check, lat_coll_op_from_name, lat_collective
-  public :: lat_coll_get_point, lat_coll_get_rank, lat_coll_get_samples
-  public :: lat_write_coll_files
+  public :: lat_coll_op_from_name, lat_coll_get_point, lat_coll_get_rank, lat_coll_get_samples
 
-  ! The generic names over type(MPI_Comm) and an integer handle (generated from the _int routines).
+  ! The generated wrappers' names, and the generic names over type(MPI_Comm) and an integer handle.
 #include "mpilat_collective_generics.inc"
 
 contains
 
 #include "mpilat_collective_f08.inc"
-
-  !> Checks opts and sizes as lat_collective would on nprocs ranks; ierr LAT_ERR_ARG naming the value.
-  subroutine lat_collective_check(opts, nprocs, sizes, ierr)
-    type(lat_collective_options), intent(in) :: opts
-    integer, intent(in) :: nprocs
-    integer(c_int64_t), optional, intent(in) :: sizes(:)
-    integer, optional, intent(out) :: ierr
-    type(c_ptr) :: sizes_p
-    integer(c_int64_t) :: n
-    integer(c_int64_t), allocatable, target :: sizes_copy(:)
-    call int64_arg(sizes, sizes_copy, sizes_p, n)
-    call handle(lat_collective_check_c(opts, n, sizes_p, int(nprocs, c_int)), 'lat_collective_check', ierr)
-  end subroutine lat_collective_check
+#include "mpilat_collective_wrappers.inc"
 
   !> The LAT_COLL_* value of an operation's name ("allreduce", ...).
   subroutine lat_coll_op_from_name(name, op, ierr)
@@ -50,20 +36,6 @@ contains
     op = int(c_op)
     call handle(rc, 'lat_coll_op_from_name', ierr)
   end subroutine lat_coll_op_from_name
-
-  subroutine collective_int(comm, opts, coll, sizes, ierr)
-    integer, intent(in) :: comm
-    type(lat_collective_options), intent(in) :: opts
-    type(lat_coll), intent(inout) :: coll
-    integer(c_int64_t), optional, intent(in) :: sizes(:)
-    integer, optional, intent(out) :: ierr
-    type(c_ptr) :: sizes_p
-    integer(c_int64_t) :: n
-    integer(c_int64_t), allocatable, target :: sizes_copy(:)
-    call lat_coll_free(coll)
-    call int64_arg(sizes, sizes_copy, sizes_p, n)
-    call handle(lat_collective_c(int(comm, c_int), opts, n, sizes_p, coll%handle), 'lat_collective', ierr)
-  end subroutine collective_int
 
   !> Point index (0-based, as in C: 0..summary%npoints-1).
   subroutine lat_coll_get_point(coll, index, point, ierr)
@@ -99,16 +71,5 @@ contains
       rc = lat_coll_get_samples_c(coll%handle, int(index, c_int64_t), count, c_loc(values), count)
     call handle(rc, 'lat_coll_get_samples', ierr)
   end subroutine lat_coll_get_samples
-
-  !> Writes outdir/<base>.txt, .json, .csv, .samples.csv and the plots (render 1: PNG), whole or not at all.
-  subroutine lat_write_coll_files(outdir, base, command_line, coll, render, ierr)
-    character(len=*), intent(in) :: outdir, base, command_line
-    type(lat_coll), intent(in) :: coll
-    integer, intent(in) :: render
-    integer, optional, intent(out) :: ierr
-    call handle(lat_write_coll_files_c(trim(outdir)//c_null_char, trim(base)//c_null_char, &
-                                       trim(command_line)//c_null_char, coll%handle, int(render, c_int)), &
-                'lat_write_coll_files', ierr)
-  end subroutine lat_write_coll_files
 
 end module mpilat_collective

@@ -17,41 +17,17 @@ module mpilat_sweep
   use mpilat_defaults
   implicit none
   private
-  public :: lat_sweep_run
-  public :: lat_sweep_get_samples, lat_write_sweep_files
-  public :: lat_write_queue_files, lat_queue_sweep
-  public :: lat_size_sweep
+  public :: lat_sweep_run, lat_sweep_get_samples, lat_write_sweep_files
 
-  ! The generic names over type(MPI_Comm) and an integer handle (generated from the _int routines).
+  ! The generated wrappers' names, and the generic names over type(MPI_Comm) and an integer handle.
 #include "mpilat_sweep_generics.inc"
 
 contains
 
 #include "mpilat_sweep_f08.inc"
+#include "mpilat_sweep_wrappers.inc"
 
   ! ---- size sweep (Gropp & Lusk) --------------------------------------------------------------------------
-
-  !> Collective over comm: minimum-of-averages times over message sizes (docs/method.md).
-  !> sizes: distinct ascending sizes in bytes; absent: the grid of opts. timer: the leading rank's
-  !> calibration; absent: calibrated there with opts%nr pairs. Free result with lat_sweep_free.
-  subroutine size_sweep_int(comm, opts, result, sizes, timer, ierr)
-    integer, intent(in) :: comm
-    type(lat_sweep_options), intent(in) :: opts
-    type(lat_sweep), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in) :: sizes(:)
-    type(lat_timer_result), optional, intent(in), target :: timer
-    integer, optional, intent(out) :: ierr
-    type(c_ptr) :: sizes_p, timer_p
-    integer(c_int64_t) :: n
-    integer(c_int64_t), allocatable, target :: sizes_copy(:)
-    integer(c_int) :: rc
-    call lat_sweep_free(result)
-    timer_p = c_null_ptr
-    call int64_arg(sizes, sizes_copy, sizes_p, n)
-    if (present(timer)) timer_p = c_loc(timer)
-    rc = lat_size_sweep_c(int(comm, c_int), opts, n, sizes_p, timer_p, result%handle)
-    call handle(rc, 'lat_size_sweep', ierr)
-  end subroutine size_sweep_int
 
   !> The sweep's schedule, refinement, rerun and step detection with any measuring function (no MPI).
   subroutine lat_sweep_run(opts, measure, result, sizes, context, ierr)
@@ -124,41 +100,5 @@ contains
     end if
     call handle(rc, 'lat_write_sweep_files', ierr)
   end subroutine lat_write_sweep_files
-
-  ! ---- queue-depth latency (Underwood & Brightwell) -----------------------------------------------------
-
-  !> Collective over comm: latency against posted or unexpected queue length (docs/method.md, "Queues").
-  !> Absent lists take the defaults (lengths 0..1000 by 100, fractions 0..100 by 25, size 0).
-  subroutine queue_sweep_int(comm, opts, result, lengths, fractions_percent, sizes, timer, ierr)
-    integer, intent(in) :: comm
-    type(lat_queue_options), intent(in) :: opts
-    type(lat_queue), intent(inout) :: result
-    integer(c_int64_t), optional, intent(in) :: lengths(:), sizes(:)
-    real(c_double), optional, intent(in) :: fractions_percent(:)
-    type(lat_timer_result), optional, intent(in), target :: timer
-    integer, optional, intent(out) :: ierr
-    type(c_ptr) :: lp, fp, sp, tp
-    integer(c_int64_t) :: nl, nf, ns
-    integer(c_int64_t), allocatable, target :: lengths_copy(:), sizes_copy(:)
-    real(c_double), allocatable, target :: fractions_copy(:)
-    call lat_queue_free(result)
-    tp = c_null_ptr
-    call int64_arg(lengths, lengths_copy, lp, nl)
-    call double_arg(fractions_percent, fractions_copy, fp, nf)
-    call int64_arg(sizes, sizes_copy, sp, ns)
-    if (present(timer)) tp = c_loc(timer)
-    call handle(lat_queue_sweep_c(int(comm, c_int), opts, nl, lp, nf, fp, ns, sp, tp, result%handle), &
-                'lat_queue_sweep', ierr)
-  end subroutine queue_sweep_int
-
-  !> Writes queuelat.txt, .csv, .json, .gp and, when render, .png into outdir, whole or not at all.
-  subroutine lat_write_queue_files(outdir, command_line, queue, render, ierr)
-    character(len=*), intent(in) :: outdir, command_line
-    type(lat_queue), intent(in) :: queue
-    logical, intent(in) :: render
-    integer, optional, intent(out) :: ierr
-    call handle(lat_write_queue_files_c(trim(outdir)//c_null_char, trim(command_line)//c_null_char, queue%handle, &
-                                        merge(1_c_int, 0_c_int, render)), 'lat_write_queue_files', ierr)
-  end subroutine lat_write_queue_files
 
 end module mpilat_sweep

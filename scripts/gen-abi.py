@@ -22,7 +22,8 @@ abi_generated_fresh and abi_fortran_bindings run the two checks. spec/README.md 
 
 One module per artefact or check, in scripts/abi/: common (the spec read once, shared names and helpers),
 c_header, fortran_types, options, result_json, options_doc, layout, json_fields, growth, outputs_registry,
-symbols (the shared library's version script and the release stand-ins: --release-stub DIR OUT), bindings,
+fortran_c, options_show, capi_handles, fortran_handles, fortran_module,
+fortran_wrappers, fortran_comm, symbols (the shared library's version script and the release stand-ins: --release-stub DIR OUT), bindings,
 drivers. This file gathers what they make and writes or checks it.
 """
 import difflib
