@@ -1,4 +1,5 @@
-// collective.cpp: the C shims of lat_collective, its handle and its files.
+// collective.cpp: the C shims of lat_collective's handle and its files (its check and measurement:
+// lib/generated/capi_entries.cpp).
 #include "collective/measurement.hpp"
 #include "collective/options.hpp"
 #include "collective/report.hpp"
@@ -27,14 +28,6 @@ const lat::CollResult &with_samples(lat_coll coll) {
 
 extern "C" {
 
-int lat_impl_collective_check(const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, int nprocs) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    lat::require_no_complaint(lat::check_collective_options(*opts, nsizes, sizes, nprocs, true));
-    return LAT_SUCCESS;
-  });
-}
-
 int lat_coll_op_from_name(const char *name, int *op) {
   return lat::guard([&] {
     lat::require_nonnull(name, "name");
@@ -45,18 +38,6 @@ int lat_coll_op_from_name(const char *name, int *op) {
                           "': must be barrier, bcast, reduce, allreduce, gather, scatter, allgather or alltoall");
     *op = found;
     return LAT_SUCCESS;
-  });
-}
-
-int lat_impl_collective(MPI_Comm comm, const lat_collective_options *opts, int64_t nsizes, const int64_t *sizes, lat_coll *result) {
-  return lat::guard([&] {
-    lat::require_nonnull(result, "result");
-    *result = nullptr;
-    lat::require_nonnull(opts, "opts");
-    auto *h = lat::new_handle<lat_coll_s>(lat::collective(comm, *opts, nsizes, sizes));
-    *result = h;
-    return lat::interrupted_code(h->r.summary.partial != 0, "collective measurement",
-                                 "summary.rounds says how many rounds were made");
   });
 }
 

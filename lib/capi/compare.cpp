@@ -1,4 +1,5 @@
-// compare.cpp: the C shims of the comparisons (lib/compare) and of the report writer tools share.
+// compare.cpp: the C shims of the comparisons (lib/compare) and of the report writer tools share (its check:
+// lib/generated/capi_entries.cpp).
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -48,14 +49,6 @@ const lat_compare_options &checked_options(const lat_compare_options *opts) {
 }  // namespace
 
 extern "C" {
-
-int lat_impl_compare_check(const lat_compare_options *opts) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    lat::require_no_complaint(lat::check_compare_options(*opts));
-    return LAT_SUCCESS;
-  });
-}
 
 int lat_impl_compare_distributions(int64_t na, const double *a_values, const int64_t *a_counts, int64_t nb,
                               const double *b_values, const int64_t *b_counts, double q,

@@ -1,5 +1,5 @@
-// latency.cpp: the C shims of the ISU ping-pong (Luecke et al.): its options, the measurement, the npp rule
-// and the files of the latency driver, one thin function each.
+// latency.cpp: the C shims of the ISU ping-pong (Luecke et al.): the measurement, the npp rule, the files of
+// the latency driver and the file checks, one thin function each (its checks: lib/generated/capi_entries.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -20,14 +20,6 @@ struct lat_input_s {
 };
 
 extern "C" {
-
-int lat_impl_pingpong_check(const lat_pingpong_options *opts, int nprocs, const lat_timer_result *timer) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    lat::require_no_complaint(lat::check_pingpong_options(*opts, nprocs, opts->source, timer));
-    return LAT_SUCCESS;
-  });
-}
 
 int lat_impl_pingpong_stats(MPI_Comm comm, const lat_pingpong_options *opts, const lat_timer_result *timer,
                        lat_pingpong_result *result, lat_histogram *hist) {
@@ -99,15 +91,6 @@ int lat_impl_npp_study(MPI_Comm comm, const lat_pingpong_options *opts, const la
     *result = study.result;
     for (size_t i = 0; i < study.rows.size(); ++i) rows[i] = study.rows[i];
     return lat::interrupted_code(study.result.partial != LAT_COMPLETE, "npp study", "results are partial");
-  });
-}
-
-int lat_impl_npp_study_check(const lat_pingpong_options *opts, int nprocs, int nvalues, const int64_t *values, int by_res_npp) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    lat::require_no_complaint(lat::check_pingpong_options(*opts, nprocs, opts->source, nullptr));
-    lat::require_no_complaint(lat::check_study_values(values, nvalues, by_res_npp != 0, *opts));
-    return LAT_SUCCESS;
   });
 }
 

@@ -1,4 +1,4 @@
-// maxrate.cpp: the C shims of the max-rate fit and its handle.
+// maxrate.cpp: the C shims of the max-rate fit and its handle (its check: lib/generated/capi_entries.cpp).
 #include "maxrate/fit.hpp"
 #include "maxrate/report.hpp"
 #include "common/staged_files.hpp"
@@ -12,14 +12,6 @@ const lat_maxrate_fit_s &handle(lat_maxrate_fit fit) { return lat::deref(fit, "f
 }  // namespace
 
 extern "C" {
-
-int lat_impl_fit_check(const lat_fit_options *opts) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    lat::require_no_complaint(lat::check_fit_options(*opts));
-    return LAT_SUCCESS;
-  });
-}
 
 int lat_impl_fit_maxrate(const lat_fit_options *opts, int64_t nobs, const lat_maxrate_obs *obs, lat_maxrate_fit *result) {
   return lat::guard([&] {

@@ -1,4 +1,5 @@
-// nodecomm.cpp: the C shims of the nodecomm measurement and its handle.
+// nodecomm.cpp: the C shim of the nodecomm measurement's observations (its check and measurement:
+// lib/generated/capi_entries.cpp).
 #include "maxrate/nodecomm.hpp"
 #include "guard.hpp"
 #include "maxrate/options.hpp"
@@ -10,26 +11,6 @@ const lat_nodecomm_s &handle(lat_nodecomm nodecomm) { return lat::deref(nodecomm
 }  // namespace
 
 extern "C" {
-
-int lat_impl_nodecomm_check(const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    lat::require_no_complaint(lat::check_nodecomm_options(*opts, nsizes, sizes));
-    return LAT_SUCCESS;
-  });
-}
-
-int lat_impl_nodecomm_measure(MPI_Comm comm, const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes,
-                         lat_nodecomm *result) {
-  return lat::guard([&] {
-    lat::require_nonnull(result, "result");
-    *result = nullptr;
-    lat::require_nonnull(opts, "opts");
-    auto *h = lat::new_handle<lat_nodecomm_s>(lat::nodecomm(comm, *opts, nsizes, sizes));
-    *result = h;
-    return lat::interrupted_code(h->r.summary.partial != 0, "nodecomm", "the result holds the points measured");
-  });
-}
 
 int lat_nodecomm_observations(lat_nodecomm nodecomm, int64_t n, lat_maxrate_obs *obs, int64_t *nobs) {
   return lat::guard([&] {

@@ -1,4 +1,5 @@
-// pairs.cpp: the C shims of the all-pairs latency matrix, its handle, the mmpi log and the matrices' files.
+// pairs.cpp: the C shims of the all-pairs latency matrix's handle, the mmpi log and the matrices' files (its
+// check and measurement: lib/generated/capi_entries.cpp).
 #include "pairs/measurement.hpp"
 #include "pairs/report.hpp"
 #include "common/staged_files.hpp"
@@ -21,26 +22,6 @@ const lat::PairResult &with_matrices(lat_pairs pairs) {
 }  // namespace
 
 extern "C" {
-
-int lat_impl_pair_check(const lat_pair_options *opts, int nprocs) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    lat::require_no_complaint(lat::check_pair_options(*opts, nprocs));
-    return LAT_SUCCESS;
-  });
-}
-
-int lat_impl_pair_matrix(MPI_Comm comm, const lat_pair_options *opts, lat_pairs *result) {
-  return lat::guard([&] {
-    lat::require_nonnull(result, "result");
-    *result = nullptr;
-    lat::require_nonnull(opts, "opts");
-    auto *h = lat::new_handle<lat_pairs_s>(lat::pair_matrix(comm, *opts));
-    *result = h;
-    return lat::interrupted_code(h->r.summary.partial != 0, "pair matrix",
-                                 "the counts matrix says how many round trips each pair has");
-  });
-}
 
 int lat_pairs_get_matrix(lat_pairs pairs, int stat, int64_t n, double *matrix) {
   return lat::guard([&] {

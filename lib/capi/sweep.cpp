@@ -1,4 +1,5 @@
-// sweep.cpp: the C shims of the size sweep, its result handle and its files.
+// sweep.cpp: the C shims of the size sweep that the spec does not generate: lat_sweep_run, the samples and
+// the files (its check and measurement: lib/generated/capi_entries.cpp).
 #include <chrono>
 #include <cmath>
 
@@ -24,29 +25,6 @@ int ended_code(const lat::SweepResult &r) {
 }  // namespace
 
 extern "C" {
-
-int lat_impl_sweep_check(const lat_sweep_options *opts, int nprocs, int64_t nsizes, const int64_t *sizes,
-                    const lat_timer_result *timer) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    lat::require_no_complaint(nprocs == 0 ? lat::check_sweep_options(*opts, nsizes, sizes)
-                                          : lat::check_size_sweep_options(*opts, nsizes, sizes, nprocs,
-                                                                          lat::sweep_leader(*opts), timer));
-    return LAT_SUCCESS;
-  });
-}
-
-int lat_impl_size_sweep(MPI_Comm comm, const lat_sweep_options *opts, int64_t nsizes, const int64_t *sizes,
-                   const lat_timer_result *timer, lat_sweep *result) {
-  return lat::guard([&] {
-    lat::require_nonnull(result, "result");
-    *result = nullptr;
-    lat::require_nonnull(opts, "opts");
-    auto *h = lat::new_handle<lat_sweep_s>(lat::size_sweep(comm, *opts, nsizes, sizes, timer));
-    *result = h;
-    return ended_code(h->r);
-  });
-}
 
 int lat_impl_sweep_run(const lat_sweep_options *opts, int64_t nsizes, const int64_t *sizes, lat_measure_fn measure,
                   void *context, lat_sweep *result) {

@@ -1,4 +1,5 @@
-// timer.cpp: the C shims of the clocks and of the timer calibration, one thin function each.
+// timer.cpp: the C shims of the clocks and of the timer calibration, one thin function each (its check:
+// lib/generated/capi_entries.cpp).
 #include <cstring>
 
 #include "common/clock.hpp"
@@ -8,15 +9,6 @@
 #include "timer/options.hpp"
 
 extern "C" {
-
-int lat_impl_timer_check(const lat_timer_options *opts, int nprocs) {
-  return lat::guard([&] {
-    lat::require_nonnull(opts, "opts");
-    // As the calibrating rank sees it (every rank with LAT_ALL_RANKS).
-    lat::require_no_complaint(lat::check_timer_options(*opts, nprocs, opts->rank == LAT_ALL_RANKS ? 0 : opts->rank));
-    return LAT_SUCCESS;
-  });
-}
 
 int lat_impl_calibrate_timer(MPI_Comm comm, const lat_timer_options *opts, lat_timer_result *result,
                         lat_histogram *hist) {

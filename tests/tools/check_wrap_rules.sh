@@ -1,7 +1,7 @@
 #!/bin/bash
-# check_wrap_rules.sh SOURCE_DIR: gen-abi refuses a [[wrap]] it cannot make, naming what is wrong, and a
-# [[wrap]] it can make puts the wrapper into the module's _wrappers.inc with its public name (spec/README.md,
-# "[[wrap]]"). Runs the generator on a copy of the sources it reads; the tree is never written.
+# check_wrap_rules.sh SOURCE_DIR: gen-abi refuses a [[wrap]], [[check]] or [[measure]] it cannot make,
+# naming what is wrong, and a [[wrap]] it can make puts the wrapper into the module's _wrappers.inc with its
+# public name (spec/README.md, "[[wrap]]", "[[check]] and [[measure]]"). Runs the generator on a copy of the sources it reads; the tree is never written.
 set -u
 src=$1
 work=$(mktemp -d)
@@ -37,6 +37,12 @@ expect_refusal "a function wrapped twice" "lat_check_output_dir: wrapped twice (
   $'[[wrap]]\nfunction = "lat_check_output_dir"'
 expect_refusal "an unknown key" "unknown keys ['optinal']" \
   $'[[wrap]]\nfunction = "lat_coll_get_rank"\noptinal = ["rank"]'
+expect_refusal "a check that takes no options" "a check takes (const lat_<x>_options *opts, ...)" \
+  $'[[check]]\nfunction = "lat_coll_op_from_name"'
+expect_refusal "a measurement without interrupted_code's words" "header (where its function is declared), what and kept" \
+  $'[[measure]]\nfunction = "lat_collective"\nheader = "collective/measurement.hpp"'
+expect_refusal "a measurement that makes no handle" "a measurement takes (MPI_Comm comm, const lat_<x>_options *opts, ..., lat_<handle> *result)" \
+  $'[[measure]]\nfunction = "lat_calibrate_timer"\nheader = "timer/calibration.hpp"\nwhat = "timer"\nkept = "-"'
 # A wrapper a rule covers: generated with its public name, its arguments in the rules' order.
 fresh
 printf '\n[[wrap]]\nfunction = "lat_coll_get_rank"\nnames = { result = "rank_part" }\n' >> "$work/t/spec/collective.toml"
