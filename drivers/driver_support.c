@@ -140,10 +140,23 @@ static void note_missing_directories(const char *dir) {
   }
 }
 
+/* This process's rank, or 0 in a tool that runs without an MPI job (mmpi2mat, nodecomm --fit,
+   mpilat-compare). */
+static int rank_or_zero(void) {
+  int initialized = 0, finalized = 0, rank = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int driver_outdir_make(const char *outdir) {
+  note_missing_directories(outdir);
+  return lat_check_output_dir(outdir);
+}
+
 void driver_outdir_unmake(void) {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank != 0) return;
+  if (rank_or_zero() != 0) return;
   /* The last made first, each deepest first up to its first missing part; rmdir removes only an empty
      directory, so nothing put there meanwhile is lost. */
   while (nmade > 0) {
@@ -162,8 +175,8 @@ void driver_outdir_unmake(void) {
 }
 
 int driver_outdir_usable(const char *program, const char *option, const char *outdir, const char *kind, const char *base) {
-  int rank = 0, usable = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int rank = rank_or_zero();
+  int usable = 1;
   if (rank == 0) note_missing_directories(outdir);
   if (rank == 0 && (lat_check_output_dir(outdir) != LAT_SUCCESS ||
                     (kind != NULL && lat_check_outputs(kind, outdir, base) != LAT_SUCCESS))) {
@@ -175,7 +188,9 @@ int driver_outdir_usable(const char *program, const char *option, const char *ou
     fprintf(stderr, "': %s\n", lat_last_error_message());
     usable = 0;
   }
-  driver_bcast_int_politely(&usable);
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized) driver_bcast_int_politely(&usable);
   if (!usable) driver_outdir_unmake();
   return usable;
 }

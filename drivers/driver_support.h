@@ -25,7 +25,10 @@ void driver_pause_seconds(double seconds);
     the capability `kind` may write there under `base` (lat_check_outputs; kind NULL: the directory only);
     if not, it prints "<program>: <option> '<outdir>': <why>" and every rank gets 0. 1 when all is usable. */
 int driver_outdir_usable(const char *program, const char *option, const char *outdir, const char *kind, const char *base);
-/** Rank 0 removes the directories driver_outdir_usable and driver_output_usable made (only those, only while
+/** A tool without an MPI job: lat_check_output_dir(outdir), noting the directories it makes, which
+    driver_outdir_unmake removes again on a later refusal. */
+int driver_outdir_make(const char *outdir);
+/** Rank 0 removes the directories driver_outdir_usable, driver_output_usable and driver_outdir_make made (only those, only while
     empty): a run refused after those checks leaves no directory behind. Each calls it on its own refusal,
     the drivers on a later one. */
 void driver_outdir_unmake(void);

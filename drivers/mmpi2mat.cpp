@@ -46,8 +46,9 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "mmpi2mat: %s\n", lat_last_error_message());
     return rc == LAT_ERR_DATA || rc == LAT_ERR_IO ? DRIVER_BAD_INPUT : DRIVER_FAILED;
   }
-  if (lat_check_output_dir(outdir.c_str()) != LAT_SUCCESS || lat_check_outputs("matrices", outdir.c_str(), base.c_str()) != LAT_SUCCESS) {
+  if (driver_outdir_make(outdir.c_str()) != LAT_SUCCESS || lat_check_outputs("matrices", outdir.c_str(), base.c_str()) != LAT_SUCCESS) {
     std::fprintf(stderr, "mmpi2mat: --outdir '%s': %s\n", outdir.empty() ? "." : outdir.c_str(), lat_last_error_message());
+    driver_outdir_unmake();
     lat_pairs_free(&pairs);
     return DRIVER_BAD_INPUT;
   }
@@ -56,6 +57,7 @@ int main(int argc, char **argv) {
   int status = DRIVER_DONE;
   if (rc != LAT_SUCCESS) {
     std::fprintf(stderr, "mmpi2mat: writing %s_*: %s\n", base.c_str(), lat_last_error_message());
+    driver_outdir_unmake();  // only while empty: the files are written whole or not at all
     status = driver_write_failed_status(rc);
   } else {
     lat_pair_summary s;

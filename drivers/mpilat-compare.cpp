@@ -277,7 +277,8 @@ int run(const std::vector<std::string> &a_files, const std::vector<std::string> 
   for (const Launch &l : a) all.push_back(&l);
   for (const Launch &l : b) all.push_back(&l);
   check_alike(all, notes);
-  if (lat_check_output_dir(outdir.c_str()) != LAT_SUCCESS) throw BadInput(std::string("--outdir: ") + lat_last_error_message());
+  // A refusal from here on removes the directories this made (main's catch, driver_outdir_unmake).
+  if (driver_outdir_make(outdir.c_str()) != LAT_SUCCESS) throw BadInput(std::string("--outdir: ") + lat_last_error_message());
   const std::vector<Quantity> qa = gather(a, notes);
   json j;
   j["format"] = "mpilat-compare";
@@ -381,6 +382,7 @@ int run(const std::vector<std::string> &a_files, const std::vector<std::string> 
                                                contents.data(), plot ? 1 : 0);
       wrote != LAT_SUCCESS) {
     std::fprintf(stderr, "mpilat-compare: error: %s\n", lat_last_error_message());
+    driver_outdir_unmake();  // only while empty: the files are written whole or not at all
     return wrote == LAT_ERR_ARG ? 2 : 1;
   }
   std::fflush(stdout);
@@ -437,15 +439,18 @@ int main(int argc, char **argv) {
     return done == DRIVER_DONE ? driver_stdout_status("mpilat-compare") : done;
   } catch (const BadInput &e) {
     std::fprintf(stderr, "mpilat-compare: error: %s\n", e.what());
+    driver_outdir_unmake();  // the --outdir it made, if any, while empty
     return 2;
   } catch (const MemoryShort &e) {  // refused before parsing: nlohmann-json would abort, not throw
     std::fprintf(stderr, "mpilat-compare: error: %s\n", e.what());
     return 1;
   } catch (const std::bad_alloc &) {  // a memory limit (ulimit -v) below what the files need: said, not an abort
     std::fprintf(stderr, "mpilat-compare: error: out of memory reading or comparing the files\n");
+    driver_outdir_unmake();
     return 1;
   } catch (const std::exception &e) {
     std::fprintf(stderr, "mpilat-compare: internal error: %s\n", e.what());
+    driver_outdir_unmake();
     return 1;
   }
 }

@@ -97,6 +97,7 @@ int fit_and_write(Settings &s, const std::string &cmd, lat_nodecomm measured, co
   if (rc != LAT_SUCCESS) {
     std::fputs(header.c_str(), stdout);
     std::fprintf(stderr, "nodecomm: the fit: %s\n", lat_last_error_message());
+    driver_outdir_unmake();
     return rc == LAT_ERR_ARG ? DRIVER_BAD_INPUT : DRIVER_FAILED;
   }
   int status = DRIVER_DONE;
@@ -105,6 +106,7 @@ int fit_and_write(Settings &s, const std::string &cmd, lat_nodecomm measured, co
   std::fputs(header.c_str(), stdout);
   if (wrote != LAT_SUCCESS) {
     std::fprintf(stderr, "nodecomm: writing nodecomm.*: %s\n", lat_last_error_message());
+    driver_outdir_unmake();  // only while empty: the files are written whole or not at all
     status = driver_write_failed_status(wrote);
   } else {
     const std::string tables = (s.outdir.empty() ? std::string(".") : s.outdir) + "/nodecomm_fit.txt";
@@ -120,14 +122,16 @@ int fit_and_write(Settings &s, const std::string &cmd, lat_nodecomm measured, co
 
 /// --fit FILE: no MPI job.
 int fit_table(Settings &s, const std::string &cmd) {
-  if (lat_check_output_dir(s.outdir.c_str()) != LAT_SUCCESS || lat_check_outputs("nodecomm", s.outdir.c_str(), nullptr) != LAT_SUCCESS) {
+  if (driver_outdir_make(s.outdir.c_str()) != LAT_SUCCESS || lat_check_outputs("nodecomm", s.outdir.c_str(), nullptr) != LAT_SUCCESS) {
     std::fprintf(stderr, "nodecomm: --outdir '%s': %s\n", s.outdir.empty() ? "." : s.outdir.c_str(), lat_last_error_message());
+    driver_outdir_unmake();
     return DRIVER_BAD_INPUT;
   }
   const double scale = s.time_unit == "s" ? 1e6 : 1.0;
   int64_t n = 0, missing = 0;
   if (lat_read_nodecomm_table(s.fit_file.c_str(), scale, 0, nullptr, &n, &missing) != LAT_SUCCESS) {
     std::fprintf(stderr, "nodecomm: %s\n", lat_last_error_message());
+    driver_outdir_unmake();  // a refused table leaves no directory made for its files
     return DRIVER_BAD_INPUT;
   }
   std::vector<lat_maxrate_obs> obs(static_cast<size_t>(n));
