@@ -11,7 +11,7 @@ def capi_handles(caps):
     decl = {name: params for _, name, params in c_functions()}
     sized = {n for n, _, _ in sized_functions(caps)}
     out = [generated_line('//', 'spec/ and include/mpilat.h'),
-           "// capi_handles.cpp: each result handle's accessors (a capability's [[handle]]): the summary, the points",
+           "// capi_handles.cpp: each result handle's accessors (a capability's [[handle]]): the summary, its lists",
            '// and _free. The rest of a capability\'s C API is in lib/capi/<capability>.cpp.',
            '#include "capi/guard.hpp"',
            '#include "generated/capi_impl.hpp"']

@@ -13,21 +13,18 @@ import pty
 import shlex
 import subprocess
 import sys
-import tomllib
 
 # What a driver needs besides options to get as far as its options (group A's files): none is read.
 POSITIONAL = {'mpilat-compare': ['x.json']}
 
 
 def spec_options(spec_dir):
-    """{(driver, option): {struct.field}} from every field's `cli` key."""
+    """{(driver, option): {struct.field}} from every field's `cli` key, the spec read as gen-abi reads it."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(spec_dir)), 'scripts'))
+    from abi.common import load_spec
     out = {}
-    for name in sorted(os.listdir(spec_dir)):
-        if not name.endswith('.toml') or name in ('drivers.toml', 'json.toml', 'groups.toml', 'fortran.toml'):
-            continue
-        with open(os.path.join(spec_dir, name), 'rb') as f:
-            spec = tomllib.load(f)
-        for s in spec.get('struct', []):
+    for _, spec in load_spec():
+        for s in spec['struct']:
             for field in s['field']:
                 for entry in field.get('cli', []):
                     driver, option = entry.split(' ', 1)
@@ -90,11 +87,12 @@ def main():
         print(f'(not built here, left out: {gone})')
     bad = []
     covered = set()
+    options = spec_options(spec_dir)
     for _, driver, args, want in rows:
-        for option, fields in spec_options(spec_dir).items():
+        for option, fields in options.items():
             if option[0] == driver and option[1] in args:
                 covered |= {(option, f) for f in fields if f in want}
-    for option, fields in sorted(spec_options(spec_dir).items()):
+    for option, fields in sorted(options.items()):
         if option[0] not in built:
             continue
         for f in sorted(fields):
