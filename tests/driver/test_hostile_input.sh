@@ -1,6 +1,7 @@
 #!/bin/bash
 # test_hostile_input.sh DRIVER_DIR DATA_DIR "MPIEXEC [flags]"
 # Hostile input across all drivers (docs/hostile-input.md): every bad command-line value of hostile_cli.txt
+# and, from the spec, the values just outside each option's range (range_refusals.py)
 # (exit 2, the value named, no file), and the readers (mmpi2mat, nodecomm --fit, mpilat-compare, latency's
 # &latency namelist) on the hostile files make_hostile_files.py makes of a good input (empty, truncated,
 # binary, 100 MB, CRLF, UTF-16, NaN/inf, a 1 MB line) and on the other drivers' files: each read (CRLF, and
@@ -61,7 +62,8 @@ while IFS= read -r line <&3; do
   [ "$rc" = 2 ] && ok || bad "$program ${args[*]} (np $np): exit $rc, not 2: $(head -c 300 err.txt)"
   grep -qF -- "$want" err.txt && ok || bad "$program ${args[*]}: the message lacks '$want': $(head -c 300 err.txt)"
   [ -z "$(ls -A bad)" ] && ok || bad "$program ${args[*]}: files written: $(ls -A bad)"
-done 3< "$here/hostile_cli.txt"
+done 3< <(cat "$here/hostile_cli.txt"; python3 "$here/range_refusals.py" "$here/../.." "$bin" ||
+           echo "range_refusals.py 0 'the spec's ranges' failed")
 [ "$cases" -ge 80 ] && ok || bad "only $cases hostile command lines"
 echo "command lines tried: $cases ($one_process refused in one process, the others under mpiexec)"
 
