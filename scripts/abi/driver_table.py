@@ -1,8 +1,10 @@
-"""abi/driver_table.py: tests/driver/mpi_drivers.sh, the table of every MPI driver that the tests taking them
-all read (driver_stops, slurm_drivers, driver_own_files), one row per capability's [driver] (scripts/gen-abi.py)."""
+"""abi/driver_table.py: from each capability's [driver]: tests/driver/mpi_drivers.sh, the table of every MPI
+driver that the tests taking them all read (driver_stops, slurm_drivers, driver_own_files), one row each; and
+the build lists of the C++ drivers (drivers/<name>.cpp, with the tools a capability adds: mmpi2mat) for CMake
+(drivers/drivers.cmake) and Makefile.legacy (drivers/drivers.mk) (scripts/gen-abi.py)."""
 from abi.common import *  # noqa: F401,F403 (the spec, its names and helpers)
 
-KEYS = {'name', 'long', 'measuring', 'quick', 'files', 'note'}
+KEYS = {'name', 'long', 'measuring', 'quick', 'files', 'note', 'tools'}
 
 
 def shell_quote(text):
@@ -12,6 +14,7 @@ def shell_quote(text):
 
 
 def driver_table(caps):
+    cli = []
     out = ['# ' + generated_line('', "spec/ (each capability's [driver])").lstrip(),
            "# mpi_drivers.sh: every MPI driver as the tests that take them all run it (driver_stops, slurm_drivers,",
            "# driver_own_files), one row each, from its capability's [driver] in spec/, so that a new driver is added",
@@ -30,8 +33,13 @@ def driver_table(caps):
         d = spec.get('driver')
         if d is None:
             continue
-        if set(d) - KEYS or not KEYS - {'note'} <= set(d):
-            sys.exit(f"spec/{cap}.toml: [driver]: name, long, measuring, quick, files and optionally note")
+        if set(d) - KEYS or not KEYS - {'note', 'tools'} <= set(d):
+            sys.exit(f"spec/{cap}.toml: [driver]: name, long, measuring, quick, files and optionally note, tools")
+        for program in [d['name']] + d.get('tools', []):
+            if os.path.exists(os.path.join(ROOT, 'drivers', program + '.cpp')):
+                cli.append(program)
+            elif program in d.get('tools', []):
+                sys.exit(f"spec/{cap}.toml: [driver]: tools: drivers/{program}.cpp does not exist")
         out += [f'# {line}' for line in wrap(d['note'], 106)] if 'note' in d else []
         out += [f"mpi_driver {d['name']} {shell_quote(d['long'])} {shell_quote(d['measuring'])} \\",
                 f"  {shell_quote(d['quick'])} {shell_quote(d['files'])}"]
@@ -42,4 +50,11 @@ def driver_table(caps):
             '  for f in ${files[$1]}; do [[ $f == *.json ]] && echo "$f"; done',
             '}',
             '']
-    return {'tests/driver/mpi_drivers.sh': '\n'.join(out)}
+    cmake = ['# ' + generated_line('', "spec/ (each capability's [driver] and tools)").lstrip(),
+             '# The C++ drivers and tools built alike (drivers/<name>.cpp, options by CLI11, the C ABI only).',
+             f"set(MPILAT_CLI_DRIVERS {' '.join(cli)})", '']
+    mk = ['# ' + generated_line('', "spec/ (each capability's [driver] and tools)").lstrip(),
+          '# The C++ drivers and tools built alike (drivers/<name>.cpp, options by CLI11, the C ABI only).',
+          f"CLI_DRIVERS := {' '.join(cli)}", '']
+    return {'tests/driver/mpi_drivers.sh': '\n'.join(out), 'drivers/drivers.cmake': '\n'.join(cmake),
+            'drivers/drivers.mk': '\n'.join(mk)}
