@@ -14,7 +14,7 @@ def shell_quote(text):
 
 
 def driver_table(caps):
-    cli = []
+    cli, drivers = [], []
     out = ['# ' + generated_line('', "spec/ (each capability's [driver])").lstrip(),
            "# mpi_drivers.sh: every MPI driver as the tests that take them all run it (driver_stops, slurm_drivers,",
            "# driver_own_files), one row each, from its capability's [driver] in spec/, so that a new driver is added",
@@ -35,6 +35,7 @@ def driver_table(caps):
             continue
         if set(d) - KEYS or not KEYS - {'note', 'tools'} <= set(d):
             sys.exit(f"spec/{cap}.toml: [driver]: name, long, measuring, quick, files and optionally note, tools")
+        drivers.append(d['name'])
         for program in [d['name']] + d.get('tools', []):
             if os.path.exists(os.path.join(ROOT, 'drivers', program + '.cpp')):
                 cli.append(program)
@@ -52,7 +53,9 @@ def driver_table(caps):
             '']
     cmake = ['# ' + generated_line('', "spec/ (each capability's [driver] and tools)").lstrip(),
              '# The C++ drivers and tools built alike (drivers/<name>.cpp, options by CLI11, the C ABI only).',
-             f"set(MPILAT_CLI_DRIVERS {' '.join(cli)})", '']
+             f"set(MPILAT_CLI_DRIVERS {' '.join(cli)})",
+             "# The capabilities' drivers (their tools left out), whose options abi_driver_options checks.",
+             f"set(MPILAT_SPEC_DRIVERS {' '.join(drivers)})", '']
     mk = ['# ' + generated_line('', "spec/ (each capability's [driver] and tools)").lstrip(),
           '# The C++ drivers and tools built alike (drivers/<name>.cpp, options by CLI11, the C ABI only).',
           f"CLI_DRIVERS := {' '.join(cli)}", '']
