@@ -3,7 +3,7 @@ lists under [[check]] and [[measure]], from their declarations in include/mpilat
 from abi.common import *  # noqa: F401,F403 (the spec, its names and helpers)
 from abi.growth import c_functions, sized_functions
 
-CHECK_KEYS = {'function', 'calls'}
+CHECK_KEYS = {'function', 'calls', 'measurement'}  # measurement: refusal_cases.py's
 MEASURE_KEYS = {'function', 'calls', 'header', 'partial', 'what', 'kept'}
 
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <limits.h>
 
 #include "mpi_test_support.h"
 
@@ -211,6 +212,9 @@ static void collective_refusals(void **state) {
   }
 }
 
+/* Every field with a range, just outside it, from the spec (generated: spec_range_refusals). */
+#include "range_refusals.inc"
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -218,7 +222,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(timer_refusals),    cmocka_unit_test(pingpong_refusals), cmocka_unit_test(sweep_refusals),
       cmocka_unit_test(queue_refusals),    cmocka_unit_test(pair_refusals),     cmocka_unit_test(nodecomm_refusals),
-      cmocka_unit_test(collective_refusals),
+      cmocka_unit_test(collective_refusals), cmocka_unit_test(spec_range_refusals),
   };
   const int failed = cmocka_run_group_tests(tests, NULL, NULL);
   MPI_Finalize();
