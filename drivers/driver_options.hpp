@@ -13,6 +13,7 @@
 #include "driver_support.h"
 #include "mpilat.h"
 #include "options_show.h"
+#include "spec_cli.hpp"
 
 /// --progress sets progress to 1, --noprogress to 0; otherwise it keeps its value (the default). Two flag
 /// callbacks: CLI11 turns a "{0}" flag into -1 ("negated"), not 0.

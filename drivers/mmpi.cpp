@@ -27,8 +27,8 @@ int main(int argc, char **argv) {
                "node, socket and core; writes the mmpi log of the 2009 TeraGrid program and a JSON file."};
   app.get_formatter()->column_width(30);
   show_defaults(app);
-  app.add_option("--msglen", o.msg_bytes, "message size in bytes");
-  app.add_option("--repeats", o.repeats, "timed round trips per pair, interleaved over the pairs");
+  spec_option<&lat_pair_options::msg_bytes>(app, "mmpi", o);
+  spec_option<&lat_pair_options::repeats>(app, "mmpi", o);
   app.add_option("--schedule", schedule,
                  "sequential: one pair at a time, mmpi's order; rounds: N-1 rounds of disjoint pairs at once "
                  "(latency under load, O(N) steps)");
@@ -36,7 +36,7 @@ int main(int argc, char **argv) {
   app.add_option("--outdir", outdir, "directory of the files when -o has none (default: the working directory)");
   app.add_option("--wait", wait, "how waiting ranks wait: auto, spin or yield (auto: yield on an oversubscribed node)");
   app.add_option("--timer", timer, timer_names());
-  app.add_option("--timeout", o.timeout_s, "seconds a rank waits for another before giving up; 0: for ever");
+  spec_option<&lat_pair_options::timeout_s>(app, "mmpi", o);
   app.add_flag("--quick", quick, "seconds, not minutes: 10 repeats");
   add_progress_flags(app, progress, "on, at most a line every 2 s");
   int status = parse_options(app, [&] { app.parse(argc, argv); }, rank, "mmpi");

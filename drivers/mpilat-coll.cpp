@@ -69,25 +69,22 @@ int main(int argc, char **argv) {
   app.add_option("--ops", ops_text, "operations, a comma list of barrier, bcast, reduce, allreduce, gather, scatter, allgather, alltoall; or all");
   app.add_option("--modes", modes_text, "modes, a comma list of sync (last end - first start, global clock), barrier (max local time after a barrier), loop (OSU's average); or all");
   app.add_option("--sizes", sizes_text, "message sizes in bytes per rank: a comma list or first:last:step (absent: --size-first..--size-last)");
-  app.add_option("--size-first", o.size_first, "without --sizes: the smallest size (the powers of two up to --size-last follow)");
-  app.add_option("--size-last", o.size_last, "without --sizes: the largest size");
+  spec_option<&lat_collective_options::size_first>(app, "mpilat-coll", o);
+  spec_option<&lat_collective_options::size_last>(app, "mpilat-coll", o);
   app.add_flag("--adaptive", adaptive, "without --sizes: the size-sweep engine adds sizes where the curve bends");
-  app.add_option("--reps", o.reps, "samples of every point, in interleaved rounds");
-  app.add_option("--precision", o.precision_pct, "P: end the rounds once every point's median has its 95 % interval (from its "
-                 "batch medians: what the next launch measures) within +-P % and a quiet run over time, else after --reps "
-                 "rounds (without --reps: 10^6 where the root's memory holds them, else 100000) or --precision-limit; 0: off");
-  app.add_option("--precision-limit", o.precision_limit_s, "S: with --precision, the rounds end after S s at most (0: "
-                 "600 s; with --quick 5 s, so the run ends within 10 s)");
-  app.add_option("--loop-calls", o.loop_calls, "loop mode: calls back to back in one sample");
-  app.add_option("--root", o.root, "root of bcast, reduce, gather, scatter; the rank that writes the files");
-  app.add_option("--window", o.window_us, "sync mode: us between scheduled starts; 0: 4 x the slowest pilot call + 20 x the clock error + 10 us");
-  app.add_option("--sync-points", o.sync_points, "fit points of each clock line");
-  app.add_option("--sync-burst", o.sync_burst, "exchanges per fit point (the least delayed is kept)");
-  app.add_option("--sync-spacing", o.sync_spacing_s, "seconds between fit points");
-  app.add_option("--resync", o.resync_s, "seconds after which the clocks are synchronised again; 0: never");
+  spec_option<&lat_collective_options::reps>(app, "mpilat-coll", o);
+  spec_option<&lat_collective_options::precision_pct>(app, "mpilat-coll", o);
+  spec_option<&lat_collective_options::precision_limit_s>(app, "mpilat-coll", o);
+  spec_option<&lat_collective_options::loop_calls>(app, "mpilat-coll", o);
+  spec_option<&lat_collective_options::root>(app, "mpilat-coll", o);
+  spec_option<&lat_collective_options::window_us>(app, "mpilat-coll", o);
+  spec_option<&lat_collective_options::sync_points>(app, "mpilat-coll", o);
+  spec_option<&lat_collective_options::sync_burst>(app, "mpilat-coll", o);
+  spec_option<&lat_collective_options::sync_spacing_s>(app, "mpilat-coll", o);
+  spec_option<&lat_collective_options::resync_s>(app, "mpilat-coll", o);
   app.add_option("--wait", wait, "how waiting ranks wait: auto, spin or yield (auto: yield on an oversubscribed node)");
   app.add_option("--timer", timer, timer_names());
-  app.add_option("--timeout", o.timeout_s, "seconds a rank waits for another before giving up; 0: for ever");
+  spec_option<&lat_collective_options::timeout_s>(app, "mpilat-coll", o);
   app.add_option("--outdir", outdir, "directory of the files (default: the working directory)");
   app.add_option("--base", base, "base name of the files");
   app.add_flag("--noplot", noplot, "no PNG (the gnuplot scripts are written)");

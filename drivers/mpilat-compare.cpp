@@ -416,7 +416,7 @@ int main(int argc, char **argv) {
   bool noplot = false;
   app.add_option("files", a_files, "group A's files (and alone: the spread of that group)")->required();
   app.add_option("--outdir", outdir, "where compare.json, compare.csv and the picture go");
-  app.add_option("--confidence", opts.confidence, "of the interval of B/A");
+  spec_option<&lat_compare_options::confidence>(app, "mpilat-compare", opts);
   app.add_flag("--noplot", noplot, "no compare.png/.svg");
   app.add_option("--vs", b_files, "(written --) group B's files")->expected(0, -1);
   const int status = parse_options(app, [&] { app.parse(args); }, 0, "mpilat-compare");

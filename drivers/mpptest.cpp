@@ -71,25 +71,25 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
                "sizes first, the powers of two from 4 above it, last, plotted log-log (the original's -logscale; stride "
                "not used)");
   app.add_flag("--auto", [&](int64_t) { o.adaptive = 1; }, "refine the sizes where straight lines misfit");
-  app.add_option("--autorel", o.autorel, "relative interpolation error that splits an interval");
-  app.add_option("--autodx", o.autodx, "smallest spacing of refined sizes, bytes");
-  app.add_option("--max_sizes", o.max_sizes, "most sizes the refinement may make");
+  spec_option<&lat_sweep_options::autorel>(app, "mpptest", o);
+  spec_option<&lat_sweep_options::autodx>(app, "mpptest", o);
+  spec_option<&lat_sweep_options::max_sizes>(app, "mpptest", o);
   app.add_option("--n_avg,--reps", o.n_avg,
                  "operations per sample, fixed (the original's -n_avg, earlier -reps); 0: at least -n_avg_min, "
                  "or by -tgoal")
       ->check(positive_number())
       ->default_str("auto");
-  app.add_option("--n_avg_min", o.n_avg_min, "fewest operations per sample when they are chosen automatically")
+  spec_option<&lat_sweep_options::n_avg_min>(app, "mpptest", o)
       ->check(positive_number());
-  app.add_option("--tgoal", o.tgoal_s, "seconds each sample should last (sets the operations per sample per size)")
+  spec_option<&lat_sweep_options::tgoal_s>(app, "mpptest", o)
       ->check(positive_number())
       ->default_str("off");
-  app.add_option("--sample_reps", o.reps, "most passes over the sizes, each a sample of every size");
+  spec_option<&lat_sweep_options::reps>(app, "mpptest", o);
   app.add_option("--n_stable", o.n_stable,
                  "the sweep ends after this many passes in which no size found a new minimum; 0: all passes");
-  app.add_option("--refine_after", o.refine_after, "passes before the first refinement");
-  app.add_option("--anomaly_rel", o.anomaly_rel, "rerun sizes this far above their neighbours' line");
-  app.add_option("--step_rel", o.step_rel, "report steps rising this far above the neighbouring trend");
+  spec_option<&lat_sweep_options::refine_after>(app, "mpptest", o);
+  spec_option<&lat_sweep_options::anomaly_rel>(app, "mpptest", o);
+  spec_option<&lat_sweep_options::step_rel>(app, "mpptest", o);
   app.add_option("--max_run_time,--budget", o.budget_s,
                  "seconds the sweep may take; then it ends with what it has (exit 3); 0: no limit");
   // Two of these were resolved silently by the order CLI11 declares them (-async -roundtrip: async): refused.
@@ -110,7 +110,7 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_flag("--halo", halo,
                "every rank exchanges size bytes with each of its -npartner partners at once (MPI_Irecv and "
                "MPI_Isend to each, one MPI_Waitall); time per exchange, the slowest rank's");
-  app.add_option("--npartner", o.halo_partners, "-halo: partners per rank: 1, 2 (rank +- 1), 4 (and +- sqrt(P)) or 8");
+  spec_option<&lat_sweep_options::halo_partners>(app, "mpptest", o);
   app.add_flag("--periodic", [&](int64_t) { o.halo_periodic = 1; }, "-halo: partners wrap around (mod P)");
   bool gop = false;
   app.add_flag("--gop", gop,
@@ -134,7 +134,7 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
                "the original's overlap: a round trip of --overlapmsgsize bytes, each rank computing size "
                "multiply-adds (over two arrays) while the messages travel; sizes are the computation; with "
                "-head, an exchange around the computation");
-  app.add_option("--overlapmsgsize", o.overlap_bytes, "message of the overlap test, bytes");
+  spec_option<&lat_sweep_options::overlap_bytes>(app, "mpptest", o);
   app.add_flag("--bisect", [&](int64_t) { o.bisect = 1; }, "ranks 0..P/2-1 with rank + P/2, all pairs at once");
   app.add_option("--bisectdist", o.bisect_distance,
                  "with -bisect, the original's pairs: from rank 0 up, a rank with (rank + d) mod P while both are "
@@ -142,11 +142,11 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_option("--cachesize", o.cachesize,
                  "walk buffers of at least this many bytes on both ranks, so data come from memory; 0: off");
   app.add_flag("--verify", [&](int64_t) { o.verify = 1; }, "check every received message (changes the times)");
-  app.add_option("--source", o.source, "the timing rank");
-  app.add_option("--dest", o.dest, "its partner; -1: the last rank");
+  spec_option<&lat_sweep_options::source>(app, "mpptest", o);
+  spec_option<&lat_sweep_options::dest>(app, "mpptest", o);
   app.add_option("--timer", s.timer, timer_names());
-  app.add_option("--nr", o.nr, "timer pairs of the calibration");
-  app.add_option("--timeout", o.timeout_s, "seconds a rank waits for a peer before giving up; 0: for ever");
+  spec_option<&lat_sweep_options::nr>(app, "mpptest", o);
+  spec_option<&lat_sweep_options::timeout_s>(app, "mpptest", o);
   app.add_option("--fname", s.fname, "write the results table to this file instead of stdout (the original's)")
       ->default_str("stdout");
   app.add_option("--outbase", s.outbase, "base name of the files in --outdir: .csv, .json, .png (and -gnuplot's)");

@@ -31,9 +31,9 @@ void add_options(CLI::App &app, Settings &s) {
   app.get_formatter()->column_width(30);
   show_defaults(app);
   app.add_option("--sizes", s.sizes_text, "message sizes a,b,c or first:last:step (the size-sweep engine chooses)");
-  app.add_option("--size-last", s.opts.size_last, "largest size of the starting grid");
-  app.add_option("--reps", s.opts.reps, "measurements per (k, n), interleaved");
-  app.add_option("--max-pairs", s.opts.max_pairs, "most pairs K; 0: as many as the nodes allow");
+  spec_option<&lat_nodecomm_options::size_last>(app, "nodecomm", s.opts);
+  spec_option<&lat_nodecomm_options::reps>(app, "nodecomm", s.opts);
+  spec_option<&lat_nodecomm_options::max_pairs>(app, "nodecomm", s.opts);
   app.add_option("--sides", s.sides, "between what the pairs run: node (rank 0's node and another) or socket "
                                      "(two packages of rank 0's node; its halves where it has one)");
   app.add_flag("--noadaptive", s.noadaptive, "the starting grid only, no refinement where the curve bends");
@@ -41,7 +41,7 @@ void add_options(CLI::App &app, Settings &s) {
   app.add_option("--fit", s.fit_file, "fit a nodecomm table measured earlier (len, then a time per k); no MPI");
   app.add_option("--time-unit", s.time_unit, "unit of the times in --fit's table: us or s");
   app.add_option("--timer", s.timer, timer_names());
-  app.add_option("--timeout", s.opts.timeout_s, "seconds a rank waits for another before giving up; 0: for ever");
+  spec_option<&lat_nodecomm_options::timeout_s>(app, "nodecomm", s.opts);
   app.add_option("--outdir", s.outdir, "directory of the files (default: the working directory)");
   app.add_flag("--noplot", s.noplot, "write the gnuplot scripts but draw no PNG");
   app.add_flag("--quick", s.quick, "seconds: sizes to 64 KiB, 3 measurements each");

@@ -22,7 +22,7 @@ abi_generated_fresh and abi_fortran_bindings run the two checks. spec/README.md 
 
 One module per artefact or check, in scripts/abi/: common (the spec read once, shared names and helpers),
 c_header, fortran_types, options, result_json, options_doc, layout, json_fields, growth, outputs_registry,
-fortran_c, options_show, capi_handles, capi_entries, build_lists, driver_table, refusal_cases, fortran_handles, fortran_module,
+fortran_c, options_show, capi_handles, capi_entries, build_lists, driver_table, refusal_cases, driver_cli, fortran_handles, fortran_module,
 fortran_wrappers, fortran_comm, symbols (the shared library's version script and the release stand-ins: --release-stub DIR OUT), bindings,
 drivers. This file gathers what they make and writes or checks it.
 """
@@ -48,6 +48,7 @@ from abi.capi_entries import capi_entries  # noqa: E402
 from abi.build_lists import build_lists  # noqa: E402
 from abi.driver_table import driver_table  # noqa: E402
 from abi.refusal_cases import refusal_cases  # noqa: E402
+from abi.driver_cli import driver_cli  # noqa: E402
 from abi.fortran_handles import fortran_handles  # noqa: E402
 from abi.fortran_module import fortran_module  # noqa: E402
 from abi.fortran_comm import fortran_comm  # noqa: E402
@@ -81,6 +82,7 @@ def outputs():
     files.update(build_lists(caps))
     files.update(driver_table(caps))
     files.update(refusal_cases(caps))
+    files.update(driver_cli(caps))
     files.update(fortran_handles(caps))
     files.update(fortran_module(caps))
     files.update(fortran_comm(caps))
