@@ -13,6 +13,8 @@ int main(int argc, char **argv) {
   spec_option<&lat_queue_options::any_source>(app, "queuelat", o);
 #endif
   spec_option<&lat_queue_options::iters>(app, argc > 1 ? argv[1] : "queuelat", o);
+  std::puts("spec_option returned");
+  std::fflush(stdout);
   const char *args[] = {"probe", "--iters", "1234"};
   app.parse(3, args);
   std::printf("iters = %lld\n", static_cast<long long>(o.iters));
