@@ -177,8 +177,7 @@ void driver_outdir_unmake(void) {
 int driver_outdir_usable(const char *program, const char *option, const char *outdir, const char *kind, const char *base) {
   const int rank = rank_or_zero();
   int usable = 1;
-  if (rank == 0) note_missing_directories(outdir);
-  if (rank == 0 && (lat_check_output_dir(outdir) != LAT_SUCCESS ||
+  if (rank == 0 && (driver_outdir_make(outdir) != LAT_SUCCESS ||
                     (kind != NULL && lat_check_outputs(kind, outdir, base) != LAT_SUCCESS))) {
     /* The library's message shows a control character as \xNN; the name here does the same. */
     fprintf(stderr, "%s: %s '", program, option);
