@@ -7,7 +7,18 @@ import tomllib
 
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
-CAPABILITIES = ['timer', 'latency', 'sweep', 'queue', 'pairs', 'maxrate', 'compare', 'collective']  # header order
+NAMED_ORDER = ['timer', 'latency', 'sweep', 'queue', 'pairs', 'maxrate', 'compare', 'collective']  # header order
+NOT_CAPABILITIES = {'drivers', 'fortran', 'groups', 'json'}  # spec/ files of no one capability
+
+
+def capabilities():
+    """The capabilities in the header's order: NAMED_ORDER, then every other spec/<name>.toml in name order (a
+    new capability comes last without a line here)."""
+    names = [f[:-5] for f in sorted(os.listdir(os.path.join(ROOT, 'spec'))) if f.endswith('.toml')]
+    return NAMED_ORDER + [n for n in names if n not in NAMED_ORDER and n not in NOT_CAPABILITIES]
+
+
+CAPABILITIES = capabilities()
 C_KIND = {'int': 1, 'int64_t': 2, 'double': 3, 'char': 4}  # anything else: 5, a nested struct
 FORTRAN_TYPE = {'int': 'integer(c_int)', 'int64_t': 'integer(c_int64_t)', 'double': 'real(c_double)',
                 'char': 'character(kind=c_char)'}

@@ -4,7 +4,7 @@ the build lists of the C++ drivers (drivers/<name>.cpp, with the tools a capabil
 (drivers/drivers.cmake) and Makefile.legacy (drivers/drivers.mk) (scripts/gen-abi.py)."""
 from abi.common import *  # noqa: F401,F403 (the spec, its names and helpers)
 
-KEYS = {'name', 'long', 'measuring', 'quick', 'files', 'note', 'tools'}
+KEYS = {'name', 'long', 'measuring', 'quick', 'files', 'note', 'tools', 'options'}
 
 
 def shell_quote(text):
@@ -33,8 +33,8 @@ def driver_table(caps):
         d = spec.get('driver')
         if d is None:
             continue
-        if set(d) - KEYS or not KEYS - {'note', 'tools'} <= set(d):
-            sys.exit(f"spec/{cap}.toml: [driver]: name, long, measuring, quick, files and optionally note, tools")
+        if set(d) - KEYS or not KEYS - {'note', 'tools', 'options'} <= set(d):
+            sys.exit(f"spec/{cap}.toml: [driver]: name, long, measuring, quick, files and optionally note, tools, options")
         drivers.append(d['name'])
         for program in [d['name']] + d.get('tools', []):
             if os.path.exists(os.path.join(ROOT, 'drivers', program + '.cpp')):

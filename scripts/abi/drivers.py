@@ -62,10 +62,12 @@ def drivers(pairs):
                 if option not in shown:
                     bad.append(f'{name}: {struct}.{f["name"]} names {option}, which --help does not show')
         listed = set(own.get(name, {})) - {'namelist'}
+        # A capability's own driver may list them in its [driver] table's `options` instead.
+        listed |= {o for _, spec in caps if spec.get('driver', {}).get('name') == name for o in spec['driver'].get('options', {})}
         for option, (default, group) in shown.items():
             group_names = group.split(',')
             if not any(g in mapped or g in listed for g in group_names):
-                bad.append(f'{name}: {option} sets no field of the spec and is not in spec/drivers.toml')
+                bad.append(f'{name}: {option} sets no field of the spec and is not in spec/drivers.toml (or its [driver]\'s options)')
         for option, users in mapped.items():
             if len(users) != 1 or option not in shown:
                 continue
