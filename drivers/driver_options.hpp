@@ -35,13 +35,8 @@ inline void add_progress_flags(CLI::App &app, int &progress, const std::string &
 /// options were declared, never a copy typed into the help text. Call it before adding the options.
 inline void show_defaults(CLI::App &app) { app.option_defaults()->always_capture_default(); }
 
-/// The timers' names as the library has them: "mpi_wtime, monotonic_raw or tsc".
-inline std::string timer_names() {
-  std::string names;
-  for (int k = LAT_TIMER_MPI_WTIME; k <= LAT_TIMER_TSC; ++k)
-    names += std::string(k == LAT_TIMER_MPI_WTIME ? "" : k == LAT_TIMER_TSC ? " or " : ", ") + lat_timer_name(k);
-  return names;
-}
+/// The timers' names as the library lists them: "mpi_wtime, monotonic_raw or tsc".
+inline std::string timer_names() { return lat_timer_names(); }
 
 /// The timer named `value` into *timer; or false, with `bad` set to "<option_and_value>: must be
 /// <timer_names()>".

@@ -7,7 +7,7 @@ module latency_parameters
   use, intrinsic :: iso_fortran_env, only: int64, real64, output_unit
   use, intrinsic :: iso_c_binding, only: c_char, c_int, c_null_char
   use mpilat, only: lat_pingpong_options, lat_pingpong_defaults, lat_pingpong_check, lat_timer_from_name, &
-                    lat_timer_name, lat_last_error_message, LAT_SUCCESS, lat_npp_study_check, lat_study_max, &
+                    lat_timer_name, lat_timer_names, lat_last_error_message, LAT_SUCCESS, lat_npp_study_check, lat_study_max, &
                     LAT_TIMER_MPI_WTIME, LAT_TIMER_TSC
   implicit none
   private
@@ -657,7 +657,7 @@ contains
     call line('--npp N', 'ping-pongs per timing loop; 0: calculate', int_text(d%npp))
     call line('--ntrial N', 'timing trials in Part 3', int_text(d%ntrial))
     call line('--cut_coef X', 'Part 5 removes trials above cut_coef*median', real_text(d%cut_coef))
-    call line('--timer NAME', timer_names(), lat_timer_name(int(d%timer)))
+    call line('--timer NAME', lat_timer_names(), lat_timer_name(int(d%timer)))
     call line('--timeout S', 'give up after S s without an answer from a peer; 0: never', real_text(d%timeout_s))
     call line('--outdir DIR', 'where the files go', 'the working directory')
     write (output_unit, '(a)') &
@@ -689,17 +689,6 @@ contains
       'Exit status: 0 done, 1 failed, 2 bad input, 3 partial results written (signal or timeout).'
 
   contains
-
-    !> The timers' names as the library has them: "mpi_wtime, monotonic_raw or tsc".
-    function timer_names() result(names)
-      character(len=:), allocatable :: names
-      integer :: t
-      names = lat_timer_name(LAT_TIMER_MPI_WTIME)
-      do t = LAT_TIMER_MPI_WTIME + 1, LAT_TIMER_TSC - 1
-        names = names//', '//lat_timer_name(t)
-      end do
-      names = names//' or '//lat_timer_name(LAT_TIMER_TSC)
-    end function timer_names
 
     subroutine line(option, what, default)
       character(len=*), intent(in) :: option, what, default

@@ -15,7 +15,7 @@ module mpilat_base
   implicit none
   private
   public :: lat_timer_available, lat_string, lat_strerror, lat_last_error_message, lat_get_api_version, lat_get_version
-  public :: lat_request_stop, lat_clear_stop, lat_timer_name, lat_timer_from_name, lat_histogram_get
+  public :: lat_request_stop, lat_clear_stop, lat_timer_name, lat_timer_names, lat_timer_from_name, lat_histogram_get
   public :: lat_stats_compute, lat_npp_rule
   public :: lat_measure_fn
 
@@ -105,6 +105,12 @@ contains
     character(len=:), allocatable :: s
     s = from_c_ptr(lat_timer_name_c(int(timer, c_int)))
   end function lat_timer_name
+
+  !> Every timer kind's name, as a message lists them: "mpi_wtime, monotonic_raw or tsc".
+  function lat_timer_names() result(s)
+    character(len=:), allocatable :: s
+    s = from_c_ptr(lat_timer_names_c())
+  end function lat_timer_names
 
   !> "mpi_wtime", "monotonic_raw" or "tsc" to a LAT_TIMER_* value.
   subroutine lat_timer_from_name(name, timer, ierr)

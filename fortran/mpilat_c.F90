@@ -55,6 +55,10 @@ module mpilat_c
       integer(c_int), value :: timer
       type(c_ptr) :: p
     end function
+    function lat_timer_names_c() bind(C, name="lat_timer_names") result(p)
+      import :: c_ptr
+      type(c_ptr) :: p
+    end function
     function lat_timer_from_name_c(name, timer) bind(C, name="lat_timer_from_name") result(rc)
       import :: c_char, c_int
       character(kind=c_char), intent(in) :: name(*)

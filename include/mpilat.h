@@ -88,6 +88,9 @@ int lat_timer_available(int timer, int *available);
 /** The name of a timer kind ("mpi_wtime", "monotonic_raw", "tsc"), or "unknown". */
 const char *lat_timer_name(int timer);
 
+/** Every timer kind's name, as a message lists them: "mpi_wtime, monotonic_raw or tsc". */
+const char *lat_timer_names(void);
+
 /** Parses a timer name as given to the drivers' --timer option into a lat_timer_kind. */
 int lat_timer_from_name(const char *name, int *timer);
 

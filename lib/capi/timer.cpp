@@ -34,6 +34,8 @@ int lat_timer_available(int timer, int *available) {
 
 const char *lat_timer_name(int timer) { return lat::timer_name(timer); }
 
+const char *lat_timer_names(void) { return lat::timer_names(); }
+
 int lat_timer_from_name(const char *name, int *timer) {
   return lat::guard([&] {
     lat::require_nonnull(name, "name");
@@ -44,11 +46,7 @@ int lat_timer_from_name(const char *name, int *timer) {
         return LAT_SUCCESS;
       }
     }
-    // The names listed from the timers themselves: "mpi_wtime, monotonic_raw or tsc".
-    std::string names;
-    for (int k = LAT_TIMER_MPI_WTIME; k <= LAT_TIMER_TSC; ++k)
-      names += std::string(k == LAT_TIMER_MPI_WTIME ? "" : k == LAT_TIMER_TSC ? " or " : ", ") + lat::timer_name(k);
-    throw lat::ArgError("timer must be " + names + ", got '" + name + "'");
+    throw lat::ArgError(std::string("timer must be ") + lat::timer_names() + ", got '" + name + "'");
   });
 }
 

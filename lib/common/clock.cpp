@@ -1,6 +1,7 @@
 #include "common/clock.hpp"
 
 #include <cstring>
+#include <string>
 
 #if LAT_HAVE_TSC
 #include <cpuid.h>
@@ -64,6 +65,16 @@ const char *timer_name(int kind) {
     case LAT_TIMER_TSC: return "tsc";
     default: return "unknown";
   }
+}
+
+const char *timer_names() {
+  static const std::string names = [] {
+    std::string n;
+    for (int k = LAT_TIMER_MPI_WTIME; k <= LAT_TIMER_TSC; ++k)
+      n += std::string(k == LAT_TIMER_MPI_WTIME ? "" : k == LAT_TIMER_TSC ? " or " : ", ") + timer_name(k);
+    return n;
+  }();
+  return names.c_str();
 }
 
 }  // namespace lat

@@ -69,6 +69,8 @@ struct TscClock {
 
 bool timer_available(int kind);
 const char *timer_name(int kind);
+/// Every kind's name, as a message lists them: "mpi_wtime, monotonic_raw or tsc" (from timer_name).
+const char *timer_names();
 
 /// Calls f(clock) with the clock object of the given kind; throws ArgError for an unknown kind.
 template <class F>

@@ -420,6 +420,7 @@ static void null_and_range_errors(void **state) {
   assert_int_equal(avail, 0);
   assert_string_equal(lat_timer_name(42), "unknown");
   assert_string_equal(lat_timer_name(LAT_TIMER_TSC), "tsc");
+  assert_string_equal(lat_timer_names(), "mpi_wtime, monotonic_raw or tsc");
 }
 
 /* Before MPI_Init the measuring calls say so instead of crashing. */

@@ -29,6 +29,7 @@ program test_f08
   call MPI_Comm_size(MPI_COMM_WORLD, nprocs)
 
   call check(lat_get_api_version() == LAT_API_VERSION, 'API version of the library matches the module')
+  call check(lat_timer_names() == 'mpi_wtime, monotonic_raw or tsc', 'lat_timer_names lists every timer')
 
   call lat_timer_defaults(topts)
   call check(topts%nr == 2_c_int64_t**24, 'timer defaults: nr = 2^24')
