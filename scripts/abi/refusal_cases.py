@@ -19,17 +19,16 @@ def outside(f, names):
     """C expressions of the values just outside the field's range (none past the type's own limit, none for a
     bound only the C++ core names)."""
     out = []
-    for key, step in (('min', '-'), ('max', '+')):
-        bound = f.get(key)
-        if bound is None or (f['type'] == 'int' and bound in ('INT_MAX', 'INT_MIN')) or \
-                (isinstance(bound, str) and bound not in names):
+    for bound, delta in just_outside(f):
+        if (f['type'] == 'int' and bound in ('INT_MAX', 'INT_MIN')) or (isinstance(bound, str) and bound not in names):
             continue
+        step = '+' if delta > 0 else '-'
         if f['type'] == 'double':
-            out.append(f'({bound}) {step} 1.0' if isinstance(bound, str) else repr(float(bound) + (1.0 if step == '+' else -1.0)))
+            out.append(f'({bound}) {step} 1.0' if isinstance(bound, str) else repr(float(bound) + delta))
         elif isinstance(bound, str):
             out.append(f'({C_TYPE[f["type"]]})({bound}) {step} 1')
         else:
-            out.append(str(int(bound) + (1 if step == '+' else -1)))
+            out.append(str(int(bound) + delta))
     return out
 
 

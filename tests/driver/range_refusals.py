@@ -10,7 +10,7 @@ import sys
 
 source, driver_dir = sys.argv[1:3]
 sys.path.insert(0, os.path.join(source, 'scripts'))
-from abi.common import load_spec  # noqa: E402
+from abi.common import just_outside, load_spec  # noqa: E402
 
 NO_JOB = {'mpilat-compare': ['x.json']}  # drivers without an MPI job, and what they need to reach their options
 constants = {'INT_MAX': 2**31 - 1}
@@ -59,12 +59,7 @@ for cli, fields in sorted(setters.items()):
     if option.lstrip('-') not in helps[driver]:
         continue  # a flag, a name or a list: its values are not the field's number
     f = fields[0]
-    tries = []
-    low, high = bound(f.get('min')), bound(f.get('max'))
-    if low is not None:
-        tries.append(low - 1)
-    if high is not None:
-        tries.append(high + 1)
+    tries = [bound(b) + delta for b, delta in just_outside(f) if bound(b) is not None]
     np = 0 if driver in NO_JOB else 2
     for v in tries:
         # The message names the value: "got <v>" from the library, got "<v>" from latency's own check.
