@@ -115,8 +115,8 @@ module mpilat_c
       type(c_ptr), value :: timer
       integer(c_int) :: rc
     end function
-    function lat_pingpong_stats_c(comm, opts, timer, result, hist) bind(C, name="lat_f_pingpong_stats") &
-        result(rc)
+    function lat_pingpong_stats_c(comm, opts, timer, result, &
+        hist) bind(C, name="lat_f_pingpong_stats") result(rc)
       import :: c_int, c_ptr, lat_pingpong_options, lat_pingpong_result
       integer(c_int), value :: comm
       type(lat_pingpong_options), intent(in) :: opts
@@ -130,8 +130,8 @@ module mpilat_c
       type(lat_sweep_options), intent(out) :: opts
       integer(c_int) :: rc
     end function
-    function lat_sweep_check_c(opts, nprocs, nsizes, sizes, timer) bind(C, name="lat_f_sweep_check") &
-        result(rc)
+    function lat_sweep_check_c(opts, nprocs, nsizes, sizes, &
+        timer) bind(C, name="lat_f_sweep_check") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_sweep_options
       type(lat_sweep_options), intent(in) :: opts
       integer(c_int), value :: nprocs
@@ -140,8 +140,8 @@ module mpilat_c
       type(c_ptr), value :: timer
       integer(c_int) :: rc
     end function
-    function lat_size_sweep_c(comm, opts, nsizes, sizes, timer, result) bind(C, name="lat_f_size_sweep") &
-        result(rc)
+    function lat_size_sweep_c(comm, opts, nsizes, sizes, timer, &
+        result) bind(C, name="lat_f_size_sweep") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_sweep_options
       integer(c_int), value :: comm
       type(lat_sweep_options), intent(in) :: opts
@@ -151,8 +151,8 @@ module mpilat_c
       type(c_ptr), intent(out) :: result
       integer(c_int) :: rc
     end function
-    function lat_sweep_run_c(opts, nsizes, sizes, measure, context, result) bind(C, name="lat_f_sweep_run") &
-        result(rc)
+    function lat_sweep_run_c(opts, nsizes, sizes, measure, context, &
+        result) bind(C, name="lat_f_sweep_run") result(rc)
       import :: c_funptr, c_int, c_int64_t, c_ptr, lat_sweep_options
       type(lat_sweep_options), intent(in) :: opts
       integer(c_int64_t), value :: nsizes
@@ -175,8 +175,8 @@ module mpilat_c
       type(lat_sweep_point), intent(out) :: point
       integer(c_int) :: rc
     end function
-    function lat_sweep_get_threshold_c(sweep, i, threshold) bind(C, name="lat_f_sweep_get_threshold") &
-        result(rc)
+    function lat_sweep_get_threshold_c(sweep, i, &
+        threshold) bind(C, name="lat_f_sweep_get_threshold") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_sweep_threshold
       type(c_ptr), value :: sweep
       integer(c_int64_t), value :: i
@@ -203,8 +203,8 @@ module mpilat_c
       type(c_ptr), intent(inout) :: sweep
       integer(c_int) :: rc
     end function
-    function lat_write_sweep_files_c(outdir, base, command_line, sweep, flags, table_path) bind(C, name="lat_write_sweep_files") &
-        result(rc)
+    function lat_write_sweep_files_c(outdir, base, command_line, sweep, flags, &
+        table_path) bind(C, name="lat_write_sweep_files") result(rc)
       import :: c_char, c_int, c_ptr
       character(kind=c_char), intent(in) :: outdir(*)
       character(kind=c_char), intent(in) :: base(*)
@@ -266,8 +266,8 @@ module mpilat_c
       type(c_ptr), intent(inout) :: queue
       integer(c_int) :: rc
     end function
-    function lat_write_queue_files_c(outdir, command_line, queue, render) bind(C, name="lat_write_queue_files") &
-        result(rc)
+    function lat_write_queue_files_c(outdir, command_line, queue, &
+        render) bind(C, name="lat_write_queue_files") result(rc)
       import :: c_char, c_int, c_ptr
       character(kind=c_char), intent(in) :: outdir(*)
       character(kind=c_char), intent(in) :: command_line(*)
@@ -319,8 +319,8 @@ module mpilat_c
       type(c_ptr), intent(inout) :: pairs
       integer(c_int) :: rc
     end function
-    function lat_write_pair_files_c(outdir, log_name, command_line, pairs) bind(C, name="lat_write_pair_files") &
-        result(rc)
+    function lat_write_pair_files_c(outdir, log_name, command_line, &
+        pairs) bind(C, name="lat_write_pair_files") result(rc)
       import :: c_char, c_int, c_ptr
       character(kind=c_char), intent(in) :: outdir(*)
       character(kind=c_char), intent(in) :: log_name(*)
@@ -340,8 +340,8 @@ module mpilat_c
       type(c_ptr), intent(out) :: result
       integer(c_int) :: rc
     end function
-    function lat_write_pair_matrices_c(outdir, base, pairs, render) bind(C, name="lat_write_pair_matrices") &
-        result(rc)
+    function lat_write_pair_matrices_c(outdir, base, pairs, &
+        render) bind(C, name="lat_write_pair_matrices") result(rc)
       import :: c_char, c_int, c_ptr
       character(kind=c_char), intent(in) :: outdir(*)
       character(kind=c_char), intent(in) :: base(*)
@@ -361,8 +361,8 @@ module mpilat_c
       type(c_ptr), value :: sizes
       integer(c_int) :: rc
     end function
-    function lat_nodecomm_measure_c(comm, opts, nsizes, sizes, result) bind(C, name="lat_f_nodecomm_measure") &
-        result(rc)
+    function lat_nodecomm_measure_c(comm, opts, nsizes, sizes, &
+        result) bind(C, name="lat_f_nodecomm_measure") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_nodecomm_options
       integer(c_int), value :: comm
       type(lat_nodecomm_options), intent(in) :: opts
@@ -371,8 +371,8 @@ module mpilat_c
       type(c_ptr), intent(out) :: result
       integer(c_int) :: rc
     end function
-    function lat_nodecomm_get_summary_c(nodecomm, summary) bind(C, name="lat_f_nodecomm_get_summary") &
-        result(rc)
+    function lat_nodecomm_get_summary_c(nodecomm, &
+        summary) bind(C, name="lat_f_nodecomm_get_summary") result(rc)
       import :: c_int, c_ptr, lat_nodecomm_summary
       type(c_ptr), value :: nodecomm
       type(lat_nodecomm_summary), intent(out) :: summary
@@ -385,8 +385,8 @@ module mpilat_c
       type(lat_nodecomm_point), intent(out) :: point
       integer(c_int) :: rc
     end function
-    function lat_nodecomm_observations_c(nodecomm, n, obs, nobs) bind(C, name="lat_nodecomm_observations") &
-        result(rc)
+    function lat_nodecomm_observations_c(nodecomm, n, obs, &
+        nobs) bind(C, name="lat_nodecomm_observations") result(rc)
       import :: c_int, c_int64_t, c_ptr
       type(c_ptr), value :: nodecomm
       integer(c_int64_t), value :: n
@@ -423,8 +423,8 @@ module mpilat_c
       type(lat_fit_summary), intent(out) :: summary
       integer(c_int) :: rc
     end function
-    function lat_maxrate_get_model_c(fit, regime, model, result) bind(C, name="lat_f_maxrate_get_model") &
-        result(rc)
+    function lat_maxrate_get_model_c(fit, regime, model, &
+        result) bind(C, name="lat_f_maxrate_get_model") result(rc)
       import :: c_int, c_ptr, lat_model_fit
       type(c_ptr), value :: fit
       integer(c_int), value :: regime
@@ -432,8 +432,8 @@ module mpilat_c
       type(lat_model_fit), intent(out) :: result
       integer(c_int) :: rc
     end function
-    function lat_maxrate_get_errors_c(fit, model, n, rel_err) bind(C, name="lat_maxrate_get_errors") &
-        result(rc)
+    function lat_maxrate_get_errors_c(fit, model, n, &
+        rel_err) bind(C, name="lat_maxrate_get_errors") result(rc)
       import :: c_int, c_int64_t, c_ptr
       type(c_ptr), value :: fit
       integer(c_int), value :: model
@@ -446,8 +446,8 @@ module mpilat_c
       type(c_ptr), intent(inout) :: fit
       integer(c_int) :: rc
     end function
-    function lat_read_nodecomm_table_c(path, us_per_unit, n, obs, nobs, nmissing) bind(C, name="lat_read_nodecomm_table") &
-        result(rc)
+    function lat_read_nodecomm_table_c(path, us_per_unit, n, obs, nobs, &
+        nmissing) bind(C, name="lat_read_nodecomm_table") result(rc)
       import :: c_char, c_double, c_int, c_int64_t, c_ptr
       character(kind=c_char), intent(in) :: path(*)
       real(c_double), value :: us_per_unit
@@ -457,8 +457,8 @@ module mpilat_c
       integer(c_int64_t), intent(out) :: nmissing
       integer(c_int) :: rc
     end function
-    function lat_write_maxrate_files_c(outdir, command_line, nodecomm, nobs, obs, fit, render) bind(C, name="lat_write_maxrate_files") &
-        result(rc)
+    function lat_write_maxrate_files_c(outdir, command_line, nodecomm, nobs, obs, fit, &
+        render) bind(C, name="lat_write_maxrate_files") result(rc)
       import :: c_char, c_int, c_int64_t, c_ptr
       character(kind=c_char), intent(in) :: outdir(*)
       character(kind=c_char), intent(in) :: command_line(*)
@@ -477,8 +477,8 @@ module mpilat_c
       type(lat_stats), intent(out) :: stats
       integer(c_int) :: rc
     end function
-    function lat_npp_rule_c(res_npp, res_timing_us, median_ppt_us, npp) bind(C, name="lat_npp_rule") &
-        result(rc)
+    function lat_npp_rule_c(res_npp, res_timing_us, median_ppt_us, &
+        npp) bind(C, name="lat_npp_rule") result(rc)
       import :: c_double, c_int, c_int64_t
       integer(c_int64_t), value :: res_npp
       real(c_double), value :: res_timing_us
@@ -486,8 +486,8 @@ module mpilat_c
       integer(c_int64_t), intent(out) :: npp
       integer(c_int) :: rc
     end function
-    function lat_write_latency_files_c(outdir, command_line, program_seconds, timer, timer_hist, pp, pp_hist) bind(C, name="lat_f_write_latency_files") &
-        result(rc)
+    function lat_write_latency_files_c(outdir, command_line, program_seconds, timer, timer_hist, pp, &
+        pp_hist) bind(C, name="lat_f_write_latency_files") result(rc)
       import :: c_char, c_double, c_int, c_ptr, lat_pingpong_result
       character(kind=c_char), intent(in) :: outdir(*)
       character(kind=c_char), intent(in) :: command_line(*)
@@ -498,16 +498,16 @@ module mpilat_c
       type(c_ptr), value :: pp_hist
       integer(c_int) :: rc
     end function
-    function lat_write_latency_plots_c(outdir, pp, pp_hist) bind(C, name="lat_f_write_latency_plots") &
-        result(rc)
+    function lat_write_latency_plots_c(outdir, pp, &
+        pp_hist) bind(C, name="lat_f_write_latency_plots") result(rc)
       import :: c_char, c_int, c_ptr, lat_pingpong_result
       character(kind=c_char), intent(in) :: outdir(*)
       type(lat_pingpong_result), intent(in) :: pp
       type(c_ptr), value :: pp_hist
       integer(c_int) :: rc
     end function
-    function lat_npp_study_c(comm, opts, timer, nvalues, values, by_res_npp, result, rows) bind(C, name="lat_f_npp_study") &
-        result(rc)
+    function lat_npp_study_c(comm, opts, timer, nvalues, values, by_res_npp, result, &
+        rows) bind(C, name="lat_f_npp_study") result(rc)
       import :: c_int, c_ptr, lat_pingpong_options, lat_pingpong_result
       integer(c_int), value :: comm
       type(lat_pingpong_options), intent(in) :: opts
@@ -519,8 +519,8 @@ module mpilat_c
       type(c_ptr), value :: rows
       integer(c_int) :: rc
     end function
-    function lat_npp_study_check_c(opts, nprocs, nvalues, values, by_res_npp) bind(C, name="lat_f_npp_study_check") &
-        result(rc)
+    function lat_npp_study_check_c(opts, nprocs, nvalues, values, &
+        by_res_npp) bind(C, name="lat_f_npp_study_check") result(rc)
       import :: c_int, c_ptr, lat_pingpong_options
       type(lat_pingpong_options), intent(in) :: opts
       integer(c_int), value :: nprocs
@@ -529,8 +529,8 @@ module mpilat_c
       integer(c_int), value :: by_res_npp
       integer(c_int) :: rc
     end function
-    function lat_write_npp_study_files_c(outdir, command_line, pp, nrows, rows, render) bind(C, name="lat_f_write_npp_study_files") &
-        result(rc)
+    function lat_write_npp_study_files_c(outdir, command_line, pp, nrows, rows, &
+        render) bind(C, name="lat_f_write_npp_study_files") result(rc)
       import :: c_char, c_int, c_ptr, lat_pingpong_result
       character(kind=c_char), intent(in) :: outdir(*)
       character(kind=c_char), intent(in) :: command_line(*)
@@ -557,8 +557,8 @@ module mpilat_c
       type(lat_compare_options), intent(in) :: opts
       integer(c_int) :: rc
     end function
-    function lat_compare_distributions_c(na, a_values, a_counts, nb, b_values, b_counts, q, opts, result) bind(C, name="lat_f_compare_distributions") &
-        result(rc)
+    function lat_compare_distributions_c(na, a_values, a_counts, nb, b_values, b_counts, q, opts, &
+        result) bind(C, name="lat_f_compare_distributions") result(rc)
       import :: c_double, c_int, c_int64_t, c_ptr, lat_compare_options, lat_compare_result
       integer(c_int64_t), value :: na
       type(c_ptr), value :: a_values
@@ -571,8 +571,8 @@ module mpilat_c
       type(lat_compare_result), intent(out) :: result
       integer(c_int) :: rc
     end function
-    function lat_compare_launches_c(na, a, nb, b, opts, result) bind(C, name="lat_f_compare_launches") &
-        result(rc)
+    function lat_compare_launches_c(na, a, nb, b, opts, &
+        result) bind(C, name="lat_f_compare_launches") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_compare_options, lat_compare_result
       integer(c_int64_t), value :: na
       type(c_ptr), value :: a
@@ -582,8 +582,8 @@ module mpilat_c
       type(lat_compare_result), intent(out) :: result
       integer(c_int) :: rc
     end function
-    function lat_write_report_files_c(outdir, nfiles, names, contents, render) bind(C, name="lat_write_report_files") &
-        result(rc)
+    function lat_write_report_files_c(outdir, nfiles, names, contents, &
+        render) bind(C, name="lat_write_report_files") result(rc)
       import :: c_char, c_int, c_ptr
       character(kind=c_char), intent(in) :: outdir(*)
       integer(c_int), value :: nfiles
@@ -609,8 +609,8 @@ module mpilat_c
       character(kind=c_char), intent(in) :: base(*)
       integer(c_int) :: rc
     end function
-    function lat_check_output_apart_c(kind, outdir, base, path) bind(C, name="lat_check_output_apart") &
-        result(rc)
+    function lat_check_output_apart_c(kind, outdir, base, &
+        path) bind(C, name="lat_check_output_apart") result(rc)
       import :: c_char, c_int
       character(kind=c_char), intent(in) :: kind(*)
       character(kind=c_char), intent(in) :: outdir(*)
@@ -658,8 +658,8 @@ module mpilat_c
       type(lat_collective_options), intent(out) :: opts
       integer(c_int) :: rc
     end function
-    function lat_collective_check_c(opts, nsizes, sizes, nprocs) bind(C, name="lat_f_collective_check") &
-        result(rc)
+    function lat_collective_check_c(opts, nsizes, sizes, &
+        nprocs) bind(C, name="lat_f_collective_check") result(rc)
       import :: c_int, c_int64_t, c_ptr, lat_collective_options
       type(lat_collective_options), intent(in) :: opts
       integer(c_int64_t), value :: nsizes
@@ -703,8 +703,8 @@ module mpilat_c
       type(lat_coll_rank), intent(out) :: result
       integer(c_int) :: rc
     end function
-    function lat_coll_get_samples_c(coll, index, n, values, count) bind(C, name="lat_coll_get_samples") &
-        result(rc)
+    function lat_coll_get_samples_c(coll, index, n, values, &
+        count) bind(C, name="lat_coll_get_samples") result(rc)
       import :: c_int, c_int64_t, c_ptr
       type(c_ptr), value :: coll
       integer(c_int64_t), value :: index
@@ -713,8 +713,8 @@ module mpilat_c
       integer(c_int64_t), intent(out) :: count
       integer(c_int) :: rc
     end function
-    function lat_write_coll_files_c(outdir, base, command_line, coll, render) bind(C, name="lat_write_coll_files") &
-        result(rc)
+    function lat_write_coll_files_c(outdir, base, command_line, coll, &
+        render) bind(C, name="lat_write_coll_files") result(rc)
       import :: c_char, c_int, c_ptr
       character(kind=c_char), intent(in) :: outdir(*)
       character(kind=c_char), intent(in) :: base(*)

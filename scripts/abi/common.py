@@ -28,6 +28,18 @@ JSON_KINDS = {True: 'as is', 'flag': 'true/false', 'known': 'null when negative 
               'finite_or_text': '"n/a", "inf" or "-inf" unless finite'}
 
 
+def fortran_statement(first, words, last, indent):
+    """A Fortran statement: first + words joined by ', ' + last, continued with & (at a word) to stay within 110 columns (every generated Fortran file's long statements)."""
+    pieces = [w + ', ' for w in words[:-1]] + [words[-1] + last] if words else [last]
+    lines, line = [], first
+    for piece in pieces:
+        if len(line) + len(piece.rstrip()) > 110 and line.strip():
+            lines.append(line.rstrip() + ' &')
+            line = ' ' * (indent + 4)
+        line += piece
+    return lines + [line]
+
+
 def just_outside(field):
     """[(bound, delta)] of a field with check = "range": its min with -1 and its max with +1, where it has them
     (a bound is a number or a C name). The one rule of which values lie just outside a range, for the C cases

@@ -54,25 +54,6 @@ def fortran_dummy(function, params, i, handles, structs, frozen, by_address):
     sys.exit(f'include/mpilat.h: {function}: {text}: no Fortran rule for a pointer to {ctype}')
 
 
-def wrap(first, words, last, indent):
-    """A Fortran statement of first + words joined by ', ' + last, cut with & to 110 columns."""
-    lines, line = [], first
-    for k, w in enumerate(words):
-        piece = w + (', ' if k < len(words) - 1 else '')
-        if len(line) + len(piece) > 110:
-            lines.append(line.rstrip() + ' &')
-            line = ' ' * (indent + 4) + piece
-        else:
-            line += piece
-    line += last
-    if len(line) > 110:
-        head, _, tail = line.rpartition(') ')
-        lines += [head + ') &', ' ' * (indent + 4) + tail]
-    else:
-        lines.append(line)
-    return lines
-
-
 def fortran_c(caps):
     structs, frozen = struct_kinds(caps)
     header = open(os.path.join(ROOT, 'include', 'mpilat.h')).read()
@@ -108,7 +89,7 @@ def fortran_c(caps):
         bind = f'lat_f_{name[4:]}' if name in sized or any(p[1] == 'MPI_Comm' for p in params) else name
         result = 'p' if ret == 'const char *' else 'rc'
         dummies = [p[2] for p in params]
-        f += wrap(f'    function {name}_c(', dummies, f') bind(C, name="{bind}") result({result})', 4)
+        f += fortran_statement(f'    function {name}_c(', dummies, f') bind(C, name="{bind}") result({result})', 4)
         decls, kinds = [], set()
         for i, p in enumerate(params):
             ftype, attrs, array = fortran_dummy(name, params, i, handles, structs, frozen, by_address)
@@ -116,7 +97,7 @@ def fortran_c(caps):
             decls.append(f"      {ftype}, {attrs} :: {p[2]}{'(*)' if array else ''}")
         rtype = 'type(c_ptr)' if ret == 'const char *' else 'integer(c_int)'
         kinds.add(KIND_OF[rtype])
-        f += wrap('      import :: ', sorted(kinds), '', 6)
+        f += fortran_statement('      import :: ', sorted(kinds), '', 6)
         f += decls
         f += [f'      {rtype} :: {result}', '    end function']
     f += ['    ! the C library\'s, for the strings C returns',

@@ -4,7 +4,6 @@ taking type(MPI_Comm) with the same other arguments, and the generic lat_<x> ove
 wrappers' public names (fortran/<module>_f08.inc, fortran/<module>_generics.inc and
 fortran/<module>_wrappers.inc, which the module includes) (scripts/gen-abi.py)."""
 from abi.common import *  # noqa: F401,F403 (the spec, its names and helpers)
-from abi.fortran_c import wrap
 from abi.fortran_wrappers import fortran_wrappers
 
 DECL = re.compile(r'^\s+(type\(\w+\)|integer(?:\(\w+\))?|real(?:\(\w+\))?|logical|character\([^)]*\))([^:]*)::\s*(.+)$')
@@ -81,7 +80,7 @@ def fortran_comm(caps):
         public = [f'lat_{r[:-4]}' if r.endswith('_int') else r for r, _ in made.get(module, [])]
         if public:
             generics += ['  ! The generated wrappers (fortran/' + module + '_wrappers.inc).']
-            generics += wrap('  public :: ', public, '', 2)
+            generics += fortran_statement('  public :: ', public, '', 2)
         for stem, args, decls, doc in routines:
             generics += [f'  !> lat_{stem}: comm a type(MPI_Comm) or an integer handle ({stem}_f08, {stem}_int).',
                          f'  interface lat_{stem}', f'    module procedure {stem}_f08, {stem}_int', f'  end interface lat_{stem}']

@@ -38,18 +38,6 @@ def is_count(params, i):
     return a[3] and a[1] != 'char' and p[2].startswith('n') and a[2].startswith(p[2][1:])
 
 
-def statement(first, words, last, indent):
-    """first + words joined by ', ' + last, continued with & (at a word) to stay within 110 columns."""
-    pieces = [w + ', ' for w in words[:-1]] + [words[-1] + last]
-    lines, line = [], first
-    for piece in pieces:
-        if len(line) + len(piece.rstrip()) > 110 and line.strip():
-            lines.append(line.rstrip() + ' &')
-            line = ' ' * (indent + 4)
-        line += piece
-    return lines + [line]
-
-
 class Wrapper:
     def __init__(self, entry, where, params, handles, structs, by_address, defaults):
         self.name = entry['function']
@@ -171,9 +159,9 @@ class Wrapper:
         names = [d[0].split('(')[0] for d in ordered] + ['ierr']
         doc = self.doc or c_doc
         out = [''] + [f'  !> {line}' for line in wrap(doc, 104)]
-        out += statement(f'  subroutine {routine}(', names, ')', 2)
+        out += fortran_statement(f'  subroutine {routine}(', names, ')', 2)
         out += [d[1] for d in ordered] + ['    integer, optional, intent(out) :: ierr'] + self.locals + self.setup
-        out += statement(f'    call handle({self.name}_c(', self.args, f"), '{self.name}', ierr)", 4)
+        out += fortran_statement(f'    call handle({self.name}_c(', self.args, f"), '{self.name}', ierr)", 4)
         out.append(f'  end subroutine {routine}')
         return routine, out
 
