@@ -47,33 +47,17 @@ contains
     error stop 1
   end subroutine handle
 
-  !> An optional array argument for C: a contiguous copy (any stride, even reversed, reaches C in its own
-  !> order), its address and length; c_null_ptr and 0 when absent or empty.
-  subroutine int64_arg(values, copy, p, n)
-    integer(c_int64_t), optional, intent(in) :: values(:)
-    integer(c_int64_t), allocatable, target, intent(inout) :: copy(:)
-    type(c_ptr), intent(out) :: p
-    integer(c_int64_t), intent(out) :: n
-    p = c_null_ptr
-    n = 0
-    if (.not. present(values)) return
-    copy = values
-    n = size(copy, kind=c_int64_t)
-    if (n > 0) p = c_loc(copy(1))
-  end subroutine int64_arg
-
-  subroutine double_arg(values, copy, p, n)
-    real(c_double), optional, intent(in) :: values(:)
-    real(c_double), allocatable, target, intent(inout) :: copy(:)
-    type(c_ptr), intent(out) :: p
-    integer(c_int64_t), intent(out) :: n
-    p = c_null_ptr
-    n = 0
-    if (.not. present(values)) return
-    copy = values
-    n = size(copy, kind=c_int64_t)
-    if (n > 0) p = c_loc(copy(1))
-  end subroutine double_arg
+  ! int64_arg and double_arg: an optional array argument for C, one body for each type (fortran/array_arg.inc).
+#define ARRAY_ARG int64_arg
+#define ARRAY_TYPE integer(c_int64_t)
+#include "array_arg.inc"
+#undef ARRAY_ARG
+#undef ARRAY_TYPE
+#define ARRAY_ARG double_arg
+#define ARRAY_TYPE real(c_double)
+#include "array_arg.inc"
+#undef ARRAY_ARG
+#undef ARRAY_TYPE
 
   function hist_arg(hist, want) result(p)
     type(lat_histogram), intent(inout), target :: hist
