@@ -202,6 +202,25 @@ std::string read_input_file(const std::string &path, int64_t max_line) {
   return text;
 }
 
+namespace {
+
+/// Whether this thread's effective capabilities hold CAP_FOWNER (bit 3 of CapEff in /proc/self/status), which
+/// lets it replace another user's file in a sticky directory; without /proc: whether it is root.
+bool holds_cap_fowner() {
+  constexpr unsigned long long kCapFowner = 3;
+  if (FILE *f = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    unsigned long long caps = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, f)) found = std::sscanf(line, "CapEff: %llx", &caps) == 1;
+    std::fclose(f);
+    if (found) return (caps >> kCapFowner) & 1ULL;
+  }
+  return geteuid() == 0;
+}
+
+}  // namespace
+
 void check_output_file(const std::string &path) {
   // The entry itself: a symbolic link is replaced by the file (rename), never written through, so a link
   // planted where results go cannot aim them at someone's file.
@@ -214,10 +233,11 @@ void check_output_file(const std::string &path) {
     throw ArgError("'" + path + "' is " + kind_of(st.st_mode) + ": mpilat writes results only to regular files, " +
                    "which it replaces whole; never to a directory, device, FIFO or socket");
   // Another user's entry in a sticky directory (a shared /tmp or project space) that is not ours either:
-  // the rename at the end would be refused after the whole measurement (root may replace it: CAP_FOWNER).
+  // the rename at the end would be refused after the whole measurement, unless the process holds CAP_FOWNER
+  // (root as a rule; not root without it, and any user given it).
   struct stat dir;
   const uid_t me = geteuid();
-  if (me != 0 && st.st_uid != me && lstat(dir_of(path).c_str(), &dir) == 0 && (dir.st_mode & S_ISVTX) &&
+  if (!holds_cap_fowner() && st.st_uid != me && lstat(dir_of(path).c_str(), &dir) == 0 && (dir.st_mode & S_ISVTX) &&
       dir.st_uid != me)
     throw ArgError("'" + path + "' belongs to another user (uid " + std::to_string(st.st_uid) + ") in a directory " +
                    "with the sticky bit (" + dir_of(path) + "): it cannot be replaced; give another name or directory");

@@ -11,7 +11,8 @@
 #   4. No gnuplot on the PATH (a compute node without it): refused before anything is measured, exit 2,
 #      naming --noplot, no file; before, the whole run was measured (69 s in a review) and nothing written.
 #   5. and 6. below: a disk that fills while drawing, and a set whose rename is refused half-way (root only);
-#   6b. another user's file in a sticky directory (root only: run as nobody): refused before measuring;
+#   6b. another user's file in a sticky directory (root only: run as nobody): refused before measuring; 6c.
+#       nobody with CAP_FOWNER replaces it, root without CAP_FOWNER is refused;
 #   7. a reader that closes the pipe at once: the files whole all the same; 8. the umask honoured.
 set -u
 bin=$1 mpiexec=$2
@@ -173,6 +174,22 @@ assert b'</svg>' in svg[-64:] and png[-12:-4] == b'\0\0\0\0IEND'" 2> /dev/null &
       && ! grep -q "^#" sticky2.log && ok || bad "sticky: exit $status ($(tail -c 300 sticky2.log))"
     cmp -s sticky.csv sticky/mppout.csv && [ "$(stat -c %U sticky/mppout.json)" != nobody ] && ok || bad "sticky: a file touched"
     ls -A sticky | grep -q '^\.mpilat-' && bad "sticky: temporary files left" || ok
+    # 6c. What decides is CAP_FOWNER, not the user id: nobody given it (an ambient capability) replaces the
+    #     file; root without it (dropped from its bounding set, as some containers run) is refused before it
+    #     measures, the folder handed to nobody so that root owns neither. Before, uid 0 alone decided.
+    setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+fowner --ambient-caps=+fowner \
+      $mpiexec -n 2 "$bin/mpptest" ${args[mpptest]} -noplot -outdir sticky > sticky3.log 2>&1
+    status=$?
+    [ "$status" = 0 ] && [ "$(stat -c %U sticky/mppout.json)" = nobody ] && ok \
+      || bad "sticky: nobody with CAP_FOWNER: exit $status, mppout.json $(stat -c %U sticky/mppout.json) ($(tail -c 300 sticky3.log))"
+    chown 1:1 sticky/mppout.json
+    chown 65534 sticky
+    cp sticky/mppout.csv sticky.csv
+    setpriv --inh-caps=-fowner --bounding-set=-fowner $mpiexec -n 2 "$bin/mpptest" ${args[mpptest]} -noplot -outdir sticky > sticky4.log 2>&1
+    status=$?
+    [ "$status" = 2 ] && grep -q "sticky/mppout\.[a-z]*' belongs to another user (uid [0-9]*) in a directory with the sticky bit" sticky4.log \
+      && ok || bad "sticky: root without CAP_FOWNER: exit $status ($(tail -c 300 sticky4.log))"
+    cmp -s sticky.csv sticky/mppout.csv && [ "$(stat -c %u sticky/mppout.json)" = 1 ] && ok || bad "sticky: root without CAP_FOWNER touched a file"
   fi
 fi
 # 8. Outputs honour the umask, pictures included (0666 less it, as any new file of the user's): umask 027 gives
