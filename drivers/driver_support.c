@@ -116,14 +116,19 @@ void latency_pause_seconds(double seconds) {
   }
 }
 
-/* Each directory an output check is about to make (an --outdir, -fname's folder), and the shallowest of
-   its parts that did not exist before: what driver_outdir_unmake removes again. */
-#define MADE_MAX 4
-static char made_path[MADE_MAX][4096], made_from[MADE_MAX][4096];
+/* The directories this process made for its outputs (an --outdir, -fname's folder), each part it made
+   itself, in order, with its identity: what driver_outdir_unmake removes again. A part that another process
+   made first (mkdir's EEXIST) is not ours and is never removed, even while it is empty. */
+#define MADE_MAX 16
+static char made_path[MADE_MAX][4096];
+static dev_t made_dev[MADE_MAX];
+static ino_t made_ino[MADE_MAX];
 static int nmade = 0;
 
-static void note_missing_directories(const char *dir) {
-  if (dir == NULL || dir[0] == '\0' || strlen(dir) >= sizeof made_path[0] || nmade == MADE_MAX) return;
+/* Makes the missing parts of dir, shallowest first (0755, as the library's own), noting each it made. The
+   library's check that follows finds them there and checks the rest. */
+static void make_missing_directories(const char *dir) {
+  if (dir == NULL || dir[0] == '\0' || strlen(dir) >= sizeof made_path[0]) return;
   char prefix[sizeof made_path[0]];
   const size_t n = strlen(dir);
   for (size_t at = 1; at <= n; ++at) {
@@ -131,12 +136,12 @@ static void note_missing_directories(const char *dir) {
     memcpy(prefix, dir, at);
     prefix[at] = '\0';
     struct stat st;
-    if (lstat(prefix, &st) != 0 && errno == ENOENT) {
-      snprintf(made_path[nmade], sizeof made_path[0], "%s", dir);
-      snprintf(made_from[nmade], sizeof made_from[0], "%s", prefix);
-      ++nmade;
-      return;
-    }
+    if (lstat(prefix, &st) == 0 || errno != ENOENT) continue;
+    if (nmade == MADE_MAX || mkdir(prefix, 0755) != 0 || lstat(prefix, &st) != 0) return;  /* the check says why */
+    snprintf(made_path[nmade], sizeof made_path[0], "%s", prefix);
+    made_dev[nmade] = st.st_dev;
+    made_ino[nmade] = st.st_ino;
+    ++nmade;
   }
 }
 
@@ -151,26 +156,20 @@ static int rank_or_zero(void) {
 }
 
 int driver_outdir_make(const char *outdir) {
-  note_missing_directories(outdir);
+  make_missing_directories(outdir);
   return lat_check_output_dir(outdir);
 }
 
 void driver_outdir_unmake(void) {
   if (rank_or_zero() != 0) return;
-  /* The last made first, each deepest first up to its first missing part; rmdir removes only an empty
-     directory, so nothing put there meanwhile is lost. */
+  /* The deepest first; only the directory this process made (the same identity), and rmdir removes only an
+     empty one, so nothing put there meanwhile is lost. */
   while (nmade > 0) {
     --nmade;
-    char path[sizeof made_path[0]];
-    snprintf(path, sizeof path, "%s", made_path[nmade]);
-    for (;;) {
-      size_t n = strlen(path);
-      while (n > 1 && path[n - 1] == '/') path[--n] = '\0';
-      if (rmdir(path) != 0 || strcmp(path, made_from[nmade]) == 0) break;
-      char *slash = strrchr(path, '/');
-      if (slash == NULL || slash == path) break;
-      *slash = '\0';
-    }
+    struct stat st;
+    if (lstat(made_path[nmade], &st) == 0 && S_ISDIR(st.st_mode) && st.st_dev == made_dev[nmade] &&
+        st.st_ino == made_ino[nmade])
+      rmdir(made_path[nmade]);
   }
 }
 
@@ -357,7 +356,7 @@ int driver_output_usable(const char *program, const char *option, const char *pa
   }
   memcpy(dir, path, length);
   dir[length] = '\0';
-  note_missing_directories(dir);
+  make_missing_directories(dir);
   if (lat_check_output_dir(dir) != LAT_SUCCESS) {
     fprintf(stderr, "%s: %s: %s\n", program, option, lat_last_error_message());
     driver_outdir_unmake();
