@@ -35,6 +35,7 @@ set(MPILAT_LIB_SOURCES
   common/progress.cpp
   common/report_json.cpp
   common/report_text.cpp
+  common/run_context.cpp
   common/run_levels.cpp
   common/staged_files.cpp
   common/stats.cpp

@@ -13,8 +13,10 @@
 #include <vector>
 
 #include "common/agreement.hpp"
+#include "common/bytes.hpp"
 #include "common/disturbance.hpp"
 #include "common/frame.hpp"
+#include "common/run_context.hpp"
 
 namespace lat {
 
@@ -91,10 +93,50 @@ LAT_HARNESS_DETECT(has_allocate, std::string(std::declval<C &>().allocate(true))
 LAT_HARNESS_DETECT(has_lead, std::vector<char>(std::declval<C &>().lead(std::declval<MPI_Comm>())))
 LAT_HARNESS_DETECT(has_follow, std::declval<C &>().follow(std::declval<MPI_Comm>()))
 LAT_HARNESS_DETECT(has_result, std::declval<C &>().result(std::declval<std::vector<char>>()))
+// The run-context form: settings() and a Result type; lead(RunContext &) returns the Result, follow(RunContext &).
+LAT_HARNESS_DETECT(has_settings, RunSettings(std::declval<const C &>().settings()))
+LAT_HARNESS_DETECT(has_context_lead, typename C::Result(std::declval<C &>().lead(std::declval<RunContext &>())))
+LAT_HARNESS_DETECT(has_context_follow, std::declval<C &>().follow(std::declval<RunContext &>()))
+LAT_HARNESS_DETECT(has_summary_warnings, std::declval<C &>().summary.warnings |= LAT_WARN_DISTURBED)
 #undef LAT_HARNESS_DETECT
+
+/// A capability in the run-context form: its bodies take the RunContext, and its result is made here.
+template <class C>
+constexpr bool uses_context() {
+  return has_settings<C>::value;
+}
+
+/// The result of the run-context form: the leader's bytes read into C::Result, the disturbance into its summary
+/// (and LAT_WARN_DISTURBED into its warnings, where it has them).
+template <class Result>
+Result result_of_bytes(std::vector<char> bytes, const Disturbance &d) {
+  Result r;
+  if (!bytes.empty()) from_bytes(bytes, r.fields());
+  set_disturbance(r.summary, d);
+  if constexpr (has_summary_warnings<Result>::value) {
+    if (d.disturbed()) r.summary.warnings |= LAT_WARN_DISTURBED;
+  }
+  return r;
+}
+
+template <class C>
+constexpr bool check_context_capability() {
+  static_assert(has_check<C>::value, "a Capability needs std::string check(MeasurementFrame &): its complaint");
+  static_assert(has_shared<C>::value, "a Capability needs std::vector<Shared> shared(): the values every rank shares");
+  static_assert(has_members<C>::value, "a Capability needs Members members(MeasurementFrame &): who measures");
+  static_assert(has_allocate<C>::value, "a Capability needs std::string allocate(bool measuring): its buffers");
+  static_assert(has_context_lead<C>::value,
+                "a Capability with settings() needs a type Result (with fields() and summary) and Result "
+                "lead(RunContext &): the leader's body");
+  static_assert(has_context_follow<C>::value, "a Capability with settings() needs void follow(RunContext &): the other measuring ranks' body");
+  return true;
+}
 
 template <class C>
 constexpr bool check_capability() {
+  if constexpr (uses_context<C>()) {
+    return check_context_capability<C>();
+  } else {
   static_assert(has_check<C>::value, "a Capability needs std::string check(MeasurementFrame &): its complaint");
   static_assert(has_shared<C>::value, "a Capability needs std::vector<Shared> shared(): the values every rank shares");
   static_assert(has_members<C>::value, "a Capability needs Members members(MeasurementFrame &): who measures");
@@ -103,6 +145,7 @@ constexpr bool check_capability() {
   static_assert(has_follow<C>::value, "a Capability needs void follow(MPI_Comm): the other measuring ranks' body");
   static_assert(has_result<C>::value, "a Capability needs result(std::vector<char>): every rank's result");
   return true;
+  }
 }
 }  // namespace harness_detail
 
@@ -140,17 +183,29 @@ auto run_measurement(MPI_Comm user_comm, double timeout_s, Capability &cap) {
   const bool measuring = m.includes(rank);
   agree_on_failure(frame.comm(), cap.allocate(measuring), Fault::nomem);
   std::vector<char> bytes;
-  constexpr bool kNotes = harness_detail::notes_disturbance<Capability>::value;
+  constexpr bool kContext = harness_detail::uses_context<Capability>();
+  constexpr bool kNotes = kContext || harness_detail::notes_disturbance<Capability>::value;
+  // The leader's rank in the measuring ranks' communicator.
+  const int leader = m.kind == Members::Kind::some
+                         ? static_cast<int>(std::find(m.ranks.begin(), m.ranks.end(), m.leader) - m.ranks.begin())
+                         : m.leader;
   const auto body = [&](MPI_Comm comm) {
     const RunQueueMeter meter;
-    if (rank == m.leader)
-      bytes = cap.lead(comm);
-    else
-      cap.follow(comm);
+    if constexpr (kContext) {
+      RunContext run(comm, leader, rank, cap.settings(), &frame.listener());
+      if (run.leads()) {
+        auto r = cap.lead(run);
+        bytes = to_bytes(r.fields());
+      } else {
+        cap.follow(run);
+      }
+    } else {
+      if (rank == m.leader)
+        bytes = cap.lead(comm);
+      else
+        cap.follow(comm);
+    }
     if constexpr (kNotes) {
-      const int leader = m.kind == Members::Kind::some
-                             ? static_cast<int>(std::find(m.ranks.begin(), m.ranks.end(), m.leader) - m.ranks.begin())
-                             : m.leader;
       const Disturbance d = gather_disturbance(comm, leader, rank, meter,
                                                frame.result_wait(true, "phase 'result': the ranks' disturbance"),
                                                &frame.listener());
@@ -171,10 +226,15 @@ auto run_measurement(MPI_Comm user_comm, double timeout_s, Capability &cap) {
     case Members::Kind::nobody:
       break;
   }
-  if constexpr (kNotes) {
-    if (m.kind != Members::Kind::nobody) cap.note_disturbance(harness_detail::take_disturbance(bytes));
+  if constexpr (kContext) {
+    const Disturbance d = m.kind != Members::Kind::nobody ? harness_detail::take_disturbance(bytes) : Disturbance{};
+    return harness_detail::result_of_bytes<typename Capability::Result>(std::move(bytes), d);
+  } else {
+    if constexpr (kNotes) {
+      if (m.kind != Members::Kind::nobody) cap.note_disturbance(harness_detail::take_disturbance(bytes));
+    }
+    return cap.result(std::move(bytes));
   }
-  return cap.result(std::move(bytes));
 }
 
 }  // namespace lat

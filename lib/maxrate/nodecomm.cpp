@@ -293,11 +293,7 @@ class NodecommRun {
   Members members(MeasurementFrame &frame) {
     const LibComm &comm = frame.comm();
     leader_ = sides_.a.front();
-    int oversubscribed = here_.processors > 0 && here_.kernel_size > here_.processors ? 1 : 0;
-    MPI_Request req;
-    check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_MAX, comm.get(), &req), "MPI_Iallreduce");
-    wait_yielding(req, {rank_, comm.all_ranks(), "phase 'nodes'", o_.timeout_s});
-    yield_ = oversubscribed != 0;
+    yield_ = any_node_oversubscribed(comm.get(), here_, {rank_, comm.all_ranks(), "phase 'nodes'", o_.timeout_s}, nullptr);
 
     // Sizes: the size-sweep engine on the first pair (collective over every rank), or the caller's list.
     const std::vector<int64_t> grid =

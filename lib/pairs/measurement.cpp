@@ -336,10 +336,8 @@ class PairRun {
     local_.place.res_timing_us = cal.result.res_timing_us;
     local_.place.min_ov_us = cal.result.min_ov_us;
     // Waiting ranks spin unless a machine has more ranks than processors (then spinning starves the pair).
-    int oversubscribed = local_.processors > 0 && local_.kernel_size > local_.processors ? 1 : 0;
-    MPI_Request req;
-    check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_MAX, comm, &req), "MPI_Iallreduce");
-    wait_yielding(req, {rank_, walk_.all_ranks, "phase 'places'", o_.timeout_s}, walk_.listener);
+    const bool oversubscribed =
+        any_node_oversubscribed(comm, local_, {rank_, walk_.all_ranks, "phase 'places'", o_.timeout_s}, walk_.listener);
     lat_pair_summary s{};
     s.wait = o_.wait != LAT_WAIT_AUTO ? o_.wait : oversubscribed ? LAT_WAIT_YIELD : LAT_WAIT_SPIN;
     walk_.yield = s.wait == LAT_WAIT_YIELD;

@@ -1,7 +1,8 @@
 // test_harness_mpi.cpp: the measurement harness (lib/common/harness.hpp) with a capability of the test's own:
 // the sequence it calls on every rank, the member communicator and its order, the leader's bytes everywhere,
 // a complaint or a rank short of memory refused on every rank before anything is measured, a leader's
-// failure told to the ranks that wait, and a run with nobody measuring. Run on 3 ranks.
+// failure told to the ranks that wait, and a run with nobody measuring; the run-context form (RunContext:
+// the wait mode, the hosts, the stop agreed, the result made by the harness). Run on 3 ranks.
 #include <mpi.h>
 
 #include <cstdarg>
@@ -12,7 +13,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
+
+#include <sched.h>
 
 extern "C" {
 #include <cmocka.h>
@@ -20,6 +24,7 @@ extern "C" {
 
 #include "common/error.hpp"
 #include "common/harness.hpp"
+#include "mpilat.h"
 
 namespace {
 
@@ -126,6 +131,93 @@ void nobody_measures(void **) {
   assert_string_equal(toy.trace.c_str(), "check shared members allocate result");
 }
 
+/// A capability in the run-context form: every rank measures; the leader's result carries what each rank's
+/// context said (the stop agreed, the wait mode, its host), and the harness makes the result everywhere.
+struct ContextToy {
+  struct Summary {
+    int64_t ranks = 0, stops_seen = 0, yields = 0, hosts_right = 0, timed = 0;
+    int warnings = 0;
+    double runqueue_share_max = 0.0;
+    int runqueue_rank = -2;
+    double runqueue_wait_s = 0.0;
+  };
+  struct Result {
+    Summary summary{};
+    auto fields() { return std::tie(summary); }
+  };
+  bool stop_on_rank1 = false;
+
+  lat::RunSettings settings() const { return {30.0, LAT_TIMER_MPI_WTIME, false, "context toy"}; }
+  std::string check(lat::MeasurementFrame &) { return ""; }
+  std::vector<lat::Shared> shared() const { return {}; }
+  lat::Members members(lat::MeasurementFrame &) { return lat::Members::every_rank(0); }
+  std::string allocate(bool) { return ""; }
+  /// Every rank: what its context says, summed on the leader.
+  int64_t seen[5] = {0, 0, 0, 0, 0};
+  void body(lat::RunContext &run) {
+    if (stop_on_rank1 && run.rank() == 1) lat_request_stop();
+    const bool stop = run.stop_agreed();
+    lat_clear_stop();
+    char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
+    int len = 0;
+    MPI_Get_processor_name(name, &len);
+    run.meet();
+    const int64_t timed = run.timed(0, [] { return int64_t{1}; });
+    int64_t mine[5] = {1, stop ? 1 : 0, run.yield() ? 1 : 0,
+                       static_cast<int64_t>(run.hosts().size()) == run.size() && run.hosts()[static_cast<size_t>(run.rank())] == name,
+                       timed};
+    MPI_Reduce(mine, seen, 5, MPI_INT64_T, MPI_SUM, run.leader(), run.comm());
+  }
+  Result lead(lat::RunContext &run) {
+    body(run);
+    Result r;
+    r.summary.ranks = seen[0], r.summary.stops_seen = seen[1], r.summary.yields = seen[2];
+    r.summary.hosts_right = seen[3], r.summary.timed = seen[4];
+    return r;
+  }
+  void follow(lat::RunContext &run) { body(run); }
+};
+
+/// Whether this machine holds more ranks of the job than this rank may run on (the wait mode's rule, asked
+/// here without the library: the ranks sharing memory against the processors of this rank's affinity).
+bool oversubscribed_here() {
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int on_node = 0;
+  MPI_Comm_size(node, &on_node);
+  MPI_Comm_free(&node);
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  sched_getaffinity(0, sizeof set, &set);
+  int any = on_node > CPU_COUNT(&set) ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return any != 0;
+}
+
+void the_run_context_on_every_rank(void **) {
+  ContextToy toy;
+  const ContextToy::Result r = lat::run_measurement(MPI_COMM_WORLD, 30.0, toy);
+  assert_int_equal(r.summary.ranks, 3);       // the leader's result on every rank
+  assert_int_equal(r.summary.stops_seen, 0);  // no stop asked
+  assert_int_equal(r.summary.hosts_right, 3); // every rank's name, in the communicator's order
+  assert_int_equal(r.summary.timed, 3);       // timed() gives the body's value
+  // The wait mode decided once, alike on every rank: yield exactly where a machine holds more ranks than
+  // processors (3 ranks on this 2-processor machine: yes).
+  assert_int_equal(r.summary.yields, oversubscribed_here() ? 3 : 0);
+  // The harness made the result: the disturbance in its summary (a measuring rank, or -1 where not known).
+  assert_true(r.summary.runqueue_rank >= -1 && r.summary.runqueue_rank <= 2);
+  assert_true((r.summary.warnings & ~LAT_WARN_DISTURBED) == 0);
+  assert_true(((r.summary.warnings & LAT_WARN_DISTURBED) != 0) ==
+              lat::is_disturbed(r.summary.runqueue_share_max, r.summary.runqueue_wait_s));
+}
+
+void a_stop_on_one_rank_agreed_by_every_rank(void **) {
+  ContextToy toy;
+  toy.stop_on_rank1 = true;
+  const ContextToy::Result r = lat::run_measurement(MPI_COMM_WORLD, 30.0, toy);
+  assert_int_equal(r.summary.stops_seen, 3);
+}
+
 /// fn() on every rank: it must throw E, whose message contains `words`.
 template <class E, class Fn>
 void expect_thrown(Fn &&fn, const char *words) {
@@ -189,6 +281,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(a_different_shared_value_refused_everywhere),
       cmocka_unit_test(one_rank_short_of_memory_refused_everywhere),
       cmocka_unit_test(a_leaders_failure_told_to_every_rank),
+      cmocka_unit_test(the_run_context_on_every_rank),
+      cmocka_unit_test(a_stop_on_one_rank_agreed_by_every_rank),
   };
   const int failed = cmocka_run_group_tests(tests, nullptr, nullptr);
   MPI_Finalize();

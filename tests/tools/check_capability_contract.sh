@@ -15,8 +15,10 @@ if "$cxx" "${flags[@]}" "$source" 2> "$out/err"; then
   echo "FAIL: a capability without follow() compiled"; fail=1
 elif ! grep -q "a Capability needs void follow(MPI_Comm)" "$out/err"; then
   echo "FAIL: refused, but not by the contract's static_assert:"; head -20 "$out/err"; fail=1
+elif ! grep -q "a Capability with settings() needs void follow(RunContext &)" "$out/err"; then
+  echo "FAIL: the run-context form without follow was not refused by its static_assert:"; grep -m3 "static assertion" "$out/err"; fail=1
 fi
 "$cxx" "${flags[@]}" -DLAT_TEST_COMPLETE "$source" 2> "$out/err2" \
   || { echo "FAIL: the complete capability did not compile:"; head -20 "$out/err2"; fail=1; }
-[ "$fail" = 0 ] && echo "a capability without follow() refused by the contract; the complete one compiles"
+[ "$fail" = 0 ] && echo "a capability without follow() refused by the contract, in both forms; the complete ones compile"
 exit "$fail"

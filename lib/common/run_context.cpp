@@ -1,0 +1,59 @@
+#include "common/run_context.hpp"
+
+#include "common/error.hpp"
+#include "common/placement.hpp"
+#include "common/stop.hpp"
+
+namespace lat {
+
+bool any_node_oversubscribed(MPI_Comm comm, const LocalPlace &here, const Waiting &w, FailureListener *listener) {
+  int oversubscribed = here.processors > 0 && here.kernel_size > here.processors ? 1 : 0;
+  MPI_Request req;
+  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_MAX, comm, &req), "MPI_Iallreduce");
+  wait_yielding(req, w, listener);
+  return oversubscribed != 0;
+}
+
+namespace {
+
+int rank_in(MPI_Comm comm) {
+  int r = 0;
+  check_mpi(MPI_Comm_rank(comm, &r), "MPI_Comm_rank");
+  return r;
+}
+
+std::string watch_phase(const char *phase) { return std::string("phase '") + phase + "': a timed region"; }
+
+}  // namespace
+
+RunContext::RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSettings &settings, FailureListener *listener)
+    : comm_(comm), leader_(leader), lib_rank_(lib_rank), rank_(rank_in(comm)), settings_(settings),
+      listener_(listener), watch_(settings.timeout_s, lib_rank, -1, watch_phase(settings.phase).c_str()),
+      progress_(settings.progress && rank_ == leader, settings.phase) {
+  check_mpi(MPI_Comm_size(comm, &size_), "MPI_Comm_size");
+  peers_ = size_ == 2 ? "the other rank" : "the other " + std::to_string(size_ - 1) + " ranks";
+  yield_ = any_node_oversubscribed(comm, place_of_this_rank(comm, lib_rank_), waiting("the places"), listener);
+  // The processor names, once for the run (a report names the hosts; the watchdog's messages the ranks).
+  char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
+  int len = 0;
+  check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
+  std::vector<char> all(static_cast<size_t>(size_) * (MPI_MAX_PROCESSOR_NAME + 1));
+  MPI_Request req;
+  check_mpi(MPI_Iallgather(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR,
+                           comm, &req),
+            "MPI_Iallgather");
+  wait_as(yield_, req, waiting("the processor names"), listener);
+  for (int r = 0; r < size_; ++r) hosts_.emplace_back(all.data() + static_cast<size_t>(r) * (MPI_MAX_PROCESSOR_NAME + 1));
+}
+
+bool RunContext::stop_agreed() {
+  int stop = stop_requested() ? 1 : 0;
+  MPI_Request req;
+  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, comm_, &req), "MPI_Iallreduce");
+  wait_as(yield_, req, waiting("the stop agreed between chunks"), listener_);
+  return stop != 0;
+}
+
+void RunContext::meet() { barrier_before_timing(comm_, yield_, waiting("the meeting before a timed region"), listener_); }
+
+}  // namespace lat

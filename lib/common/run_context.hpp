@@ -1,0 +1,98 @@
+// run_context.hpp: what every measuring rank's body needs, made once by the harness and handed to a
+// capability's lead and follow (docs/architecture.md, "The measurement harness"): the measuring ranks'
+// communicator, the wait mode decided once (yield where a node holds more ranks than processors), every
+// rank's processor name exchanged once, one watchdog, one progress line, one way to agree a stop, the clock
+// chosen once. A capability's body then reads "for each planned point: agree the stop, meet, time the body".
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/clock.hpp"
+#include "common/progress.hpp"
+#include "common/waits.hpp"
+#include "common/watchdog.hpp"
+
+namespace lat {
+
+class FailureListener;
+
+/// What a capability asks of its run context (`RunSettings settings() const`), from its options.
+struct RunSettings {
+  double timeout_s = 0.0;           // the watchdog's and every wait's limit; 0: none
+  int timer = LAT_TIMER_MPI_WTIME;  // the clock with_clock gives
+  bool progress = false;            // progress lines on the leader's stderr
+  const char *phase = "";           // the measurement's name: the progress line's phase and the watchdog's
+};
+
+struct LocalPlace;
+
+/// Whether a node of comm holds more ranks than processors, agreed on every rank of comm (collective; `here`
+/// this rank's place_of_this_rank): where one does, waiting ranks must yield their processor. The one place
+/// the wait mode is decided from the ranks' places.
+bool any_node_oversubscribed(MPI_Comm comm, const LocalPlace &here, const Waiting &w, FailureListener *listener);
+
+class RunContext {
+ public:
+  /// Collective over comm (the measuring ranks' communicator): the wait mode and the processor names.
+  /// leader: its rank in comm; lib_rank: this rank in the library's communicator (for messages).
+  RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSettings &settings, FailureListener *listener);
+  RunContext(const RunContext &) = delete;
+  RunContext &operator=(const RunContext &) = delete;
+
+  MPI_Comm comm() const { return comm_; }
+  int rank() const { return rank_; }  // in comm
+  int size() const { return size_; }
+  int leader() const { return leader_; }
+  bool leads() const { return rank_ == leader_; }
+  /// Waiting ranks yield (a node holds more ranks than processors) or spin.
+  bool yield() const { return yield_; }
+  /// Every rank's processor name, in comm's order.
+  const std::vector<std::string> &hosts() const { return hosts_; }
+  /// A wait of this run, for messages: "rank 0 ... (phase '<what>')".
+  Waiting waiting(const char *what) const { return {lib_rank_, peers_.c_str(), what, settings_.timeout_s}; }
+
+  /// f(clock) with the run's clock (the clock classes are types: the timed loops are templates over them).
+  template <class F>
+  decltype(auto) with_clock(F &&f) const {
+    return lat::with_clock(settings_.timer, std::forward<F>(f));
+  }
+  /// Between chunks, on every rank: whether a stop was asked on any rank (one MPI_Iallreduce, waited for in the
+  /// run's wait mode). Never inside a timed region.
+  bool stop_agreed();
+  /// The ranks meet before a timed region: every rank awake before any reads its clock
+  /// (barrier_before_timing in the run's wait mode).
+  void meet();
+  /// body() as step `step` of the timed regions, under the watchdog: a rank that stops answering inside it
+  /// ends the job with a message after the timeout.
+  template <class F>
+  decltype(auto) timed(int64_t step, F &&body) {
+    struct Leave {
+      StallWatch &w;
+      int64_t s;
+      ~Leave() { w.leave(s); }
+    } leave{watch_, step};
+    watch_.enter(step);
+    return std::forward<F>(body)();
+  }
+  /// The progress line (the leader's, where asked): done of total; finish once at the end.
+  void progress(int64_t done, int64_t total) { progress_.update(done, total); }
+  void progress_finish(int64_t done, int64_t total) { progress_.finish(done, total); }
+
+ private:
+  MPI_Comm comm_;
+  int leader_, lib_rank_, rank_ = 0, size_ = 1;
+  RunSettings settings_;
+  FailureListener *listener_;
+  std::string peers_;
+  bool yield_ = false;
+  std::vector<std::string> hosts_;
+  StallWatch watch_;
+  Progress progress_;
+};
+
+}  // namespace lat
