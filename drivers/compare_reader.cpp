@@ -68,17 +68,16 @@ double number_or_nan(const json &v) {
 }
 
 void add(Launch &l, const std::string &name, bool higher_is_slower, double value, double x = NAN, double q = 0.0,
-         std::vector<double> values = {}, std::vector<int64_t> counts = {}) {
+         std::shared_ptr<const Trials> trials = nullptr) {
   Quantity &qt = l.quantities[name];
   if (qt.name.empty()) l.order.push_back(name);
   qt.name = name;
   qt.higher_is_slower = higher_is_slower;
   qt.x = x;
-  qt.q = values.empty() ? 0.0 : q;
+  qt.q = trials == nullptr || trials->values.empty() ? 0.0 : q;
   LaunchValue lv;
   lv.value = value;
-  lv.values = std::move(values);
-  lv.counts = std::move(counts);
+  lv.trials = std::move(trials);
   qt.launches = {lv};
 }
 
@@ -97,39 +96,139 @@ double table_quantile(const std::vector<double> &v, const std::vector<int64_t> &
 const json &at(const json &j, const char *pointer) { return j.at(json::json_pointer(pointer)); }
 bool has(const json &j, const char *pointer) { return j.contains(json::json_pointer(pointer)); }
 
+/// The elements of the frequency tables ("frequencies": [[time, count], ...]), taken out of the parse as it
+/// reads them (read_launch_text): a row as nlohmann's JSON costs about 100 bytes, here 16 (two files of
+/// 3,000,000 rows: 720 MB at the peak before, docs/performance.md). A row of a number with a fraction and a
+/// whole number is kept as the two; any other element as its JSON, in its place, so that reading it says
+/// what it said when the table was read from the tree.
+struct Table {
+  std::vector<double> times;
+  std::vector<int64_t> counts;
+  std::map<size_t, json> other;  // element index: an element that is not such a row
+  size_t size() const { return times.size(); }
+};
+/// Each table by its JSON pointer ("/pingpong/frequencies", "/points/3/frequencies").
+using Tables = std::map<std::string, Table>;
+
+/// The table at pointer; an empty one where the file had none there.
+const Table &table_at(const Tables &tables, const std::string &pointer) {
+  static const Table kNone;
+  const auto it = tables.find(pointer);
+  return it == tables.end() ? kNone : it->second;
+}
+
 /// A frequency table's rows [time, count] into v and c: a time of the distribution (>= 0, ascending) and
 /// how many trials had it (>= 1); the total stays below 2^62 so that it is exact and cannot overflow.
-void read_frequencies(const Launch &l, const json &rows, const std::string &what, std::vector<double> &v,
+void read_frequencies(const Launch &l, const Table &rows, const std::string &what, std::vector<double> &v,
                       std::vector<int64_t> &c) {
   int64_t total = 0;
-  for (const json &row : rows) {
-    const double t = row.at(0).get<double>();
-    const int64_t k = whole(row.at(1), "a frequency count");
+  v.reserve(rows.size());
+  c.reserve(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto other = rows.other.find(i);
+    const json *raw = other == rows.other.end() ? nullptr : &other->second;
+    const double t = raw ? raw->at(0).get<double>() : rows.times[i];
+    const int64_t k = raw ? whole(raw->at(1), "a frequency count") : rows.counts[i];
     if (!(t >= 0.0) || (!v.empty() && !(t > v.back())) || k < 1 || k > (int64_t{1} << 53) ||
         (total += k) > (int64_t{1} << 62))  // added only once k is in range: no overflow
       throw BadInput(l.path + ": " + what + " row " + std::to_string(v.size()) +
-                     ": expected [time >= 0, ascending; count in 1..2^53], got " + text_of(row));
+                     ": expected [time >= 0, ascending; count in 1..2^53], got " + text_of(raw ? *raw : json::array({t, k})));
     v.push_back(t);
     c.push_back(k);
   }
 }
 
-void read_latency(Launch &l, const json &j) {
+/// The parse's callback: the depth bounded, and the elements of every array named "frequencies" taken out
+/// of the tree into tables as they are read. It follows the path through the events (nlohmann's callback
+/// gives the depth, not the path).
+class TableTaker {
+ public:
+  TableTaker(const std::string &path, Tables &tables) : path_(path), tables_(tables) {}
+
+  bool operator()(int depth, json::parse_event_t event, json &parsed) {
+    using E = json::parse_event_t;
+    if (depth > kMaxJsonDepth)
+      throw BadInput(path_ + ": not an mpilat JSON result (nested deeper than " + std::to_string(kMaxJsonDepth) + " levels)");
+    switch (event) {
+      case E::object_start:
+      case E::array_start: {
+        Frame f;
+        f.array = event == E::array_start;
+        f.name = frames_.empty() ? "" : frames_.back().array ? std::to_string(frames_.back().index) : frames_.back().key;
+        if (f.array && f.name == "frequencies") {
+          std::string pointer;
+          for (size_t k = 1; k < frames_.size(); ++k) pointer += "/" + escaped(frames_[k].name);
+          f.table = &tables_[pointer + "/" + f.name];
+        }
+        frames_.push_back(std::move(f));
+        return true;
+      }
+      case E::key:
+        frames_.back().key = parsed.get<std::string>();
+        return true;
+      case E::value:
+        return !frames_.empty() && frames_.back().array ? element_done(&parsed) : true;
+      case E::object_end:
+      case E::array_end:
+        frames_.pop_back();
+        return frames_.empty() || !frames_.back().array ? true : element_done(&parsed);
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool array = false;
+    std::string name, key;  // its name in its parent; an object's current key
+    size_t index = 0;       // an array's elements so far
+    Table *table = nullptr; // an array named "frequencies": its elements go there
+  };
+
+  /// An element of the innermost array is complete: into its table (false: not kept in the tree), or kept.
+  bool element_done(json *element) {
+    Frame &f = frames_.back();
+    const size_t index = f.index++;
+    if (f.table == nullptr) return true;
+    Table &t = *f.table;
+    const json &e = *element;
+    if (e.is_array() && e.size() == 2 && e[0].is_number_float() && e[1].is_number_integer() &&
+        (!e[1].is_number_unsigned() || e[1].get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX))) {
+      t.times.push_back(e[0].get<double>());
+      t.counts.push_back(e[1].get<int64_t>());
+    } else {
+      t.times.push_back(0.0);
+      t.counts.push_back(0);
+      t.other.emplace(index, std::move(*element));
+    }
+    return false;
+  }
+
+  static std::string escaped(const std::string &name) {  // JSON pointer: ~ as ~0, / as ~1
+    std::string e;
+    for (char ch : name) e += ch == '~' ? "~0" : ch == '/' ? "~1" : std::string(1, ch);
+    return e;
+  }
+
+  const std::string &path_;
+  Tables &tables_;
+  std::vector<Frame> frames_;
+};
+
+void read_latency(Launch &l, const json &j, const Tables &tables) {
   namespace f = json_fields::latency;
   l.must_match["message bytes"] = text_of(at(j, f::message_bytes));
   l.noted["timer"] = text_of(at(j, f::timer_name));
   l.noted["npp used"] = text_of(at(j, f::npp_used));
   l.noted["MPI library"] = cut_text(text_of(at(j, f::mpi_library_version)), 40);
-  std::vector<double> v;
-  std::vector<int64_t> c;
-  if (has(j, f::frequencies)) read_frequencies(l, at(j, f::frequencies), "mpilat-latency frequencies", v, c);
-  if (v.empty()) {
+  auto t = std::make_shared<Trials>();
+  if (has(j, f::frequencies)) read_frequencies(l, table_at(tables, f::frequencies), "mpilat-latency frequencies", t->values, t->counts);
+  if (t->values.empty()) {
     add(l, "latency median (us)", true, at(j, f::median_us).get<double>());
     if (has(j, f::p99_us)) add(l, "latency p99 (us)", true, number_or_nan(at(j, f::p99_us)));
     return;
   }
-  add(l, "latency median (us)", true, table_quantile(v, c, 0.5), 1, 0.5, v, c);
-  add(l, "latency p99 (us)", true, table_quantile(v, c, 0.99), 2, 0.99, v, c);
+  add(l, "latency median (us)", true, table_quantile(t->values, t->counts, 0.5), 1, 0.5, t);
+  add(l, "latency p99 (us)", true, table_quantile(t->values, t->counts, 0.99), 2, 0.99, t);
 }
 
 void read_sweep(Launch &l, const json &j) {
@@ -138,14 +237,14 @@ void read_sweep(Launch &l, const json &j) {
   l.noted["timer"] = text_of(at(j, f::timer_name));
   for (const json &p : at(j, f::points)) {
     const int64_t bytes = whole(at(p, f::point_bytes), "a point's bytes");
-    std::vector<double> samples = has(p, f::point_samples_us) ? at(p, f::point_samples_us).get<std::vector<double>>()
-                                                              : std::vector<double>{};
-    std::sort(samples.begin(), samples.end());
+    auto t = std::make_shared<Trials>();
+    if (has(p, f::point_samples_us)) t->values = at(p, f::point_samples_us).get<std::vector<double>>();
+    std::sort(t->values.begin(), t->values.end());
     add(l, "minimum (us) at " + std::to_string(bytes) + " B", true, at(p, f::point_min_us).get<double>(),
         static_cast<double>(bytes));
-    std::vector<int64_t> ones(samples.size(), 1);
+    t->counts.assign(t->values.size(), 1);
     add(l, "median (us) at " + std::to_string(bytes) + " B", true, at(p, f::point_median_us).get<double>(),
-        static_cast<double>(bytes), 0.5, samples, ones);
+        static_cast<double>(bytes), 0.5, t);
   }
 }
 
@@ -196,7 +295,7 @@ void read_nodecomm(Launch &l, const json &j) {
   }
 }
 
-void read_coll(Launch &l, const json &j) {
+void read_coll(Launch &l, const json &j, const Tables &tables) {
   namespace f = json_fields::coll;
   l.must_match["ranks"] = text_of(at(j, f::nprocs));
   l.noted["timer"] = text_of(at(j, f::timer_name));
@@ -207,11 +306,12 @@ void read_coll(Launch &l, const json &j) {
     const std::string name = text_of(at(p, f::point_operation)) + " " + std::to_string(bytes) + " B " +
                              text_of(at(p, f::point_mode)) + " median (us)";
     if (whole(at(p, f::point_samples), "a point's samples") == 0) continue;
-    std::vector<double> v;
-    std::vector<int64_t> c;
-    if (has(p, f::point_frequencies)) read_frequencies(l, at(p, f::point_frequencies), "mpilat-coll point " + std::to_string(k) + " frequencies", v, c);
-    if (v.empty()) add(l, name, true, at(p, f::point_median_us).get<double>(), static_cast<double>(bytes));
-    else add(l, name, true, table_quantile(v, c, 0.5), static_cast<double>(bytes), 0.5, v, c);
+    auto t = std::make_shared<Trials>();
+    if (has(p, f::point_frequencies))
+      read_frequencies(l, table_at(tables, std::string(f::points) + "/" + std::to_string(k) + f::point_frequencies),
+                       "mpilat-coll point " + std::to_string(k) + " frequencies", t->values, t->counts);
+    if (t->values.empty()) add(l, name, true, at(p, f::point_median_us).get<double>(), static_cast<double>(bytes));
+    else add(l, name, true, table_quantile(t->values, t->counts, 0.5), static_cast<double>(bytes), 0.5, t);
   }
 }
 
@@ -250,13 +350,11 @@ Launch read_launch_text(const std::string &text, const std::string &path) {
   if (const size_t nul = text.find('\0'); nul != std::string::npos)
     throw BadInput(path + ": not an mpilat JSON result (a NUL byte at byte " + std::to_string(nul) + ")");
   json j;
+  Tables tables;
   try {
-    // Depth bounded while it is read: no mpilat result nests deeper than a few levels.
-    j = json::parse(text, [&](int depth, json::parse_event_t, json &) {
-      if (depth > kMaxJsonDepth)
-        throw BadInput(path + ": not an mpilat JSON result (nested deeper than " + std::to_string(kMaxJsonDepth) + " levels)");
-      return true;
-    });
+    // Depth bounded while it is read (no mpilat result nests deeper than a few levels); the frequency tables'
+    // rows taken out as they are read.
+    j = json::parse(text, TableTaker(path, tables));
   } catch (const json::parse_error &e) {
     // Where, not what: nlohmann's message quotes the bytes read.
     throw BadInput(path + ": not an mpilat JSON result (not valid JSON: a syntax error at byte " + std::to_string(e.byte) + ")");
@@ -275,11 +373,11 @@ Launch read_launch_text(const std::string &text, const std::string &path) {
     throw BadInput(path + ": " + l.kind + " format_version " + (has(j, common::format_version) ? text_of(at(j, common::format_version)) : "missing") +
                    ", this mpilat-compare reads version 1");
   try {
-    if (l.kind == json_fields::latency::kFormat) read_latency(l, j);
+    if (l.kind == json_fields::latency::kFormat) read_latency(l, j, tables);
     else if (l.kind == json_fields::sweep::kFormat) read_sweep(l, j);
     else if (l.kind == json_fields::queue::kFormat) read_queue(l, j);
     else if (l.kind == json_fields::pairs::kFormat) read_pairs(l, j);
-    else if (l.kind == json_fields::coll::kFormat) read_coll(l, j);
+    else if (l.kind == json_fields::coll::kFormat) read_coll(l, j, tables);
     else read_nodecomm(l, j);
   } catch (const json::exception &e) {
     // nlohmann's own words ("[json.exception.type_error.302] ...") are not the user's business: which kind.

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,10 +27,19 @@ std::string cut_text(const std::string &text, size_t most);
 
 /// One launch's value of a quantity, and its trials where the file holds them (a frequency table or the
 /// samples of a size), for the comparison over trials.
+struct Trials {
+  std::vector<double> values;   // the table's distinct values (or samples), ascending
+  std::vector<int64_t> counts;  // their counts (1 for samples)
+};
 struct LaunchValue {
   double value = NAN;
-  std::vector<double> values;   // the table's distinct values (or samples)
-  std::vector<int64_t> counts;  // their counts (1 for samples)
+  /// Shared by the quantities of one table (a latency file's median and p99 read the same 3,000,000 rows).
+  std::shared_ptr<const Trials> trials;
+  const std::vector<double> &values() const { return trials ? trials->values : kNone.values; }
+  const std::vector<int64_t> &counts() const { return trials ? trials->counts : kNone.counts; }
+
+ private:
+  static inline const Trials kNone{};
 };
 
 /// A quantity compared: its name, whether a higher value is slower (a time) or faster (a rate), the

@@ -133,8 +133,8 @@ Row compare(const Quantity &a, const Quantity &b, const lat_compare_options &opt
     // Fewer than 3 launches: the trials of each group pooled, compared by order statistics.
     std::vector<double> pa, pb;
     std::vector<int64_t> ca, cb;
-    for (const LaunchValue &l : a.launches) pa.insert(pa.end(), l.values.begin(), l.values.end()), ca.insert(ca.end(), l.counts.begin(), l.counts.end());
-    for (const LaunchValue &l : b.launches) pb.insert(pb.end(), l.values.begin(), l.values.end()), cb.insert(cb.end(), l.counts.begin(), l.counts.end());
+    for (const LaunchValue &l : a.launches) pa.insert(pa.end(), l.values().begin(), l.values().end()), ca.insert(ca.end(), l.counts().begin(), l.counts().end());
+    for (const LaunchValue &l : b.launches) pb.insert(pb.end(), l.values().begin(), l.values().end()), cb.insert(cb.end(), l.counts().begin(), l.counts().end());
     rc = lat_compare_distributions(static_cast<int64_t>(pa.size()), pa.data(), ca.data(), static_cast<int64_t>(pb.size()), pb.data(),
                                    cb.data(), a.q, &opts, &row.r);
   } else {
@@ -185,15 +185,15 @@ Spread spread_of(const Quantity &q, double confidence) {
   std::vector<double> v, widths;
   for (const LaunchValue &l : q.launches) {
     v.push_back(l.value);
-    if (q.q > 0.0 && !l.values.empty()) {
+    if (q.q > 0.0 && !l.values().empty()) {
       // The launch's own interval of its quantity, from the library: the launch against itself gives
       // [low/high, high/low] of its order-statistic interval (97.5 % each side); half its width is about the
       // interval's width relative to the value.
       lat_compare_result self{};
       lat_compare_options o;
       lat_compare_defaults(&o);
-      if (lat_compare_distributions(static_cast<int64_t>(l.values.size()), l.values.data(), l.counts.data(),
-                                    static_cast<int64_t>(l.values.size()), l.values.data(), l.counts.data(), q.q, &o, &self) ==
+      if (lat_compare_distributions(static_cast<int64_t>(l.values().size()), l.values().data(), l.counts().data(),
+                                    static_cast<int64_t>(l.values().size()), l.values().data(), l.counts().data(), q.q, &o, &self) ==
               LAT_SUCCESS &&
           std::isfinite(self.ratio_high))
         widths.push_back((self.ratio_high - self.ratio_low) / 2.0);

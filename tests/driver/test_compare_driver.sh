@@ -209,6 +209,20 @@ rc=$?
   && grep -q 'grown.json: grew beyond what an input may hold (1073741824 bytes) while it was read' grown.err && ok \
   || bad "a file grown past 1 GiB after its check: exit $rc ($(head -c 300 grown.err))"
 rm -f grown.json
+# A frequency table's bad rows, each refused naming the row as it was written: the rows are taken out of the
+# parse as it reads them (a row of a time and a count as two numbers, any other element as its JSON, in its
+# place: docs/performance.md, "Large files"), with the words the whole tree gave.
+bad_table() {  # NAME ROWS: a1.json with its frequencies replaced by ROWS (JSON)
+  python3 -c "import json, sys; j = json.load(open('a1.json')); j['pingpong']['frequencies'] = json.loads(sys.argv[2]); json.dump(j, open(sys.argv[1], 'w'))" "$1" "$2"
+}
+bad_table descending.json '[[0.2, 10], [0.1, 5]]'
+expect_refusal "descending.json: mpilat-latency frequencies row 1: expected [time >= 0, ascending; count in 1..2^53], got (a JSON array)" descending.json -- a1.json
+bad_table whole_time.json '[[0.2, 10], [1, 0]]'
+expect_refusal "whole_time.json: mpilat-latency frequencies row 1: expected [time >= 0, ascending; count in 1..2^53], got (a JSON array)" whole_time.json -- a1.json
+bad_table word.json '[[0.2, 10], "x", [0.3, 1]]'
+expect_refusal "word.json: mpilat-latency lacks what it should hold (a field of the wrong type" word.json -- a1.json
+bad_table fraction_count.json '[[0.2, 10], [0.3, 1.5]]'
+expect_refusal "fraction_count.json: mpilat-latency lacks what it should hold (a field of the wrong type" fraction_count.json -- a1.json
 expect_refusal 'no files after "--"' a1.json --
 expect_refusal "confidence must be in (0, 1), got 1" a1.json --confidence 1
 expect_refusal "The following argument was not expected: --seed" a1.json --seed 3  # the bootstrap's options are gone with it (API 8)

@@ -18,8 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (const auto &[name, q] : l.quantities) {
       if (q.launches.size() != 1) std::abort();
       const compare::LaunchValue &v = q.launches.front();
-      if (v.values.size() != v.counts.size()) std::abort();
-      for (int64_t c : v.counts)
+      if (v.values().size() != v.counts().size()) std::abort();
+      for (int64_t c : v.counts())
         if (c < 1) std::abort();
     }
   } catch (const compare::BadInput &) {
