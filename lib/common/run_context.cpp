@@ -22,7 +22,7 @@ int rank_in(MPI_Comm comm) {
   return r;
 }
 
-std::string watch_phase(const char *phase) { return std::string("phase '") + phase + "': a timed region"; }
+std::string watch_phase(const char *phase) { return std::string("phase '") + phase + "'"; }
 
 }  // namespace
 
@@ -44,13 +44,21 @@ RunContext::RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSetting
             "MPI_Iallgather");
   wait_as(yield_, req, waiting("the processor names"), listener);
   for (int r = 0; r < size_; ++r) hosts_.emplace_back(all.data() + static_cast<size_t>(r) * (MPI_MAX_PROCESSOR_NAME + 1));
+  lib_ranks_.resize(static_cast<size_t>(size_));
+  check_mpi(MPI_Iallgather(&lib_rank_, 1, MPI_INT, lib_ranks_.data(), 1, MPI_INT, comm, &req), "MPI_Iallgather");
+  wait_as(yield_, req, waiting("the ranks"), listener);
+  // Two ranks: the watchdog names the one waited for (more: "the other ranks of the collective call").
+  if (size_ == 2) watch_.set_peer(lib_ranks_[static_cast<size_t>(1 - rank_)]);
+  peers_ = size_ == 2 ? "rank " + std::to_string(lib_ranks_[static_cast<size_t>(1 - rank_)]) : peers_;
 }
 
-bool RunContext::stop_agreed() {
+bool RunContext::stop_agreed(double extra_s) {
   int stop = stop_requested() ? 1 : 0;
   MPI_Request req;
   check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, comm_, &req), "MPI_Iallreduce");
-  wait_as(yield_, req, waiting("the stop agreed between chunks"), listener_);
+  Waiting w = waiting("the stop agreed between chunks");
+  if (w.timeout_s > 0.0) w.timeout_s += extra_s;
+  wait_as(yield_, req, w, listener_);
   return stop != 0;
 }
 

@@ -51,8 +51,9 @@ class RunContext {
   bool leads() const { return rank_ == leader_; }
   /// Waiting ranks yield (a node holds more ranks than processors) or spin.
   bool yield() const { return yield_; }
-  /// Every rank's processor name, in comm's order.
+  /// Every rank's processor name, and its rank in the library's communicator, in comm's order.
   const std::vector<std::string> &hosts() const { return hosts_; }
+  const std::vector<int> &lib_ranks() const { return lib_ranks_; }
   /// A wait of this run, for messages: "rank 0 ... (phase '<what>')".
   Waiting waiting(const char *what) const { return {lib_rank_, peers_.c_str(), what, settings_.timeout_s}; }
 
@@ -62,8 +63,9 @@ class RunContext {
     return lat::with_clock(settings_.timer, std::forward<F>(f));
   }
   /// Between chunks, on every rank: whether a stop was asked on any rank (one MPI_Iallreduce, waited for in the
-  /// run's wait mode). Never inside a timed region.
-  bool stop_agreed();
+  /// run's wait mode, within the timeout and extra_s: the first one may wait while the leader calibrates).
+  /// Never inside a timed region.
+  bool stop_agreed(double extra_s = 0.0);
   /// The ranks meet before a timed region: every rank awake before any reads its clock
   /// (barrier_before_timing in the run's wait mode).
   void meet();
@@ -91,6 +93,7 @@ class RunContext {
   std::string peers_;
   bool yield_ = false;
   std::vector<std::string> hosts_;
+  std::vector<int> lib_ranks_;
   StallWatch watch_;
   Progress progress_;
 };

@@ -19,8 +19,6 @@
 #include "common/failure_notes.hpp"
 #include "common/waits.hpp"
 #include "common/error.hpp"
-#include "common/progress.hpp"
-#include "common/watchdog.hpp"
 #include "common/stats.hpp"
 #include "common/stop.hpp"
 
@@ -73,8 +71,8 @@ void dest_leaves_first(QueuePair &p) {
 /// Figure 1: one iteration with `length` receives pre-posted, `traversed` of them before the latency
 /// receive. Returns t2 - t1 in seconds on source, 0 on dest.
 template <class Clock>
-double posted_iteration(const Clock &clock, QueuePair &p, int64_t length, int64_t traversed, int bytes,
-                        StallWatch &stall, int64_t iteration) {
+double posted_iteration(const Clock &clock, RunContext &run, QueuePair &p, int64_t length, int64_t traversed, int bytes,
+                        int64_t iteration) {
   const int matching_source = p.any_source ? MPI_ANY_SOURCE : p.peer;
   p.queue.resize(static_cast<size_t>(length));
   for (int64_t k = 0; k < traversed; ++k)
@@ -87,18 +85,18 @@ double posted_iteration(const Clock &clock, QueuePair &p, int64_t length, int64_
   dest_leaves_first(p);
   double took = 0.0;
   int failed = MPI_SUCCESS;
-  stall.enter(iteration);
-  if (p.me == kSource) {
-    const double t1 = clock.now();
-    failed |= MPI_Send(p.latency_out.data(), bytes, MPI_BYTE, kDest, kTagLatency, p.comm);
-    failed |= MPI_Wait(&latency, MPI_STATUS_IGNORE);
-    const double t2 = clock.now();
-    took = t2 - t1;
-  } else {
-    failed |= MPI_Wait(&latency, MPI_STATUS_IGNORE);
-    failed |= MPI_Send(p.latency_out.data(), bytes, MPI_BYTE, kSource, kTagLatency, p.comm);
-  }
-  stall.leave(iteration);
+  run.timed(iteration, [&] {
+    if (p.me == kSource) {
+      const double t1 = clock.now();
+      failed |= MPI_Send(p.latency_out.data(), bytes, MPI_BYTE, kDest, kTagLatency, p.comm);
+      failed |= MPI_Wait(&latency, MPI_STATUS_IGNORE);
+      const double t2 = clock.now();
+      took = t2 - t1;
+    } else {
+      failed |= MPI_Wait(&latency, MPI_STATUS_IGNORE);
+      failed |= MPI_Send(p.latency_out.data(), bytes, MPI_BYTE, kSource, kTagLatency, p.comm);
+    }
+  });
   if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "MPI_Send/MPI_Wait (latency message)");
   // Clear: a matching stream of messages empties the other side's queue; then ours is empty too.
   p.sends.resize(static_cast<size_t>(length));
@@ -112,7 +110,7 @@ double posted_iteration(const Clock &clock, QueuePair &p, int64_t length, int64_
 /// Figure 2: one iteration with `length` unexpected messages queued on each side; on source the
 /// latency receive is posted inside the timed region, after the non-blocking send.
 template <class Clock>
-double unexpected_iteration(const Clock &clock, QueuePair &p, int64_t length, int bytes, StallWatch &stall,
+double unexpected_iteration(const Clock &clock, RunContext &run, QueuePair &p, int64_t length, int bytes,
                             int64_t iteration) {
   const int matching_source = p.any_source ? MPI_ANY_SOURCE : p.peer;
   p.sends.resize(static_cast<size_t>(length));
@@ -123,20 +121,20 @@ double unexpected_iteration(const Clock &clock, QueuePair &p, int64_t length, in
   dest_leaves_first(p);
   double took = 0.0;
   int failed = MPI_SUCCESS;
-  stall.enter(iteration);
-  if (p.me == kSource) {
-    MPI_Request req[2];
-    const double t1 = clock.now();
-    failed |= MPI_Isend(p.latency_out.data(), bytes, MPI_BYTE, kDest, kTagLatency, p.comm, &req[0]);
-    failed |= MPI_Irecv(p.latency_in.data(), bytes, MPI_BYTE, matching_source, kTagLatency, p.comm, &req[1]);
-    failed |= MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
-    const double t2 = clock.now();
-    took = t2 - t1;
-  } else {
-    failed |= MPI_Recv(p.latency_in.data(), bytes, MPI_BYTE, matching_source, kTagLatency, p.comm, MPI_STATUS_IGNORE);
-    failed |= MPI_Send(p.latency_out.data(), bytes, MPI_BYTE, kSource, kTagLatency, p.comm);
-  }
-  stall.leave(iteration);
+  run.timed(iteration, [&] {
+    if (p.me == kSource) {
+      MPI_Request req[2];
+      const double t1 = clock.now();
+      failed |= MPI_Isend(p.latency_out.data(), bytes, MPI_BYTE, kDest, kTagLatency, p.comm, &req[0]);
+      failed |= MPI_Irecv(p.latency_in.data(), bytes, MPI_BYTE, matching_source, kTagLatency, p.comm, &req[1]);
+      failed |= MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+      const double t2 = clock.now();
+      took = t2 - t1;
+    } else {
+      failed |= MPI_Recv(p.latency_in.data(), bytes, MPI_BYTE, matching_source, kTagLatency, p.comm, MPI_STATUS_IGNORE);
+      failed |= MPI_Send(p.latency_out.data(), bytes, MPI_BYTE, kSource, kTagLatency, p.comm);
+    }
+  });
   if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "MPI_Isend/MPI_Irecv/MPI_Wait (latency message)");
   p.queue.resize(static_cast<size_t>(length));
   for (int64_t k = 0; k < length; ++k)
@@ -179,13 +177,11 @@ std::vector<Cell> cells_of(const QueueGrid &g, bool unexpected) {
   return cells;
 }
 
-/// Both ranks walk the same grid; before each measurement dest reports its stop request and source
-/// says whether to go on, so a signal on either rank ends the sweep at the same point on both.
+/// Both ranks walk the same grid, the stop agreed before each measurement (so a signal on either rank ends
+/// the sweep at the same point on both). True when stopped.
 template <class Clock>
-void run_cells(const Clock &clock, QueuePair &p, const lat_queue_options &o, std::vector<Cell> &cells,
-               bool &stopped, double first_extra_s) {
-  StallWatch stall(o.timeout_s, p.lib_rank, p.lib_peer, "phase 'queues': the timed ping-pong");
-  Progress progress(o.progress != 0 && p.me == kSource, "queue sweep");
+bool run_cells(const Clock &clock, RunContext &run, QueuePair &p, const lat_queue_options &o, std::vector<Cell> &cells,
+               double first_extra_s) {
   const int64_t total = o.reps * static_cast<int64_t>(cells.size());
   int64_t done = 0, iteration = 0;
   double extra_s = first_extra_s;
@@ -196,40 +192,21 @@ void run_cells(const Clock &clock, QueuePair &p, const lat_queue_options &o, std
     if (c.length * (c.bytes + 1) > largest->length * (largest->bytes + 1)) largest = &c;
   for (const Cell *c : {static_cast<const Cell *>(&cells.front()), largest})
     for (int k = 0; k < kWarmupIterations; ++k, ++iteration) {
-      if (o.mode == LAT_QUEUE_POSTED) posted_iteration(clock, p, c->length, c->traversed, static_cast<int>(c->bytes), stall, iteration);
-      else unexpected_iteration(clock, p, c->length, static_cast<int>(c->bytes), stall, iteration);
+      if (o.mode == LAT_QUEUE_POSTED) posted_iteration(clock, run, p, c->length, c->traversed, static_cast<int>(c->bytes), iteration);
+      else unexpected_iteration(clock, run, p, c->length, static_cast<int>(c->bytes), iteration);
     }
   for (int64_t rep = 0; rep < o.reps; ++rep)
     for (Cell &c : cells) {
-      int flag[1] = {stop_requested() ? 1 : 0};
-      MPI_Request req;
-      Waiting w = p.waiting("phase 'queues': the go-ahead between measurements");
-      if (w.timeout_s > 0.0) w.timeout_s += extra_s;
-      extra_s = 0.0;
-      if (p.me == kDest) {
-        check_mpi(MPI_Send(flag, 1, MPI_INT, kSource, kTagControl, p.comm), "MPI_Send (control)");
-        check_mpi(MPI_Irecv(flag, 1, MPI_INT, kSource, kTagControl, p.comm, &req), "MPI_Irecv (control)");
-        wait_yielding(req, w);
-        if (!flag[0]) {
-          stopped = true;
-          return;
-        }
-      } else {
-        int dest_stop = 0;
-        check_mpi(MPI_Irecv(&dest_stop, 1, MPI_INT, kDest, kTagControl, p.comm, &req), "MPI_Irecv (control)");
-        wait_spinning(req, w);
-        int go = (flag[0] || dest_stop) ? 0 : 1;
-        check_mpi(MPI_Send(&go, 1, MPI_INT, kDest, kTagControl, p.comm), "MPI_Send (control)");
-        if (!go) {
-          stopped = true;
-          return;
-        }
+      if (run.stop_agreed(extra_s)) {
+        run.progress_finish(done, total);
+        return true;
       }
+      extra_s = 0.0;
       double sum_s = 0.0;
       for (int64_t i = 0; i < o.iters; ++i, ++iteration) {
         sum_s += o.mode == LAT_QUEUE_POSTED
-                     ? posted_iteration(clock, p, c.length, c.traversed, static_cast<int>(c.bytes), stall, iteration)
-                     : unexpected_iteration(clock, p, c.length, static_cast<int>(c.bytes), stall, iteration);
+                     ? posted_iteration(clock, run, p, c.length, c.traversed, static_cast<int>(c.bytes), iteration)
+                     : unexpected_iteration(clock, run, p, c.length, static_cast<int>(c.bytes), iteration);
       }
       // One-way: (t2 - t1) / 2 per iteration, as Underwood & Brightwell report it: the clock's overhead is
       // not subtracted (Gropp & Lusk's peril 9: an average overhead subtracted inflates performance).
@@ -237,23 +214,10 @@ void run_cells(const Clock &clock, QueuePair &p, const lat_queue_options &o, std
       c.values.push_back(sum_us / static_cast<double>(o.iters));
       c.sum_us += sum_us;
       c.iterations += o.iters;
-      progress.update(++done, total);
+      run.progress(++done, total);
     }
-  // The end: source's go-ahead of 0 for dest's last ready note.
-  if (p.me == kSource) {
-    int dest_stop = 0, go = 0;
-    MPI_Request req;
-    check_mpi(MPI_Irecv(&dest_stop, 1, MPI_INT, kDest, kTagControl, p.comm, &req), "MPI_Irecv (control)");
-    wait_spinning(req, p.waiting("phase 'queues': the go-ahead between measurements"));
-    check_mpi(MPI_Send(&go, 1, MPI_INT, kDest, kTagControl, p.comm), "MPI_Send (control)");
-  } else {
-    int flag = 0;
-    MPI_Request req;
-    check_mpi(MPI_Send(&flag, 1, MPI_INT, kSource, kTagControl, p.comm), "MPI_Send (control)");
-    check_mpi(MPI_Irecv(&flag, 1, MPI_INT, kSource, kTagControl, p.comm, &req), "MPI_Irecv (control)");
-    wait_yielding(req, p.waiting("phase 'queues': the go-ahead between measurements"));
-  }
-  progress.finish(done, total);
+  run.progress_finish(done, total);
+  return false;
 }
 
 QueueResult result_of(const std::vector<Cell> &cells, const QueueGrid &g, const lat_queue_options &o) {
@@ -354,14 +318,17 @@ int64_t traversed_of(int64_t length, double fraction_percent) {
 
 namespace {
 
-/// The queue benchmark's parts of the measurement harness (lib/common/harness.hpp): source leads, dest
-/// follows; every cell of the grid in turn.
+/// The queue benchmark's parts of the measurement harness (lib/common/harness.hpp), in the run-context form:
+/// source leads, dest follows; every cell of the grid in turn.
 class QueueRun {
  public:
+  using Result = QueueResult;
   QueueRun(const lat_queue_options &o, int64_t nl, const int64_t *lengths, int64_t nf, const double *fractions,
            int64_t ns, const int64_t *sizes, const lat_timer_result *calibration)
       : o_(o), nl_(nl), nf_(nf), ns_(ns), lengths_(lengths), fractions_(fractions), sizes_(sizes),
         calibration_(calibration) {}
+
+  RunSettings settings() const { return {o_.timeout_s, o_.timer, o_.progress != 0, "queue sweep"}; }
 
   std::string check(MeasurementFrame &frame) {
     rank_ = frame.rank();
@@ -392,20 +359,14 @@ class QueueRun {
     return "";
   }
 
-  /// Source: dest's name, the calibration, every cell, the messages left over, the result.
-  std::vector<char> lead(MPI_Comm pair_comm) {
-    join(pair_comm);
-    char name[MPI_MAX_PROCESSOR_NAME + 1] = {}, partner[MPI_MAX_PROCESSOR_NAME + 1] = {};
-    int len = 0;
-    check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
+  /// Source: the calibration, every cell, the messages left over, the result.
+  QueueResult lead(RunContext &run) {
+    join(run);
     const auto start = std::chrono::steady_clock::now();
-    MPI_Request req;
-    check_mpi(MPI_Irecv(partner, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, kDest, kTagName, p_.comm, &req), "MPI_Irecv");
-    wait_spinning(req, p_.waiting("phase 'start': dest's processor name"));
     const lat_timer_result cal = leader_calibration(calibration_, o_.timer, o_.nr, rank_, o_.progress != 0).result;
-    bool stopped = false;
-    with_clock(o_.timer, [&](const auto &clock) { run_cells(clock, p_, o_, cells_, stopped, 0.0); });
+    const bool stopped = run.with_clock([&](const auto &clock) { return run_cells(clock, run, p_, o_, cells_, 0.0); });
     int64_t theirs = 0;
+    MPI_Request req;
     check_mpi(MPI_Irecv(&theirs, 1, MPI_INT64_T, kDest, kTagControl, p_.comm, &req), "MPI_Irecv");
     wait_spinning(req, p_.waiting("phase 'end': dest's count of messages left over"));
     QueueResult r = result_of(cells_, grid_, o_);
@@ -416,39 +377,24 @@ class QueueRun {
     r.summary.source = o_.source;
     r.summary.dest = dest_;
     r.summary.partial = stopped ? 1 : 0;
-    copy_c_string(r.summary.source_host, name);
-    copy_c_string(r.summary.dest_host, partner);
-    return to_bytes(r.fields());
+    copy_c_string(r.summary.source_host, run.hosts()[kSource].c_str());
+    copy_c_string(r.summary.dest_host, run.hosts()[kDest].c_str());
+    return r;
   }
 
-  /// Dest: its name, every cell, its messages left over.
-  void follow(MPI_Comm pair_comm) {
-    join(pair_comm);
-    char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
-    int len = 0;
-    check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
-    check_mpi(MPI_Send(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, kSource, kTagName, p_.comm), "MPI_Send");
+  /// Dest: every cell, its messages left over.
+  void follow(RunContext &run) {
+    join(run);
     const double first_extra_s = follower_first_wait_s(calibration_, o_.nr);
-    bool stopped = false;
-    with_clock(o_.timer, [&](const auto &clock) { run_cells(clock, p_, o_, cells_, stopped, first_extra_s); });
+    run.with_clock([&](const auto &clock) { run_cells(clock, run, p_, o_, cells_, first_extra_s); });
     const int64_t mine = leftover_on(p_.comm);
     check_mpi(MPI_Send(&mine, 1, MPI_INT64_T, kSource, kTagControl, p_.comm), "MPI_Send");
   }
 
-  void note_disturbance(const Disturbance &d) { disturbance_ = d; }
-
-  QueueResult result(std::vector<char> bytes) const {
-    QueueResult r;
-    from_bytes(bytes, r.fields());
-    set_disturbance(r.summary, disturbance_);
-    if (disturbance_.disturbed()) r.summary.warnings |= LAT_WARN_DISTURBED;
-    return r;
-  }
-
  private:
-  void join(MPI_Comm pair_comm) {
-    p_.comm = pair_comm;
-    p_.me = rank_ == o_.source ? kSource : kDest;
+  void join(const RunContext &run) {
+    p_.comm = run.comm();
+    p_.me = run.rank();
     p_.peer = p_.me == kSource ? kDest : kSource;
     p_.lib_rank = rank_;
     p_.lib_peer = p_.me == kSource ? dest_ : o_.source;
@@ -469,7 +415,6 @@ class QueueRun {
   QueueGrid grid_;
   QueuePair p_;
   std::vector<Cell> cells_;
-  Disturbance disturbance_;
 };
 
 }  // namespace
