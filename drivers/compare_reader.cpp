@@ -315,6 +315,20 @@ void read_coll(Launch &l, const json &j, const Tables &tables) {
   }
 }
 
+/// A format read by its spec alone (spec/json.toml's `compare` and `match`): a new capability's JSON is
+/// compared without a reader of its own.
+void read_by_spec(Launch &l, const json &j) {
+  for (const json_fields::SpecMatch &m : json_fields::kSpecMatches)
+    if (l.kind == m.format) l.must_match[m.name] = text_of(at(j, m.pointer));
+  bool any = false;
+  for (const json_fields::SpecQuantity &q : json_fields::kSpecQuantities)
+    if (l.kind == q.format) {
+      add(l, q.name, q.higher_is_slower, at(j, q.pointer).get<double>());
+      any = true;
+    }
+  if (!any) throw BadInput(l.path + ": " + l.kind + ": mpilat-compare reads none of its quantities (spec/json.toml: compare)");
+}
+
 }  // namespace
 
 Launch read_launch(const std::string &path) {
@@ -378,7 +392,8 @@ Launch read_launch_text(const std::string &text, const std::string &path) {
     else if (l.kind == json_fields::queue::kFormat) read_queue(l, j);
     else if (l.kind == json_fields::pairs::kFormat) read_pairs(l, j);
     else if (l.kind == json_fields::coll::kFormat) read_coll(l, j, tables);
-    else read_nodecomm(l, j);
+    else if (l.kind == json_fields::nodecomm::kFormat) read_nodecomm(l, j);
+    else read_by_spec(l, j);
   } catch (const json::exception &e) {
     // nlohmann's own words ("[json.exception.type_error.302] ...") are not the user's business: which kind.
     const char *what = e.id == 403                 ? "a field missing"

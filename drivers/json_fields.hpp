@@ -3,6 +3,8 @@
 // every writer's file against the same list (tests/driver/check_json_fields.py).
 #pragma once
 
+#include <array>
+
 namespace json_fields {
 
 /// every format
@@ -76,6 +78,19 @@ constexpr const char *point_samples = "/samples";  // in each element of /points
 constexpr const char *point_median_us = "/stats/median_us";  // in each element of /points
 constexpr const char *point_frequencies = "/frequencies";  // in each element of /points
 }  // namespace coll
+
+/// The formats mpilat-compare reads by their spec alone (spec/json.toml's `compare` and `match`): each
+/// quantity (its format, pointer, name, whether a higher value is slower) and each field that must be
+/// equal between launches (its format, pointer, name).
+struct SpecQuantity {
+  const char *format, *pointer, *name;
+  bool higher_is_slower;
+};
+struct SpecMatch {
+  const char *format, *pointer, *name;
+};
+inline constexpr std::array<SpecQuantity, 0> kSpecQuantities{};
+inline constexpr std::array<SpecMatch, 0> kSpecMatches{};
 
 /// Every format mpilat-compare reads, and the same as one text (its refusal names them).
 constexpr const char *kFormats[] = {"mpilat-latency", "mpilat-sweep", "mpilat-queue", "mpilat-pairs", "mpilat-nodecomm", "mpilat-coll"};

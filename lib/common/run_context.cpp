@@ -22,13 +22,13 @@ int rank_in(MPI_Comm comm) {
   return r;
 }
 
-std::string watch_phase(const char *phase) { return std::string("phase '") + phase + "'"; }
+std::string watch_phase(const RunSettings &s) { return s.timed ? s.timed : std::string("phase '") + s.phase + "'"; }
 
 }  // namespace
 
 RunContext::RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSettings &settings, FailureListener *listener)
     : comm_(comm), leader_(leader), lib_rank_(lib_rank), rank_(rank_in(comm)), settings_(settings),
-      listener_(listener), watch_(settings.timeout_s, lib_rank, -1, watch_phase(settings.phase).c_str()),
+      listener_(listener), watch_(settings.timeout_s, lib_rank, -1, watch_phase(settings).c_str()),
       progress_(settings.progress && rank_ == leader, settings.phase) {
   check_mpi(MPI_Comm_size(comm, &size_), "MPI_Comm_size");
   peers_ = size_ == 2 ? "the other rank" : "the other " + std::to_string(size_ - 1) + " ranks";

@@ -26,7 +26,9 @@ struct RunSettings {
   double timeout_s = 0.0;           // the watchdog's and every wait's limit; 0: none
   int timer = LAT_TIMER_MPI_WTIME;  // the clock with_clock gives
   bool progress = false;            // progress lines on the leader's stderr
-  const char *phase = "";           // the measurement's name: the progress line's phase and the watchdog's
+  const char *phase = "";           // the measurement's name: the progress line's phase
+  const char *timed = nullptr;      // what the watchdog says of a timed region ("phase 'queues': the timed
+                                    // ping-pong"); default "phase '<phase>'"
 };
 
 struct LocalPlace;

@@ -328,7 +328,9 @@ class QueueRun {
       : o_(o), nl_(nl), nf_(nf), ns_(ns), lengths_(lengths), fractions_(fractions), sizes_(sizes),
         calibration_(calibration) {}
 
-  RunSettings settings() const { return {o_.timeout_s, o_.timer, o_.progress != 0, "queue sweep"}; }
+  RunSettings settings() const {
+    return {o_.timeout_s, o_.timer, o_.progress != 0, "queue sweep", "phase 'queues': the timed ping-pong"};
+  }
 
   std::string check(MeasurementFrame &frame) {
     rank_ = frame.rank();

@@ -52,7 +52,7 @@ def main():
         for table in ('common', fmt):
             fields = spec[table]
             for name, pointer in fields.items():
-                if name == 'optional' or name in fields.get('optional', []):
+                if name in ('optional', 'compare', 'match') or name in fields.get('optional', []):
                     continue
                 gone = missing(doc, pointer)
                 if gone:

@@ -10,8 +10,8 @@
 #   the generated files fresh, every C function bound in Fortran, the layers; its options against the spec
 #   (abi_driver_options, abi_option_fields); its row among the MPI drivers (the stop, Slurm and own-files
 #   tests read it) and in the build lists of CMake and Makefile.legacy; its own tests (C on 2 and 3 ranks,
-#   Fortran, the driver); its stops (driver_stops: Ctrl-C, SIGTERM, USR1, HUP); its range refusals
-#   (driver_hostile's command lines, from the spec).
+#   Fortran, the driver); mpilat-compare reading its JSON by the spec alone; its stops (driver_stops:
+#   Ctrl-C, SIGTERM, USR1, HUP); its range refusals (driver_hostile's command lines, from the spec).
 # Slurm itself is not started here (slurm_drivers runs the tree's drivers; the row is what it reads).
 set -u
 src=$1 mpiexec=$2 mpicc=$3 mpif90=$4
@@ -73,7 +73,7 @@ cmake -S tree -B build -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG=-O0 -DCMAK
       -DCMAKE_Fortran_FLAGS_DEBUG=-O0 -DMPILAT_TESTS=ON -DMPILAT_BENCH=OFF -DMPILAT_FUZZ=OFF -DMPILAT_UNITY=ON \
       -DMPI_C_COMPILER="$mpicc" -DMPI_Fortran_COMPILER="$mpif90" -DMPIEXEC_EXECUTABLE="$launcher" \
       "-DMPILAT_MPIEXEC_EXTRA_FLAGS=$launcher_flags" > build.log 2>&1 \
-  && cmake --build build -j "$(nproc)" --target mpilat-toy test_toy_mpi test_fortran_toy >> build.log 2>&1 \
+  && cmake --build build -j "$(nproc)" --target mpilat-toy test_toy_mpi test_fortran_toy mpilat-compare >> build.log 2>&1 \
   && ok || { bad "the build: $(grep -m5 -E 'error|Error' build.log)"; finish_checks template_capability; }
 bin=$PWD/build/drivers
 
@@ -81,10 +81,21 @@ bin=$PWD/build/drivers
 python3 tree/scripts/gen-abi.py --drivers "mpilat-toy=$bin/mpilat-toy" > options.log 2>&1 && ok \
   || bad "abi_driver_options: $(tail -3 options.log)"
 python3 tree/tests/driver/check_option_fields.py tree/spec "$bin" "$mpiexec" tree/tests/driver/option_fields.txt > fields.log 2>&1 \
-  && grep -q '5 options of the spec checked' fields.log && ok || bad "abi_option_fields: $(tail -3 fields.log)"
+  && grep -q 'options of the spec checked against their fields, 0 failures' fields.log && ! grep -q 'left out: mpilat-toy' fields.log && ok || bad "abi_option_fields: $(tail -3 fields.log)"
 # Its own tests, as ctest runs them.
 (cd build && ctest -R 'toy' --output-on-failure > ../ctest.log 2>&1) && grep -q '100% tests passed, 0 tests failed out of 4' ctest.log \
   && ok || bad "its tests: $(grep -E 'tests passed|Failed|\*\*\*' ctest.log | head -5)"
+# mpilat-compare reads its JSON by the spec alone (spec/json.toml's compare and match): two runs compared,
+# and two of different sizes refused as unlike.
+for run in a1 a2 b1; do
+  np=2; [ "$run" = b1 ] && np=3
+  mkdir "$run" && $mpiexec -n "$np" "$bin/mpilat-toy" --reps 20 --iters 10 --noprogress --outdir "$run" > /dev/null 2>&1 || bad "mpilat-toy run $run"
+done
+"$bin/mpilat-compare" a1/toy.json -- a2/toy.json --noplot --outdir compared > compare.log 2>&1 \
+  && grep -q '^barrier median (us) ' compare.log && ok || bad "mpilat-compare on two toy runs: $(tail -c 300 compare.log)"
+"$bin/mpilat-compare" a1/toy.json -- b1/toy.json --noplot --outdir unlike > unlike.log 2>&1
+[ $? = 2 ] && grep -q 'refusing to compare unlike results: ranks is 2 in a1/toy.json but 3 in b1/toy.json' unlike.log && ok \
+  || bad "mpilat-compare on 2 and 3 ranks: $(tail -c 300 unlike.log)"
 # Its stops and its range refusals, by the tests every driver is in.
 MPILAT_STOPS_DRIVERS=mpilat-toy bash tree/tests/driver/test_stops.sh "$bin" "$mpiexec" "$PWD/tree/tests/tools/tty_ctrlc.py" > stops.log 2>&1 \
   && grep -q '12 passed, 0 failed' stops.log && ok || bad "driver_stops: $(grep -E 'FAIL|passed' stops.log | head -5)"
