@@ -137,14 +137,14 @@ constexpr bool check_capability() {
   if constexpr (uses_context<C>()) {
     return check_context_capability<C>();
   } else {
-  static_assert(has_check<C>::value, "a Capability needs std::string check(MeasurementFrame &): its complaint");
-  static_assert(has_shared<C>::value, "a Capability needs std::vector<Shared> shared(): the values every rank shares");
-  static_assert(has_members<C>::value, "a Capability needs Members members(MeasurementFrame &): who measures");
-  static_assert(has_allocate<C>::value, "a Capability needs std::string allocate(bool measuring): its buffers");
-  static_assert(has_lead<C>::value, "a Capability needs std::vector<char> lead(MPI_Comm): the leader's body");
-  static_assert(has_follow<C>::value, "a Capability needs void follow(MPI_Comm): the other measuring ranks' body");
-  static_assert(has_result<C>::value, "a Capability needs result(std::vector<char>): every rank's result");
-  return true;
+    static_assert(has_check<C>::value, "a Capability needs std::string check(MeasurementFrame &): its complaint");
+    static_assert(has_shared<C>::value, "a Capability needs std::vector<Shared> shared(): the values every rank shares");
+    static_assert(has_members<C>::value, "a Capability needs Members members(MeasurementFrame &): who measures");
+    static_assert(has_allocate<C>::value, "a Capability needs std::string allocate(bool measuring): its buffers");
+    static_assert(has_lead<C>::value, "a Capability needs std::vector<char> lead(MPI_Comm): the leader's body");
+    static_assert(has_follow<C>::value, "a Capability needs void follow(MPI_Comm): the other measuring ranks' body");
+    static_assert(has_result<C>::value, "a Capability needs result(std::vector<char>): every rank's result");
+    return true;
   }
 }
 }  // namespace harness_detail
@@ -165,6 +165,9 @@ constexpr bool check_capability() {
  * - optionally `void note_disturbance(const Disturbance &)`, called on every rank before `result`: then each
  *   measuring rank's share of its body's wall clock spent waiting for a processor (RunQueueMeter) is
  *   gathered to the leader after the body, and the largest travels with the leader's bytes.
+ * Or, in the run-context form (lib/common/run_context.hpp): `RunSettings settings() const`, a type `Result`
+ * (with `fields()` and a `summary`), `Result lead(RunContext &)` and `void follow(RunContext &)`; the bodies
+ * get the run's context, and every rank's Result is made here (its bytes, the disturbance): no `result`.
  * The harness gives them the library's own communicator (a duplicate: the caller's messages are never
  * disturbed), the agreed verdict on the arguments and on the buffers (one bad value or one rank short of
  * memory is an error on every rank, never a deadlock), the measuring ranks' communicator, a failure on a
