@@ -137,7 +137,12 @@ static void make_missing_directories(const char *dir) {
     prefix[at] = '\0';
     struct stat st;
     if (lstat(prefix, &st) == 0 || errno != ENOENT) continue;
-    if (nmade == MADE_MAX || mkdir(prefix, 0755) != 0 || lstat(prefix, &st) != 0) return;  /* the check says why */
+    if (nmade == MADE_MAX) return;
+    if (mkdir(prefix, 0755) != 0) {
+      if (errno == EEXIST) continue;  /* another process made it meanwhile: not ours, the deeper parts may be */
+      return;                         /* the library's check says why */
+    }
+    if (lstat(prefix, &st) != 0) return;
     snprintf(made_path[nmade], sizeof made_path[0], "%s", prefix);
     made_dev[nmade] = st.st_dev;
     made_ino[nmade] = st.st_ino;

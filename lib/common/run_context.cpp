@@ -6,14 +6,6 @@
 
 namespace lat {
 
-bool any_node_oversubscribed(MPI_Comm comm, const LocalPlace &here, const Waiting &w, FailureListener *listener) {
-  int oversubscribed = here.processors > 0 && here.kernel_size > here.processors ? 1 : 0;
-  MPI_Request req;
-  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_MAX, comm, &req), "MPI_Iallreduce");
-  wait_yielding(req, w, listener);
-  return oversubscribed != 0;
-}
-
 namespace {
 
 int rank_in(MPI_Comm comm) {

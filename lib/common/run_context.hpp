@@ -31,13 +31,6 @@ struct RunSettings {
                                     // ping-pong"); default "phase '<phase>'"
 };
 
-struct LocalPlace;
-
-/// Whether a node of comm holds more ranks than processors, agreed on every rank of comm (collective; `here`
-/// this rank's place_of_this_rank): where one does, waiting ranks must yield their processor. The one place
-/// the wait mode is decided from the ranks' places.
-bool any_node_oversubscribed(MPI_Comm comm, const LocalPlace &here, const Waiting &w, FailureListener *listener);
-
 class RunContext {
  public:
   /// Collective over comm (the measuring ranks' communicator): the wait mode and the processor names.
