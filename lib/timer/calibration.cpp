@@ -9,6 +9,7 @@
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
 #include "common/failure_notes.hpp"
+#include "common/harness.hpp"
 #include "common/waits.hpp"
 #include "common/progress.hpp"
 #include "common/stop.hpp"
@@ -91,24 +92,68 @@ Calibration calibrate_here(int timer, int64_t nr, int rank, bool progress_on) {
   return c;
 }
 
-Calibration calibrate_timer(MPI_Comm user_comm, const lat_timer_options &opts, bool want_dist) {
-  LibComm comm(user_comm, opts.timeout_s);
-  agree_arguments(comm, check_timer_options(opts, comm.size(), comm.rank()), timer_shared_values(opts));
-  // The others wait while one rank reads its clock nr times.
-  const Waiting w{comm.rank(), comm.all_ranks(), "phase 'timer calibration'",
-                  opts.timeout_s > 0.0 ? opts.timeout_s + calibration_allowance_s(opts.nr) : 0.0};
+namespace {
 
-  if (opts.rank == LAT_ALL_RANKS) {
-    Calibration c = calibrate_here(opts.timer, opts.nr, comm.rank(), opts.progress != 0 && comm.rank() == 0);
-    if (!want_dist) c.dist = Distribution{};
-    barrier_yielding(comm.get(), w);  // returns together, like every other collective call
-    return c;
+// The tag of the calibrating rank's own communicator (MeasurementFrame::run_member).
+constexpr int kTagCalibration = 51;
+
+/// lat_calibrate_timer's parts of the measurement harness (lib/common/harness.hpp): one rank reads its clock
+/// and every rank gets its result, or every rank reads its own (LAT_ALL_RANKS) and they return together.
+class TimerRun {
+ public:
+  TimerRun(const lat_timer_options &o, bool want_dist) : o_(o), want_dist_(want_dist) {}
+
+  std::string check(MeasurementFrame &frame) const { return check_timer_options(o_, frame.size(), frame.rank()); }
+  std::vector<Shared> shared() const { return timer_shared_values(o_); }
+
+  Members members(MeasurementFrame &frame) {
+    rank_ = frame.rank();
+    all_ranks_ = frame.comm().all_ranks();
+    return o_.rank == LAT_ALL_RANKS ? Members::every_rank(0) : Members::some({o_.rank}, o_.rank, kTagCalibration);
   }
-  Calibration c;
-  if (comm.rank() == opts.rank) c = calibrate_here(opts.timer, opts.nr, comm.rank(), opts.progress != 0);
-  share_from_root(&c.result, sizeof c.result, c.dist, want_dist, opts.rank, comm.get(), w);
-  c.interrupted = c.result.nr < c.result.nr_requested;
-  return c;
+  std::string allocate(bool) const { return ""; }  // the tally grows as it reads: its memory is a few KB
+
+  /// The calibrating rank (with LAT_ALL_RANKS rank 0, whose progress line is the run's), then the others.
+  std::vector<char> lead(MPI_Comm) {
+    c_ = calibrate_here(o_.timer, o_.nr, rank_, o_.progress != 0);
+    return {};
+  }
+  void follow(MPI_Comm) { c_ = calibrate_here(o_.timer, o_.nr, rank_, false); }
+
+  /// The result (the harness's bytes are not used: it travels with its distribution). With LAT_ALL_RANKS each
+  /// rank keeps its own and they return together, waiting at most the timeout and the time nr pairs of reads
+  /// may take elsewhere; with one rank, the others wait for its result (without a limit, as the harness's
+  /// ranks that only wait, until it or a failure note arrives).
+  std::vector<char> share(MeasurementFrame &frame, std::vector<char>, int, bool measuring) {
+    if (o_.rank == LAT_ALL_RANKS) {
+      if (!want_dist_) c_.dist = Distribution{};
+      const Waiting w{rank_, all_ranks_, "phase 'timer calibration'",
+                      o_.timeout_s > 0.0 ? o_.timeout_s + calibration_allowance_s(o_.nr) : 0.0};
+      barrier_yielding(frame.comm().get(), w);
+      return {};
+    }
+    share_from_root(&c_.result, sizeof c_.result, c_.dist, want_dist_, o_.rank, frame.comm().get(),
+                    frame.result_wait(measuring, "phase 'result': the timer calibration"),
+                    measuring ? nullptr : &frame.listener());
+    c_.interrupted = c_.result.nr < c_.result.nr_requested;
+    return {};
+  }
+
+  Calibration result(std::vector<char>) { return std::move(c_); }
+
+ private:
+  const lat_timer_options &o_;
+  bool want_dist_;
+  int rank_ = 0;
+  const char *all_ranks_ = "";
+  Calibration c_;
+};
+
+}  // namespace
+
+Calibration calibrate_timer(MPI_Comm user_comm, const lat_timer_options &opts, bool want_dist) {
+  TimerRun run(opts, want_dist);
+  return run_measurement(user_comm, opts.timeout_s, run);
 }
 
 }  // namespace lat
