@@ -98,6 +98,8 @@ LAT_HARNESS_DETECT(has_settings, RunSettings(std::declval<const C &>().settings(
 LAT_HARNESS_DETECT(has_context_lead, typename C::Result(std::declval<C &>().lead(std::declval<RunContext &>())))
 LAT_HARNESS_DETECT(has_context_follow, std::declval<C &>().follow(std::declval<RunContext &>()))
 LAT_HARNESS_DETECT(has_summary_warnings, std::declval<C &>().summary.warnings |= LAT_WARN_DISTURBED)
+// Optional in the run-context form: void complete(Result &), what stays on the rank that measured it.
+LAT_HARNESS_DETECT(has_complete, std::declval<C &>().complete(std::declval<typename C::Result &>()))
 #undef LAT_HARNESS_DETECT
 
 /// A capability in the run-context form: its bodies take the RunContext, and its result is made here.
@@ -167,7 +169,9 @@ constexpr bool check_capability() {
  *   gathered to the leader after the body, and the largest travels with the leader's bytes.
  * Or, in the run-context form (lib/common/run_context.hpp): `RunSettings settings() const`, a type `Result`
  * (with `fields()` and a `summary`), `Result lead(RunContext &)` and `void follow(RunContext &)`; the bodies
- * get the run's context, and every rank's Result is made here (its bytes, the disturbance): no `result`.
+ * get the run's context, and every rank's Result is made here (its bytes, the disturbance): no `result`;
+ * optionally `void complete(Result &)`, called on every rank after: what does not travel (the pair matrix's
+ * matrices, kept on its root).
  * The harness gives them the library's own communicator (a duplicate: the caller's messages are never
  * disturbed), the agreed verdict on the arguments and on the buffers (one bad value or one rank short of
  * memory is an error on every rank, never a deadlock), the measuring ranks' communicator, a failure on a
@@ -231,7 +235,9 @@ auto run_measurement(MPI_Comm user_comm, double timeout_s, Capability &cap) {
   }
   if constexpr (kContext) {
     const Disturbance d = m.kind != Members::Kind::nobody ? harness_detail::take_disturbance(bytes) : Disturbance{};
-    return harness_detail::result_of_bytes<typename Capability::Result>(std::move(bytes), d);
+    auto r = harness_detail::result_of_bytes<typename Capability::Result>(std::move(bytes), d);
+    if constexpr (harness_detail::has_complete<Capability>::value) cap.complete(r);
+    return r;
   } else {
     if constexpr (kNotes) {
       if (m.kind != Members::Kind::nobody) cap.note_disturbance(harness_detail::take_disturbance(bytes));

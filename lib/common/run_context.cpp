@@ -24,7 +24,9 @@ RunContext::RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSetting
       progress_(settings.progress && rank_ == leader, settings.phase) {
   check_mpi(MPI_Comm_size(comm, &size_), "MPI_Comm_size");
   peers_ = size_ == 2 ? "the other rank" : "the other " + std::to_string(size_ - 1) + " ranks";
-  yield_ = any_node_oversubscribed(comm, place_of_this_rank(comm, lib_rank_), waiting("the places"), listener);
+  place_ = place_of_this_rank(comm, lib_rank_);
+  const bool oversubscribed = any_node_oversubscribed(comm, place_, waiting("the places"), listener);
+  yield_ = settings.wait == LAT_WAIT_AUTO ? oversubscribed : settings.wait == LAT_WAIT_YIELD;
   // The processor names, once for the run (a report names the hosts; the watchdog's messages the ranks).
   char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
   int len = 0;
@@ -44,11 +46,13 @@ RunContext::RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSetting
   peers_ = size_ == 2 ? "rank " + std::to_string(lib_ranks_[static_cast<size_t>(1 - rank_)]) : peers_;
 }
 
-bool RunContext::stop_agreed(double extra_s) {
+void RunContext::wait(MPI_Request &req, const Waiting &w) const { wait_as(yield_, req, w, listener_); }
+
+bool RunContext::stop_agreed(double extra_s, const char *what) {
   int stop = stop_requested() ? 1 : 0;
   MPI_Request req;
   check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, comm_, &req), "MPI_Iallreduce");
-  Waiting w = waiting("the stop agreed between chunks");
+  Waiting w = waiting(what);
   if (w.timeout_s > 0.0) w.timeout_s += extra_s;
   wait_as(yield_, req, w, listener_);
   return stop != 0;

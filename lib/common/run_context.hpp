@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/clock.hpp"
+#include "common/placement.hpp"
 #include "common/progress.hpp"
 #include "common/waits.hpp"
 #include "common/watchdog.hpp"
@@ -29,6 +30,7 @@ struct RunSettings {
   const char *phase = "";           // the measurement's name: the progress line's phase
   const char *timed = nullptr;      // what the watchdog says of a timed region ("phase 'queues': the timed
                                     // ping-pong"); default "phase '<phase>'"
+  int wait = LAT_WAIT_AUTO;         // the caller's lat_wait_mode: LAT_WAIT_AUTO decides from the places
 };
 
 class RunContext {
@@ -44,13 +46,18 @@ class RunContext {
   int size() const { return size_; }
   int leader() const { return leader_; }
   bool leads() const { return rank_ == leader_; }
-  /// Waiting ranks yield (a node holds more ranks than processors) or spin.
+  /// Waiting ranks yield (a node holds more ranks than processors, or the caller asked) or spin.
   bool yield() const { return yield_; }
+  /// This rank's place (host, node, processors), found once for the run.
+  const LocalPlace &place() const { return place_; }
+  double timeout_s() const { return settings_.timeout_s; }
   /// Every rank's processor name, and its rank in the library's communicator, in comm's order.
   const std::vector<std::string> &hosts() const { return hosts_; }
   const std::vector<int> &lib_ranks() const { return lib_ranks_; }
   /// A wait of this run, for messages: "rank 0 ... (phase '<what>')".
   Waiting waiting(const char *what) const { return {lib_rank_, peers_.c_str(), what, settings_.timeout_s}; }
+  /// A wait of this run outside a timed region: in its wait mode, within w's timeout, a failure note ending it.
+  void wait(MPI_Request &req, const Waiting &w) const;
 
   /// f(clock) with the run's clock (the clock classes are types: the timed loops are templates over them).
   template <class F>
@@ -60,7 +67,8 @@ class RunContext {
   /// Between chunks, on every rank: whether a stop was asked on any rank (one MPI_Iallreduce, waited for in the
   /// run's wait mode, within the timeout and extra_s: the first one may wait while the leader calibrates).
   /// Never inside a timed region.
-  bool stop_agreed(double extra_s = 0.0);
+  /// what: the wait's words in a timeout's message.
+  bool stop_agreed(double extra_s = 0.0, const char *what = "the stop agreed between chunks");
   /// The ranks meet before a timed region: every rank awake before any reads its clock
   /// (barrier_before_timing in the run's wait mode).
   void meet();
@@ -76,6 +84,13 @@ class RunContext {
     watch_.enter(step);
     return std::forward<F>(body)();
   }
+  /// The same with `peer` (its rank in the library's communicator) the rank waited for: measurements that
+  /// change partners.
+  template <class F>
+  decltype(auto) timed(int64_t step, int peer, F &&body) {
+    watch_.set_peer(peer);
+    return timed(step, std::forward<F>(body));
+  }
   /// The progress line (the leader's, where asked): done of total; finish once at the end.
   void progress(int64_t done, int64_t total) { progress_.update(done, total); }
   void progress_finish(int64_t done, int64_t total) { progress_.finish(done, total); }
@@ -87,6 +102,7 @@ class RunContext {
   FailureListener *listener_;
   std::string peers_;
   bool yield_ = false;
+  LocalPlace place_;
   std::vector<std::string> hosts_;
   std::vector<int> lib_ranks_;
   StallWatch watch_;

@@ -4,28 +4,18 @@
 
 #include <algorithm>
 #include <chrono>
-#include <climits>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <limits>
 #include <new>
 
 #include "timer/calibration.hpp"
 #include "common/clock.hpp"
-#include "common/agreement.hpp"
 #include "common/communicator.hpp"
 #include "common/harness.hpp"
 #include "common/bytes.hpp"
 #include "common/c_string.hpp"
-#include "common/failure_notes.hpp"
 #include "common/waits.hpp"
 #include "common/error.hpp"
 #include "common/placement.hpp"
-#include "common/progress.hpp"
-#include "common/watchdog.hpp"
 #include "common/stats.hpp"
-#include "common/stop.hpp"
 
 namespace lat {
 
@@ -36,58 +26,47 @@ enum Tag { kTagReady = 41, kTagPing = 42, kTagPong = 43, kTagRow = 44 };
 
 /// What every rank carries through the steps.
 struct Walk {
-  MPI_Comm comm = MPI_COMM_NULL;
+  RunContext *run = nullptr;
   int rank = 0, size = 0;
   int bytes = 0;
-  bool yield = false;
   const char *all_ranks = "";  // "ranks 0..N-1", for the watchdog's messages
-  double timeout_s = 0.0;
-  FailureListener *listener = nullptr;
-  StallWatch *stall = nullptr;
   std::vector<char> buf;
   char nothing = 0;
   std::vector<std::vector<double>> samples;  // this rank's pairs (rank, j > rank): samples[j - rank - 1]
   std::string peer_name;
 
   void wait(MPI_Request &req, const char *peers, const char *phase) {
-    wait_as(yield, req, {rank, peers, phase, timeout_s}, listener);
+    run->wait(req, {rank, peers, phase, run->timeout_s()});
   }
 
   /// The synchronisation that starts a step (an allreduce is a barrier), carrying the stop requests:
   /// true on every rank when any rank asked to stop.
-  bool synchronise() {
-    int stop = stop_requested() ? 1 : 0;
-    MPI_Request req;
-    check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, comm, &req), "MPI_Iallreduce (step)");
-    wait(req, all_ranks, "phase 'pairs': the synchronisation before a step");
-    return stop != 0;
-  }
+  bool synchronise() { return run->stop_agreed(0.0, "phase 'pairs': the synchronisation before a step"); }
 
   /// The lower rank of a pair: waits for the partner's hand-shake, then times one round trip.
   template <class Clock>
   double originate(const Clock &clock, int partner, int64_t step) {
     MPI_Request ready;
-    check_mpi(MPI_Irecv(&nothing, 0, MPI_BYTE, partner, kTagReady, comm, &ready), "MPI_Irecv (hand-shake)");
+    check_mpi(MPI_Irecv(&nothing, 0, MPI_BYTE, partner, kTagReady, run->comm(), &ready), "MPI_Irecv (hand-shake)");
     peer_name = "rank " + std::to_string(partner);
     wait(ready, peer_name.c_str(), "phase 'pairs': the hand-shake before a round trip");
-    stall->set_peer(partner);
-    stall->enter(step);
     int failed = MPI_SUCCESS;
-    double t1, t2;
-    if (!yield) {
-      t1 = clock.now();
-      failed |= MPI_Send(buf.data(), bytes, MPI_BYTE, partner, kTagPing, comm);
-      failed |= MPI_Recv(buf.data(), bytes, MPI_BYTE, partner, kTagPong, comm, MPI_STATUS_IGNORE);
-      t2 = clock.now();
-    } else {
-      MPI_Request trip[2];
-      t1 = clock.now();
-      failed |= MPI_Isend(buf.data(), bytes, MPI_BYTE, partner, kTagPing, comm, &trip[0]);
-      failed |= MPI_Irecv(buf.data(), bytes, MPI_BYTE, partner, kTagPong, comm, &trip[1]);
-      failed |= complete_yielding(trip, 2);
-      t2 = clock.now();
-    }
-    stall->leave(step);
+    double t1 = 0.0, t2 = 0.0;
+    run->timed(step, partner, [&] {
+      if (!run->yield()) {
+        t1 = clock.now();
+        failed |= MPI_Send(buf.data(), bytes, MPI_BYTE, partner, kTagPing, run->comm());
+        failed |= MPI_Recv(buf.data(), bytes, MPI_BYTE, partner, kTagPong, run->comm(), MPI_STATUS_IGNORE);
+        t2 = clock.now();
+      } else {
+        MPI_Request trip[2];
+        t1 = clock.now();
+        failed |= MPI_Isend(buf.data(), bytes, MPI_BYTE, partner, kTagPing, run->comm(), &trip[0]);
+        failed |= MPI_Irecv(buf.data(), bytes, MPI_BYTE, partner, kTagPong, run->comm(), &trip[1]);
+        failed |= complete_yielding(trip, 2);
+        t2 = clock.now();
+      }
+    });
     if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "MPI_Send/MPI_Recv (round trip)");
     return (t2 - t1) * 1e6;
   }
@@ -95,21 +74,20 @@ struct Walk {
   /// The higher rank: posts the receive, tells the partner it is waiting, answers.
   void respond(int partner, int64_t step) {
     MPI_Request ping;
-    check_mpi(MPI_Irecv(buf.data(), bytes, MPI_BYTE, partner, kTagPing, comm, &ping), "MPI_Irecv (round trip)");
-    check_mpi(MPI_Send(&nothing, 0, MPI_BYTE, partner, kTagReady, comm), "MPI_Send (hand-shake)");
-    stall->set_peer(partner);
-    stall->enter(step);
+    check_mpi(MPI_Irecv(buf.data(), bytes, MPI_BYTE, partner, kTagPing, run->comm(), &ping), "MPI_Irecv (round trip)");
+    check_mpi(MPI_Send(&nothing, 0, MPI_BYTE, partner, kTagReady, run->comm()), "MPI_Send (hand-shake)");
     int failed = MPI_SUCCESS;
-    if (!yield) {
-      failed |= MPI_Wait(&ping, MPI_STATUS_IGNORE);
-      failed |= MPI_Send(buf.data(), bytes, MPI_BYTE, partner, kTagPong, comm);
-    } else {
-      failed |= complete_yielding(&ping, 1);
-      MPI_Request pong;
-      failed |= MPI_Isend(buf.data(), bytes, MPI_BYTE, partner, kTagPong, comm, &pong);
-      failed |= complete_yielding(&pong, 1);
-    }
-    stall->leave(step);
+    run->timed(step, partner, [&] {
+      if (!run->yield()) {
+        failed |= MPI_Wait(&ping, MPI_STATUS_IGNORE);
+        failed |= MPI_Send(buf.data(), bytes, MPI_BYTE, partner, kTagPong, run->comm());
+      } else {
+        failed |= complete_yielding(&ping, 1);
+        MPI_Request pong;
+        failed |= MPI_Isend(buf.data(), bytes, MPI_BYTE, partner, kTagPong, run->comm(), &pong);
+        failed |= complete_yielding(&pong, 1);
+      }
+    });
     if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "MPI_Wait/MPI_Send (round trip)");
   }
 
@@ -131,7 +109,6 @@ template <class Clock>
 int64_t walk_schedule(const Clock &clock, Walk &walk, const lat_pair_options &o, bool &stopped) {
   const int64_t n = walk.size;
   const int64_t per_pass = o.schedule == LAT_PAIRS_ROUNDS ? tournament_rounds(n) : n * (n - 1) / 2;
-  Progress progress(o.progress != 0 && walk.rank == o.root, "pair matrix");
   const int64_t total = per_pass * o.repeats;
   int64_t step = 0, recorded_steps = 0;
   for (int64_t pass = -1; pass < o.repeats; ++pass) {
@@ -146,7 +123,7 @@ int64_t walk_schedule(const Clock &clock, Walk &walk, const lat_pair_options &o,
         if (partner >= 0)
           walk.visit(clock, static_cast<int>(std::min<int64_t>(walk.rank, partner)),
                      static_cast<int>(std::max<int64_t>(walk.rank, partner)), step, record);
-        if (record) progress.update(++recorded_steps, total);
+        if (record) walk.run->progress(++recorded_steps, total);
       }
     } else {
       for (int a = 0; a < walk.size - 1; ++a)
@@ -156,11 +133,11 @@ int64_t walk_schedule(const Clock &clock, Walk &walk, const lat_pair_options &o,
             return recorded_steps;
           }
           walk.visit(clock, a, b, step, record);
-          if (record) progress.update(++recorded_steps, total);
+          if (record) walk.run->progress(++recorded_steps, total);
         }
     }
   }
-  progress.finish(recorded_steps, total);
+  walk.run->progress_finish(recorded_steps, total);
   return recorded_steps;
 }
 
@@ -198,7 +175,7 @@ void gather_rows(Walk &walk, int root, PairResult &r) {
   if (walk.rank != root) {
     if (row.empty()) return;
     MPI_Request req;
-    check_mpi(MPI_Isend(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, root, kTagRow, walk.comm, &req),
+    check_mpi(MPI_Isend(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, root, kTagRow, walk.run->comm(), &req),
               "MPI_Isend (row)");
     walk.wait(req, "the root rank", "phase 'gather': sending this rank's row to root");
     return;
@@ -208,8 +185,8 @@ void gather_rows(Walk &walk, int root, PairResult &r) {
     if (i == root) continue;
     row.assign(static_cast<size_t>((n - 1 - i) * kRowStats), 0.0);
     MPI_Request req;
-    check_mpi(MPI_Irecv(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, static_cast<int>(i), kTagRow, walk.comm,
-                        &req),
+    check_mpi(MPI_Irecv(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, static_cast<int>(i), kTagRow,
+                        walk.run->comm(), &req),
               "MPI_Irecv (row)");
     walk.peer_name = "rank " + std::to_string(i);
     walk.wait(req, walk.peer_name.c_str(), "phase 'gather': receiving a row of the matrices");
@@ -222,7 +199,7 @@ void gather_places(Walk &walk, int root, const lat_rank_place &mine, std::vector
   if (walk.rank == root) all.resize(static_cast<size_t>(walk.size));
   MPI_Request req;
   check_mpi(MPI_Igather(&mine, static_cast<int>(sizeof mine), MPI_BYTE, all.data(), static_cast<int>(sizeof mine),
-                        MPI_BYTE, root, walk.comm, &req),
+                        MPI_BYTE, root, walk.run->comm(), &req),
             "MPI_Igather (places)");
   walk.wait(req, walk.all_ranks, "phase 'places': gathering every rank's place");
 }
@@ -261,11 +238,18 @@ void allocate_matrices(PairResult &r, int64_t n) {
 
 namespace {
 
-/// The pair matrix's parts of the measurement harness (lib/common/harness.hpp): every rank measures, on the
-/// library's communicator; its rows go to the root, whose summary is the result everywhere.
+/// The pair matrix's parts of the measurement harness (lib/common/harness.hpp), in its run-context form:
+/// every rank measures, on the library's communicator; its rows go to the root, whose summary travels to every
+/// rank; the matrices and every rank's place stay on the root (complete).
 class PairRun {
  public:
+  using Result = PairResult;
+
   explicit PairRun(const lat_pair_options &o) : o_(o), start_(std::chrono::steady_clock::now()) {}
+
+  RunSettings settings() const {
+    return {o_.timeout_s, o_.timer, o_.progress != 0, "pair matrix", "phase 'pairs': the timed round trip", o_.wait};
+  }
 
   std::string check(MeasurementFrame &frame) {
     rank_ = frame.rank();
@@ -276,25 +260,20 @@ class PairRun {
   std::vector<Shared> shared() const { return pair_shared_values(o_); }
 
   Members members(MeasurementFrame &frame) {
-    const LibComm &comm = frame.comm();
-    walk_.comm = comm.get();
-    walk_.all_ranks = comm.all_ranks();
+    walk_.all_ranks = frame.comm().all_ranks();
     walk_.rank = rank_;
     walk_.size = size_;
     walk_.bytes = static_cast<int>(o_.msg_bytes);
-    walk_.timeout_s = o_.timeout_s;
-    walk_.listener = &frame.listener();
     return Members::every_rank(o_.root);
   }
 
   /// Memory before anything is timed: this rank's samples, and on root the matrices.
   std::string allocate(bool) {
-    r_.options = o_;
     try {
       walk_.samples.resize(static_cast<size_t>(size_ - 1 - rank_));
       for (auto &s : walk_.samples) s.reserve(static_cast<size_t>(o_.repeats));
       walk_.buf.assign(static_cast<size_t>(std::max<int64_t>(o_.msg_bytes, 1)), 0);
-      if (rank_ == o_.root) allocate_matrices(r_, size_);  // their size checked in check_pair_options
+      if (rank_ == o_.root) allocate_matrices(kept_, size_);  // their size checked in check_pair_options
     } catch (const std::exception &) {  // bad_alloc, or length_error for a size beyond the vector's
       return rank_ == o_.root ? "cannot allocate the " + std::to_string(static_cast<int64_t>(matrix_bytes(size_) / 1e6)) +
                                     " MB of the matrices of " + std::to_string(size_) + " ranks"
@@ -304,54 +283,54 @@ class PairRun {
   }
 
   /// The root: the walk, then the summary over the matrices.
-  std::vector<char> lead(MPI_Comm comm) {
-    lat_pair_summary s = walk(comm);
-    copy_c_string(s.testing_host, local_.place.host);
-    const std::vector<double> &counts = r_.triangle[LAT_PAIR_COUNT], &means = r_.triangle[LAT_PAIR_MEAN];
+  PairResult lead(RunContext &run) {
+    PairResult r;
+    r.summary = walk(run);
+    lat_pair_summary &s = r.summary;
+    copy_c_string(s.testing_host, run.place().place.host);
+    const std::vector<double> &counts = kept_.triangle[LAT_PAIR_COUNT], &means = kept_.triangle[LAT_PAIR_MEAN];
     s.mean_min_us = means.empty() ? 0.0 : *std::min_element(means.begin(), means.end());
     s.mean_max_us = means.empty() ? 0.0 : *std::max_element(means.begin(), means.end());
     for (double c : counts) s.round_trips += static_cast<int64_t>(c);
     s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    return to_bytes(std::tie(s));
+    return r;
   }
 
-  void follow(MPI_Comm comm) { walk(comm); }
+  void follow(RunContext &run) { walk(run); }
 
-  /// The root's summary everywhere; the matrices on the root, this rank's place elsewhere.
-  void note_disturbance(const Disturbance &d) { disturbance_ = d; }
-
-  PairResult result(std::vector<char> bytes) {
-    from_bytes(bytes, std::tie(r_.summary));
-    set_disturbance(r_.summary, disturbance_);
-    if (rank_ != o_.root) r_.places = {local_.place};
-    r_.summary.has_matrices = rank_ == o_.root ? 1 : 0;
-    return std::move(r_);
+  /// The options everywhere; the matrices and every rank's place on the root, this rank's place elsewhere.
+  void complete(PairResult &r) {
+    r.options = o_;
+    if (rank_ == o_.root) {
+      r.triangle = std::move(kept_.triangle);
+      r.places = std::move(kept_.places);
+    } else {
+      r.places = {own_place_};
+    }
+    r.summary.has_matrices = rank_ == o_.root ? 1 : 0;
   }
 
  private:
-  /// Every rank: its place and calibration, the wait agreed, the places and the rows gathered on root.
-  lat_pair_summary walk(MPI_Comm comm) {
-    local_ = place_of_this_rank(comm, rank_);
+  /// Every rank: its calibration, the places and the rows gathered on root.
+  lat_pair_summary walk(RunContext &run) {
+    walk_.run = &run;
+    own_place_ = run.place().place;
     const Calibration cal = calibrate_here(o_.timer, o_.nr, rank_, false);
-    local_.place.res_timing_us = cal.result.res_timing_us;
-    local_.place.min_ov_us = cal.result.min_ov_us;
-    // Waiting ranks spin unless a machine has more ranks than processors (then spinning starves the pair).
-    const bool oversubscribed =
-        any_node_oversubscribed(comm, local_, {rank_, walk_.all_ranks, "phase 'places'", o_.timeout_s}, walk_.listener);
+    own_place_.res_timing_us = cal.result.res_timing_us;
+    own_place_.min_ov_us = cal.result.min_ov_us;
     lat_pair_summary s{};
-    s.wait = o_.wait != LAT_WAIT_AUTO ? o_.wait : oversubscribed ? LAT_WAIT_YIELD : LAT_WAIT_SPIN;
-    walk_.yield = s.wait == LAT_WAIT_YIELD;
-    gather_places(walk_, o_.root, local_.place, r_.places);
+    // Waiting ranks spin unless a machine has more ranks than processors (then spinning starves the pair),
+    // or as the caller asked (the run context decided it).
+    s.wait = run.yield() ? LAT_WAIT_YIELD : LAT_WAIT_SPIN;
+    gather_places(walk_, o_.root, own_place_, kept_.places);
 
-    StallWatch stall(o_.timeout_s, rank_, 0, "phase 'pairs': the timed round trip");
-    walk_.stall = &stall;
     bool stopped = false;
-    s.steps = with_clock(o_.timer, [&](const auto &clock) { return walk_schedule(clock, walk_, o_, stopped); });
-    gather_rows(walk_, o_.root, r_);
-    walk_.stall = nullptr;
+    s.steps = run.with_clock([&](const auto &clock) { return walk_schedule(clock, walk_, o_, stopped); });
+    gather_rows(walk_, o_.root, kept_);
+    walk_.run = nullptr;
 
     s.nprocs = size_;
-    s.nnodes = local_.nnodes;
+    s.nnodes = run.place().nnodes;
     s.msg_bytes = o_.msg_bytes;
     s.repeats = o_.repeats;
     s.npairs = static_cast<int64_t>(size_) * (size_ - 1) / 2;
@@ -367,9 +346,8 @@ class PairRun {
   std::chrono::steady_clock::time_point start_;
   int rank_ = 0, size_ = 0;
   Walk walk_;
-  LocalPlace local_;
-  PairResult r_;
-  Disturbance disturbance_;
+  lat_rank_place own_place_{};
+  PairResult kept_;  // the root's matrices and places, filled by the walk
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "mpilat.h"
@@ -20,6 +21,8 @@ struct PairResult {
   lat_pair_summary summary{};
   std::array<std::vector<double>, LAT_PAIR_NSTATS> triangle;  // empty where summary.has_matrices is 0
   std::vector<lat_rank_place> places;  // every rank's with the matrices, else the caller's own only
+  /// What travels from the root to every rank (the measurement harness's bytes).
+  auto fields() { return std::tie(summary); }
   /// Statistic stat of the pair (i, j), any order; 0 on the diagonal.
   double at(int stat, int64_t i, int64_t j) const;
   /// The host name of rank (places holds every rank's: the result with the matrices).
