@@ -23,6 +23,8 @@ SchedTimes sched_times() {
 
 RunQueueMeter::RunQueueMeter() : start_(sched_times()) {}
 
+void RunQueueMeter::restart() { start_ = sched_times(); }
+
 double RunQueueMeter::waited_s() const {
   const SchedTimes now = sched_times();
   return start_.waiting_s < 0.0 || now.waiting_s < 0.0 ? -1.0 : std::max(0.0, now.waiting_s - start_.waiting_s);

@@ -25,6 +25,8 @@ SchedTimes sched_times();
 class RunQueueMeter {
  public:
   RunQueueMeter();
+  /// Counts from now on (what came before was not the measurement's).
+  void restart();
   /// The share so far, in 0..1; negative where the kernel does not say.
   double share() const;
   /// The seconds waited so far; negative where the kernel does not say.

@@ -43,7 +43,13 @@ RunContext::RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSetting
   wait_as(yield_, req, waiting("the ranks"), listener);
   // Two ranks: the watchdog names the one waited for (more: "the other ranks of the collective call").
   if (size_ == 2) watch_.set_peer(lib_ranks_[static_cast<size_t>(1 - rank_)]);
-  peers_ = size_ == 2 ? "rank " + std::to_string(lib_ranks_[static_cast<size_t>(1 - rank_)]) : peers_;
+  // A barrier cannot tell which rank is missing: a wait's message names the others, up to kNamedPeers.
+  if (size_ - 1 <= kNamedPeers) {
+    std::string others;
+    for (int r = 0; r < size_; ++r)
+      if (r != rank_) others += (others.empty() ? "" : ", ") + std::to_string(lib_ranks_[static_cast<size_t>(r)]);
+    peers_ = (size_ == 2 ? "rank " : "ranks ") + others;
+  }
 }
 
 void RunContext::wait(MPI_Request &req, const Waiting &w) const { wait_as(yield_, req, w, listener_); }
@@ -58,6 +64,6 @@ bool RunContext::stop_agreed(double extra_s, const char *what) {
   return stop != 0;
 }
 
-void RunContext::meet() { barrier_before_timing(comm_, yield_, waiting("the meeting before a timed region"), listener_); }
+void RunContext::meet(const char *what) { barrier_before_timing(comm_, yield_, waiting(what), listener_); }
 
 }  // namespace lat

@@ -35,6 +35,9 @@ struct RunSettings {
 
 class RunContext {
  public:
+  /// Up to this many other ranks, a wait's message names them ("ranks 1, 2, 3"); beyond, it counts them.
+  static constexpr int kNamedPeers = 16;
+
   /// Collective over comm (the measuring ranks' communicator): the wait mode and the processor names.
   /// leader: its rank in comm; lib_rank: this rank in the library's communicator (for messages).
   RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSettings &settings, FailureListener *listener);
@@ -70,8 +73,8 @@ class RunContext {
   /// what: the wait's words in a timeout's message.
   bool stop_agreed(double extra_s = 0.0, const char *what = "the stop agreed between chunks");
   /// The ranks meet before a timed region: every rank awake before any reads its clock
-  /// (barrier_before_timing in the run's wait mode).
-  void meet();
+  /// (barrier_before_timing in the run's wait mode). what: the wait's words in a timeout's message.
+  void meet(const char *what = "the meeting before a timed region");
   /// body() as step `step` of the timed regions, under the watchdog: a rank that stops answering inside it
   /// ends the job with a message after the timeout.
   template <class F>

@@ -4,25 +4,15 @@
 
 #include <algorithm>
 #include <chrono>
-#include <climits>
 #include <cmath>
-#include <cstdio>
-#include <map>
 
-#include "common/bytes.hpp"
-#include "timer/calibration.hpp"
-#include "common/clock.hpp"
-#include "common/agreement.hpp"
 #include "common/communicator.hpp"
 #include "common/harness.hpp"
 #include "common/c_string.hpp"
-#include "common/failure_notes.hpp"
 #include "common/waits.hpp"
 #include "common/error.hpp"
 #include "common/placement.hpp"
-#include "common/progress.hpp"
 #include "sweep/measurement.hpp"
-#include "common/watchdog.hpp"
 #include "common/stats.hpp"
 #include "common/stop.hpp"
 
@@ -32,64 +22,60 @@ namespace {
 
 enum Tag { kTagPing = 51, kTagPong = 52, kTagPairs = 53 };
 
-/// The pairs' own communicator: ranks 0..K-1 are side A (they time), K..2K-1 side B.
+/// The pairs on the run's communicator: ranks 0..K-1 are side A (they time), K..2K-1 side B.
 struct Pairs {
-  MPI_Comm comm = MPI_COMM_NULL;
-  int me = 0, k_total = 0, lib_rank = 0;
-  bool yield = false;
-  double timeout_s = 0.0;
+  RunContext *run = nullptr;
+  int k_total = 0;
   std::vector<char> buf;
-
-  std::string peers = "the other pairs' ranks";  // named: "rank 1", "ranks 1, 2, 3"
-
-  Waiting waiting(const char *phase) const { return {lib_rank, peers.c_str(), phase, timeout_s}; }
 
   /// Completes reqs: blocking where each rank has a processor, else complete_yielding (common/waits.hpp).
   int complete(MPI_Request *reqs, int n) const {
-    return yield ? complete_yielding(reqs, n) : MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    return run->yield() ? complete_yielding(reqs, n) : MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
   }
 
-  /// One measurement of k pairs at once: every pair rank enters, the active pairs ping-pong n_avg times;
-  /// the slowest pair's mean full ping-pong time in us comes back on every pair rank, with the stop verdict.
+  /// One measurement of k pairs at once: every pair rank meets the others, the active pairs ping-pong n_avg
+  /// times; the slowest pair's mean full ping-pong time in us comes back on every pair rank, with the stop
+  /// verdict (one reduction carries both).
   template <class Clock>
-  double measure(const Clock &clock, int k, int bytes, int64_t n_avg, StallWatch &stall, int64_t step, bool &stop) {
-    barrier_before_timing(comm, yield, waiting("phase 'nodecomm': the barrier of the pairs"));
+  double measure(const Clock &clock, int k, int bytes, int64_t n_avg, int64_t step, bool &stop) {
+    run->meet("phase 'nodecomm': the barrier of the pairs");
+    const int me = run->rank();
     const int pair = me < k_total ? me : me - k_total;
     const bool a_side = me < k_total;
+    MPI_Comm comm = run->comm();
     double t = 0.0;
     if (pair < k) {
       const int peer = a_side ? me + k_total : me - k_total;
       int failed = MPI_SUCCESS;
-      stall.set_peer(peer);
-      stall.enter(step);
-      const double t1 = clock.now();
-      for (int64_t i = 0; i < n_avg; ++i) {
-        MPI_Request r[2];
-        if (a_side) {
-          failed |= MPI_Isend(buf.data(), bytes, MPI_BYTE, peer, kTagPing, comm, &r[0]);
-          failed |= MPI_Irecv(buf.data(), bytes, MPI_BYTE, peer, kTagPong, comm, &r[1]);
-          failed |= complete(r, 2);
-        } else {
-          failed |= MPI_Irecv(buf.data(), bytes, MPI_BYTE, peer, kTagPing, comm, &r[0]);
-          failed |= complete(r, 1);
-          failed |= MPI_Isend(buf.data(), bytes, MPI_BYTE, peer, kTagPong, comm, &r[1]);
-          failed |= complete(&r[1], 1);
+      double t1 = 0.0, t2 = 0.0;
+      run->timed(step, run->lib_ranks()[static_cast<size_t>(peer)], [&] {
+        t1 = clock.now();
+        for (int64_t i = 0; i < n_avg; ++i) {
+          MPI_Request r[2];
+          if (a_side) {
+            failed |= MPI_Isend(buf.data(), bytes, MPI_BYTE, peer, kTagPing, comm, &r[0]);
+            failed |= MPI_Irecv(buf.data(), bytes, MPI_BYTE, peer, kTagPong, comm, &r[1]);
+            failed |= complete(r, 2);
+          } else {
+            failed |= MPI_Irecv(buf.data(), bytes, MPI_BYTE, peer, kTagPing, comm, &r[0]);
+            failed |= complete(r, 1);
+            failed |= MPI_Isend(buf.data(), bytes, MPI_BYTE, peer, kTagPong, comm, &r[1]);
+            failed |= complete(&r[1], 1);
+          }
         }
-      }
-      const double t2 = clock.now();
-      stall.leave(step);
+        t2 = clock.now();
+      });
       if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "MPI_Isend/MPI_Irecv (nodecomm ping-pong)");
       if (a_side) t = (t2 - t1) * 1e6 / static_cast<double>(n_avg);
     }
     double both[2] = {t, stop_requested() ? 1.0 : 0.0};
     MPI_Request req;
     check_mpi(MPI_Iallreduce(MPI_IN_PLACE, both, 2, MPI_DOUBLE, MPI_MAX, comm, &req), "MPI_Iallreduce (slowest pair)");
-    wait_yielding(req, waiting("phase 'nodecomm': the slowest pair's time"));
+    run->wait(req, run->waiting("phase 'nodecomm': the slowest pair's time"));
     stop = both[1] != 0.0;
     return both[0];
   }
 };
-
 
 /// The two sides of the measurement, from where every rank is (its node and package, gathered on every
 /// rank: O(N) ints), and how many pairs they make.
@@ -170,45 +156,33 @@ struct Samples {
 
 /// On a member of the pairs: one untimed round of every k, then reps rounds of every size and every k
 /// (1..kmax pairs at once).
-Samples measure_pairs(MPI_Comm pairs_comm, const std::vector<int> &members, int rank, int leader, bool yield,
-                      const lat_nodecomm_options &o, int64_t kmax, const SweepResult &sweep) {
+Samples measure_pairs(RunContext &run, const lat_nodecomm_options &o, int64_t kmax, const SweepResult &sweep) {
   Pairs pairs;
-  pairs.comm = pairs_comm;
-  MPI_Comm_rank(pairs.comm, &pairs.me);
+  pairs.run = &run;
   pairs.k_total = static_cast<int>(kmax);
-  pairs.lib_rank = rank;
-  // A barrier cannot tell which rank is missing: the message names every other rank it waits for.
-  std::string others;
-  for (int m : members)
-    if (m != rank) others += (others.empty() ? "" : ", ") + std::to_string(m);
-  pairs.peers = (members.size() > 2 ? "ranks " : "rank ") + others;
-  pairs.yield = yield;
-  pairs.timeout_s = o.timeout_s;
   int64_t largest = 1;
   for (const lat_sweep_point &p : sweep.points) largest = std::max(largest, p.bytes);
   pairs.buf.assign(static_cast<size_t>(largest), 0);
   Samples samples;
   samples.t.assign(sweep.points.size(), std::vector<std::vector<double>>(static_cast<size_t>(kmax)));
-  StallWatch stall(o.timeout_s, rank, 0, "phase 'nodecomm': the timed ping-pongs");
-  Progress progress(o.progress != 0 && rank == leader, "nodecomm");
   const int64_t total = o.reps * kmax * static_cast<int64_t>(sweep.points.size());
   int64_t step = 0;
   bool &stop = samples.stopped;
-  with_clock(o.timer, [&](const auto &clock) {
+  run.with_clock([&](const auto &clock) {
     // One untimed round of every k at the first size: connections of every pair, first-touch.
-    for (int k = 1; k <= kmax; ++k) pairs.measure(clock, k, 0, 1, stall, step++, stop);
+    for (int k = 1; k <= kmax; ++k) pairs.measure(clock, k, 0, 1, step++, stop);
     // A stop is taken at the end of a pass over the grid, the first pass always finished: a fit needs every
     // size once (a stop after two of three sizes left no fit and no file).
     for (int64_t rep = 0; rep < o.reps && !(stop && rep > 0); ++rep)
       for (size_t i = 0; i < sweep.points.size() && !(stop && rep > 0); ++i)
         for (int k = 1; k <= kmax && !(stop && rep > 0); ++k) {
           const double t = pairs.measure(clock, k, static_cast<int>(sweep.points[i].bytes),
-                                         std::max<int64_t>(1, sweep.points[i].n_avg), stall, step++, stop);
+                                         std::max<int64_t>(1, sweep.points[i].n_avg), step++, stop);
           if (!stop || rep == 0) samples.t[i][static_cast<size_t>(k - 1)].push_back(t);
-          progress.update(step, total);
+          run.progress(step, total);
         }
   });
-  progress.finish(step, total);
+  run.progress_finish(step, total);
   return samples;
 }
 
@@ -276,8 +250,14 @@ namespace {
 /// (collective), the sizes by a size sweep on the first pair after the verdict, then k = 1..kmax pairs.
 class NodecommRun {
  public:
+  using Result = NodecommResult;
+
   NodecommRun(const lat_nodecomm_options &o, int64_t nsizes, const int64_t *sizes)
       : o_(o), nsizes_(nsizes), sizes_(sizes), start_(std::chrono::steady_clock::now()) {}
+
+  RunSettings settings() const {
+    return {o_.timeout_s, o_.timer, o_.progress != 0, "nodecomm", "phase 'nodecomm': the timed ping-pongs"};
+  }
 
   std::string check(MeasurementFrame &frame) {
     rank_ = frame.rank();
@@ -293,7 +273,6 @@ class NodecommRun {
   Members members(MeasurementFrame &frame) {
     const LibComm &comm = frame.comm();
     leader_ = sides_.a.front();
-    yield_ = any_node_oversubscribed(comm.get(), here_, {rank_, comm.all_ranks(), "phase 'nodes'", o_.timeout_s}, nullptr);
 
     // Sizes: the size-sweep engine on the first pair (collective over every rank), or the caller's list.
     const std::vector<int64_t> grid =
@@ -315,28 +294,25 @@ class NodecommRun {
 
   std::string allocate(bool) { return ""; }
 
-  std::vector<char> lead(MPI_Comm pairs_comm) {
-    const Samples samples = measure(pairs_comm);
+  /// The first pair's A rank: the samples of every k, then the points.
+  NodecommResult lead(RunContext &run) {
+    const Samples samples = measure_pairs(run, o_, sides_.kmax, sweep_);
     r_.summary.partial = samples.stopped ? 1 : 0;
     add_points(r_, samples, sweep_, sides_.kmax);
     r_.summary.wall_s = seconds_since(start_);
-    return to_bytes(r_.fields());
-  }
-
-  void follow(MPI_Comm pairs_comm) { measure(pairs_comm); }
-
-  void note_disturbance(const Disturbance &d) { disturbance_ = d; }
-
-  NodecommResult result(std::vector<char> bytes) {
-    if (!bytes.empty()) from_bytes(bytes, r_.fields());
-    set_disturbance(r_.summary, disturbance_);
     return r_;
   }
 
- private:
-  Samples measure(MPI_Comm pairs_comm) const {
-    return measure_pairs(pairs_comm, members_, rank_, leader_, yield_, o_, sides_.kmax, sweep_);
+  void follow(RunContext &run) { measure_pairs(run, o_, sides_.kmax, sweep_); }
+
+  /// Stopped while the sizes were chosen (nobody measured): the sides and the sizing's summary, as found here.
+  void complete(NodecommResult &r) {
+    if (!members_.empty()) return;
+    set_disturbance(r_.summary, Disturbance{});
+    r = std::move(r_);
   }
+
+ private:
   static double seconds_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   }
@@ -346,9 +322,7 @@ class NodecommRun {
   const int64_t *sizes_;
   std::chrono::steady_clock::time_point start_;
   int rank_ = 0, leader_ = 0;
-  bool yield_ = false;
   LocalPlace here_;
-  Disturbance disturbance_;
   Sides sides_;
   SweepResult sweep_;
   std::vector<int> members_;
