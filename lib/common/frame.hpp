@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <exception>
 #include <memory>
 #include <string>
 #include <utility>
@@ -77,13 +78,16 @@ class MeasurementFrame {
   const std::vector<int> &others() const { return others_; }
 
  private:
-  /// The members' communicator, freed on scope exit.
+  /// The members' communicator, freed on scope exit, but kept when a failure leaves it: a message of the
+  /// failed run may be left unreceived on it, and Open MPI 4.1 then never completes the next communicator
+  /// made in the process (its context id reused; harness_mpi_np3 under Open MPI). One communicator per failed
+  /// measurement.
   class MemberComm {
    public:
     MemberComm(MPI_Comm comm, const std::vector<int> &members, int tag)
-        : comm_(create_member_comm(comm, members, tag)) {}
+        : comm_(create_member_comm(comm, members, tag)), exceptions_(std::uncaught_exceptions()) {}
     ~MemberComm() {
-      if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+      if (comm_ != MPI_COMM_NULL && std::uncaught_exceptions() == exceptions_) MPI_Comm_free(&comm_);
     }
     MemberComm(const MemberComm &) = delete;
     MemberComm &operator=(const MemberComm &) = delete;
@@ -91,6 +95,7 @@ class MeasurementFrame {
 
    private:
     MPI_Comm comm_;
+    int exceptions_;  // std::uncaught_exceptions() when made: more at its end is a failure unwinding
   };
 
   LibComm comm_;
