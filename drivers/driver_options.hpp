@@ -50,11 +50,13 @@ inline bool timer_option(const std::string &option_and_value, const std::string 
 /// The verdict of a lat_*_check() call: "" when rc is LAT_SUCCESS, else the library's message, which
 /// names the option and its value ("reps must be >= 1, got 0").
 /// MPILAT_SHOW_OPTIONS (driver_show_options_asked): rank 0 prints each options struct the run would measure
-/// with, every rank ends (exit 0) and nothing is measured; false otherwise. Called after every check.
+/// with, every rank ends (exit 0) and nothing is measured, and a directory made for the outputs' check is
+/// removed again; false otherwise. Called after every check.
 template <class... Options>
 bool show_options_instead(int rank, const Options &...options) {
   if (!driver_show_options_asked()) return false;
   if (rank == 0) (driver_show(options), ...);
+  driver_outdir_unmake();  // a check, not a run: the --outdir it made for the check goes again
   driver_finalize(DRIVER_DONE);
   return true;
 }

@@ -49,6 +49,15 @@ program latency_driver
       import :: c_int
       integer(c_int), value :: status
     end subroutine finalize
+    !> lat_check_output_dir, noting the directories it makes (drivers/driver_support.h).
+    function outdir_make(outdir) bind(C, name="driver_outdir_make") result(rc)
+      import :: c_char, c_int
+      character(kind=c_char), intent(in) :: outdir(*)
+      integer(c_int) :: rc
+    end function
+    !> Rank 0 removes the directories outdir_make made, while empty: a run refused, or only checked.
+    subroutine outdir_unmake() bind(C, name="driver_outdir_unmake")
+    end subroutine
     !> Non-zero under MPILAT_SHOW_OPTIONS: show the options, measure nothing (drivers/driver_support.h).
     function show_options_asked() bind(C, name="driver_show_options_asked") result(yes)
       import :: c_int
@@ -105,7 +114,7 @@ program latency_driver
       end if
     end if
     if (status == params_run) then
-      call lat_check_output_dir(trim(outdir), ierr=ierr)
+      ierr = outdir_make(trim(outdir)//c_null_char)
       if (ierr == LAT_SUCCESS .and. size(extras%study) > 0) then
         call lat_check_outputs('npp_study', trim(outdir), '', ierr=ierr)
       else if (ierr == LAT_SUCCESS) then
@@ -119,6 +128,7 @@ program latency_driver
   end if
   call MPI_Bcast(status, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
   if (status /= params_run) then
+    call outdir_unmake()
     if (rank == 0 .and. status == params_bad) write (error_unit, '(a)') 'latency: error: '//trim(message), &
       'latency: run "latency --help" for the options'
     call finalize(merge(exit_bad_input, 0, status == params_bad))
@@ -136,6 +146,7 @@ program latency_driver
   call MPI_Bcast(extras%noplot, 1, MPI_LOGICAL, 0, MPI_COMM_WORLD)
   if (show_options_asked() /= 0) then  ! the options it would measure with (the timer's come from them)
     if (rank == 0) call show_pingpong_options(popts)
+    call outdir_unmake()  ! a check, not a run: the --outdir it made for the check goes again
     call finalize(0)
     stop
   end if

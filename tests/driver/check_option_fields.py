@@ -13,6 +13,7 @@ import pty
 import shlex
 import subprocess
 import sys
+import tempfile
 
 # What a driver needs besides options to get as far as its options (group A's files): none is read.
 POSITIONAL = {'mpilat-compare': ['x.json']}
@@ -138,6 +139,18 @@ def main():
         if isinstance(got, str) or got.get(struct, {}).get('progress') != 1:
             bad.append(f'{driver} with mpiexec at a terminal: progress {got if isinstance(got, str) else got.get(struct, {}).get("progress")}, '
                        'expected 1 (on where stderr is a terminal)')
+    # A check, not a run: an --outdir that does not exist is made for the outputs' check and removed again.
+    with tempfile.TemporaryDirectory() as scratch:
+        for driver, option in (('latency', '--outdir'), ('mpptest', '-outdir'), ('queuelat', '--outdir'),
+                               ('mmpi', '--outdir'), ('nodecomm', '--outdir'), ('mpilat-coll', '--outdir')):
+            if driver not in built:
+                continue
+            missing = os.path.join(scratch, driver, 'runs')
+            got = shown(driver_dir, mpiexec, driver, POSITIONAL.get(driver, []) + [option, missing])
+            if isinstance(got, str):
+                bad.append(f'{driver} {option} {missing}: {got}')
+            elif os.path.exists(os.path.join(scratch, driver)):
+                bad.append(f'{driver} {option} {missing}: the directories made for the check stayed')
     for line in bad:
         print('FAIL: ' + line)
     print(f'option_fields: {len(rows)} runs, {len(covered)} options of the spec checked against their fields, '
