@@ -257,9 +257,11 @@ int driver_plotter_usable(const char *program, const char *noplot_option) {
 
 void driver_pause_seconds(double seconds) { latency_pause_seconds(seconds); }
 
-void driver_bcast_int_politely(int *value) {
+void driver_bcast_int_politely(int *value) { driver_bcast_int_politely_from(0, value); }
+
+void driver_bcast_int_politely_from(int root, int *value) {
   MPI_Request req;
-  MPI_Ibcast(value, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
+  MPI_Ibcast(value, 1, MPI_INT, root, MPI_COMM_WORLD, &req);
   for (int done = 0;;) {
     MPI_Test(&req, &done, MPI_STATUS_IGNORE);
     if (done) return;
@@ -385,4 +387,16 @@ const char *driver_stop_cause(void) {
   if (stop_signo == 0) return "by a signal to another rank";
   snprintf(cause, sizeof cause, "by signal %d", (int)stop_signo);
   return cause;
+}
+
+void driver_stopped_note(const char *program, const char *kept) {
+  fprintf(stderr, "%s: stopped %s: %s\n", program, driver_stop_cause(), kept);
+}
+
+void driver_print_file(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return;
+  char line[4096];
+  while (fgets(line, sizeof line, f)) fputs(line, stdout);
+  fclose(f);
 }

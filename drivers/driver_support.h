@@ -56,6 +56,8 @@ int driver_agree_options(const char *program, int status, const char *complaint)
 int driver_plotter_usable(const char *program, const char *noplot_option);
 /** Rank 0's *value on every rank of MPI_COMM_WORLD; the others poll and sleep instead of spinning. */
 void driver_bcast_int_politely(int *value);
+/** The same from rank root of MPI_COMM_WORLD. */
+void driver_bcast_int_politely_from(int root, int *value);
 /** Collective over MPI_COMM_WORLD: where a node runs more ranks than its ranks have processors (the union of
     their CPU affinity masks), rank 0 prints "<program>: WARNING: ..." on stderr naming the worst node's counts:
     waiting ranks there yield and a time can include the scheduler's. Returns 1 when so, on every rank. */
@@ -84,6 +86,10 @@ int driver_output_usable(const char *program, const char *option, const char *pa
 /** How this rank's run was stopped, for a message: "by signal 15", or "by a signal to another rank" when the
     stop came from a peer (the measuring ranks pass a stop request on). */
 const char *driver_stop_cause(void);
+/** After a stop cut the run short: "<program>: stopped <driver_stop_cause()>: <kept>" on stderr. */
+void driver_stopped_note(const char *program, const char *kept);
+/** Copies the file at path (a table just written) to standard output; nothing where it cannot be read. */
+void driver_print_file(const char *path);
 /** Flushes standard output; 0 when everything written there arrived, else prints "<program>: writing to
     standard output: <why>" on stderr and returns DRIVER_FAILED. */
 int driver_stdout_status(const char *program);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "driver_finish.hpp"
 #include "driver_options.hpp"
 #include "driver_support.h"
 #include "mpilat.h"
@@ -120,37 +121,32 @@ int main(int argc, char **argv) {
   latency_install_stop_handlers();
   lat_pairs pairs = nullptr;
   const int rc = lat_pair_matrix(MPI_COMM_WORLD, &o, &pairs);
-  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) return driver_measurement_failed("mmpi", rc, rank);
-  status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
-  if (rank == 0) {
-    const std::string cmd = command_line_of(argc, argv);
-    const std::string where = outdir.empty() ? "" : outdir + (outdir.back() == '/' ? "" : "/");
-    if (const int wrote = lat_write_pair_files(outdir.c_str(), log_name.c_str(), cmd.c_str(), pairs); wrote != LAT_SUCCESS) {
-      std::fprintf(stderr, "mmpi: writing %s%s: %s\n", where.c_str(), log_name.c_str(), lat_last_error_message());
-      status = driver_write_failed_status(wrote);
-    } else {
-      lat_pair_summary s;
-      lat_pairs_get_summary(pairs, &s);
-      if (s.wait == LAT_WAIT_YIELD)
-        std::fprintf(stderr, "mmpi: yield mode: %s, so waiting ranks yielded their processor (slower steps, fair "
-                             "round trips); the log's header says so too\n",
-                     o.wait == LAT_WAIT_YIELD ? "asked with --wait yield" : "more ranks than processors on a node");
-      std::printf("mmpi (mpilat %s): %lld ranks on %lld node(s), %lld pairs, %lld-byte messages, %lld repeats, "
-                  "%s schedule, %.1f s\n",
-                  MPILAT_VERSION_STRING, static_cast<long long>(s.nprocs), static_cast<long long>(s.nnodes),
-                  static_cast<long long>(s.npairs), static_cast<long long>(s.msg_bytes),
-                  static_cast<long long>(s.repeats), schedule.c_str(), s.wall_s);
-      std::printf("mean round trip per pair: %.3f us (fastest pair) to %.3f us (slowest pair)\n", s.mean_min_us,
-                  s.mean_max_us);
-      std::printf("log: %s%s (the JSON beside it: the same name, .json)\nmatrices and heat map: mmpi2mat %s%s\n",
-                  where.c_str(), log_name.c_str(), where.c_str(), log_name.c_str());
-      if (status == DRIVER_PARTIAL)
-        std::fprintf(stderr, "mmpi: stopped %s: the files hold the round trips measured (JSON: count)\n",
-                     driver_stop_cause());
-    }
-  }
-  lat_pairs_free(&pairs);
-  driver_bcast_int_politely(&status);
-  driver_finalize(status);
-  return status;
+  return finish_measurement(
+      "mmpi", rc, rank, 0,
+      [&](int ended) {
+        const std::string cmd = command_line_of(argc, argv);
+        const std::string where = outdir.empty() ? "" : outdir + (outdir.back() == '/' ? "" : "/");
+        if (const int wrote = lat_write_pair_files(outdir.c_str(), log_name.c_str(), cmd.c_str(), pairs); wrote != LAT_SUCCESS) {
+          std::fprintf(stderr, "mmpi: writing %s%s: %s\n", where.c_str(), log_name.c_str(), lat_last_error_message());
+          return driver_write_failed_status(wrote);
+        }
+        lat_pair_summary s;
+        lat_pairs_get_summary(pairs, &s);
+        if (s.wait == LAT_WAIT_YIELD)
+          std::fprintf(stderr, "mmpi: yield mode: %s, so waiting ranks yielded their processor (slower steps, fair "
+                               "round trips); the log's header says so too\n",
+                       o.wait == LAT_WAIT_YIELD ? "asked with --wait yield" : "more ranks than processors on a node");
+        std::printf("mmpi (mpilat %s): %lld ranks on %lld node(s), %lld pairs, %lld-byte messages, %lld repeats, "
+                    "%s schedule, %.1f s\n",
+                    MPILAT_VERSION_STRING, static_cast<long long>(s.nprocs), static_cast<long long>(s.nnodes),
+                    static_cast<long long>(s.npairs), static_cast<long long>(s.msg_bytes),
+                    static_cast<long long>(s.repeats), schedule.c_str(), s.wall_s);
+        std::printf("mean round trip per pair: %.3f us (fastest pair) to %.3f us (slowest pair)\n", s.mean_min_us,
+                    s.mean_max_us);
+        std::printf("log: %s%s (the JSON beside it: the same name, .json)\nmatrices and heat map: mmpi2mat %s%s\n",
+                    where.c_str(), log_name.c_str(), where.c_str(), log_name.c_str());
+        if (ended == DRIVER_PARTIAL) driver_stopped_note("mmpi", "the files hold the round trips measured (JSON: count)");
+        return ended;
+      },
+      [&] { lat_pairs_free(&pairs); });
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "driver_finish.hpp"
 #include "driver_options.hpp"
 #include "driver_support.h"
 #include "mpilat.h"
@@ -144,32 +145,22 @@ int main(int argc, char **argv) {
   latency_install_stop_handlers();
   lat_coll coll = nullptr;
   const int rc = lat_collective(MPI_COMM_WORLD, &o, static_cast<int64_t>(sizes.size()), sizes.empty() ? nullptr : sizes.data(), &coll);
-  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) return driver_measurement_failed("mpilat-coll", rc, rank);
-  status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
-  if (rank == o.root) {
-    const std::string cmd = command_line_of(argc, argv);
-    const std::string where = outdir.empty() ? "" : outdir + (outdir.back() == '/' ? "" : "/");
-    if (const int wrote = lat_write_coll_files(outdir.c_str(), base.c_str(), cmd.c_str(), coll, noplot ? 0 : 1);
-        wrote != LAT_SUCCESS) {
-      std::fprintf(stderr, "mpilat-coll: writing %s%s.*: %s\n", where.c_str(), base.c_str(), lat_last_error_message());
-      status = driver_write_failed_status(wrote);
-    } else {
-      // The table on the terminal too: it is what the run is for.
-      const std::string table = where + base + ".txt";
-      if (FILE *f = std::fopen(table.c_str(), "r")) {
-        char line[4096];
-        while (std::fgets(line, sizeof line, f)) std::fputs(line, stdout);
-        std::fclose(f);
-      }
-      std::printf("files: %s%s.txt, .json, .csv, .samples.csv%s\n", where.c_str(), base.c_str(),
-                  noplot ? ", .dist.gp, .size.gp" : ", .dist.png, .size.png");
-      if (status == DRIVER_PARTIAL)
-        std::fprintf(stderr, "mpilat-coll: stopped %s: the files hold the rounds measured (JSON: run.rounds)\n",
-                     driver_stop_cause());
-    }
-  }
-  lat_coll_free(&coll);
-  driver_bcast_int_politely(&status);
-  driver_finalize(status);
-  return status;
+  return finish_measurement(
+      "mpilat-coll", rc, rank, o.root,
+      [&](int ended) {
+        const std::string cmd = command_line_of(argc, argv);
+        const std::string where = outdir.empty() ? "" : outdir + (outdir.back() == '/' ? "" : "/");
+        if (const int wrote = lat_write_coll_files(outdir.c_str(), base.c_str(), cmd.c_str(), coll, noplot ? 0 : 1);
+            wrote != LAT_SUCCESS) {
+          std::fprintf(stderr, "mpilat-coll: writing %s%s.*: %s\n", where.c_str(), base.c_str(), lat_last_error_message());
+          return driver_write_failed_status(wrote);
+        }
+        driver_print_file((where + base + ".txt").c_str());  // the table on the terminal too: what the run is for
+        std::printf("files: %s%s.txt, .json, .csv, .samples.csv%s\n", where.c_str(), base.c_str(),
+                    noplot ? ", .dist.gp, .size.gp" : ", .dist.png, .size.png");
+        if (ended == DRIVER_PARTIAL)
+          driver_stopped_note("mpilat-coll", "the files hold the rounds measured (JSON: run.rounds)");
+        return ended;
+      },
+      [&] { lat_coll_free(&coll); });
 }

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "driver_finish.hpp"
 #include "driver_options.hpp"
 #include "driver_support.h"
 #include "mpilat.h"
@@ -262,31 +263,28 @@ int main(int argc, char **argv) {
   lat_sweep sweep = nullptr;
   const int64_t nsizes = static_cast<int64_t>(s.size_list.size());
   const int rc = lat_size_sweep(MPI_COMM_WORLD, &s.opts, nsizes, nsizes ? s.size_list.data() : nullptr, nullptr, &sweep);
-  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) return driver_measurement_failed("mpptest", rc, rank);
-  int status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
-  lat_sweep_summary summary;
-  lat_sweep_get_summary(sweep, &summary);
-  if (summary.end == LAT_SWEEP_END_BUDGET) status = DRIVER_PARTIAL;  // -max_run_time: a clean partial result
-  if (rank == 0) {
-    const std::string cmd = command_line_of(argc, argv);
-    const int flags = (s.no_png ? 0 : LAT_SWEEP_FILES_PNG) | (s.gnuplot || s.givedy ? LAT_SWEEP_FILES_GNUPLOT : 0) |
-                      (s.givedy ? LAT_SWEEP_FILES_GIVEDY : 0) | (s.rate ? LAT_SWEEP_FILES_RATE : 0);
-    const char *table = s.fname.empty() ? "-" : s.fname.c_str();
-    if (const int wrote = lat_write_sweep_files(s.outdir.c_str(), s.outbase.c_str(), cmd.c_str(), sweep, flags, table);
-        wrote != LAT_SUCCESS) {
-      std::fprintf(stderr, "mpptest: writing %s.*: %s\n", s.outbase.c_str(), lat_last_error_message());
-      status = driver_write_failed_status(wrote);
-    } else if (summary.end == LAT_SWEEP_END_BUDGET) {
-      std::fprintf(stderr, "mpptest: the time limit (-max_run_time %g s) ended the sweep: files hold the passes "
-                           "measured, marked partial\n", s.opts.budget_s);
-    } else if (status == DRIVER_PARTIAL) {
-      std::fprintf(stderr, "mpptest: stopped %s: files hold the sizes measured so far\n",
-                   driver_stop_cause());
-    }
-    if (const int out = driver_stdout_status("mpptest"); out != DRIVER_DONE && status != DRIVER_BAD_INPUT) status = out;
-  }
-  lat_sweep_free(&sweep);
-  driver_bcast_int_politely(&status);
-  driver_finalize(status);
-  return status;
+  return finish_measurement(
+      "mpptest", rc, rank, 0,
+      [&](int ended) {
+        lat_sweep_summary summary;
+        lat_sweep_get_summary(sweep, &summary);
+        if (summary.end == LAT_SWEEP_END_BUDGET) ended = DRIVER_PARTIAL;  // -max_run_time: a clean partial result
+        const std::string cmd = command_line_of(argc, argv);
+        const int flags = (s.no_png ? 0 : LAT_SWEEP_FILES_PNG) | (s.gnuplot || s.givedy ? LAT_SWEEP_FILES_GNUPLOT : 0) |
+                          (s.givedy ? LAT_SWEEP_FILES_GIVEDY : 0) | (s.rate ? LAT_SWEEP_FILES_RATE : 0);
+        const char *table = s.fname.empty() ? "-" : s.fname.c_str();
+        if (const int wrote = lat_write_sweep_files(s.outdir.c_str(), s.outbase.c_str(), cmd.c_str(), sweep, flags, table);
+            wrote != LAT_SUCCESS) {
+          std::fprintf(stderr, "mpptest: writing %s.*: %s\n", s.outbase.c_str(), lat_last_error_message());
+          ended = driver_write_failed_status(wrote);
+        } else if (summary.end == LAT_SWEEP_END_BUDGET) {
+          std::fprintf(stderr, "mpptest: the time limit (-max_run_time %g s) ended the sweep: files hold the passes "
+                               "measured, marked partial\n", s.opts.budget_s);
+        } else if (ended == DRIVER_PARTIAL) {
+          driver_stopped_note("mpptest", "files hold the sizes measured so far");
+        }
+        if (const int out = driver_stdout_status("mpptest"); out != DRIVER_DONE && ended != DRIVER_BAD_INPUT) ended = out;
+        return ended;
+      },
+      [&] { lat_sweep_free(&sweep); });
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "driver_finish.hpp"
 #include "driver_options.hpp"
 #include "driver_support.h"
 #include "mpilat.h"
@@ -192,35 +193,34 @@ int main(int argc, char **argv) {
   lat_nodecomm measured = nullptr;
   const int rc = lat_nodecomm_measure(MPI_COMM_WORLD, &s.opts, static_cast<int64_t>(s.sizes.size()),
                                       s.sizes.empty() ? nullptr : s.sizes.data(), &measured);
-  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) return driver_measurement_failed("nodecomm", rc, rank);
-  status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
-  if (rank == 0) {
-    lat_nodecomm_summary sum;
-    lat_nodecomm_get_summary(measured, &sum);
-    std::vector<lat_maxrate_obs> obs(static_cast<size_t>(sum.npoints));
-    int64_t nobs = 0;
-    lat_nodecomm_observations(measured, sum.npoints, obs.data(), &nobs);
-    obs.resize(static_cast<size_t>(nobs));
-    const char *between = sum.sides == LAT_SIDES_SOCKET ? " (INTRA-NODE: two sockets of one node)"
-                          : sum.sides == LAT_SIDES_HALVES && s.opts.sides == LAT_SIDES_SOCKET
-                              ? " (INTRA-NODE: one socket, or sockets unknown: its two halves, not two sockets)"
-                          : sum.intra_node ? " (INTRA-NODE: one node, its two halves)" : "";
-    char header[1024];
-    std::snprintf(header, sizeof header, "nodecomm (mpilat %s): %s - %s%s, K = %lld pairs, %lld sizes, %.1f s\n\n",
-                  MPILAT_VERSION_STRING, sum.host_a, sum.host_b, between, static_cast<long long>(sum.kmax),
-                  static_cast<long long>(sum.nsizes), sum.wall_s);
-    // Stopped while the sizes were chosen (the first seconds): no k-pair point to write, status 3 still.
-    if (nobs == 0) std::fputs(header, stdout);
-    const int fitted = nobs > 0 ? fit_and_write(s, cmd, measured, obs, header) : status == DRIVER_PARTIAL ? DRIVER_PARTIAL : DRIVER_FAILED;
-    if (nobs == 0)
-      std::fprintf(stderr, "nodecomm: stopped %s while the sizes were chosen, before any k-pair point was "
-                           "timed: no files\n", driver_stop_cause());
-    if (fitted != DRIVER_DONE) status = fitted == DRIVER_BAD_INPUT ? DRIVER_FAILED : fitted;
-    if (status == DRIVER_PARTIAL && nobs > 0)
-      std::fprintf(stderr, "nodecomm: stopped %s: the files hold the points measured\n", driver_stop_cause());
-  }
-  lat_nodecomm_free(&measured);
-  driver_bcast_int_politely(&status);
-  driver_finalize(status);
-  return status;
+  return finish_measurement(
+      "nodecomm", rc, rank, 0,
+      [&](int ended) {
+        lat_nodecomm_summary sum;
+        lat_nodecomm_get_summary(measured, &sum);
+        std::vector<lat_maxrate_obs> obs(static_cast<size_t>(sum.npoints));
+        int64_t nobs = 0;
+        lat_nodecomm_observations(measured, sum.npoints, obs.data(), &nobs);
+        obs.resize(static_cast<size_t>(nobs));
+        const char *between = sum.sides == LAT_SIDES_SOCKET ? " (INTRA-NODE: two sockets of one node)"
+                              : sum.sides == LAT_SIDES_HALVES && s.opts.sides == LAT_SIDES_SOCKET
+                                  ? " (INTRA-NODE: one socket, or sockets unknown: its two halves, not two sockets)"
+                              : sum.intra_node ? " (INTRA-NODE: one node, its two halves)" : "";
+        char header[1024];
+        std::snprintf(header, sizeof header, "nodecomm (mpilat %s): %s - %s%s, K = %lld pairs, %lld sizes, %.1f s\n\n",
+                      MPILAT_VERSION_STRING, sum.host_a, sum.host_b, between, static_cast<long long>(sum.kmax),
+                      static_cast<long long>(sum.nsizes), sum.wall_s);
+        // Stopped while the sizes were chosen (the first seconds): no k-pair point to write, ended 3 still.
+        if (nobs == 0) std::fputs(header, stdout);
+        const int fitted = nobs > 0                   ? fit_and_write(s, cmd, measured, obs, header)
+                           : ended == DRIVER_PARTIAL ? DRIVER_PARTIAL
+                                                      : DRIVER_FAILED;
+        if (nobs == 0)
+          std::fprintf(stderr, "nodecomm: stopped %s while the sizes were chosen, before any k-pair point was "
+                               "timed: no files\n", driver_stop_cause());
+        if (fitted != DRIVER_DONE) ended = fitted == DRIVER_BAD_INPUT ? DRIVER_FAILED : fitted;
+        if (ended == DRIVER_PARTIAL && nobs > 0) driver_stopped_note("nodecomm", "the files hold the points measured");
+        return ended;
+      },
+      [&] { lat_nodecomm_free(&measured); });
 }

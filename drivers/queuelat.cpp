@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "driver_finish.hpp"
 #include "driver_options.hpp"
 #include "driver_support.h"
 #include "mpilat.h"
@@ -92,26 +93,17 @@ int main(int argc, char **argv) {
                                  lengths.empty() ? nullptr : lengths.data(), static_cast<int64_t>(fractions.size()),
                                  fractions.empty() ? nullptr : fractions.data(), static_cast<int64_t>(sizes.size()),
                                  sizes.empty() ? nullptr : sizes.data(), nullptr, &q);
-  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) return driver_measurement_failed("queuelat", rc, rank);
-  status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
-  if (rank == 0) {
-    const std::string cmd = command_line_of(argc, argv);
-    if (const int wrote = lat_write_queue_files(outdir.c_str(), cmd.c_str(), q, noplot ? 0 : 1); wrote != LAT_SUCCESS) {
-      std::fprintf(stderr, "queuelat: writing queuelat.*: %s\n", lat_last_error_message());
-      status = driver_write_failed_status(wrote);
-    } else {
-      const std::string table = (outdir.empty() ? std::string(".") : outdir) + "/queuelat.txt";
-      if (FILE *f = std::fopen(table.c_str(), "r")) {
-        char line[4096];
-        while (std::fgets(line, sizeof line, f)) std::fputs(line, stdout);
-        std::fclose(f);
-      }
-      if (status == DRIVER_PARTIAL)
-        std::fprintf(stderr, "queuelat: stopped %s: the files hold the points measured\n", driver_stop_cause());
-    }
-  }
-  lat_queue_free(&q);
-  driver_bcast_int_politely(&status);
-  driver_finalize(status);
-  return status;
+  return finish_measurement(
+      "queuelat", rc, rank, 0,
+      [&](int ended) {
+        const std::string cmd = command_line_of(argc, argv);
+        if (const int wrote = lat_write_queue_files(outdir.c_str(), cmd.c_str(), q, noplot ? 0 : 1); wrote != LAT_SUCCESS) {
+          std::fprintf(stderr, "queuelat: writing queuelat.*: %s\n", lat_last_error_message());
+          return driver_write_failed_status(wrote);
+        }
+        driver_print_file(((outdir.empty() ? std::string(".") : outdir) + "/queuelat.txt").c_str());
+        if (ended == DRIVER_PARTIAL) driver_stopped_note("queuelat", "the files hold the points measured");
+        return ended;
+      },
+      [&] { lat_queue_free(&q); });
 }

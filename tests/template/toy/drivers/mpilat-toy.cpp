@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "driver_finish.hpp"
 #include "driver_options.hpp"
 #include "driver_support.h"
 #include "mpilat.h"
@@ -53,26 +54,17 @@ int main(int argc, char **argv) {
   latency_install_stop_handlers();
   lat_toy t = nullptr;
   const int rc = lat_toy_measure(MPI_COMM_WORLD, &o, &t);
-  if (rc != LAT_SUCCESS && rc != LAT_ERR_INTERRUPTED) return driver_measurement_failed("mpilat-toy", rc, rank);
-  status = rc == LAT_ERR_INTERRUPTED ? DRIVER_PARTIAL : DRIVER_DONE;
-  if (rank == 0) {
-    const std::string cmd = command_line_of(argc, argv);
-    if (const int wrote = lat_write_toy_files(outdir.c_str(), cmd.c_str(), t); wrote != LAT_SUCCESS) {
-      std::fprintf(stderr, "mpilat-toy: writing toy.*: %s\n", lat_last_error_message());
-      status = driver_write_failed_status(wrote);
-    } else {
-      const std::string table = (outdir.empty() ? std::string(".") : outdir) + "/toy.txt";
-      if (FILE *f = std::fopen(table.c_str(), "r")) {
-        char line[4096];
-        while (std::fgets(line, sizeof line, f)) std::fputs(line, stdout);
-        std::fclose(f);
-      }
-      if (status == DRIVER_PARTIAL)
-        std::fprintf(stderr, "mpilat-toy: stopped %s: the files hold the loops measured\n", driver_stop_cause());
-    }
-  }
-  lat_toy_free(&t);
-  driver_bcast_int_politely(&status);
-  driver_finalize(status);
-  return status;
+  return finish_measurement(
+      "mpilat-toy", rc, rank, 0,
+      [&](int ended) {
+        const std::string cmd = command_line_of(argc, argv);
+        if (const int wrote = lat_write_toy_files(outdir.c_str(), cmd.c_str(), t); wrote != LAT_SUCCESS) {
+          std::fprintf(stderr, "mpilat-toy: writing toy.*: %s\n", lat_last_error_message());
+          return driver_write_failed_status(wrote);
+        }
+        driver_print_file(((outdir.empty() ? std::string(".") : outdir) + "/toy.txt").c_str());
+        if (ended == DRIVER_PARTIAL) driver_stopped_note("mpilat-toy", "the files hold the loops measured");
+        return ended;
+      },
+      [&] { lat_toy_free(&t); });
 }
