@@ -34,7 +34,7 @@ namespace lat {
 
 namespace {
 
-enum Tag { kTagOp = 21, kTagCommand = 22, kTagName = 23, kTagWarm = 24 };
+enum Tag { kTagOp = 21, kTagCommand = 22, kTagMembers = 23, kTagWarm = 24 };
 enum Kind : int64_t { kWarmup = 1, kMeasure = 2, kEnd = 3 };
 
 /// What the leading rank tells the others to do next: one sample, the warm-up, or the end.
@@ -102,9 +102,8 @@ struct Participant {
   int64_t slot_bytes = kSlotAlign;
   SlotWalk walk;  // the cache-cold walk: continues across samples and passes
   double timeout_s = 0.0;
-  bool yield = false;  // bisect: many ranks, perhaps more than cores; waits between samples yield
   std::string peer;
-  FailureListener *listener = nullptr;
+  RunContext *run = nullptr;  // the run's wait mode, watchdog, meeting, clock and progress line
   MPI_Request persistent[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // LAT_SWEEP_PERSISTENT: receive, send
   int vector_stride = 0, vector_type = 0;  // LAT_SWEEP_PINGPONG's strided messages (lat_sweep_options)
   MPI_Datatype type = MPI_BYTE;           // a sample's message type (MessageType)
@@ -114,7 +113,7 @@ struct Participant {
   Waiting waiting(const char *phase, const char *who, double extra_s = 0.0) const {
     return {lib_rank, who, phase, timeout_s > 0.0 ? timeout_s + extra_s : 0.0};
   }
-  void wait(MPI_Request &req, const Waiting &w) const { wait_as(yield, req, w, listener); }
+  void wait(MPI_Request &req, const Waiting &w) const { run->wait(req, w); }
 };
 
 template <int Pattern, bool Initiator>
@@ -451,35 +450,34 @@ class MessageType {
 /// One sample on any participant: the work communicator's barrier so all pairs start together, then
 /// n_avg operations, timed on initiators. Returns the time per operation in us (0 on responders).
 template <class Clock>
-double sample(const Clock &clock, Participant &p, const Command &c, StallWatch &stall) {
+double sample(const Clock &clock, Participant &p, const Command &c) {
   const MessageType message(p, c.size);
   const int count = static_cast<int>(is_overlap(p.pattern) ? p.overlap_bytes : message.count());
   const int64_t work = is_overlap(p.pattern) ? c.size : 0;
   const PersistentRequests persistent(p, count);
-  barrier_before_timing(p.work, p.yield, p.waiting("phase 'sweep': the barrier before a sample", "the other ranks of the sweep"),
-                        p.listener);
+  p.run->meet("phase 'sweep': the barrier before a sample");
   double acc = 1.0, per_op = 0.0;
-  int failed;
-  stall.enter(c.seed);
+  int failed = MPI_SUCCESS;
   double seconds = 0.0;
-  if (p.pattern == LAT_SWEEP_HALO) {
-    failed = p.verify ? verified_halo_operations(clock, p, count, c.n_avg, c.seed, seconds)
-                      : halo_operations(clock, p, count, c.n_avg, seconds);
-  } else if (p.pattern == LAT_SWEEP_GOP) {
-    failed = p.verify ? verified_gop_operations(clock, p, count, c.n_avg, c.seed, seconds)
-                      : gop_operations(clock, p, count, c.n_avg, seconds);
-  } else if (p.verify) {
-    failed = p.initiator ? run_verified<true>(clock, p, count, work, c.n_avg, acc, c.seed, seconds)
-                         : run_verified<false>(clock, p, count, work, c.n_avg, acc, c.seed, seconds);
-  } else if (p.initiator) {
-    const double t1 = clock.now();
-    failed = run_operations<true>(p, count, work, c.n_avg, acc);
-    seconds = clock.now() - t1;
-  } else {
-    failed = run_operations<false>(p, count, work, c.n_avg, acc);
-  }
+  p.run->timed(c.seed, p.peer_lib, [&] {
+    if (p.pattern == LAT_SWEEP_HALO) {
+      failed = p.verify ? verified_halo_operations(clock, p, count, c.n_avg, c.seed, seconds)
+                        : halo_operations(clock, p, count, c.n_avg, seconds);
+    } else if (p.pattern == LAT_SWEEP_GOP) {
+      failed = p.verify ? verified_gop_operations(clock, p, count, c.n_avg, c.seed, seconds)
+                        : gop_operations(clock, p, count, c.n_avg, seconds);
+    } else if (p.verify) {
+      failed = p.initiator ? run_verified<true>(clock, p, count, work, c.n_avg, acc, c.seed, seconds)
+                           : run_verified<false>(clock, p, count, work, c.n_avg, acc, c.seed, seconds);
+    } else if (p.initiator) {
+      const double t1 = clock.now();
+      failed = run_operations<true>(p, count, work, c.n_avg, acc);
+      seconds = clock.now() - t1;
+    } else {
+      failed = run_operations<false>(p, count, work, c.n_avg, acc);
+    }
+  });
   if (p.initiator) per_op = seconds * 1e6 / (static_cast<double>(c.n_avg) * messages_per_operation(p.pattern));
-  stall.leave(c.seed);
   g_compute_sink = acc;
   if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "the operations of a sample (MPI_Send/MPI_Recv/MPI_Isend/MPI_Irecv/MPI_Start/MPI_Wait)");
   return per_op;
@@ -523,7 +521,7 @@ void warm_up(const Clock &clock, Participant &p, int64_t largest) {
 
 /// The ranks of the work communicator other than the leader: obey commands until the end.
 template <class Clock>
-void follow_sweep(const Clock &clock, Participant &p, int64_t largest, double first_extra_s, StallWatch &stall) {
+void follow_sweep(const Clock &clock, Participant &p, int64_t largest, double first_extra_s) {
   double extra_s = first_extra_s;
   for (;;) {
     Command c;
@@ -536,7 +534,7 @@ void follow_sweep(const Clock &clock, Participant &p, int64_t largest, double fi
       warm_up(clock, p, largest);
       continue;
     }
-    double mine[2] = {sample(clock, p, c, stall), stop_requested() ? 1.0 : 0.0};
+    double mine[2] = {sample(clock, p, c), stop_requested() ? 1.0 : 0.0};
     check_mpi(MPI_Ireduce(mine, nullptr, 2, MPI_DOUBLE, MPI_MAX, 0, p.work, &req), "MPI_Ireduce");
     p.wait(req, p.waiting("phase 'sweep': handing in a sample", "the leading rank"));
   }
@@ -581,8 +579,7 @@ int64_t operations_per_sample(const lat_sweep_options &opts, double clock_error_
 /// The leading rank: runs the engine, whose every sample is a command to all participants.
 template <class Clock>
 SweepOutcome lead(const Clock &clock, Participant &p, const lat_sweep_options &opts, const SweepPlan &plan,
-                  const lat_timer_result &cal, int nmembers, std::map<int64_t, SizeExtras> &extras,
-                  StallWatch &stall) {
+                  const lat_timer_result &cal, int nmembers, std::map<int64_t, SizeExtras> &extras) {
   int64_t seed = 0;
   bool peer_stopped = false;
   auto command_all = [&](const Command &c) {
@@ -592,7 +589,7 @@ SweepOutcome lead(const Clock &clock, Participant &p, const lat_sweep_options &o
   auto run = [&](int64_t size, int64_t n) {
     const Command c{kMeasure, size, n, ++seed};
     command_all(c);
-    double mine[2] = {sample(clock, p, c, stall), stop_requested() ? 1.0 : 0.0}, all[2] = {0.0, 0.0};
+    double mine[2] = {sample(clock, p, c), stop_requested() ? 1.0 : 0.0}, all[2] = {0.0, 0.0};
     MPI_Request req;
     check_mpi(MPI_Ireduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, 0, p.work, &req), "MPI_Ireduce");
     p.wait(req, p.waiting("phase 'sweep': the samples of the other pairs", "the other ranks of the sweep"));
@@ -644,10 +641,9 @@ SweepOutcome lead(const Clock &clock, Participant &p, const lat_sweep_options &o
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   auto stop = [&] { return stop_requested() || peer_stopped; };
-  Progress progress(opts.progress != 0, "size sweep");
-  auto report = [&](int64_t done, int64_t total) { progress.update(done, total); };
+  auto report = [&](int64_t done, int64_t total) { p.run->progress(done, total); };
   SweepOutcome out = run_sweep(plan, measure, elapsed, stop, report);
-  progress.finish(out.measurements, out.measurements);
+  p.run->progress_finish(out.measurements, out.measurements);
   command_all({kEnd, 0, 0, 0});
   for (auto &e : extras)
     if (e.second.compute_us < 0.0) e.second.compute_us = 0.0;
@@ -699,9 +695,9 @@ int work_index(const Layout &layout, int lib_rank) {
 }
 
 /// A member's place in its pair and the pattern's settings.
-void join_pair(Participant &p, const Layout &layout, int rank, const lat_sweep_options &opts, MPI_Comm work,
-               FailureListener *listener) {
-  p.work = work;
+void join_pair(Participant &p, const Layout &layout, int rank, const lat_sweep_options &opts, RunContext &run) {
+  p.work = run.comm();
+  p.run = &run;
   for (const auto &pair : layout.pairs) {
     if (pair.first == rank || pair.second == rank) {
       p.initiator = pair.first == rank;
@@ -734,25 +730,17 @@ void join_pair(Participant &p, const Layout &layout, int rank, const lat_sweep_o
   p.overlap_bytes = opts.overlap_bytes;
   p.verify = opts.verify != 0;
   p.timeout_s = opts.timeout_s;
-  p.yield = (opts.bisect != 0 || every_rank_pattern(opts.pattern)) && layout.members.size() > 2;
-  p.listener = listener;
   if (is_overlap(p.pattern)) g_compute_sink = overlap_compute(0);  // its arrays made before any clock read
 }
 
 /// The leading rank's sweep: its partner's name, the calibration (a stop there ends every follower), the
 /// engine, and the result with where it ran.
 SweepResult lead_sweep(Participant &p, const Layout &layout, const lat_sweep_options &opts, const SweepPlan &plan,
-                       const lat_timer_result *calibration, const char *name, StallWatch &stall) {
+                       const lat_timer_result *calibration) {
   const int leader = layout.leader(), first_partner = layout.pairs.front().second;
-  char partner_name[MPI_MAX_PROCESSOR_NAME + 1] = {};
-  if (first_partner == leader) {  // memcpy: the rank alone
-    copy_c_string(partner_name, name);
-  } else {
-    MPI_Request req;
-    check_mpi(MPI_Irecv(partner_name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, work_index(layout, first_partner),
-                        kTagName, p.work, &req), "MPI_Irecv (name)");
-    p.wait(req, p.waiting("phase 'start': the partner's processor name", p.peer.c_str()));
-  }
+  // The processor names, exchanged by the run context (memcpy: the partner is this rank).
+  const std::string &name = p.run->hosts()[static_cast<size_t>(p.run->rank())];
+  const std::string &partner_name = p.run->hosts()[static_cast<size_t>(work_index(layout, first_partner))];
   const Calibration c = leader_calibration(calibration, opts.timer, opts.nr, leader, opts.progress != 0);
   const lat_timer_result &cal = c.result;
   std::map<int64_t, SizeExtras> extras;
@@ -764,8 +752,8 @@ SweepResult lead_sweep(Participant &p, const Layout &layout, const lat_sweep_opt
     }
     out.end = SweepEnd::kStopped;
   } else {
-    out = with_clock(opts.timer, [&](const auto &clock) {
-      return lead(clock, p, opts, plan, cal, static_cast<int>(layout.members.size()), extras, stall);
+    out = p.run->with_clock([&](const auto &clock) {
+      return lead(clock, p, opts, plan, cal, static_cast<int>(layout.members.size()), extras);
     });
   }
   const bool halo = opts.pattern == LAT_SWEEP_HALO;
@@ -783,8 +771,8 @@ SweepResult lead_sweep(Participant &p, const Layout &layout, const lat_sweep_opt
   r.summary.min_ov_us = cal.min_ov_us;
   r.summary.source = leader;
   r.summary.dest = first_partner;
-  copy_c_string(r.summary.source_host, name);
-  copy_c_string(r.summary.dest_host, partner_name);
+  copy_c_string(r.summary.source_host, name.c_str());
+  copy_c_string(r.summary.dest_host, partner_name.c_str());
   return r;
 }
 
@@ -857,11 +845,21 @@ int64_t first_mismatch(const unsigned char *buf, size_t n, uint64_t seed, int se
 
 namespace {
 
-/// The size sweep's parts of the measurement harness (lib/common/harness.hpp).
+/// The size sweep's parts of the measurement harness (lib/common/harness.hpp), in its run-context form: the
+/// leading rank runs the engine, whose every sample is a command to the other members.
 class SizeSweep {
  public:
+  using Result = SweepResult;
+
   SizeSweep(const lat_sweep_options &opts, int64_t nsizes, const int64_t *sizes, const lat_timer_result *calibration)
       : opts_(opts), nsizes_(nsizes), sizes_(sizes), calibration_(calibration) {}
+
+  /// Waiting ranks yield where many pairs or every rank take part (perhaps more ranks than cores), else spin.
+  RunSettings settings() const {
+    const bool many = (opts_.bisect != 0 || every_rank_pattern(opts_.pattern)) && layout_.members.size() > 2;
+    return {opts_.timeout_s, opts_.timer, opts_.progress != 0, "size sweep", "phase 'sweep': the operations of a sample",
+            many ? LAT_WAIT_YIELD : LAT_WAIT_SPIN};
+  }
 
   std::string check(MeasurementFrame &frame) {
     rank_ = frame.rank();
@@ -881,51 +879,26 @@ class SizeSweep {
     return s;
   }
 
-  Members members(MeasurementFrame &frame) {
-    if (std::find(layout_.members.begin(), layout_.members.end(), rank_) != layout_.members.end())
-      listener_ = &frame.listener();
-    return Members::some(layout_.members, layout_.leader(), kTagName);
-  }
+  Members members(MeasurementFrame &) { return Members::some(layout_.members, layout_.leader(), kTagMembers); }
 
   std::string allocate(bool measuring) { return measuring ? allocate_buffers(p_, opts_, plan_) : ""; }
 
-  std::vector<char> lead(MPI_Comm work) {
-    char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
-    StallWatch stall = join(work, name);
-    SweepResult r = lead_sweep(p_, layout_, opts_, plan_, calibration_, name, stall);
+  SweepResult lead(RunContext &run) {
+    join_pair(p_, layout_, rank_, opts_, run);
+    SweepResult r = lead_sweep(p_, layout_, opts_, plan_, calibration_);
     r.summary.nprocs = size_;
     r.summary.llc_bytes = last_level_cache_bytes();  // after the timing: hwloc's topology costs tens of ms
-    return to_bytes(r.fields());
-  }
-
-  void follow(MPI_Comm work) {
-    char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
-    StallWatch stall = join(work, name);
-    if (rank_ == layout_.pairs.front().second)
-      check_mpi(MPI_Send(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, 0, kTagName, p_.work), "MPI_Send (name)");
-    with_clock(opts_.timer, [&](const auto &clock) {
-      follow_sweep(clock, p_, largest_message(opts_, plan_.sizes), follower_first_wait_s(calibration_, opts_.nr), stall);
-    });
-  }
-
-  void note_disturbance(const Disturbance &d) { disturbance_ = d; }
-
-  SweepResult result(std::vector<char> bytes) const {
-    SweepResult r;
-    from_bytes(bytes, r.fields());
-    set_disturbance(r.summary, disturbance_);
     return r;
   }
 
- private:
-  /// A member's place in its pair, its watchdog and its processor's name.
-  StallWatch join(MPI_Comm work, char *name) {
-    join_pair(p_, layout_, rank_, opts_, work, listener_);
-    int len = 0;
-    check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
-    return StallWatch(opts_.timeout_s, rank_, p_.peer_lib, "phase 'sweep': the operations of a sample");
+  void follow(RunContext &run) {
+    join_pair(p_, layout_, rank_, opts_, run);
+    run.with_clock([&](const auto &clock) {
+      follow_sweep(clock, p_, largest_message(opts_, plan_.sizes), follower_first_wait_s(calibration_, opts_.nr));
+    });
   }
 
+ private:
   const lat_sweep_options &opts_;
   int64_t nsizes_;
   const int64_t *sizes_;
@@ -934,8 +907,6 @@ class SizeSweep {
   Layout layout_;
   SweepPlan plan_;
   Participant p_;
-  FailureListener *listener_ = nullptr;
-  Disturbance disturbance_;
 };
 
 }  // namespace

@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_legacy_make.sh SOURCE_DIR "MPIEXEC [flags]" MPICC MPICXX MPIF90: Makefile.legacy with only the
 # MPI wrappers (of the MPI this build uses) on the PATH builds and installs both archives and the
-# drivers, and the drivers run.
+# drivers, the template capability's included, and the drivers run.
 set -eu
 src=$1 mpiexec=$2 mpicc=$3 mpicxx=$4 mpif90=$5
 work=$(mktemp -d)
@@ -14,14 +14,21 @@ ln -s "$(command -v "$mpif90")" "$work/bin/mpif90"
 for t in make ar sed mkdir cp rm sh gcc g++ gfortran as ld grep; do
   p=$(command -v "$t") && ln -s "$p" "$work/bin/$t"
 done
+# The tree with the template capability in it (tests/tools/template_tree.sh): Makefile.legacy builds a new
+# capability from the lists gen-abi.py writes, and its driver runs (the CMake build of the same copy is
+# template_capability's).
+# shellcheck source=../tools/template_tree.sh
+. "$src/tests/tools/template_tree.sh"
+make_template_tree "$src" "$work/tree"
+tree=$work/tree
 # -O0: this checks that Makefile.legacy builds, installs and runs with the wrappers alone, not the
 # optimiser (the CMake builds compile optimised); it takes half the time.
 flags=(CFLAGS="-O0" CXXFLAGS="-O0" FFLAGS="-O0")
-PATH="$work/bin" make -s -C "$src" -f Makefile.legacy BUILD="$work/build" "${flags[@]}" -j "$(nproc)"
-PATH="$work/bin" PREFIX="$work/prefix" make -s -C "$src" -f Makefile.legacy BUILD="$work/build" "${flags[@]}" install
+PATH="$work/bin" make -s -C "$tree" -f Makefile.legacy BUILD="$work/build" "${flags[@]}" -j "$(nproc)"
+PATH="$work/bin" PREFIX="$work/prefix" make -s -C "$tree" -f Makefile.legacy BUILD="$work/build" "${flags[@]}" install
 for f in lib/libmpilat.a lib/libmpilat_fortran.a include/mpilat.h include/mpilat_version.h \
          include/mpilat/legacy/mpilat.mod include/mpilat/legacy/mpilat_collective.mod bin/latency bin/mpptest bin/queuelat \
-         bin/mpilat-compare bin/mpilat-coll; do
+         bin/mpilat-compare bin/mpilat-coll bin/mpilat-toy include/mpilat/legacy/mpilat_toy.mod; do
   [ -e "$work/prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 cd "$work"
@@ -37,4 +44,6 @@ cp latency.json again.json
 [ -s compare.json ] && [ -s compare.csv ]
 $mpiexec -n 2 "$work/prefix/bin/mpilat-coll" --quick --ops allreduce --sizes 8 --reps 5 --noplot --noprogress > /dev/null
 [ -s mpilat-coll.json ] && [ -s mpilat-coll.txt ]
+$mpiexec -n 2 "$work/prefix/bin/mpilat-toy" --reps 5 --iters 10 --noprogress > /dev/null
+[ -s toy.json ] && [ -s toy.txt ]
 echo "legacy_makefile: 1 passed, 0 failed"

@@ -19,38 +19,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../driver/checks.sh
 . "$here/../driver/checks.sh"  # the scratch directory, now the current one, removed at exit
 
-# The tree as it is (tracked and new files, not the build folders).
-mkdir tree
-if git -C "$src" rev-parse --git-dir > /dev/null 2>&1; then
-  (cd "$src" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -) | tar -xf - -C tree
-else
-  tar -C "$src" --exclude='./build*' -cf - . | tar -xf - -C tree
-fi
-[ -f tree/CMakeLists.txt ] && ok || { bad "the tree was not copied"; finish_checks template_capability; }
-# Its own files, then the registrations (inserted before the header's end, appended to the others).
-cp -r "$src/tests/template/toy/." tree/
-python3 - "$src/tests/template/registrations" tree <<'PY'
-import os, sys
-regs, tree = sys.argv[1:3]
-for base, _, names in os.walk(regs):
-    for name in names:
-        rel = os.path.relpath(os.path.join(base, name), regs)
-        block = open(os.path.join(base, name)).read()
-        path = os.path.join(tree, rel)
-        text = open(path).read()
-        if rel == os.path.join('include', 'mpilat.h'):
-            end = '#ifdef __cplusplus\n}\n#endif\n\n#include "mpilat_sized.h"'
-            if text.count(end) != 1:
-                sys.exit(f'{rel}: its end ({end!r}) not found once')
-            text = text.replace(end, block + end)
-        else:
-            text += block
-        open(path, 'w').write(text)
-PY
-[ $? = 0 ] && ok || bad "the registrations could not be applied"
-
-# Generate: the template's spec is all gen-abi needs besides the registrations above.
-(cd tree && python3 scripts/gen-abi.py > ../gen.log 2>&1) && ok || bad "gen-abi.py: $(tail -5 gen.log)"
+# The tree with the template capability in it, generated (tests/tools/template_tree.sh).
+# shellcheck source=template_tree.sh
+. "$here/template_tree.sh"
+make_template_tree "$src" tree 2> make.log && ok || { bad "the tree with the toy: $(cat make.log)"; finish_checks template_capability; }
 for f in fortran/mpilat_toy.F90 fortran/mpilat_toy_wrappers.inc fortran/types/mpilat_types_toy.F90 lib/generated/capi_entries.cpp; do
   grep -q toy "tree/$f" 2> /dev/null && ok || bad "gen-abi.py did not write the toy into $f"
 done
