@@ -32,18 +32,22 @@ for f in lib/libmpilat.a lib/libmpilat_fortran.a include/mpilat.h include/mpilat
   [ -e "$work/prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 cd "$work"
+# Each file written and not empty (a `[ -s a ] && [ -s b ]` whose first test fails would not stop set -e).
+written() {
+  for f in "$@"; do [ -s "$f" ] || { echo "FAIL: $f not written"; exit 1; }; done
+}
 $mpiexec -n 2 "$work/prefix/bin/latency" --quick --no-progress --ntrial 200 > /dev/null
 grep -q '^ntrial = 200$' latency.summary.output
 $mpiexec -n 2 "$work/prefix/bin/mpptest" -sizelist 0,64 -sample_reps 2 -n_stable 0 -nr 4096 -noplot -gnuplot -noprogress > /dev/null
-[ -s mppout.json ] && [ -s mppout.gpl ]
+written mppout.json mppout.gpl
 $mpiexec -n 2 "$work/prefix/bin/queuelat" --lengths 0,10 --iters 2 --reps 1 --nr 4096 --noplot --noprogress > /dev/null
-[ -s queuelat.json ] && [ -s queuelat.txt ]
+written queuelat.json queuelat.txt
 # Two files (one file given twice is refused: a launch counted twice).
 cp latency.json again.json
 "$work/prefix/bin/mpilat-compare" latency.json -- again.json --noplot > /dev/null 2>&1
-[ -s compare.json ] && [ -s compare.csv ]
+written compare.json compare.csv
 $mpiexec -n 2 "$work/prefix/bin/mpilat-coll" --quick --ops allreduce --sizes 8 --reps 5 --noplot --noprogress > /dev/null
-[ -s mpilat-coll.json ] && [ -s mpilat-coll.txt ]
+written mpilat-coll.json mpilat-coll.txt
 $mpiexec -n 2 "$work/prefix/bin/mpilat-toy" --reps 5 --iters 10 --noprogress > /dev/null
-[ -s toy.json ] && [ -s toy.txt ]
+written toy.json toy.txt
 echo "legacy_makefile: 1 passed, 0 failed"
