@@ -27,20 +27,23 @@ RunContext::RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSetting
   place_ = place_of_this_rank(comm, lib_rank_);
   const bool oversubscribed = any_node_oversubscribed(comm, place_, waiting("the places"), listener);
   yield_ = settings.wait == LAT_WAIT_AUTO ? oversubscribed : settings.wait == LAT_WAIT_YIELD;
-  // The processor names, once for the run (a report names the hosts; the watchdog's messages the ranks).
-  char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
+  // Every rank's processor name and rank in the library's communicator, once for the run, in one exchange (a
+  // report names the hosts; the watchdog's messages the ranks).
+  struct Who {
+    int lib_rank;
+    char name[MPI_MAX_PROCESSOR_NAME + 1];
+  } mine{lib_rank_, {}};
   int len = 0;
-  check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
-  std::vector<char> all(static_cast<size_t>(size_) * (MPI_MAX_PROCESSOR_NAME + 1));
+  check_mpi(MPI_Get_processor_name(mine.name, &len), "MPI_Get_processor_name");
+  std::vector<Who> all(static_cast<size_t>(size_));
   MPI_Request req;
-  check_mpi(MPI_Iallgather(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR,
-                           comm, &req),
-            "MPI_Iallgather");
-  wait_as(yield_, req, waiting("the processor names"), listener);
-  for (int r = 0; r < size_; ++r) hosts_.emplace_back(all.data() + static_cast<size_t>(r) * (MPI_MAX_PROCESSOR_NAME + 1));
-  lib_ranks_.resize(static_cast<size_t>(size_));
-  check_mpi(MPI_Iallgather(&lib_rank_, 1, MPI_INT, lib_ranks_.data(), 1, MPI_INT, comm, &req), "MPI_Iallgather");
-  wait_as(yield_, req, waiting("the ranks"), listener);
+  const int bytes = static_cast<int>(sizeof mine);
+  check_mpi(MPI_Iallgather(&mine, bytes, MPI_BYTE, all.data(), bytes, MPI_BYTE, comm, &req), "MPI_Iallgather");
+  wait_as(yield_, req, waiting("the processor names and ranks"), listener);
+  for (const Who &w : all) {
+    hosts_.emplace_back(w.name);
+    lib_ranks_.push_back(w.lib_rank);
+  }
   // Two ranks: the watchdog names the one waited for (more: "the other ranks of the collective call").
   if (size_ == 2) watch_.set_peer(lib_ranks_[static_cast<size_t>(1 - rank_)]);
   // A barrier cannot tell which rank is missing: a wait's message names the others, up to kNamedPeers.
