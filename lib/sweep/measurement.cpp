@@ -20,14 +20,11 @@
 #include "common/clock.hpp"
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
-#include "common/failure_notes.hpp"
 #include "common/bytes.hpp"
 #include "common/harness.hpp"
 #include "common/c_string.hpp"
 #include "common/waits.hpp"
 #include "common/error.hpp"
-#include "common/progress.hpp"
-#include "common/watchdog.hpp"
 #include "common/stop.hpp"
 
 namespace lat {
@@ -102,7 +99,6 @@ struct Participant {
   int64_t slot_bytes = kSlotAlign;
   SlotWalk walk;  // the cache-cold walk: continues across samples and passes
   double timeout_s = 0.0;
-  std::string peer;
   RunContext *run = nullptr;  // the run's wait mode, watchdog, meeting, clock and progress line
   MPI_Request persistent[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // LAT_SWEEP_PERSISTENT: receive, send
   int vector_stride = 0, vector_type = 0;  // LAT_SWEEP_PINGPONG's strided messages (lat_sweep_options)
@@ -723,7 +719,6 @@ void join_pair(Participant &p, const Layout &layout, int rank, const lat_sweep_o
     p.nranks = static_cast<int>(layout.members.size());
   }
   p.peer_work = work_index(layout, p.peer_lib);
-  p.peer = "rank " + std::to_string(p.peer_lib);
   p.pattern = opts.pattern;
   p.vector_stride = opts.vector_stride;
   p.vector_type = opts.vector_type;

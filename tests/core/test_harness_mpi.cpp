@@ -135,7 +135,7 @@ void nobody_measures(void **) {
 /// context said (the stop agreed, the wait mode, its host), and the harness makes the result everywhere.
 struct ContextToy {
   struct Summary {
-    int64_t ranks = 0, stops_seen = 0, yields = 0, hosts_right = 0, timed = 0, completed_ranks_seen = 0;
+    int64_t ranks = 0, stops_seen = 0, yields = 0, hosts_right = 0, timed = 0, completed_ranks_seen = 0, peers_named = 0;
     int warnings = 0;
     double runqueue_share_max = 0.0;
     int runqueue_rank = -2;
@@ -160,7 +160,7 @@ struct ContextToy {
   lat::Members members(lat::MeasurementFrame &) { return lat::Members::every_rank(0); }
   std::string allocate(bool) { return ""; }
   /// Every rank: what its context says, summed on the leader.
-  int64_t seen[5] = {0, 0, 0, 0, 0};
+  int64_t seen[6] = {0, 0, 0, 0, 0, 0};
   void body(lat::RunContext &run) {
     if (stop_on_rank1 && run.rank() == 1) lat_request_stop();
     const bool stop = run.stop_agreed();
@@ -170,16 +170,20 @@ struct ContextToy {
     MPI_Get_processor_name(name, &len);
     run.meet();
     const int64_t timed = run.timed(0, [] { return int64_t{1}; });
-    int64_t mine[5] = {1, stop ? 1 : 0, run.yield() ? 1 : 0,
+    // A wait's message names the other ranks (library ranks 0..2 here, every rank measuring).
+    std::string others;
+    for (int r = 0; r < run.size(); ++r)
+      if (r != run.rank()) others += (others.empty() ? "ranks " : ", ") + std::to_string(r);
+    int64_t mine[6] = {1, stop ? 1 : 0, run.yield() ? 1 : 0,
                        static_cast<int64_t>(run.hosts().size()) == run.size() && run.hosts()[static_cast<size_t>(run.rank())] == name,
-                       timed};
-    MPI_Reduce(mine, seen, 5, MPI_INT64_T, MPI_SUM, run.leader(), run.comm());
+                       timed, others == run.waiting("x").peers ? 1 : 0};
+    MPI_Reduce(mine, seen, 6, MPI_INT64_T, MPI_SUM, run.leader(), run.comm());
   }
   Result lead(lat::RunContext &run) {
     body(run);
     Result r;
     r.summary.ranks = seen[0], r.summary.stops_seen = seen[1], r.summary.yields = seen[2];
-    r.summary.hosts_right = seen[3], r.summary.timed = seen[4];
+    r.summary.hosts_right = seen[3], r.summary.timed = seen[4], r.summary.peers_named = seen[5];
     return r;
   }
   void follow(lat::RunContext &run) { body(run); }
@@ -207,6 +211,7 @@ void the_run_context_on_every_rank(void **) {
   assert_int_equal(r.summary.ranks, 3);       // the leader's result on every rank
   assert_int_equal(r.summary.stops_seen, 0);  // no stop asked
   assert_int_equal(r.summary.hosts_right, 3); // every rank's name, in the communicator's order
+  assert_int_equal(r.summary.peers_named, 3); // "ranks 1, 2" on rank 0, and so on
   assert_int_equal(r.summary.timed, 3);       // timed() gives the body's value
   // The wait mode decided once, alike on every rank: yield exactly where a machine holds more ranks than
   // processors (3 ranks on this 2-processor machine: yes).
