@@ -145,14 +145,18 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 r = float(sys.argv[2])
 assert j["measurement"]["kmax"] == 2, j["measurement"]
-# The largest messages' regime (4 ranks on 2 cores are noisy, and a fresh run once cut the range in two; the
-# figure checked is that of the regime that holds the largest sizes).
+# The best-supported regime: 4 ranks on 2 cores are noisy, and fresh runs have cut the range in two (5 + 3
+# sizes; a CI run under other load gave 62 MB/s for the five and 74, "misfit", for the three). The figure
+# checked is that of the regime with the most sizes, the larger sizes' on a tie.
 regimes = j["fit"]["regimes"]
 for g in regimes:
     x = g["models"]["max-rate 3-parameter"]
     print(f"nodecomm K = 2, {g['name']} {g['first_bytes']}..{g['last_bytes']}: RN {x['rn_mbs']} MB/s per round trip, "
           f"{x['rn_per_direction_mbs']} per direction, through a link shaped to {r:g} MB/s; verdict {x['verdict']}")
-m = regimes[-1]["models"]["max-rate 3-parameter"]
+sizes = {p["bytes"] for p in j["points"]}
+held = [sum(g["first_bytes"] <= n <= g["last_bytes"] for n in sizes) for g in regimes]
+best = max(range(len(regimes)), key=lambda i: (held[i], i))
+m = regimes[best]["models"]["max-rate 3-parameter"]
 assert m["rates_are"].startswith("per round trip"), m["rates_are"]
 rn = m["rn_per_direction_mbs"]
 assert abs(m["rn_mbs"] * 2 - rn) < 1e-9 * rn
