@@ -25,10 +25,9 @@
 #include "common/harness.hpp"
 #include "common/memory.hpp"
 #include "common/placement.hpp"
-#include "common/progress.hpp"
 #include "common/stop.hpp"
 #include "common/waits.hpp"
-#include "common/watchdog.hpp"
+#include "common/run_context.hpp"
 #include "sweep/engine.hpp"
 
 namespace lat {
@@ -56,27 +55,27 @@ struct PointPlan {
   int64_t bytes;
 };
 
-/// What every rank needs while it measures.
+/// What every rank needs while it measures: the harness's run context (its communicator, wait mode, waits,
+/// watchdog, progress line), seen as the collective uses it.
 struct Run {
+  RunContext *context = nullptr;
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0, size = 0, root = 0;
   bool yield = false;
-  double timeout_s = 0.0;
   FailureListener *listener = nullptr;
-  const char *all_ranks = "";
-  StallWatch *stall = nullptr;  // the watchdog of every blocking call: a rank that stops answering ends the job
-  int64_t *watched = nullptr;   // the running count of the calls it watched
-  Waiting waiting(const char *phase) const { return {rank, all_ranks, phase, timeout_s}; }
+  int64_t *watched = nullptr;  // the running count of the blocking calls under the watchdog (its steps)
+
+  Run(RunContext &run, int root_, int64_t &count)
+      : context(&run), comm(run.comm()), rank(run.rank()), size(run.size()), root(root_), yield(run.yield()),
+        listener(run.listener()), watched(&count) {}
+  Waiting waiting(const char *phase) const { return context->waiting(phase); }
   SyncWaits sync_waits(bool one_pair_at_a_time) const {
-    return {one_pair_at_a_time, yield, timeout_s, listener, stall, watched};
+    return {one_pair_at_a_time, yield, context->timeout_s(), listener, &context->watch(), watched};
   }
-  /// f(), blocking MPI calls returning MPI's code, under the watchdog.
+  /// f(), blocking MPI calls (and the clock reads around them), as the watchdog's next step.
   template <class F>
-  int watched_call(F &&f) const {
-    stall->enter(*watched);
-    const int rc = f();
-    stall->leave((*watched)++);
-    return rc;
+  decltype(auto) watched_call(F &&f) const {
+    return context->timed((*watched)++, std::forward<F>(f));
   }
   /// The barrier before a timed call: yielding ranks meet again awake (barrier_before_timing), or one
   /// blocking MPI_Barrier under the watchdog.
@@ -261,7 +260,6 @@ class Rounds {
          double run_start_global)
       : clock_(clock), run_(run), o_(o), plan_(plan), window_s_(window_s), sync_(sync), r_(r), bufs_(bufs),
         one_pair_at_a_time_(one_pair_at_a_time), run_start_global_(run_start_global),
-        progress_(o.progress != 0 && run.rank == run.root, "collective rounds"),
         lead_(run.yield ? kLeadYieldS : kLeadStartS) {
     for (int p = 0; p < static_cast<int>(plan.size()); ++p)
       (plan[static_cast<size_t>(p)].mode == LAT_COLL_MODE_SYNC      ? sync_points_
@@ -273,6 +271,7 @@ class Rounds {
   }
 
   void run() {
+    run_.context->begin_progress("collective rounds");  // its estimate of the time left: from the first round
     while (round_ < o_.reps) {
       double ctl[5];
       control(ctl);
@@ -298,9 +297,9 @@ class Rounds {
       next_lead(first_late);
       ++round_;
       ++rounds_since_sync_;
-      progress_.update(round_, o_.reps);
+      run_.context->progress(round_, o_.reps);
     }
-    progress_.finish(round_, o_.reps);
+    run_.context->progress_finish(round_, o_.reps);
     r_.summary.rounds = round_;
   }
 
@@ -361,16 +360,19 @@ class Rounds {
       }
       hold_for_test();
       const long switches = run_.yield ? 0 : involuntary_switches();
-      run_.stall->enter(*run_.watched);  // before the wait: nothing but the call between the clock reads
-      wait_until(clock_, sync_.sync.to_root, start, run_.yield, arrived_late, late);
-      // The start is read afresh, just before the call (ReproMPI's tstart): the read that ended the wait came
-      // up to one read and its conversion earlier, time the call never spent (an MPI_Wtime read is 31 ns here,
-      // 8 % of a 0.4 us allreduce).
-      const double t1 = clock_.now();
+      double t1 = 0.0, t2 = 0.0;
+      // Under the watchdog from before the wait: nothing but the call between the clock reads.
+      const int rc = run_.watched_call([&] {
+        wait_until(clock_, sync_.sync.to_root, start, run_.yield, arrived_late, late);
+        // The start is read afresh, just before the call (ReproMPI's tstart): the read that ended the wait
+        // came up to one read and its conversion earlier, time the call never spent (an MPI_Wtime read is
+        // 31 ns here, 8 % of a 0.4 us allreduce).
+        t1 = clock_.now();
+        const int code = bufs_.call(pp.op, pp.bytes, o_.root, run_.comm);
+        t2 = clock_.now();
+        return code;
+      });
       late = late || arrived_late;
-      const int rc = bufs_.call(pp.op, pp.bytes, o_.root, run_.comm);
-      const double t2 = clock_.now();
-      run_.stall->leave((*run_.watched)++);
       // Preempted after its start read (late into the call, or inside it): as late. Spinning ranks only: a
       // yielding rank's sched_yield counts as an involuntary switch whenever another task runs.
       if (!run_.yield && involuntary_switches() != switches) late = true;
@@ -404,12 +406,14 @@ class Rounds {
         const PointPlan &pp = plan_[static_cast<size_t>(p)];
         const int64_t calls = pp.mode == LAT_COLL_MODE_LOOP ? o_.loop_calls : 1;
         run_.barrier("phase 'rounds': the barrier before a sample");
-        run_.stall->enter(*run_.watched);
-        int rc = MPI_SUCCESS;
-        const double t1 = clock_.now();
-        for (int64_t c = 0; c < calls && rc == MPI_SUCCESS; ++c) rc = bufs_.call(pp.op, pp.bytes, o_.root, run_.comm);
-        const double t2 = clock_.now();
-        run_.stall->leave((*run_.watched)++);
+        double t1 = 0.0, t2 = 0.0;
+        const int rc = run_.watched_call([&] {
+          int code = MPI_SUCCESS;
+          t1 = clock_.now();
+          for (int64_t c = 0; c < calls && code == MPI_SUCCESS; ++c) code = bufs_.call(pp.op, pp.bytes, o_.root, run_.comm);
+          t2 = clock_.now();
+          return code;
+        });
         check_mpi(rc, coll_op_name(pp.op));
         double *rec = &mine_[static_cast<size_t>(p) * kRecordDoubles];
         rec[0] = rec[1] = rec[3] = 0.0;
@@ -470,7 +474,6 @@ class Rounds {
   CollBuffers &bufs_;
   const bool one_pair_at_a_time_;
   const double run_start_global_;
-  Progress progress_;
   double lead_;
   std::vector<int> sync_points_, barrier_points_, loop_points_;
   std::vector<double> mine_, all_;
@@ -480,28 +483,15 @@ class Rounds {
 };
 
 
-/// Where the ranks are, and whether a node holds more ranks than it has processors: the summary's places and
-/// wait mode (run.yield). True when a node is oversubscribed.
-bool find_places(Run &run, const lat_collective_options &o, lat_coll_summary &s) {
-  const LocalPlace local = place_of_this_rank(run.comm, run.rank);
-  int here[2] = {local.kernel_size, local.processors}, worst[2] = {0, 0};
-  std::vector<int> every(static_cast<size_t>(2 * run.size));
-  MPI_Request req;
-  check_mpi(MPI_Iallgather(here, 2, MPI_INT, every.data(), 2, MPI_INT, run.comm, &req), "MPI_Iallgather (places)");
-  wait_yielding(req, run.waiting("phase 'places'"), run.listener);
-  double worst_ratio = -1.0;
-  for (int k = 0; k < run.size; ++k) {
-    const int ranks = every[static_cast<size_t>(2 * k)], procs = every[static_cast<size_t>(2 * k + 1)];
-    const double ratio = procs > 0 ? static_cast<double>(ranks) / procs : 0.0;
-    if (ratio > worst_ratio) worst_ratio = ratio, worst[0] = ranks, worst[1] = procs;
-  }
-  const bool oversubscribed = worst[1] > 0 && worst[0] > worst[1];
-  s.wait = o.wait != LAT_WAIT_AUTO ? o.wait : oversubscribed ? LAT_WAIT_YIELD : LAT_WAIT_SPIN;
-  run.yield = s.wait == LAT_WAIT_YIELD;
-  s.processors = worst[1];
-  s.ranks_on_node = worst[0];
-  s.nprocs = run.size;
-  s.nnodes = local.nnodes;
+/// Where the ranks are and the wait mode, as the run context found them, into the summary. True when a node
+/// holds more ranks than processors.
+bool note_places(const RunContext &context, const lat_collective_options &o, lat_coll_summary &s) {
+  const NodeLoad &busiest = context.busiest_node();
+  s.wait = context.yield() ? LAT_WAIT_YIELD : LAT_WAIT_SPIN;
+  s.processors = busiest.processors;
+  s.ranks_on_node = busiest.ranks;
+  s.nprocs = context.size();
+  s.nnodes = context.place().nnodes;
   s.reps = o.reps;
   s.precision_pct = o.precision_pct;
   s.precision_limit_s = o.precision_pct > 0.0 ? precision_limit_s(o.precision_limit_s) : 0.0;
@@ -509,8 +499,8 @@ bool find_places(Run &run, const lat_collective_options &o, lat_coll_summary &s)
   s.modes = o.modes;
   s.root = o.root;
   s.timer = o.timer;
-  if (oversubscribed) s.warnings |= LAT_WARN_OVERSUBSCRIBED;
-  return oversubscribed;
+  if (context.oversubscribed()) s.warnings |= LAT_WARN_OVERSUBSCRIBED;
+  return context.oversubscribed();
 }
 
 /// The clocks: offset and drift of every rank against rank 0's, and the error that remains, into the
@@ -671,28 +661,30 @@ SyncStartHold g_sync_start_hold;
 
 namespace {
 
-/// The collective's parts of the measurement harness (lib/common/harness.hpp): every rank measures, on the
-/// library's communicator; the root keeps the samples and analyses them, the others get its result less
-/// the samples.
+/// The collective's parts of the measurement harness (lib/common/harness.hpp), in the run-context form: every
+/// rank measures, on the library's communicator; the root keeps the samples and analyses them, the others get
+/// its result less the samples. One watchdog covers every blocking call (the collective calls, the barriers
+/// before them, the clock exchanges), naming no single rank: each involves them all.
 class CollectiveRun {
  public:
+  using Result = CollResult;
   CollectiveRun(const lat_collective_options &o, int64_t nsizes, const int64_t *sizes)
       : o_(o), nsizes_(nsizes), sizes_(sizes), wall_start_(std::chrono::steady_clock::now()) {}
 
+  RunSettings settings() const {
+    return {o_.timeout_s, o_.timer, o_.progress != 0, "collective rounds",
+            "phase 'calls': a collective call or a clock exchange", o_.wait};
+  }
+
   std::string check(MeasurementFrame &frame) {
-    run_.rank = frame.rank();
-    run_.size = frame.size();
-    return check_collective_options(o_, nsizes_, sizes_, run_.size, run_.rank == o_.root);
+    rank_ = frame.rank();
+    size_ = frame.size();
+    return check_collective_options(o_, nsizes_, sizes_, size_, rank_ == o_.root);
   }
 
   std::vector<Shared> shared() const { return collective_shared_values(o_, nsizes_, sizes_); }
 
-  Members members(MeasurementFrame &frame) {
-    run_.comm = frame.comm().get();
-    run_.root = o_.root;
-    run_.timeout_s = o_.timeout_s;
-    run_.listener = &frame.listener();
-    run_.all_ranks = frame.comm().all_ranks();
+  Members members(MeasurementFrame &) {
     r_.options = o_;
     start_ = starting_sizes(o_, nsizes_, sizes_);
     return Members::every_rank(o_.root);
@@ -700,76 +692,80 @@ class CollectiveRun {
 
   std::string allocate(bool) {
     try {
-      bufs_ = std::make_unique<CollBuffers>(o_.ops, start_.back(), run_.size);
+      bufs_ = std::make_unique<CollBuffers>(o_.ops, start_.back(), size_);
     } catch (const std::exception &) {
       return "cannot allocate the buffers of " + std::to_string(start_.back()) + "-byte messages on " +
-             std::to_string(run_.size) + " ranks";
+             std::to_string(size_) + " ranks";
     }
     return "";
   }
 
-  /// The root: the rounds, then the analysis of every sample.
-  std::vector<char> lead(MPI_Comm) {
-    const bool oversubscribed = measure();
+  /// The root: the rounds, then the analysis of every sample; the samples and where it ran stay here.
+  CollResult lead(RunContext &run) {
+    const bool oversubscribed = measure(run);
     analyse_on_root(r_, oversubscribed);
     r_.summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
-    return to_bytes(r_.fields());
+    kept_.series = std::move(r_.series);
+    kept_.host = std::move(r_.host);
+    kept_.mpi_library = std::move(r_.mpi_library);
+    return std::move(r_);
   }
 
-  void follow(MPI_Comm) { measure(); }
+  void follow(RunContext &run) { measure(run); }
 
-  /// The root's result everywhere; the samples on the root only.
-  void note_disturbance(const Disturbance &d) { disturbance_ = d; }
-
-  CollResult result(std::vector<char> bytes) {
-    if (run_.rank != o_.root) from_bytes(bytes, r_.fields());
-    r_.summary.has_samples = run_.rank == o_.root ? 1 : 0;
-    set_disturbance(r_.summary, disturbance_);
-    if (disturbance_.disturbed()) r_.summary.warnings |= LAT_WARN_DISTURBED;
-    return std::move(r_);
+  /// The options everywhere; the samples, the host and the MPI library on the root.
+  void complete(CollResult &r) {
+    r.options = o_;
+    if (rank_ == o_.root) {
+      r.series = std::move(kept_.series);
+      r.host = std::move(kept_.host);
+      r.mpi_library = std::move(kept_.mpi_library);
+    }
+    r.summary.has_samples = rank_ == o_.root ? 1 : 0;
   }
 
  private:
   /// Every rank: the places, the clocks synchronised, the sizes, the rounds, the clocks checked at the end.
   /// True when a node holds more ranks than processors.
-  bool measure() {
+  bool measure(RunContext &context) {
     lat_coll_summary &s = r_.summary;
-    const bool oversubscribed = find_places(run_, o_, s);
-    // One watchdog for every blocking call from here on (the collective calls, the barriers before them, the
-    // clock exchanges): with timeout_s, a rank that stops answering ends the job with a message.
-    StallWatch stall(o_.timeout_s, run_.rank, -1, "phase 'calls': a collective call or a clock exchange");
+    const bool oversubscribed = note_places(context, o_, s);
+    context.watch_peer(-1);  // every blocking call involves every rank
     int64_t watched = 0;
-    run_.stall = &stall;
-    run_.watched = &watched;
+    const Run run(context, o_.root, watched);
     const std::vector<int> ops = ops_of(o_.ops), modes = modes_of(o_.modes);
-    with_clock(o_.timer, [&](const auto &clock) {
-      SyncState sync = synchronise_clocks(clock, run_, o_, oversubscribed, s);
+    context.with_clock([&](const auto &clock) {
+      SyncState sync = synchronise_clocks(clock, run, o_, oversubscribed, s);
       const ClockReport first = sync.report;
       // The sizes: the list, or size_first..size_last refined by the size-sweep engine.
       const int sized_op = first_sized_op(ops);
-      r_.sizes = o_.adaptive && sized_op != 0 ? sizes_by_engine(clock, run_, o_, start_, sized_op, *bufs_) : start_;
+      r_.sizes = o_.adaptive && sized_op != 0 ? sizes_by_engine(clock, run, o_, start_, sized_op, *bufs_) : start_;
       const std::vector<PointPlan> plan = plan_points(modes, ops, r_.sizes);
-      std::vector<double> window_s = sync_windows(clock, run_, o_, plan, sync, *bufs_);
-      if (run_.rank == o_.root) start_series(r_, plan, window_s, run_.size);
+      std::vector<double> window_s = sync_windows(clock, run, o_, plan, sync, *bufs_);
+      if (run.rank == o_.root) start_series(r_, plan, window_s, run.size);
       const double run_start_global = sync.sync.to_root.to_reference(clock.now());
-      Rounds<std::decay_t<decltype(clock)>>(clock, run_, o_, plan, window_s, sync, r_, *bufs_, oversubscribed,
+      Rounds<std::decay_t<decltype(clock)>>(clock, run, o_, plan, window_s, sync, r_, *bufs_, oversubscribed,
                                             run_start_global).run();
-      clocks_at_end(clock, run_, o_, sync, first, oversubscribed, r_);
+      clocks_at_end(clock, run, o_, sync, first, oversubscribed, r_);
     });
-    run_.stall = nullptr;
-    run_.watched = nullptr;
     return oversubscribed;
   }
+
+  /// What stays on the root: not in the result's bytes.
+  struct Kept {
+    std::vector<PointSeries> series;
+    std::string host, mpi_library;
+  };
 
   const lat_collective_options &o_;
   int64_t nsizes_;
   const int64_t *sizes_;
   std::chrono::steady_clock::time_point wall_start_;
-  Run run_;
+  int rank_ = 0, size_ = 0;
   std::vector<int64_t> start_;
   std::unique_ptr<CollBuffers> bufs_;
   CollResult r_;
-  Disturbance disturbance_;
+  Kept kept_;
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "common/error.hpp"
 
@@ -113,12 +114,22 @@ LocalPlace place_of_this_rank(MPI_Comm comm, int rank) {
   return local;
 }
 
-bool any_node_oversubscribed(MPI_Comm comm, const LocalPlace &here, const Waiting &w, FailureListener *listener) {
-  int oversubscribed = here.processors > 0 && here.kernel_size > here.processors ? 1 : 0;
+NodeLoad busiest_node(MPI_Comm comm, const LocalPlace &here, const Waiting &w, FailureListener *listener) {
+  int size = 0;
+  check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  const int mine[2] = {here.kernel_size, here.processors};
+  std::vector<int> every(static_cast<size_t>(2 * size));
   MPI_Request req;
-  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_MAX, comm, &req), "MPI_Iallreduce");
+  check_mpi(MPI_Iallgather(mine, 2, MPI_INT, every.data(), 2, MPI_INT, comm, &req), "MPI_Iallgather (places)");
   wait_yielding(req, w, listener);
-  return oversubscribed != 0;
+  NodeLoad busiest;
+  double worst_ratio = -1.0;  // the first of equals: the same node on every rank
+  for (int k = 0; k < size; ++k) {
+    const int ranks = every[static_cast<size_t>(2 * k)], procs = every[static_cast<size_t>(2 * k + 1)];
+    const double ratio = procs > 0 ? static_cast<double>(ranks) / procs : 0.0;
+    if (ratio > worst_ratio) worst_ratio = ratio, busiest = {ranks, procs};
+  }
+  return busiest;
 }
 
 }  // namespace lat

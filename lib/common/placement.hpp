@@ -23,10 +23,15 @@ struct LocalPlace {
 /// Collective over comm (MPI_Comm_split_type, blocking: every rank has just agreed the arguments). hwloc fills socket, core and cpu where it can, -1 elsewhere.
 LocalPlace place_of_this_rank(MPI_Comm comm, int rank);
 
-/// Whether a node of comm holds more ranks than processors, agreed on every rank of comm (collective; `here`
-/// this rank's place_of_this_rank): where one does, waiting ranks must yield their processor. The one place
-/// the wait mode is decided from the ranks' places (the run context, nodecomm, the pair matrix).
-bool any_node_oversubscribed(MPI_Comm comm, const LocalPlace &here, const Waiting &w, FailureListener *listener);
+/// The node of comm with the most ranks per processor: its ranks (of comm, sharing its kernel) and processors.
+struct NodeLoad {
+  int ranks = 0, processors = 0;
+  /// More ranks than processors: waiting ranks must yield their processor.
+  bool oversubscribed() const { return processors > 0 && ranks > processors; }
+};
+/// The busiest node of comm, agreed on every rank of comm (collective; `here` this rank's place_of_this_rank).
+/// The one place the wait mode is decided from the ranks' places (the run context).
+NodeLoad busiest_node(MPI_Comm comm, const LocalPlace &here, const Waiting &w, FailureListener *listener);
 
 /// The size of the largest cache level hwloc finds on this machine (the last-level cache), in bytes; 0 where
 /// hwloc reports none. What a cache-cold walk must outgrow (lat_sweep_options.cachesize).

@@ -20,13 +20,12 @@ std::string watch_phase(const RunSettings &s) { return s.timed ? s.timed : std::
 
 RunContext::RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSettings &settings, FailureListener *listener)
     : comm_(comm), leader_(leader), lib_rank_(lib_rank), rank_(rank_in(comm)), settings_(settings),
-      listener_(listener), watch_(settings.timeout_s, lib_rank, -1, watch_phase(settings).c_str()),
-      progress_(settings.progress && rank_ == leader, settings.phase) {
+      listener_(listener), progress_(settings.progress && rank_ == leader, settings.phase) {
   check_mpi(MPI_Comm_size(comm, &size_), "MPI_Comm_size");
   peers_ = size_ == 2 ? "the other rank" : "the other " + std::to_string(size_ - 1) + " ranks";
   place_ = place_of_this_rank(comm, lib_rank_);
-  const bool oversubscribed = any_node_oversubscribed(comm, place_, waiting("the places"), listener);
-  yield_ = settings.wait == LAT_WAIT_AUTO ? oversubscribed : settings.wait == LAT_WAIT_YIELD;
+  busiest_ = lat::busiest_node(comm, place_, waiting("the places"), listener);
+  yield_ = settings.wait == LAT_WAIT_AUTO ? busiest_.oversubscribed() : settings.wait == LAT_WAIT_YIELD;
   // Every rank's processor name and rank in the library's communicator, once for the run, in one exchange (a
   // report names the hosts; the watchdog's messages the ranks).
   struct Who {
@@ -45,7 +44,8 @@ RunContext::RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSetting
     lib_ranks_.push_back(w.lib_rank);
   }
   // Two ranks: the watchdog names the one waited for (more: "the other ranks of the collective call").
-  if (size_ == 2) watch_.set_peer(lib_ranks_[static_cast<size_t>(1 - rank_)]);
+  if (size_ == 2) watched_peer_ = lib_ranks_[static_cast<size_t>(1 - rank_)];
+  watch_.emplace(settings.timeout_s, lib_rank_, watched_peer_, watch_phase(settings).c_str());
   // A barrier cannot tell which rank is missing: a wait's message names the others, up to kNamedPeers.
   if (size_ - 1 <= kNamedPeers) {
     std::string others;
@@ -53,6 +53,19 @@ RunContext::RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSetting
       if (r != rank_) others += (others.empty() ? "" : ", ") + std::to_string(lib_ranks_[static_cast<size_t>(r)]);
     peers_ = (size_ == 2 ? "rank " : "ranks ") + others;
   }
+}
+
+void RunContext::begin_phase(const char *phase, const std::string &timed, double limit_s) {
+  watch_.reset();  // its thread ends before the next one starts
+  watch_.emplace(limit_s, lib_rank_, watched_peer_, timed.c_str());
+  begin_progress(phase);
+}
+
+void RunContext::begin_progress(const char *phase) { progress_ = Progress(settings_.progress && rank_ == leader_, phase); }
+
+void RunContext::watch_peer(int peer) {
+  watched_peer_ = peer;
+  watch_->set_peer(peer);
 }
 
 void RunContext::wait(MPI_Request &req, const Waiting &w) const { wait_as(yield_, req, w, listener_); }

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,14 +52,23 @@ class RunContext {
   bool leads() const { return rank_ == leader_; }
   /// Waiting ranks yield (a node holds more ranks than processors, or the caller asked) or spin.
   bool yield() const { return yield_; }
+  /// The node with the most ranks per processor, and whether it holds more ranks than processors (whatever
+  /// the wait mode the caller chose).
+  const NodeLoad &busiest_node() const { return busiest_; }
+  bool oversubscribed() const { return busiest_.oversubscribed(); }
+  /// Failure notes from other ranks end this run's waits.
+  FailureListener *listener() const { return listener_; }
   /// This rank's place (host, node, processors), found once for the run.
   const LocalPlace &place() const { return place_; }
   double timeout_s() const { return settings_.timeout_s; }
   /// Every rank's processor name, and its rank in the library's communicator, in comm's order.
   const std::vector<std::string> &hosts() const { return hosts_; }
   const std::vector<int> &lib_ranks() const { return lib_ranks_; }
-  /// A wait of this run, for messages: "rank 0 ... (phase '<what>')".
-  Waiting waiting(const char *what) const { return {lib_rank_, peers_.c_str(), what, settings_.timeout_s}; }
+  /// A wait of this run, for messages: "rank 0 ... (phase '<what>')"; extra_s: longer than the timeout (a
+  /// wait that spans another rank's timer calibration).
+  Waiting waiting(const char *what, double extra_s = 0.0) const {
+    return {lib_rank_, peers_.c_str(), what, settings_.timeout_s > 0.0 ? settings_.timeout_s + extra_s : 0.0};
+  }
   /// A wait of this run outside a timed region: in its wait mode, within w's timeout, a failure note ending it.
   void wait(MPI_Request &req, const Waiting &w) const;
 
@@ -83,20 +93,34 @@ class RunContext {
       StallWatch &w;
       int64_t s;
       ~Leave() { w.leave(s); }
-    } leave{watch_, step};
-    watch_.enter(step);
+    } leave{*watch_, step};
+    watch_->enter(step);
     return std::forward<F>(body)();
   }
   /// The same with `peer` (its rank in the library's communicator) the rank waited for: measurements that
   /// change partners.
   template <class F>
   decltype(auto) timed(int64_t step, int peer, F &&body) {
-    watch_.set_peer(peer);
+    watch_->set_peer(peer);
     return timed(step, std::forward<F>(body));
   }
-  /// The progress line (the leader's, where asked): done of total; finish once at the end.
+  /// A measurement in parts (the ping-pong's npp estimate, then its trials): from now on the progress line
+  /// is that of `phase` (the leader's, where asked), and the watchdog's limit inside a timed region is
+  /// limit_s, its message naming `timed` ("phase 'trials'"). Outside any timed region.
+  void begin_phase(const char *phase, const std::string &timed, double limit_s);
+  /// The progress line alone starts again: its estimate of the time left counts from now (the part of a run
+  /// whose steps it counts, after a setup it does not).
+  void begin_progress(const char *phase);
+  /// The rank the watchdog names, from now on: -1 for "the other ranks of the collective call", where every
+  /// rank takes part in each timed call (by default, with two ranks, the other one).
+  void watch_peer(int peer);
+  /// The watchdog itself, for code that counts its own steps (the collective's clock exchanges): a step's
+  /// number must be unique within a phase.
+  StallWatch &watch() { return *watch_; }
+  /// The progress line (the leader's, where asked): done of total; finish once at the end of each phase.
   void progress(int64_t done, int64_t total) { progress_.update(done, total); }
   void progress_finish(int64_t done, int64_t total) { progress_.finish(done, total); }
+  Progress &progress_line() { return progress_; }
 
  private:
   MPI_Comm comm_;
@@ -105,10 +129,12 @@ class RunContext {
   FailureListener *listener_;
   std::string peers_;
   bool yield_ = false;
+  NodeLoad busiest_;
   LocalPlace place_;
   std::vector<std::string> hosts_;
   std::vector<int> lib_ranks_;
-  StallWatch watch_;
+  int watched_peer_ = -1;
+  std::optional<StallWatch> watch_;  // one per phase: its limit and words are fixed when it starts
   Progress progress_;
 };
 

@@ -16,17 +16,15 @@
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
 #include "common/harness.hpp"
+#include "common/run_context.hpp"
 #include "common/c_string.hpp"
 #include "common/failure_notes.hpp"
 #include "common/waits.hpp"
 #include "common/error.hpp"
-#include "common/progress.hpp"
-#include "common/watchdog.hpp"
 #include "common/stop.hpp"
 #include "common/placement.hpp"
 #include "common/run_levels.hpp"
 
-#include <memory>
 
 namespace lat {
 
@@ -49,19 +47,15 @@ double chunk_target_s(double run_so_far_s) { return std::max(kChunkSeconds, run_
 
 /// The two measuring ranks and their message.
 struct Pair {
+  RunContext *run = nullptr;      // the harness's: clock, watchdog, progress line, the waits' words
   MPI_Comm comm = MPI_COMM_NULL;  // source is 0, dest is 1
   std::vector<double> buffer;     // at least one double, for the hand-shake
   int count = 0;
   MPI_Datatype type = MPI_DOUBLE;
-  int my_rank = 0, peer_rank = 0; // in the library's communicator, for messages
-  std::string peer;               // "rank 3"
-  double timeout_s = 0.0;
   bool have_ready = false;        // source: dest's ready note received and not yet answered
   bool dest_stopped = false;      // source: dest asked to stop (a signal reached it)
 
-  Waiting waiting(const char *phase, double extra_s = 0.0) const {
-    return {my_rank, peer.c_str(), phase, timeout_s > 0.0 ? timeout_s + extra_s : 0.0};
-  }
+  Waiting waiting(const char *phase, double extra_s = 0.0) const { return run->waiting(phase, extra_s); }
 };
 
 /// Source: takes dest's "ready" note for the next chunk, which carries dest's stop request.
@@ -138,7 +132,7 @@ double loop_timeout_s(double timeout_s, int64_t npp, double median_ppt_us) {
 /// loop_timeout_s travels to dest with the chunk, for its watchdog. On a timeout the TimeoutError leaves s
 /// holding the trials done.
 template <class Clock>
-void time_chunk(const Clock &clock, Pair &p, Series &s, StallWatch &stall, double loop_timeout, int64_t &trial_id,
+void time_chunk(const Clock &clock, Pair &p, Series &s, double loop_timeout, int64_t &trial_id,
                 std::chrono::steady_clock::time_point run_start, double target_s) {
   void *buf = p.buffer.data();
   const double unit = clock.unit();
@@ -163,14 +157,15 @@ void time_chunk(const Clock &clock, Pair &p, Series &s, StallWatch &stall, doubl
     // MPI_SUCCESS is 0: OR-ing the codes costs one integer operation in the loop and no branch;
     // they are checked after the clock is read.
     int failed = MPI_SUCCESS;
-    stall.enter(trial_id);
-    const double t1 = clock.now();
-    for (int64_t i = 0; i < npp; ++i) {
-      failed |= MPI_Send(buf, p.count, p.type, kDestInPair, kTagPing, p.comm);
-      failed |= MPI_Recv(buf, p.count, p.type, kDestInPair, kTagPing, p.comm, MPI_STATUS_IGNORE);
-    }
-    const double t2 = clock.now();
-    stall.leave(trial_id);
+    double t1 = 0.0, t2 = 0.0;
+    p.run->timed(trial_id, [&] {
+      t1 = clock.now();
+      for (int64_t i = 0; i < npp; ++i) {
+        failed |= MPI_Send(buf, p.count, p.type, kDestInPair, kTagPing, p.comm);
+        failed |= MPI_Recv(buf, p.count, p.type, kDestInPair, kTagPing, p.comm, MPI_STATUS_IGNORE);
+      }
+      t2 = clock.now();
+    });
     ++trial_id;
     if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "MPI_Send/MPI_Recv (ping-pong)");
     const int64_t ticks = to_ticks(t2 - t1, unit);
@@ -190,13 +185,14 @@ void time_chunk(const Clock &clock, Pair &p, Series &s, StallWatch &stall, doubl
 enum class SeriesEnd { kDone, kStopped, kDeadline, kPrecise };
 
 /// Source: the series chunk by chunk, in turn (one series: a plain run), until each has its target, a stop
-/// is requested here or on dest, or deadline_s (> 0) of wall clock has passed. Every series takes its turn
+/// is requested here or on dest, or deadline_s (> 0) of wall clock has passed; in the run's phase (its
+/// progress line, its watchdog). Every series takes its turn
 /// in every round until all have their targets (an npp study's faster values keep taking turns: their extra
 /// trials are kept), so no series runs alone at the end. *started_unix_s (may be null): when it began.
 /// precise (may be empty): asked after each round, between chunks, whether the trials so far are enough.
 template <class Clock>
-SeriesEnd time_series(const Clock &clock, Pair &p, std::vector<Series *> series, Progress &progress, StallWatch &stall,
-                      double loop_timeout, double deadline_s = 0.0, double *started_unix_s = nullptr,
+SeriesEnd time_series(const Clock &clock, Pair &p, std::vector<Series *> series, double loop_timeout,
+                      double deadline_s = 0.0, double *started_unix_s = nullptr,
                       const std::function<bool()> &precise = nullptr) {
   const auto run_start = std::chrono::steady_clock::now();
   if (started_unix_s != nullptr)
@@ -212,28 +208,28 @@ SeriesEnd time_series(const Clock &clock, Pair &p, std::vector<Series *> series,
     bool unfinished = false;
     for (const Series *s : series) unfinished = unfinished || s->done < s->target;
     if (!unfinished) {
-      progress.finish(done_of(), total);
+      p.run->progress_finish(done_of(), total);
       return SeriesEnd::kDone;
     }
     for (Series *s : series) {
       const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
       if (deadline_s > 0.0 && so_far >= deadline_s) {
-        progress.finish(done_of(), total);
+        p.run->progress_finish(done_of(), total);
         return SeriesEnd::kDeadline;
       }
       await_ready(p);
       if (stop_requested() || p.dest_stopped) {
-        progress.finish(done_of(), total);
+        p.run->progress_finish(done_of(), total);
         return SeriesEnd::kStopped;
       }
       if (s->done >= s->target) s->target_extra = true;  // done: its turn goes on, the trials are extra
       double target = chunk_target_s(so_far);
       if (deadline_s > 0.0) target = std::min(target, deadline_s - so_far);
-      time_chunk(clock, p, *s, stall, loop_timeout, trial_id, run_start, target);
+      time_chunk(clock, p, *s, loop_timeout, trial_id, run_start, target);
     }
-    progress.update(done_of(), total);
+    p.run->progress(done_of(), total);
     if (precise && precise()) {
-      progress.finish(done_of(), total);
+      p.run->progress_finish(done_of(), total);
       return SeriesEnd::kPrecise;
     }
   }
@@ -246,7 +242,6 @@ SeriesEnd time_series(const Clock &clock, Pair &p, std::vector<Series *> series,
 /// source's timer calibration before the first chunk.
 void answer_trials(Pair &p, double first_extra_s) {
   void *buf = p.buffer.data();
-  std::unique_ptr<StallWatch> stall;
   int64_t stall_limit_us = -1;
   const Waiting barrier_wait = p.waiting("phase 'trials': the pair barrier before a trial");
   double extra_s = first_extra_s;
@@ -266,10 +261,8 @@ void answer_trials(Pair &p, double first_extra_s) {
     const int64_t next = control[0], npp = control[1];
     if (next == 0) return;
     if (control[2] != stall_limit_us) {  // the loop's limit changed (Part 2 to Part 3, or a longer npp)
-      stall.reset();
       stall_limit_us = control[2];
-      stall = std::make_unique<StallWatch>(static_cast<double>(stall_limit_us) * 1e-6, p.my_rank, p.peer_rank,
-                                           "phase 'trials' on dest");
+      p.run->begin_phase("trials", "phase 'trials' on dest", static_cast<double>(stall_limit_us) * 1e-6);
     }
     for (int64_t k = 0;; ++k, ++trial) {
       // The pair's barrier, carrying source's word: another trial, or the end of the chunk (its wall clock).
@@ -279,12 +272,12 @@ void answer_trials(Pair &p, double first_extra_s) {
       if (both == 0) break;
       check_mpi(MPI_Send(buf, 1, MPI_DOUBLE, kSourceInPair, kTagHandshake, p.comm), "MPI_Send (hand-shake)");
       int failed = MPI_SUCCESS;
-      stall->enter(trial);
-      for (int64_t i = 0; i < npp; ++i) {
-        failed |= MPI_Recv(buf, p.count, p.type, kSourceInPair, kTagPing, p.comm, MPI_STATUS_IGNORE);
-        failed |= MPI_Send(buf, p.count, p.type, kSourceInPair, kTagPing, p.comm);
-      }
-      stall->leave(trial);
+      p.run->timed(trial, [&] {
+        for (int64_t i = 0; i < npp; ++i) {
+          failed |= MPI_Recv(buf, p.count, p.type, kSourceInPair, kTagPing, p.comm, MPI_STATUS_IGNORE);
+          failed |= MPI_Send(buf, p.count, p.type, kSourceInPair, kTagPing, p.comm);
+        }
+      });
       if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "MPI_Recv/MPI_Send (ping-pong)");
     }
   }
@@ -322,18 +315,17 @@ Part2 estimate_npp(const Clock &clock, Pair &p, const lat_pingpong_options &opts
   const bool only_reported = opts.npp != 0;
   part.e = guarded_npp_estimate(opts.npp_init, opts.res_npp, cal.res_timing_us, [&](int64_t loop, bool &stopped) {
     Series s(loop, opts.npptrial, false);
-    Progress progress(opts.progress != 0, "npp estimate");
-    StallWatch stall(opts.timeout_s, p.my_rank, p.peer_rank, "phase 'npp estimate'");
+    p.run->begin_phase("npp estimate", "phase 'npp estimate'", opts.timeout_s);
     const double per_pp = 1.0 / static_cast<double>(loop);
     const auto median_ppt_us = [&] {
       return median_of(distribution_of(s.tally, [&](int64_t t) { return (static_cast<double>(t) * unit_us - cal.min_ov_us) * per_pp; }));
     };
     SeriesEnd end;
     if (!only_reported) {
-      end = time_series(clock, p, {&s}, progress, stall, opts.timeout_s);
+      end = time_series(clock, p, {&s}, opts.timeout_s);
     } else {
       const auto start = std::chrono::steady_clock::now();
-      end = time_series(clock, p, {&s}, progress, stall, opts.timeout_s, kChunkSeconds);  // the pilot
+      end = time_series(clock, p, {&s}, opts.timeout_s, kChunkSeconds);  // the pilot
       if (end == SeriesEnd::kDeadline) {
         const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const double trial_s = spent / static_cast<double>(std::max<int64_t>(s.done, 1));
@@ -342,7 +334,7 @@ Part2 estimate_npp(const Clock &clock, Pair &p, const lat_pingpong_options &opts
         const double trials_s = opts.minutes > 0.0 ? 60.0 * opts.minutes
                                                    : static_cast<double>(opts.ntrial) * (besides + static_cast<double>(opts.npp) * loop_s);
         const double budget = kReportedShare * trials_s - spent;
-        if (budget > 0.0) end = time_series(clock, p, {&s}, progress, stall, opts.timeout_s, budget);
+        if (budget > 0.0) end = time_series(clock, p, {&s}, opts.timeout_s, budget);
       }
     }
     stopped = end == SeriesEnd::kStopped;
@@ -398,8 +390,7 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
   constexpr int64_t kTrialsForMinutes = int64_t{1} << 40;
   Series s(r.npp_used, opts.minutes > 0.0 ? kTrialsForMinutes : r.ntrial, true);
   const double loop_timeout = loop_timeout_s(opts.timeout_s, r.npp_used, r.median_ppt_us);
-  Progress progress(opts.progress != 0, "ping-pong trials");
-  StallWatch stall(loop_timeout, p.my_rank, p.peer_rank, "phase 'trials'");
+  p.run->begin_phase("ping-pong trials", "phase 'trials'", loop_timeout);
   const OneWay one_way(clock.unit(), cal.min_ov_us, r.npp_used);
   // --precision: between chunks, the median's interval from the batch medians so far and the run over time so
   // far (both from the chunks; the median of all trials is the interval's centre).
@@ -413,7 +404,7 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
   double deadline_s = 60.0 * opts.minutes;
   if (r.precision_limit_s > 0.0) deadline_s = deadline_s > 0.0 ? std::min(deadline_s, r.precision_limit_s) : r.precision_limit_s;
   try {
-    const SeriesEnd end = time_series(clock, p, {&s}, progress, stall, loop_timeout, deadline_s,
+    const SeriesEnd end = time_series(clock, p, {&s}, loop_timeout, deadline_s,
                                       &r.trials_start_unix_s, opts.precision_pct > 0.0 ? precise : nullptr);
     if (end == SeriesEnd::kStopped) r.partial = LAT_PARTIAL_STOPPED, r.stopped_in = LAT_PHASE_TRIALS;
     r.ended_by = end == SeriesEnd::kPrecise ? LAT_END_PRECISION : end == SeriesEnd::kDeadline ? LAT_END_TIME : LAT_END_TRIALS;
@@ -466,15 +457,21 @@ void fill_statistics(PingPong &pp) {
   r.warnings = run_warnings(levels, changes, r.n_removed, r.all.count, nullptr);
 }
 
-/// The ping-pong's parts of the measurement harness (lib/common/harness.hpp) that a run and an npp study
-/// share: the result's common fields and every rank's place; source leads and dest follows on a
-/// communicator of their own (for the per-trial barrier); dest answers chunks; source learns dest's place,
-/// calibrates and calls its work (which times the chunks and ends them, a timeout inside the trials kept,
-/// not thrown, so the result keeps what was measured).
+/// The ping-pong's parts of the measurement harness (lib/common/harness.hpp), in the run-context form, that a
+/// run and an npp study share: the result's common fields and every rank's place (numbered among all the
+/// ranks, as the result reports it); source leads and dest follows on a communicator of their own (for the
+/// per-trial barrier), always spinning (a waking rank would be timed); dest answers chunks; source learns
+/// dest's place, calibrates and calls its work (which times the chunks and ends them, a timeout inside the
+/// trials kept, not thrown, so the result keeps what was measured). The run's phases (npp estimate, trials,
+/// study) each set the context's watchdog and progress line.
 class PairTrials {
  public:
   PairTrials(const lat_pingpong_options &opts, const lat_timer_result *calibration, lat_pingpong_result &r)
       : opts_(opts), calibration_(calibration), r_(r) {}
+
+  RunSettings settings() const {
+    return {opts_.timeout_s, opts_.timer, opts_.progress != 0, "ping-pong trials", "phase 'trials'", LAT_WAIT_SPIN};
+  }
 
   Members members(MeasurementFrame &frame) {
     const LibComm &comm = frame.comm();
@@ -515,8 +512,8 @@ class PairTrials {
   }
 
   /// Dest: its place to source, then the trials answered.
-  void follow(MPI_Comm pair_comm) {
-    join(pair_comm);
+  void follow(RunContext &run) {
+    join(run);
     check_mpi(MPI_Send(&here_.place, sizeof here_.place, MPI_BYTE, kSourceInPair, kTagName, p_.comm), "MPI_Send");
     // Dest's first wait spans the source's timer calibration, when it is done here.
     answer_trials(p_, follower_first_wait_s(calibration_, opts_.nr));
@@ -525,8 +522,8 @@ class PairTrials {
  protected:
   /// Source: dest's place, the calibration, then work(p, calibration), unless the calibration was stopped.
   template <class Work>
-  void lead_trials(MPI_Comm pair_comm, Work &&work) {
-    join(pair_comm);
+  void lead_trials(RunContext &run, Work &&work) {
+    join(run);
     MPI_Request req;
     check_mpi(MPI_Irecv(&r_.dest_place, sizeof r_.dest_place, MPI_BYTE, kDestInPair, kTagName, p_.comm, &req), "MPI_Irecv");
     wait_spinning(req, p_.waiting("phase 'start': dest's place"));
@@ -539,7 +536,7 @@ class PairTrials {
     if (c.interrupted) r_.partial = LAT_PARTIAL_STOPPED, r_.stopped_in = LAT_PHASE_CALIBRATION;
     r_.res_timing_us = cal.res_timing_us;
     r_.min_ov_us = cal.min_ov_us;
-    r_.unit_us = cal.unit_us > 0.0 ? cal.unit_us : with_clock(opts_.timer, [](const auto &clock) { return clock.unit() * 1e6; });
+    r_.unit_us = cal.unit_us > 0.0 ? cal.unit_us : run.with_clock([](const auto &clock) { return clock.unit() * 1e6; });
     if (r_.partial != LAT_COMPLETE)
       end_trials(p_);
     else
@@ -561,12 +558,9 @@ class PairTrials {
   int rank_ = 0, source_ = 0, dest_ = 0;
 
  private:
-  void join(MPI_Comm pair_comm) {
-    p_.comm = pair_comm;
-    p_.my_rank = rank_;
-    p_.peer_rank = rank_ == source_ ? dest_ : source_;
-    p_.peer = "rank " + std::to_string(p_.peer_rank);
-    p_.timeout_s = opts_.timeout_s;
+  void join(RunContext &run) {
+    p_.run = &run;
+    p_.comm = run.comm();
     p_.count = static_cast<int>(opts_.bytes >= 0 ? opts_.bytes : opts_.n);
     p_.type = opts_.bytes >= 0 ? MPI_BYTE : MPI_DOUBLE;
   }
@@ -579,6 +573,7 @@ class PairTrials {
 /// lat_pingpong_stats's parts: source times the chunks and shares the result with its distribution.
 class PingPongRun : public PairTrials {
  public:
+  using Result = PingPong;
   PingPongRun(const lat_pingpong_options &opts, const lat_timer_result *calibration, bool want_dist)
       : PairTrials(opts, calibration, pp_.result), want_dist_(want_dist) {}
 
@@ -587,48 +582,49 @@ class PingPongRun : public PairTrials {
   }
   std::vector<Shared> shared() const { return pingpong_shared_values(opts_); }
 
-  std::vector<char> lead(MPI_Comm pair_comm) {
-    lead_trials(pair_comm, [&](Pair &p, const lat_timer_result &cal) {
-      with_clock(opts_.timer, [&](const auto &clock) { measure_on_source(clock, p, opts_, cal, pp_); });
+  PingPong lead(RunContext &run) {
+    lead_trials(run, [&](Pair &p, const lat_timer_result &cal) {
+      run.with_clock([&](const auto &clock) { measure_on_source(clock, p, opts_, cal, pp_); });
     });
     fill_statistics(pp_);
-    return {};
+    return std::move(pp_);
   }
 
   /// The result with its distribution and chunks (the harness's bytes are not used): waited for without a
   /// time limit where only waiting (a measurement may take hours), a measuring rank's failure note ending
   /// the wait. Source, timed out in the trials: the others learn why, the result here keeps what was
   /// measured; a rank that stopped listening afterwards must not cost it its result either.
-  std::vector<char> share(MeasurementFrame &frame, std::vector<char>, int, bool measuring) {
+  PingPong share(MeasurementFrame &frame, PingPong mine, int, bool measuring) {
+    PingPong pp = rank_ == source_ ? std::move(mine) : std::move(pp_);  // elsewhere: the common fields
     const MPI_Comm comm = frame.comm().get();
-    lat_pingpong_result &r = pp_.result;
+    lat_pingpong_result &r = pp.result;
     if (!measuring) {
       std::vector<double> chunks;
-      share_from_root(&r, sizeof r, pp_.dist, want_dist_, source_, comm, frame.result_wait(false, ""),
+      share_from_root(&r, sizeof r, pp.dist, want_dist_, source_, comm, frame.result_wait(false, ""),
                       &frame.listener(), &chunks);
-      pp_.chunks = unpack_chunks(chunks);
-      return {};
+      pp.chunks = unpack_chunks(chunks);
+      return pp;
     }
-    if (pp_.failure) {
-      tell_idle_ranks(comm, pp_.failure);
+    if (pp.failure) {
+      tell_idle_ranks(comm, pp.failure);
       shared_ = false;
-      return {};
+      return pp;
     }
     try {
-      std::vector<double> chunks = pack_chunks(pp_.chunks);
-      share_from_root(&r, sizeof r, pp_.dist, want_dist_, source_, comm,
+      std::vector<double> chunks = pack_chunks(pp.chunks);
+      share_from_root(&r, sizeof r, pp.dist, want_dist_, source_, comm,
                       frame.result_wait(true, "phase 'result': sharing the result"), nullptr, &chunks);
-      pp_.chunks = want_dist_ ? unpack_chunks(chunks) : std::vector<TrialChunk>{};
+      pp.chunks = want_dist_ ? unpack_chunks(chunks) : std::vector<TrialChunk>{};
     } catch (const TimeoutError &) {
       if (rank_ != source_) throw;
-      pp_.failure = std::current_exception();
+      pp.failure = std::current_exception();
     }
-    return {};
+    return pp;
   }
 
-  PingPong result(std::vector<char>) {
-    if (shared_) throw_if_clock_blind(pp_.result, opts_);
-    return std::move(pp_);
+  /// Every rank: a clock blind to the estimate's loops is the same error everywhere.
+  void complete(PingPong &pp) const {
+    if (shared_) throw_if_clock_blind(pp.result, opts_);
   }
 
  private:
@@ -640,6 +636,7 @@ class PingPongRun : public PairTrials {
 /// lat_npp_study's parts: the values take turns until each has ntrial trials; the rows shared.
 class StudyRun : public PairTrials {
  public:
+  using Result = NppStudy;
   StudyRun(const lat_pingpong_options &opts, const lat_timer_result *calibration, const int64_t *given, int nvalues,
            bool by_res_npp)
       // The base keeps references to o_ and study_, constructed after it and read only once they are.
@@ -663,37 +660,38 @@ class StudyRun : public PairTrials {
     return shared;
   }
 
-  std::vector<char> lead(MPI_Comm pair_comm) {
+  NppStudy lead(RunContext &run) {
     study_.rows.assign(values_.size(), lat_npp_study_row{});
-    lead_trials(pair_comm, [&](Pair &p, const lat_timer_result &cal) {
-      with_clock(o_.timer, [&](const auto &clock) { study(clock, p, cal); });
+    lead_trials(run, [&](Pair &p, const lat_timer_result &cal) {
+      run.with_clock([&](const auto &clock) { study(clock, p, cal); });
     });
-    return {};
+    return std::move(study_);
   }
 
   /// The result and its rows from source; source, timed out in the trials, tells the ranks that only wait
   /// and throws.
-  std::vector<char> share(MeasurementFrame &frame, std::vector<char>, int, bool measuring) {
+  NppStudy share(MeasurementFrame &frame, NppStudy mine, int, bool measuring) {
     if (failure_) {
       tell_idle_ranks(frame.comm().get(), failure_);
       std::rethrow_exception(failure_);
     }
-    study_.rows.resize(values_.size());
+    NppStudy study = rank_ == source_ ? std::move(mine) : std::move(study_);  // elsewhere: the common fields
+    study.rows.resize(values_.size());
     Distribution none;
     const Waiting w = frame.result_wait(measuring, "phase 'result': sharing the study");
     FailureListener *l = measuring ? nullptr : &frame.listener();
-    share_from_root(&study_.result, sizeof study_.result, none, false, source_, frame.comm().get(), w, l);
-    bcast_yielding(study_.rows.data(), static_cast<int>(study_.rows.size() * sizeof(lat_npp_study_row)), MPI_BYTE,
+    share_from_root(&study.result, sizeof study.result, none, false, source_, frame.comm().get(), w, l);
+    bcast_yielding(study.rows.data(), static_cast<int>(study.rows.size() * sizeof(lat_npp_study_row)), MPI_BYTE,
                    source_, frame.comm().get(), w, l);
-    return {};
+    return study;
   }
 
-  NppStudy result(std::vector<char>) {
-    const lat_pingpong_result &r = study_.result;
+  /// Every rank: a clock blind to the estimate's loops cannot turn res_npp into npp, the same error everywhere.
+  void complete(NppStudy &study) const {
+    const lat_pingpong_result &r = study.result;
     if (by_res_npp_ && r.partial == LAT_COMPLETE && r.npp_calculated == 0)
       throw UnsupportedError(std::string("the timer ") + timer_name(o_.timer) +
                              " read 0 for the median loop of the npp estimate: a res_npp study cannot turn res_npp into npp");
-    return std::move(study_);
   }
 
 
@@ -722,10 +720,9 @@ class StudyRun : public PairTrials {
     int64_t longest = 1;
     for (Series &s : series) order.push_back(&s), longest = std::max(longest, s.npp);
     const double loop_timeout = loop_timeout_s(o_.timeout_s, longest, r.median_ppt_us);
-    Progress progress(o_.progress != 0, "npp study");
-    StallWatch stall(loop_timeout, p.my_rank, p.peer_rank, "phase 'npp study'");
+    p.run->begin_phase("npp study", "phase 'npp study'", loop_timeout);
     try {
-      if (time_series(clock, p, order, progress, stall, loop_timeout) == SeriesEnd::kStopped)
+      if (time_series(clock, p, order, loop_timeout) == SeriesEnd::kStopped)
         r.partial = LAT_PARTIAL_STOPPED, r.stopped_in = LAT_PHASE_TRIALS;
       end_trials(p);
     } catch (const TimeoutError &) {

@@ -38,27 +38,13 @@ int64_t read_pairs(const Clock &clock, int64_t nr, Tally &tally, Progress &progr
   return done;
 }
 
-}  // namespace
-
-Calibration leader_calibration(const lat_timer_result *given, int timer, int64_t nr, int rank, bool progress) {
-  if (given == nullptr) return calibrate_here(timer, nr, rank, progress);
-  Calibration c;
-  c.result = *given;
-  c.interrupted = given->nr < given->nr_requested;  // a calibration stopped before this call
-  return c;
-}
-
-Calibration calibrate_here(int timer, int64_t nr, int rank, bool progress_on) {
+/// nr pairs of reads of clock, and what they tell, its progress on `progress`.
+template <class Clock>
+Calibration calibrate_with(const Clock &clock, int timer, int64_t nr, int rank, Progress &progress) {
   Calibration c;
   Tally tally;
-  Progress progress(progress_on, "timer calibration");
-  double tick_s = 0.0, unit_s = 0.0;
-  const int64_t done = with_clock(timer, [&](const auto &clock) {
-    tick_s = clock.tick();
-    unit_s = clock.unit();
-    return read_pairs(clock, nr, tally, progress);
-  });
-  const double unit_us = unit_s * 1e6;
+  const int64_t done = read_pairs(clock, nr, tally, progress);
+  const double unit_us = clock.unit() * 1e6;
   c.dist = distribution_of(tally, [unit_us](int64_t ticks) { return static_cast<double>(ticks) * unit_us; });
   c.interrupted = done < nr;
 
@@ -67,7 +53,7 @@ Calibration calibrate_here(int timer, int64_t nr, int rank, bool progress_on) {
   r.nr = done;
   r.timer = timer;
   r.rank = rank;
-  r.tick_us = tick_s * 1e6;
+  r.tick_us = clock.tick() * 1e6;
   r.unit_us = unit_us;
   const lat_stats s = describe(c.dist, 0);
   r.min_us = s.min_us;
@@ -92,16 +78,35 @@ Calibration calibrate_here(int timer, int64_t nr, int rank, bool progress_on) {
   return c;
 }
 
+}  // namespace
+
+Calibration leader_calibration(const lat_timer_result *given, int timer, int64_t nr, int rank, bool progress) {
+  if (given == nullptr) return calibrate_here(timer, nr, rank, progress);
+  Calibration c;
+  c.result = *given;
+  c.interrupted = given->nr < given->nr_requested;  // a calibration stopped before this call
+  return c;
+}
+
+Calibration calibrate_here(int timer, int64_t nr, int rank, bool progress_on) {
+  Progress progress(progress_on, "timer calibration");
+  return with_clock(timer, [&](const auto &clock) { return calibrate_with(clock, timer, nr, rank, progress); });
+}
+
 namespace {
 
 // The tag of the calibrating rank's own communicator (MeasurementFrame::run_member).
 constexpr int kTagCalibration = 51;
 
-/// lat_calibrate_timer's parts of the measurement harness (lib/common/harness.hpp): one rank reads its clock
-/// and every rank gets its result, or every rank reads its own (LAT_ALL_RANKS) and they return together.
+/// lat_calibrate_timer's parts of the measurement harness (lib/common/harness.hpp), in the run-context form:
+/// one rank reads the run's clock and every rank gets its result, or every rank reads its own (LAT_ALL_RANKS)
+/// and they return together. The result travels with its distribution (its own share).
 class TimerRun {
  public:
+  using Result = Calibration;
   TimerRun(const lat_timer_options &o, bool want_dist) : o_(o), want_dist_(want_dist) {}
+
+  RunSettings settings() const { return {o_.timeout_s, o_.timer, o_.progress != 0, "timer calibration"}; }
 
   std::string check(MeasurementFrame &frame) const { return check_timer_options(o_, frame.size(), frame.rank()); }
   std::vector<Shared> shared() const { return timer_shared_values(o_); }
@@ -109,42 +114,44 @@ class TimerRun {
   Members members(MeasurementFrame &frame) {
     rank_ = frame.rank();
     all_ranks_ = frame.comm().all_ranks();
+    leader_ = o_.rank == LAT_ALL_RANKS ? 0 : o_.rank;
     return o_.rank == LAT_ALL_RANKS ? Members::every_rank(0) : Members::some({o_.rank}, o_.rank, kTagCalibration);
   }
   std::string allocate(bool) const { return ""; }  // the tally grows as it reads: its memory is a few KB
 
   /// The calibrating rank (with LAT_ALL_RANKS rank 0, whose progress line is the run's), then the others.
-  std::vector<char> lead(MPI_Comm) {
-    c_ = calibrate_here(o_.timer, o_.nr, rank_, o_.progress != 0);
-    return {};
-  }
-  void follow(MPI_Comm) { c_ = calibrate_here(o_.timer, o_.nr, rank_, false); }
+  Calibration lead(RunContext &run) { return calibrate(run); }
+  void follow(RunContext &run) { c_ = calibrate(run); }
 
   /// The result (the harness's bytes are not used: it travels with its distribution). With LAT_ALL_RANKS each
   /// rank keeps its own and they return together, waiting at most the timeout and the time nr pairs of reads
   /// may take elsewhere; with one rank, the others wait for its result (without a limit, as the harness's
   /// ranks that only wait, until it or a failure note arrives).
-  std::vector<char> share(MeasurementFrame &frame, std::vector<char>, int, bool measuring) {
+  Calibration share(MeasurementFrame &frame, Calibration mine, int, bool measuring) {
+    Calibration c = rank_ == leader_ ? std::move(mine) : std::move(c_);
     if (o_.rank == LAT_ALL_RANKS) {
-      if (!want_dist_) c_.dist = Distribution{};
+      if (!want_dist_) c.dist = Distribution{};
       const Waiting w{rank_, all_ranks_, "phase 'timer calibration'",
                       o_.timeout_s > 0.0 ? o_.timeout_s + calibration_allowance_s(o_.nr) : 0.0};
       barrier_yielding(frame.comm().get(), w);
-      return {};
+      return c;
     }
-    share_from_root(&c_.result, sizeof c_.result, c_.dist, want_dist_, o_.rank, frame.comm().get(),
+    share_from_root(&c.result, sizeof c.result, c.dist, want_dist_, o_.rank, frame.comm().get(),
                     frame.result_wait(measuring, "phase 'result': the timer calibration"),
                     measuring ? nullptr : &frame.listener());
-    c_.interrupted = c_.result.nr < c_.result.nr_requested;
-    return {};
+    c.interrupted = c.result.nr < c.result.nr_requested;
+    return c;
   }
 
-  Calibration result(std::vector<char>) { return std::move(c_); }
-
  private:
+  /// nr pairs of reads of the run's clock, on the run's progress line.
+  Calibration calibrate(RunContext &run) {
+    return run.with_clock([&](const auto &clock) { return calibrate_with(clock, o_.timer, o_.nr, rank_, run.progress_line()); });
+  }
+
   const lat_timer_options &o_;
   bool want_dist_;
-  int rank_ = 0;
+  int rank_ = 0, leader_ = 0;
   const char *all_ranks_ = "";
   Calibration c_;
 };

@@ -1,8 +1,8 @@
-// test_harness_mpi.cpp: the measurement harness (lib/common/harness.hpp) with a capability of the test's own:
-// the sequence it calls on every rank, the member communicator and its order, the leader's bytes everywhere,
-// a complaint or a rank short of memory refused on every rank before anything is measured, a leader's
-// failure told to the ranks that wait, and a run with nobody measuring; the run-context form (RunContext:
-// the wait mode, the hosts, the stop agreed, the result made by the harness). Run on 3 ranks.
+// test_harness_mpi.cpp: the measurement harness (lib/common/harness.hpp) with capabilities of the test's own:
+// the sequence it calls on every rank, the member communicator and its order, the leader's result everywhere
+// (from its fields' bytes, or by the capability's own share), a complaint or a rank short of memory refused
+// on every rank before anything is measured, a leader's failure told to the ranks that wait, a run with
+// nobody measuring; the run context (the wait mode, the hosts, the stop agreed, the waits' words). On 3 ranks.
 #include <mpi.h>
 
 #include <cstdarg>
@@ -35,14 +35,27 @@ int world_rank() {
 }
 
 /// Ranks 2 and 1 measure, in that order (2 leads): the follower sends 1000 + its rank in the member
-/// communicator, the leader returns that and its own member rank as the result's bytes.
+/// communicator, the leader returns that, its own member rank and the members' count as the result.
+struct ToyResult {
+  struct {
+    int warnings = 0;
+    double runqueue_share_max = 0.0;
+    int runqueue_rank = -2;
+    double runqueue_wait_s = 0.0;
+  } summary;
+  std::vector<int> v;
+  auto fields() { return std::tie(v); }
+};
+
 struct Toy {
+  using Result = ToyResult;
   enum class Who { some, every_rank, nobody } who = Who::some;
   int complain_on = -1, short_of_memory_on = -1;
   bool leader_fails = false;
   std::string trace;
   int rank = -1;
 
+  lat::RunSettings settings() const { return {30.0, LAT_TIMER_MPI_WTIME, false, "toy"}; }
   std::string check(lat::MeasurementFrame &frame) {
     trace += "check ";
     rank = frame.rank();
@@ -62,73 +75,98 @@ struct Toy {
     trace += measuring ? "allocate(measuring) " : "allocate ";
     return rank == short_of_memory_on ? "cannot allocate the toy's 10 TB" : "";
   }
-  std::vector<char> lead(MPI_Comm comm) {
+  ToyResult lead(lat::RunContext &run) {
     trace += "lead ";
     if (leader_fails) throw lat::DataError("the toy's leader read a wrong byte");
-    int me = -1, n = 0, got = 0;
-    MPI_Comm_rank(comm, &me);
-    MPI_Comm_size(comm, &n);
+    int me = run.rank(), got = 0;
     if (who == Who::every_rank) {
-      MPI_Reduce(MPI_IN_PLACE, &me, 1, MPI_INT, MPI_SUM, 0, comm);  // leader 0: the sum of every member rank
+      MPI_Reduce(MPI_IN_PLACE, &me, 1, MPI_INT, MPI_SUM, 0, run.comm());  // leader 0: the sum of every member rank
       got = me, me = 0;
     } else {
-      MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 5, comm, MPI_STATUS_IGNORE);
+      MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 5, run.comm(), MPI_STATUS_IGNORE);
     }
-    std::vector<char> bytes(3 * sizeof(int));
-    const int v[3] = {got, me, n};
-    std::memcpy(bytes.data(), v, sizeof v);
-    return bytes;
+    ToyResult r;
+    r.v = {got, me, run.size()};
+    return r;
   }
-  void follow(MPI_Comm comm) {
+  void follow(lat::RunContext &run) {
     trace += "follow ";
-    int me = -1;
-    MPI_Comm_rank(comm, &me);
+    int me = run.rank();
     if (who == Who::every_rank) {
-      MPI_Reduce(&me, nullptr, 1, MPI_INT, MPI_SUM, 0, comm);
+      MPI_Reduce(&me, nullptr, 1, MPI_INT, MPI_SUM, 0, run.comm());
     } else {
       const int v = 1000 + me;
-      MPI_Send(&v, 1, MPI_INT, 0, 5, comm);
+      MPI_Send(&v, 1, MPI_INT, 0, 5, run.comm());
     }
   }
-  std::vector<int> result(std::vector<char> bytes) {
-    trace += "result";
-    std::vector<int> v(bytes.size() / sizeof(int));
-    if (!bytes.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());
-    return v;
+  void complete(ToyResult &) { trace += "complete"; }
+};
+
+/// The same with its own share (a result that travels with more than its fields, as the ping-pong's): the
+/// leader's result reaches it whole on the leader, a default one elsewhere; what it returns is every rank's,
+/// and no disturbance is gathered.
+struct SharingToy : Toy {
+  std::vector<int> mine_seen;
+  ToyResult share(lat::MeasurementFrame &frame, ToyResult mine, int leader, bool measuring) {
+    trace += measuring ? "share(measuring) " : "share ";
+    mine_seen = mine.v;
+    int n = static_cast<int>(mine.v.size());
+    MPI_Bcast(&n, 1, MPI_INT, leader, frame.comm().get());
+    mine.v.resize(static_cast<size_t>(n));
+    MPI_Bcast(mine.v.data(), n, MPI_INT, leader, frame.comm().get());
+    return mine;
   }
 };
 
 void members_in_order_and_the_result_everywhere(void **) {
   Toy toy;
-  const std::vector<int> r = lat::run_measurement(MPI_COMM_WORLD, 30.0, toy);
+  const ToyResult res = lat::run_measurement(MPI_COMM_WORLD, 30.0, toy);
+  const std::vector<int> &r = res.v;
   // The member communicator is {2, 1}: the leader is its rank 0, the follower (world rank 1) its rank 1.
   assert_int_equal(r.size(), 3);
   assert_int_equal(r[0], 1001);
   assert_int_equal(r[1], 0);
   assert_int_equal(r[2], 2);
-  const char *expected[] = {"check shared members allocate result",
-                            "check shared members allocate(measuring) follow result",
-                            "check shared members allocate(measuring) lead result"};
+  const char *expected[] = {"check shared members allocate complete",
+                            "check shared members allocate(measuring) follow complete",
+                            "check shared members allocate(measuring) lead complete"};
+  assert_string_equal(toy.trace.c_str(), expected[world_rank()]);
+  // The measuring ranks' disturbance in the summary: one of them (world rank 1 or 2), or -1 where not known.
+  assert_true(res.summary.runqueue_rank == -1 || res.summary.runqueue_rank == 1 || res.summary.runqueue_rank == 2);
+}
+
+void a_result_with_its_own_share(void **) {
+  SharingToy toy;
+  const ToyResult res = lat::run_measurement(MPI_COMM_WORLD, 30.0, toy);
+  const std::vector<int> want = {1001, 0, 2};
+  assert_true(res.v == want);
+  // share() got the leader's result whole on the leader (world rank 2), nothing elsewhere.
+  assert_true(world_rank() == 2 ? toy.mine_seen == want : toy.mine_seen.empty());
+  assert_int_equal(res.summary.runqueue_rank, -2);  // no disturbance gathered: the summary as it was made
+  const char *expected[] = {"check shared members allocate share complete",
+                            "check shared members allocate(measuring) follow share(measuring) complete",
+                            "check shared members allocate(measuring) lead share(measuring) complete"};
   assert_string_equal(toy.trace.c_str(), expected[world_rank()]);
 }
 
 void every_rank_on_the_library_communicator(void **) {
   Toy toy;
   toy.who = Toy::Who::every_rank;
-  const std::vector<int> r = lat::run_measurement(MPI_COMM_WORLD, 30.0, toy);
+  const std::vector<int> r = lat::run_measurement(MPI_COMM_WORLD, 30.0, toy).v;
   assert_int_equal(r.size(), 3);
   assert_int_equal(r[0], 0 + 1 + 2);
   assert_int_equal(r[2], 3);  // the library's duplicate: every rank, in the caller's order
-  assert_string_equal(toy.trace.c_str(), world_rank() == 0 ? "check shared members allocate(measuring) lead result"
-                                                           : "check shared members allocate(measuring) follow result");
+  assert_string_equal(toy.trace.c_str(), world_rank() == 0 ? "check shared members allocate(measuring) lead complete"
+                                                           : "check shared members allocate(measuring) follow complete");
 }
 
 void nobody_measures(void **) {
   Toy toy;
   toy.who = Toy::Who::nobody;
-  const std::vector<int> r = lat::run_measurement(MPI_COMM_WORLD, 30.0, toy);
-  assert_true(r.empty());
-  assert_string_equal(toy.trace.c_str(), "check shared members allocate result");
+  const ToyResult r = lat::run_measurement(MPI_COMM_WORLD, 30.0, toy);
+  assert_true(r.v.empty());
+  assert_int_equal(r.summary.runqueue_rank, -1);  // nobody measured: no disturbance known
+  assert_string_equal(toy.trace.c_str(), "check shared members allocate complete");
 }
 
 /// A capability in the run-context form: every rank measures; the leader's result carries what each rank's
@@ -300,6 +338,7 @@ int main(int argc, char **argv) {
   }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(members_in_order_and_the_result_everywhere),
+      cmocka_unit_test(a_result_with_its_own_share),
       cmocka_unit_test(every_rank_on_the_library_communicator),
       cmocka_unit_test(nobody_measures),
       cmocka_unit_test(one_complaint_refused_everywhere),
