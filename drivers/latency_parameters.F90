@@ -1,6 +1,7 @@
 !> latency_parameters: how the `latency` driver reads its parameters from text (command-line arguments and the
 !> &latency namelist file) straight into the library's type(lat_pingpong_options). The defaults are the
-!> library's (lat_pingpong_defaults) and so are the checks (lat_pingpong_check): this module only turns text
+!> library's (lat_pingpong_defaults) and so are the checks (lat_pingpong_check); which option and which
+!> namelist variable set which field is the spec's (latency_fields, generated): this module only turns text
 !> into values. No MPI here: the driver calls it on rank 0, and the fuzz targets in tests/fuzz call it with
 !> whatever bytes the fuzzer makes.
 module latency_parameters
@@ -9,6 +10,8 @@ module latency_parameters
   use mpilat, only: lat_pingpong_options, lat_pingpong_defaults, lat_pingpong_check, lat_timer_from_name, &
                     lat_timer_name, lat_timer_names, lat_last_error_message, LAT_SUCCESS, lat_npp_study_check, lat_study_max, &
                     LAT_TIMER_MPI_WTIME, LAT_TIMER_TSC
+  use latency_fields, only: option_value, set_integer_option, set_number_option, read_latency_group, value_none, &
+                            value_number
   implicit none
   private
 
@@ -191,8 +194,12 @@ contains
         i = i + 1
       case ('--input')
         i = i + 1
-      case ('--source', '--dest', '--n', '--bytes', '--nr', '--npptrial', '--npp_init', '--res_npp', &
-            '--npp', '--ntrial', '--cut_coef', '--timeout', '--timer', '--outdir', '--precision', '--precision-limit')
+      case default
+        ! --timer (a name), --outdir (a path), and every option the spec gives a field's number.
+        if (args(i)%text /= '--timer' .and. args(i)%text /= '--outdir' .and. option_value(args(i)%text) == value_none) then
+          call fail('unknown option "'//args(i)%text//'"')
+          return
+        end if
         if (i == nargs) then
           call fail(args(i)%text//' needs a value')
           return
@@ -202,9 +209,6 @@ contains
         if (args(i)%text == '--cut_coef') cut_coef_given = .true.
         if (args(i)%text == '--ntrial') ntrial_given = .true.
         i = i + 1
-      case default
-        call fail('unknown option "'//args(i)%text//'"')
-        return
       end select
       i = i + 1
     end do
@@ -305,25 +309,18 @@ contains
         outdir = value
       end if
       return
-    case ('--cut_coef', '--timeout', '--minutes', '--precision', '--precision-limit')
+    end select
+    if (option_value(name) == value_number) then
       ios = 1
       if (len_trim(value) > 0 .and. verify(trim(value), '0123456789.eEdD+-') == 0) read (value, *, iostat=ios) x
       if (ios /= 0) then
         status = params_bad
         message = name//' expects a number, got "'//trim(value)//'"'
-      else if (name == '--cut_coef') then
-        opts%cut_coef = x
-      else if (name == '--minutes') then
-        opts%minutes = x
-      else if (name == '--precision') then
-        opts%precision_pct = x
-      else if (name == '--precision-limit') then
-        opts%precision_limit_s = x
       else
-        opts%timeout_s = x
+        call set_number_option(name, x, opts)
       end if
       return
-    end select
+    end if
     ios = 1
     if (len_trim(value) > 0 .and. verify(trim(value), '0123456789+-') == 0) read (value, *, iostat=ios) k
     if (ios /= 0) then
@@ -331,28 +328,7 @@ contains
       message = name//' expects an integer, got "'//trim(value)//'"'
       return
     end if
-    select case (name)
-    case ('--source')
-      opts%source = to_int(k)
-    case ('--dest')
-      opts%dest = to_int(k)
-    case ('--n')
-      opts%n = k
-    case ('--bytes')
-      opts%bytes = k
-    case ('--nr')
-      opts%nr = k
-    case ('--npptrial')
-      opts%npptrial = k
-    case ('--npp_init')
-      opts%npp_init = k
-    case ('--res_npp')
-      opts%res_npp = k
-    case ('--npp')
-      opts%npp = k
-    case ('--ntrial')
-      opts%ntrial = k
-    end select
+    call set_integer_option(name, k, opts)
   end subroutine set_option
 
   !> A comma-separated list of integers ("1,9,18") into values; the library checks their range and
@@ -393,12 +369,6 @@ contains
     end do
     values = buffer(1:n)
   end subroutine parse_list
-
-  !> A rank given as a 64-bit integer, clamped to the C int of the options (the check then names it).
-  integer function to_int(k)
-    integer(int64), intent(in) :: k
-    to_int = int(max(min(k, int(huge(to_int), int64)), -int(huge(to_int), int64)))
-  end function to_int
 
   !> Reads group &latency (the paper's names) from a file into opts, timer and outdir; values not in the file
   !> keep their current values. A namelist needs variables of its own names, so the values pass through them.
@@ -443,20 +413,12 @@ contains
     character(len=*), intent(inout) :: timer, outdir
     integer, intent(out) :: status
     character(len=*), intent(out) :: message
-    integer :: source, dest
-    integer(int64) :: n, bytes, nr, npptrial, npp_init, res_npp, npp, ntrial
-    real(real64) :: cut_coef, timeout
-    namelist /latency/ source, dest, n, bytes, nr, npptrial, npp_init, res_npp, npp, ntrial, cut_coef, timer, &
-      outdir, timeout
     integer :: unit, ios, i
     character(len=512) :: iomsg
     character(len=2) :: mark
     character(len=:), allocatable :: repeated
     integer :: first_line, second_line
 
-    source = opts%source; dest = opts%dest; n = opts%n; bytes = opts%bytes; nr = opts%nr
-    npptrial = opts%npptrial; npp_init = opts%npp_init; res_npp = opts%res_npp; npp = opts%npp
-    ntrial = opts%ntrial; cut_coef = opts%cut_coef; timeout = opts%timeout_s
     status = params_run
     ! An editor's "Unicode" save (UTF-16, a NUL every other byte) reads as an empty file: said plainly.
     open (newunit=unit, file=copy, status='old', action='read', access='stream', form='unformatted', iostat=ios)
@@ -482,7 +444,7 @@ contains
     ! file (the docs' one-line example, as many editors save it) is read from a scratch copy that has one.
     unit = open_with_final_newline(copy, ios, iomsg)
     if (ios == 0) then
-      read (unit, nml=latency, iostat=ios, iomsg=iomsg)
+      call read_latency_group(unit, opts, timer, outdir, ios, iomsg)
       close (unit)
     end if
     if (ios /= 0) then
@@ -492,11 +454,7 @@ contains
       end do
       status = params_bad
       message = 'the namelist file "'//path//'" has no valid &latency group: '//trim(iomsg)
-      return
     end if
-    opts%source = source; opts%dest = dest; opts%n = n; opts%bytes = bytes; opts%nr = nr
-    opts%npptrial = npptrial; opts%npp_init = npp_init; opts%res_npp = res_npp; opts%npp = npp
-    opts%ntrial = ntrial; opts%cut_coef = cut_coef; opts%timeout_s = timeout
   end subroutine read_namelist_copy
 
   !> The first name assigned twice in the &latency group of path (lower case; '' when none, or when the file

@@ -10,8 +10,7 @@
   python3 scripts/gen-abi.py --drivers NAME=COMMAND ...
                                         run each driver's COMMAND --help; exit 1 naming each option that is
                                         neither a field's `cli` nor in spec/drivers.toml, each `cli` option the
-                                        driver lacks, each default shown that is not the spec's, and (latency)
-                                        each difference between the &latency namelist and the spec
+                                        driver lacks, and each default shown that is not the spec's
 
 Besides the structs, it generates from include/mpilat.h's declarations the ABI's sized entry points
 (docs/api.md, "How the ABI grows"): include/mpilat_sized.h, lib/generated/{sized_entries.cpp,capi_impl.hpp,
@@ -22,7 +21,8 @@ abi_generated_fresh and abi_fortran_bindings run the two checks. spec/README.md 
 
 One module per artefact or check, in scripts/abi/: common (the spec read once, shared names and helpers),
 c_header, fortran_types, options, result_json, options_doc, layout, json_fields, growth, outputs_registry,
-fortran_c, options_show, capi_handles, capi_entries, build_lists, driver_table, refusal_cases, driver_cli, fortran_handles, fortran_module,
+fortran_c, options_show, capi_handles, capi_entries, build_lists, driver_table, refusal_cases, driver_cli, latency_fields,
+fortran_handles, fortran_module,
 fortran_wrappers, fortran_comm, symbols (the shared library's version script and the release stand-ins: --release-stub DIR OUT), bindings,
 drivers. This file gathers what they make and writes or checks it.
 """
@@ -49,6 +49,7 @@ from abi.build_lists import build_lists  # noqa: E402
 from abi.driver_table import driver_table  # noqa: E402
 from abi.refusal_cases import refusal_cases  # noqa: E402
 from abi.driver_cli import driver_cli  # noqa: E402
+from abi.latency_fields import latency_fields  # noqa: E402
 from abi.fortran_handles import fortran_handles  # noqa: E402
 from abi.fortran_module import fortran_module  # noqa: E402
 from abi.fortran_comm import fortran_comm  # noqa: E402
@@ -83,6 +84,7 @@ def outputs():
     files.update(driver_table(caps))
     files.update(refusal_cases(caps))
     files.update(driver_cli(caps))
+    files.update(latency_fields(caps))
     files.update(fortran_handles(caps))
     files.update(fortran_module(caps))
     files.update(fortran_comm(caps))

@@ -1,0 +1,130 @@
+"""abi/latency_fields.py: drivers/latency_fields.F90: what the `latency` driver's options and its &latency
+namelist set in lat_pingpong_options, from each field's `cli` and `namelist` (and spec/drivers.toml's
+latency namelist extras): which options take an integer or a number and the field each sets, and the
+namelist group read into the fields. latency_parameters.F90 keeps only the text's rules (scripts/gen-abi.py)."""
+from abi.common import *  # noqa: F401,F403 (the spec, its names and helpers)
+
+DRIVER = 'latency'
+STRUCT = 'lat_pingpong_options'
+# A field whose check is one of these takes no number from an option: a flag, or a timer given by its name.
+NOT_NUMBERS = {'flag', 'timer'}
+NAMELIST_TYPE = {'int': 'integer', 'int64_t': 'integer(int64)', 'double': 'real(real64)'}
+
+
+def options_struct(caps):
+    for _, spec in caps:
+        for s in spec['struct']:
+            if s['name'] == STRUCT:
+                return s
+    sys.exit(f'spec/: no struct {STRUCT}, which the latency driver reads')
+
+
+def latency_fields(caps):
+    s = options_struct(caps)
+    with open(os.path.join(ROOT, 'spec', 'drivers.toml'), 'rb') as f:
+        extras = list(tomllib.load(f).get(DRIVER, {}).get('namelist', {}))  # the driver's own: text, no field
+    integers, numbers = [], []  # (option, field)
+    for f in s['field']:
+        if f.get('check') in NOT_NUMBERS:
+            continue
+        for entry in f.get('cli', []):
+            driver, option = entry.split(' ', 1)
+            if driver != DRIVER:
+                continue
+            if f['type'] == 'double':
+                numbers.append((option, f))
+            elif f['type'] in ('int', 'int64_t'):
+                integers.append((option, f))
+            else:
+                sys.exit(f"spec/: {STRUCT}.{f['name']}: latency {option} sets a field of type {f['type']}")
+    group = [f for f in s['field'] if 'namelist' in f]
+    names = [f['namelist'] for f in group if f.get('check') != 'timer']  # numbers, each copied to its field
+    texts = [f['namelist'] for f in group if f.get('check') == 'timer'] + extras  # names and paths, as text
+    if texts != ['timer', 'outdir']:
+        sys.exit(f'spec/: the &latency namelist\'s text variables are {texts}: read_latency_group takes timer and '
+                 'outdir (scripts/abi/latency_fields.py)')
+
+    def quoted(pairs):
+        return [f"'{o}'" for o, _ in pairs]
+
+    out = [generated_line('!>', f'spec/ ({STRUCT}\'s cli and namelist keys, spec/drivers.toml)'),
+           '!> latency_fields: the fields of lat_pingpong_options that the latency driver\'s options and its &latency',
+           '!> namelist set, from the spec: an option\'s kind of value and the field it sets, and the namelist group read',
+           '!> into the fields. drivers/latency_parameters.F90 turns the text into values with these.',
+           'module latency_fields',
+           '  use, intrinsic :: iso_fortran_env, only: int64, real64',
+           '  use mpilat, only: lat_pingpong_options',
+           '  implicit none',
+           '  private',
+           '',
+           '  !> The value an option takes: an integer, a number, or neither (a flag, a name, a path; or no option).',
+           '  integer, parameter, public :: value_none = 0, value_integer = 1, value_number = 2',
+           '  public :: option_value, set_integer_option, set_number_option, read_latency_group',
+           '',
+           'contains',
+           '',
+           '  !> The value option `name` takes where it sets one field with it: value_integer, value_number, value_none.',
+           '  integer function option_value(name) result(kind)',
+           '    character(len=*), intent(in) :: name',
+           '    select case (name)']
+    out += fortran_statement('    case (', quoted(integers), ')', 4)
+    out += ['      kind = value_integer']
+    out += fortran_statement('    case (', quoted(numbers), ')', 4)
+    out += ['      kind = value_number',
+            '    case default',
+            '      kind = value_none',
+            '    end select',
+            '  end function option_value',
+            '',
+            '  !> The field option `name` (value_integer) sets, to k; a C int field takes k clamped to its range (the',
+            '  !> library\'s check then names the value).',
+            '  subroutine set_integer_option(name, k, opts)',
+            '    character(len=*), intent(in) :: name',
+            '    integer(int64), intent(in) :: k',
+            '    type(lat_pingpong_options), intent(inout) :: opts',
+            '    select case (name)']
+    for option, f in integers:
+        value = 'k' if f['type'] == 'int64_t' else 'clamped(k)'
+        out += [f"    case ('{option}')", f"      opts%{f['name']} = {value}"]
+    out += ['    end select',
+            '  end subroutine set_integer_option',
+            '',
+            '  !> The field option `name` (value_number) sets, to x.',
+            '  subroutine set_number_option(name, x, opts)',
+            '    character(len=*), intent(in) :: name',
+            '    real(real64), intent(in) :: x',
+            '    type(lat_pingpong_options), intent(inout) :: opts',
+            '    select case (name)']
+    for option, f in numbers:
+        out += [f"    case ('{option}')", f"      opts%{f['name']} = x"]
+    out += ['    end select',
+            '  end subroutine set_number_option',
+            '',
+            '  !> Group &latency from unit into opts, timer (its name) and outdir: a variable the group does not give',
+            '  !> keeps its value; opts is changed only by a read that succeeded. ios and iomsg: the read\'s.',
+            '  subroutine read_latency_group(unit, opts, timer, outdir, ios, iomsg)',
+            '    integer, intent(in) :: unit',
+            '    type(lat_pingpong_options), intent(inout) :: opts',
+            '    character(len=*), intent(inout) :: timer, outdir',
+            '    integer, intent(out) :: ios',
+            '    character(len=*), intent(inout) :: iomsg']
+    for ftype in ('int', 'int64_t', 'double'):
+        these = [f['namelist'] for f in group if f['type'] == ftype and f.get('check') != 'timer']
+        if these:
+            out += fortran_statement(f'    {NAMELIST_TYPE[ftype]} :: ', these, '', 4)
+    out += fortran_statement('    namelist /latency/ ', names + texts, '', 4)
+    out += [f"    {f['namelist']} = opts%{f['name']}" for f in group if f.get('check') != 'timer']
+    out += ['    read (unit, nml=latency, iostat=ios, iomsg=iomsg)',
+            '    if (ios /= 0) return']
+    out += [f"    opts%{f['name']} = {f['namelist']}" for f in group if f.get('check') != 'timer']
+    out += ['  end subroutine read_latency_group',
+            '',
+            '  !> k clamped to a C int.',
+            '  integer function clamped(k)',
+            '    integer(int64), intent(in) :: k',
+            '    clamped = int(max(min(k, int(huge(clamped), int64)), -int(huge(clamped), int64)))',
+            '  end function clamped',
+            '',
+            'end module latency_fields',
+            '']
+    return {'drivers/latency_fields.F90': '\n'.join(out)}
