@@ -19,6 +19,18 @@ def options_struct(caps):
     sys.exit(f'spec/: no struct {STRUCT}, which the latency driver reads')
 
 
+def setter(routine, value, value_type, cases):
+    """A subroutine that sets, for each (option, expression, field) of cases, opts%<field> to the expression."""
+    out = [f'  subroutine {routine}(name, {value}, opts)',
+           '    character(len=*), intent(in) :: name',
+           f'    {value_type}, intent(in) :: {value}',
+           '    type(lat_pingpong_options), intent(inout) :: opts',
+           '    select case (name)']
+    for option, expression, f in cases:
+        out += [f"    case ('{option}')", f"      opts%{f['name']} = {expression}"]
+    return out + ['    end select', f'  end subroutine {routine}']
+
+
 def latency_fields(caps):
     s = options_struct(caps)
     with open(os.path.join(ROOT, 'spec', 'drivers.toml'), 'rb') as f:
@@ -77,29 +89,13 @@ def latency_fields(caps):
             '  end function option_value',
             '',
             '  !> The field option `name` (value_integer) sets, to k; a C int field takes k clamped to its range (the',
-            '  !> library\'s check then names the value).',
-            '  subroutine set_integer_option(name, k, opts)',
-            '    character(len=*), intent(in) :: name',
-            '    integer(int64), intent(in) :: k',
-            '    type(lat_pingpong_options), intent(inout) :: opts',
-            '    select case (name)']
-    for option, f in integers:
-        value = 'k' if f['type'] == 'int64_t' else 'clamped(k)'
-        out += [f"    case ('{option}')", f"      opts%{f['name']} = {value}"]
-    out += ['    end select',
-            '  end subroutine set_integer_option',
-            '',
-            '  !> The field option `name` (value_number) sets, to x.',
-            '  subroutine set_number_option(name, x, opts)',
-            '    character(len=*), intent(in) :: name',
-            '    real(real64), intent(in) :: x',
-            '    type(lat_pingpong_options), intent(inout) :: opts',
-            '    select case (name)']
-    for option, f in numbers:
-        out += [f"    case ('{option}')", f"      opts%{f['name']} = x"]
-    out += ['    end select',
-            '  end subroutine set_number_option',
-            '',
+            '  !> library\'s check then names the value).']
+    out += setter('set_integer_option', 'k', 'integer(int64)',
+                  [(o, 'k' if f['type'] == 'int64_t' else 'clamped(k)', f) for o, f in integers])
+    out += ['',
+            '  !> The field option `name` (value_number) sets, to x.']
+    out += setter('set_number_option', 'x', 'real(real64)', [(o, 'x', f) for o, f in numbers])
+    out += ['',
             '  !> Group &latency from unit into opts, timer (its name) and outdir: a variable the group does not give',
             '  !> keeps its value; opts is changed only by a read that succeeded. ios and iomsg: the read\'s.',
             '  subroutine read_latency_group(unit, opts, timer, outdir, ios, iomsg)',
