@@ -671,37 +671,42 @@ class CollectiveRun {
   CollectiveRun(const lat_collective_options &o, int64_t nsizes, const int64_t *sizes)
       : o_(o), nsizes_(nsizes), sizes_(sizes), wall_start_(std::chrono::steady_clock::now()) {}
 
-  RunSettings settings() const {
+  /// This rank and the ranks' count.
+  struct Plan {
+    int rank = 0, size = 0;
+  };
+
+  RunSettings settings(const Plan &) const {
     return {o_.timeout_s, o_.timer, o_.progress != 0, "collective rounds",
             "phase 'calls': a collective call or a clock exchange", o_.wait};
   }
 
-  std::string check(MeasurementFrame &frame) {
-    rank_ = frame.rank();
-    size_ = frame.size();
-    return check_collective_options(o_, nsizes_, sizes_, size_, rank_ == o_.root);
+  Checked<Plan> check(MeasurementFrame &frame) const {
+    const Plan plan{frame.rank(), frame.size()};
+    return {check_collective_options(o_, nsizes_, sizes_, plan.size, plan.rank == o_.root), plan};
   }
 
-  std::vector<Shared> shared() const { return collective_shared_values(o_, nsizes_, sizes_); }
+  std::vector<Shared> shared(const Plan &) const { return collective_shared_values(o_, nsizes_, sizes_); }
 
-  Members members(MeasurementFrame &) {
+  Members members(MeasurementFrame &, const Plan &plan) {
+    root_ = plan.rank == o_.root;
     r_.options = o_;
     start_ = starting_sizes(o_, nsizes_, sizes_);
     return Members::every_rank(o_.root);
   }
 
-  std::string allocate(bool) {
+  std::string allocate(const Plan &plan, bool) {
     try {
-      bufs_ = std::make_unique<CollBuffers>(o_.ops, start_.back(), size_);
+      bufs_ = std::make_unique<CollBuffers>(o_.ops, start_.back(), plan.size);
     } catch (const std::exception &) {
       return "cannot allocate the buffers of " + std::to_string(start_.back()) + "-byte messages on " +
-             std::to_string(size_) + " ranks";
+             std::to_string(plan.size) + " ranks";
     }
     return "";
   }
 
   /// The root: the rounds, then the analysis of every sample; the samples and where it ran stay here.
-  CollResult lead(RunContext &run) {
+  CollResult lead(RunContext &run, const Plan &) {
     const bool oversubscribed = measure(run);
     analyse_on_root(r_, oversubscribed);
     r_.summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
@@ -711,17 +716,17 @@ class CollectiveRun {
     return std::move(r_);
   }
 
-  void follow(RunContext &run) { measure(run); }
+  void follow(RunContext &run, const Plan &) { measure(run); }
 
   /// The options everywhere; the samples, the host and the MPI library on the root.
   void complete(CollResult &r) {
     r.options = o_;
-    if (rank_ == o_.root) {
+    if (root_) {
       r.series = std::move(kept_.series);
       r.host = std::move(kept_.host);
       r.mpi_library = std::move(kept_.mpi_library);
     }
-    r.summary.has_samples = rank_ == o_.root ? 1 : 0;
+    r.summary.has_samples = root_ ? 1 : 0;
   }
 
  private:
@@ -761,7 +766,7 @@ class CollectiveRun {
   int64_t nsizes_;
   const int64_t *sizes_;
   std::chrono::steady_clock::time_point wall_start_;
-  int rank_ = 0, size_ = 0;
+  bool root_ = false;  // this rank is the root (members)
   std::vector<int64_t> start_;
   std::unique_ptr<CollBuffers> bufs_;
   CollResult r_;

@@ -40,6 +40,15 @@ struct Members {
   }
 };
 
+/// What a capability's check gives: this rank's complaint ("" where none) and its plan, what the later steps
+/// read (shared values, members, buffers, bodies). The harness hands the plan to each: nothing can read it
+/// before check made it, and no step depends on the order in which members were set.
+template <class Plan>
+struct Checked {
+  std::string complaint;
+  Plan plan{};
+};
+
 namespace harness_detail {
 /// The disturbance travels behind the leader's bytes: three doubles, appended there and taken off everywhere.
 constexpr size_t kDisturbanceBytes = 3 * sizeof(double);
@@ -66,13 +75,16 @@ inline Disturbance take_disturbance(std::vector<char> &bytes) {
   struct name : std::false_type {};                                       \
   template <class C>                                                      \
   struct name<C, std::void_t<decltype(expr)>> : std::true_type {};
-LAT_HARNESS_DETECT(has_settings, RunSettings(std::declval<const C &>().settings()))
-LAT_HARNESS_DETECT(has_check, std::string(std::declval<C &>().check(std::declval<MeasurementFrame &>())))
-LAT_HARNESS_DETECT(has_shared, std::vector<Shared>(std::declval<C &>().shared()))
-LAT_HARNESS_DETECT(has_members, Members(std::declval<C &>().members(std::declval<MeasurementFrame &>())))
-LAT_HARNESS_DETECT(has_allocate, std::string(std::declval<C &>().allocate(true)))
-LAT_HARNESS_DETECT(has_lead, typename C::Result(std::declval<C &>().lead(std::declval<RunContext &>())))
-LAT_HARNESS_DETECT(has_follow, std::declval<C &>().follow(std::declval<RunContext &>()))
+LAT_HARNESS_DETECT(has_settings, RunSettings(std::declval<const C &>().settings(std::declval<const typename C::Plan &>())))
+LAT_HARNESS_DETECT(has_plan, typename C::Plan{})
+LAT_HARNESS_DETECT(has_check, Checked<typename C::Plan>(std::declval<C &>().check(std::declval<MeasurementFrame &>())))
+LAT_HARNESS_DETECT(has_shared, std::vector<Shared>(std::declval<C &>().shared(std::declval<const typename C::Plan &>())))
+LAT_HARNESS_DETECT(has_members, Members(std::declval<C &>().members(std::declval<MeasurementFrame &>(),
+                                                                    std::declval<const typename C::Plan &>())))
+LAT_HARNESS_DETECT(has_allocate, std::string(std::declval<C &>().allocate(std::declval<const typename C::Plan &>(), true)))
+LAT_HARNESS_DETECT(has_lead, typename C::Result(std::declval<C &>().lead(std::declval<RunContext &>(),
+                                                                         std::declval<const typename C::Plan &>())))
+LAT_HARNESS_DETECT(has_follow, std::declval<C &>().follow(std::declval<RunContext &>(), std::declval<const typename C::Plan &>()))
 LAT_HARNESS_DETECT(has_fields, std::declval<typename C::Result &>().fields())
 LAT_HARNESS_DETECT(has_summary_warnings, std::declval<C &>().summary.warnings |= LAT_WARN_DISTURBED)
 // Optional: void complete(Result &), what stays on the rank that measured it.
@@ -99,13 +111,18 @@ Result result_of_bytes(std::vector<char> bytes, const Disturbance &d) {
 
 template <class C>
 constexpr bool check_capability() {
-  static_assert(has_settings<C>::value, "a Capability needs RunSettings settings() const: what its run context is");
-  static_assert(has_check<C>::value, "a Capability needs std::string check(MeasurementFrame &): its complaint");
-  static_assert(has_shared<C>::value, "a Capability needs std::vector<Shared> shared(): the values every rank shares");
-  static_assert(has_members<C>::value, "a Capability needs Members members(MeasurementFrame &): who measures");
-  static_assert(has_allocate<C>::value, "a Capability needs std::string allocate(bool measuring): its buffers");
-  static_assert(has_lead<C>::value, "a Capability needs a type Result and Result lead(RunContext &): the leader's body");
-  static_assert(has_follow<C>::value, "a Capability needs void follow(RunContext &): the other measuring ranks' body");
+  static_assert(has_plan<C>::value, "a Capability needs a type Plan (default-constructible): what its check plans");
+  static_assert(has_settings<C>::value,
+                "a Capability needs RunSettings settings(const Plan &) const: what its run context is");
+  static_assert(has_check<C>::value, "a Capability needs Checked<Plan> check(MeasurementFrame &): its complaint and plan");
+  static_assert(has_shared<C>::value,
+                "a Capability needs std::vector<Shared> shared(const Plan &): the values every rank shares");
+  static_assert(has_members<C>::value, "a Capability needs Members members(MeasurementFrame &, const Plan &): who measures");
+  static_assert(has_allocate<C>::value, "a Capability needs std::string allocate(const Plan &, bool measuring): its buffers");
+  static_assert(has_lead<C>::value,
+                "a Capability needs a type Result and Result lead(RunContext &, const Plan &): the leader's body");
+  static_assert(has_follow<C>::value,
+                "a Capability needs void follow(RunContext &, const Plan &): the other measuring ranks' body");
   if constexpr (!has_share<C>::value)
     static_assert(has_fields<C>::value, "a Capability's Result needs fields() and a summary (or the Capability its own share)");
   return true;
@@ -114,16 +131,18 @@ constexpr bool check_capability() {
 
 /**
  * The measurement on every rank of user_comm. A Capability is an object with:
- * - `RunSettings settings() const`: what its run context is (timeout, clock, progress, phase, wait mode);
- * - `std::string check(MeasurementFrame &)`: this rank's complaint ("" where none): the function its
- *   `lat_<x>_check` calls, the memory a run needs included; every rank calls it, so it may be collective;
- * - `std::vector<Shared> shared() const`: the values every rank must share (after check);
- * - `Members members(MeasurementFrame &)`: every rank's part after the verdict (places, a sizing run) and who
- *   measures;
- * - `std::string allocate(bool measuring)`: the buffers, "" or why they could not be had;
- * - a type `Result` (with `fields()`, what travels, and a `summary`), `Result lead(RunContext &)`, the
- *   leader's body, and `void follow(RunContext &)`, the other measuring ranks' body (lib/common/run_context.hpp:
- *   the context is made here, once, on every measuring rank);
+ * - a type `Plan` and `Checked<Plan> check(MeasurementFrame &)`: this rank's complaint ("" where none), from
+ *   the function its `lat_<x>_check` calls, the memory a run needs included, and the plan the later steps
+ *   read; every rank calls it, so it may be collective;
+ * - `RunSettings settings(const Plan &) const`: what its run context is (timeout, clock, progress, phase,
+ *   wait mode);
+ * - `std::vector<Shared> shared(const Plan &) const`: the values every rank must share;
+ * - `Members members(MeasurementFrame &, const Plan &)`: every rank's part after the verdict (places, a sizing
+ *   run) and who measures;
+ * - `std::string allocate(const Plan &, bool measuring)`: the buffers, "" or why they could not be had;
+ * - a type `Result` (with `fields()`, what travels, and a `summary`), `Result lead(RunContext &, const Plan &)`,
+ *   the leader's body, and `void follow(RunContext &, const Plan &)`, the other measuring ranks' body
+ *   (lib/common/run_context.hpp: the context is made here, once, on every measuring rank);
  * - optionally `void complete(Result &)`, called on every rank after the result is made: what does not travel
  *   (the pair matrix's matrices, kept on its root);
  * - optionally `Result share(MeasurementFrame &, Result mine, int leader, bool measuring)`, a result that
@@ -146,12 +165,13 @@ auto run_measurement(MPI_Comm user_comm, double timeout_s, Capability &cap) {
   // (its result has no summary to hold one).
   constexpr bool kOwnShare = harness_detail::has_share<Capability>::value;
   MeasurementFrame frame(user_comm, timeout_s);
-  const std::string complaint = cap.check(frame);
-  frame.agree(complaint, cap.shared());
-  const Members m = cap.members(frame);
+  const Checked<typename Capability::Plan> checked = cap.check(frame);
+  const typename Capability::Plan &plan = checked.plan;
+  frame.agree(checked.complaint, cap.shared(plan));
+  const Members m = cap.members(frame, plan);
   const int rank = frame.rank();
   const bool measuring = m.includes(rank);
-  agree_on_failure(frame.comm(), cap.allocate(measuring), Fault::nomem);
+  agree_on_failure(frame.comm(), cap.allocate(plan, measuring), Fault::nomem);
   std::vector<char> bytes;
   Result mine{}, shared{};  // kOwnShare: the leader's result, then every rank's
   // The leader's rank in the measuring ranks' communicator.
@@ -160,17 +180,17 @@ auto run_measurement(MPI_Comm user_comm, double timeout_s, Capability &cap) {
                          : m.leader;
   const auto body = [&](MPI_Comm comm) {
     RunQueueMeter meter;
-    RunContext run(comm, leader, rank, cap.settings(), &frame.listener());
+    RunContext run(comm, leader, rank, cap.settings(plan), &frame.listener());
     // The context's setup (places, hwloc, names) is not the measurement's: with more ranks than processors
     // its start alone made a short nodecomm run "disturbed".
     meter.restart();
     if (run.leads()) {
       if constexpr (kOwnShare)
-        mine = cap.lead(run);
+        mine = cap.lead(run, plan);
       else
-        bytes = to_bytes(cap.lead(run).fields());
+        bytes = to_bytes(cap.lead(run, plan).fields());
     } else {
-      cap.follow(run);
+      cap.follow(run, plan);
     }
     if constexpr (!kOwnShare) {
       const Disturbance d = gather_disturbance(comm, leader, rank, meter,

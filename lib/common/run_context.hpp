@@ -23,7 +23,7 @@ namespace lat {
 
 class FailureListener;
 
-/// What a capability asks of its run context (`RunSettings settings() const`), from its options.
+/// What a capability asks of its run context (`RunSettings settings(const Plan &) const`), from its options.
 struct RunSettings {
   double timeout_s = 0.0;           // the watchdog's and every wait's limit; 0: none
   int timer = LAT_TIMER_MPI_WTIME;  // the clock with_clock gives

@@ -469,16 +469,22 @@ class PairTrials {
   PairTrials(const lat_pingpong_options &opts, const lat_timer_result *calibration, lat_pingpong_result &r)
       : opts_(opts), calibration_(calibration), r_(r) {}
 
-  RunSettings settings() const {
+  /// This rank, the pair (dest the last rank where asked) and, for a study, its values.
+  struct Plan {
+    int rank = 0, source = 0, dest = 0;
+    std::vector<int64_t> values;
+  };
+
+  RunSettings settings(const Plan &) const {
     return {opts_.timeout_s, opts_.timer, opts_.progress != 0, "ping-pong trials", "phase 'trials'", LAT_WAIT_SPIN};
   }
 
-  Members members(MeasurementFrame &frame) {
+  Members members(MeasurementFrame &frame, const Plan &plan) {
     const LibComm &comm = frame.comm();
-    rank_ = comm.rank();
+    rank_ = plan.rank;
     const int size = comm.size();
-    source_ = opts_.source;
-    dest_ = opts_.dest == LAT_LAST_RANK ? size - 1 : opts_.dest;
+    source_ = plan.source;
+    dest_ = plan.dest;
     r_.bytes = opts_.bytes >= 0 ? opts_.bytes : 8 * opts_.n;
     r_.n = opts_.bytes >= 0 ? -1 : opts_.n;
     r_.estimate = opts_.npp == 0 || opts_.estimate != 0 ? 1 : 0;
@@ -501,7 +507,7 @@ class PairTrials {
   }
 
   /// The message buffer: at least one double, for the hand-shake.
-  std::string allocate(bool measuring) {
+  std::string allocate(const Plan &, bool measuring) {
     if (!measuring) return "";
     try {
       p_.buffer.assign(std::max<size_t>(1, (static_cast<size_t>(r_.bytes) + 7) / 8), 0.0);
@@ -512,7 +518,7 @@ class PairTrials {
   }
 
   /// Dest: its place to source, then the trials answered.
-  void follow(RunContext &run) {
+  void follow(RunContext &run, const Plan &) {
     join(run);
     check_mpi(MPI_Send(&here_.place, sizeof here_.place, MPI_BYTE, kSourceInPair, kTagName, p_.comm), "MPI_Send");
     // Dest's first wait spans the source's timer calibration, when it is done here.
@@ -520,6 +526,11 @@ class PairTrials {
   }
 
  protected:
+  /// The pair of the options on frame's ranks.
+  Plan pair_plan(const MeasurementFrame &frame) const {
+    return {frame.rank(), opts_.source, opts_.dest == LAT_LAST_RANK ? frame.size() - 1 : opts_.dest, {}};
+  }
+
   /// Source: dest's place, the calibration, then work(p, calibration), unless the calibration was stopped.
   template <class Work>
   void lead_trials(RunContext &run, Work &&work) {
@@ -577,12 +588,12 @@ class PingPongRun : public PairTrials {
   PingPongRun(const lat_pingpong_options &opts, const lat_timer_result *calibration, bool want_dist)
       : PairTrials(opts, calibration, pp_.result), want_dist_(want_dist) {}
 
-  std::string check(MeasurementFrame &frame) const {
-    return check_pingpong_options(opts_, frame.size(), frame.rank(), calibration_);
+  Checked<Plan> check(MeasurementFrame &frame) const {
+    return {check_pingpong_options(opts_, frame.size(), frame.rank(), calibration_), pair_plan(frame)};
   }
-  std::vector<Shared> shared() const { return pingpong_shared_values(opts_); }
+  std::vector<Shared> shared(const Plan &) const { return pingpong_shared_values(opts_); }
 
-  PingPong lead(RunContext &run) {
+  PingPong lead(RunContext &run, const Plan &) {
     lead_trials(run, [&](Pair &p, const lat_timer_result &cal) {
       run.with_clock([&](const auto &clock) { measure_on_source(clock, p, opts_, cal, pp_); });
     });
@@ -644,23 +655,29 @@ class StudyRun : public PairTrials {
     if (by_res_npp) o_.estimate = 1;  // the rule needs Part 2's median
   }
 
-  std::string check(MeasurementFrame &frame) {
-    std::string bad = check_pingpong_options(o_, frame.size(), frame.rank(), calibration_);
-    if (bad.empty()) bad = check_study_values(given_, nvalues_, by_res_npp_, o_);
-    if (bad.empty()) values_.assign(given_, given_ + nvalues_);
-    return bad;
+  Checked<Plan> check(MeasurementFrame &frame) const {
+    Checked<Plan> c{check_pingpong_options(o_, frame.size(), frame.rank(), calibration_), pair_plan(frame)};
+    if (c.complaint.empty()) c.complaint = check_study_values(given_, nvalues_, by_res_npp_, o_);
+    if (c.complaint.empty()) c.plan.values.assign(given_, given_ + nvalues_);
+    return c;
   }
 
-  std::vector<Shared> shared() const {
+  std::vector<Shared> shared(const Plan &plan) const {
     std::vector<Shared> shared = pingpong_shared_values(o_);
     shared.push_back(Shared::integer("by_res_npp", by_res_npp_ ? 1 : 0));
     shared.push_back(Shared::integer("nvalues", nvalues_));
     for (size_t i = 0; i < LAT_STUDY_MAX; ++i)  // a fixed count: the agreement's message has one length everywhere
-      shared.push_back(Shared::integer("study value", i < values_.size() ? values_[i] : 0));
+      shared.push_back(Shared::integer("study value", i < plan.values.size() ? plan.values[i] : 0));
     return shared;
   }
 
-  NppStudy lead(RunContext &run) {
+  /// The pair's part, and the values (which the rows, here and where they are shared, follow).
+  Members members(MeasurementFrame &frame, const Plan &plan) {
+    values_ = plan.values;
+    return PairTrials::members(frame, plan);
+  }
+
+  NppStudy lead(RunContext &run, const Plan &) {
     study_.rows.assign(values_.size(), lat_npp_study_row{});
     lead_trials(run, [&](Pair &p, const lat_timer_result &cal) {
       run.with_clock([&](const auto &clock) { study(clock, p, cal); });

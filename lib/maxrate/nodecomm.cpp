@@ -255,55 +255,62 @@ class NodecommRun {
   NodecommRun(const lat_nodecomm_options &o, int64_t nsizes, const int64_t *sizes)
       : o_(o), nsizes_(nsizes), sizes_(sizes), start_(std::chrono::steady_clock::now()) {}
 
-  RunSettings settings() const {
+  /// This rank and the sides the pairs run between (found on every rank: collective).
+  struct Plan {
+    int rank = 0;
+    Sides sides;
+  };
+
+  RunSettings settings(const Plan &) const {
     return {o_.timeout_s, o_.timer, o_.progress != 0, "nodecomm", "phase 'nodecomm': the timed ping-pongs"};
   }
 
-  std::string check(MeasurementFrame &frame) {
-    rank_ = frame.rank();
-    std::string complaint = check_nodecomm_options(o_, nsizes_, sizes_);
-    here_ = place_of_this_rank(frame.comm().get(), rank_);
-    sides_ = sides_of(frame.comm(), rank_, o_, here_);
-    if (complaint.empty()) complaint = sides_complaint(sides_);
-    return complaint;
+  Checked<Plan> check(MeasurementFrame &frame) const {
+    Checked<Plan> c;
+    c.plan.rank = frame.rank();
+    c.complaint = check_nodecomm_options(o_, nsizes_, sizes_);
+    c.plan.sides = sides_of(frame.comm(), c.plan.rank, o_, place_of_this_rank(frame.comm().get(), c.plan.rank));
+    if (c.complaint.empty()) c.complaint = sides_complaint(c.plan.sides);
+    return c;
   }
 
-  std::vector<Shared> shared() const { return nodecomm_shared_values(o_, nsizes_, sizes_); }
+  std::vector<Shared> shared(const Plan &) const { return nodecomm_shared_values(o_, nsizes_, sizes_); }
 
-  Members members(MeasurementFrame &frame) {
+  Members members(MeasurementFrame &frame, const Plan &plan) {
     const LibComm &comm = frame.comm();
-    leader_ = sides_.a.front();
+    const Sides &sides = plan.sides;
+    const int leader = sides.a.front();
 
     // Sizes: the size-sweep engine on the first pair (collective over every rank), or the caller's list.
     const std::vector<int64_t> grid =
         nsizes_ > 0 ? std::vector<int64_t>(sizes_, sizes_ + nsizes_) : nodecomm_grid(o_.size_last);
-    const lat_sweep_options so = sizing_options(o_, sides_, nsizes_, rank_ == leader_);
+    const lat_sweep_options so = sizing_options(o_, sides, nsizes_, plan.rank == leader);
     sweep_ = size_sweep(comm.get(), so, static_cast<int64_t>(grid.size()), grid.data(), nullptr);
 
     r_.options = o_;
-    summarise_sides(r_.summary, sides_, o_, sweep_);
+    summarise_sides(r_.summary, sides, o_, sweep_);
     if (sweep_.summary.end == LAT_SWEEP_END_STOPPED) {  // stopped while the sizes were chosen: nothing timed
       r_.summary.partial = 1;
       r_.summary.wall_s = seconds_since(start_);
       return Members::nobody();
     }
-    for (int64_t p = 0; p < sides_.kmax; ++p) members_.push_back(sides_.a[static_cast<size_t>(p)]);
-    for (int64_t p = 0; p < sides_.kmax; ++p) members_.push_back(sides_.b[static_cast<size_t>(p)]);
-    return Members::some(members_, leader_, kTagPairs);
+    for (int64_t p = 0; p < sides.kmax; ++p) members_.push_back(sides.a[static_cast<size_t>(p)]);
+    for (int64_t p = 0; p < sides.kmax; ++p) members_.push_back(sides.b[static_cast<size_t>(p)]);
+    return Members::some(members_, leader, kTagPairs);
   }
 
-  std::string allocate(bool) { return ""; }
+  std::string allocate(const Plan &, bool) { return ""; }
 
   /// The first pair's A rank: the samples of every k, then the points.
-  NodecommResult lead(RunContext &run) {
-    const Samples samples = measure_pairs(run, o_, sides_.kmax, sweep_);
+  NodecommResult lead(RunContext &run, const Plan &plan) {
+    const Samples samples = measure_pairs(run, o_, plan.sides.kmax, sweep_);
     r_.summary.partial = samples.stopped ? 1 : 0;
-    add_points(r_, samples, sweep_, sides_.kmax);
+    add_points(r_, samples, sweep_, plan.sides.kmax);
     r_.summary.wall_s = seconds_since(start_);
     return r_;
   }
 
-  void follow(RunContext &run) { measure_pairs(run, o_, sides_.kmax, sweep_); }
+  void follow(RunContext &run, const Plan &plan) { measure_pairs(run, o_, plan.sides.kmax, sweep_); }
 
   /// Stopped while the sizes were chosen (nobody measured): the sides and the sizing's summary, as found here.
   void complete(NodecommResult &r) {
@@ -321,9 +328,6 @@ class NodecommRun {
   int64_t nsizes_;
   const int64_t *sizes_;
   std::chrono::steady_clock::time_point start_;
-  int rank_ = 0, leader_ = 0;
-  LocalPlace here_;
-  Sides sides_;
   SweepResult sweep_;
   std::vector<int> members_;
   NodecommResult r_;

@@ -247,43 +247,48 @@ class PairRun {
 
   explicit PairRun(const lat_pair_options &o) : o_(o), start_(std::chrono::steady_clock::now()) {}
 
-  RunSettings settings() const {
+  /// This rank and the ranks' count.
+  struct Plan {
+    int rank = 0, size = 0;
+  };
+
+  RunSettings settings(const Plan &) const {
     return {o_.timeout_s, o_.timer, o_.progress != 0, "pair matrix", "phase 'pairs': the timed round trip", o_.wait};
   }
 
-  std::string check(MeasurementFrame &frame) {
-    rank_ = frame.rank();
-    size_ = frame.size();
-    return check_pair_options(o_, size_);  // memory included: lat_pair_check refuses the same
+  Checked<Plan> check(MeasurementFrame &frame) const {
+    const Plan plan{frame.rank(), frame.size()};
+    return {check_pair_options(o_, plan.size), plan};  // memory included: lat_pair_check refuses the same
   }
 
-  std::vector<Shared> shared() const { return pair_shared_values(o_); }
+  std::vector<Shared> shared(const Plan &) const { return pair_shared_values(o_); }
 
-  Members members(MeasurementFrame &frame) {
+  Members members(MeasurementFrame &frame, const Plan &plan) {
     walk_.all_ranks = frame.comm().all_ranks();
-    walk_.rank = rank_;
-    walk_.size = size_;
+    walk_.rank = plan.rank;
+    walk_.size = plan.size;
     walk_.bytes = static_cast<int>(o_.msg_bytes);
     return Members::every_rank(o_.root);
   }
 
   /// Memory before anything is timed: this rank's samples, and on root the matrices.
-  std::string allocate(bool) {
+  std::string allocate(const Plan &plan, bool) {
+    const int rank = plan.rank, size = plan.size;
     try {
-      walk_.samples.resize(static_cast<size_t>(size_ - 1 - rank_));
+      walk_.samples.resize(static_cast<size_t>(size - 1 - rank));
       for (auto &s : walk_.samples) s.reserve(static_cast<size_t>(o_.repeats));
       walk_.buf.assign(static_cast<size_t>(std::max<int64_t>(o_.msg_bytes, 1)), 0);
-      if (rank_ == o_.root) allocate_matrices(kept_, size_);  // their size checked in check_pair_options
+      if (rank == o_.root) allocate_matrices(kept_, size);  // their size checked in check_pair_options
     } catch (const std::exception &) {  // bad_alloc, or length_error for a size beyond the vector's
-      return rank_ == o_.root ? "cannot allocate the " + std::to_string(static_cast<int64_t>(matrix_bytes(size_) / 1e6)) +
-                                    " MB of the matrices of " + std::to_string(size_) + " ranks"
-                              : "cannot allocate the samples of " + std::to_string(size_ - 1 - rank_) + " pairs";
+      return rank == o_.root ? "cannot allocate the " + std::to_string(static_cast<int64_t>(matrix_bytes(size) / 1e6)) +
+                                   " MB of the matrices of " + std::to_string(size) + " ranks"
+                             : "cannot allocate the samples of " + std::to_string(size - 1 - rank) + " pairs";
     }
     return "";
   }
 
   /// The root: the walk, then the summary over the matrices.
-  PairResult lead(RunContext &run) {
+  PairResult lead(RunContext &run, const Plan &) {
     PairResult r;
     r.summary = walk(run);
     lat_pair_summary &s = r.summary;
@@ -296,18 +301,19 @@ class PairRun {
     return r;
   }
 
-  void follow(RunContext &run) { walk(run); }
+  void follow(RunContext &run, const Plan &) { walk(run); }
 
   /// The options everywhere; the matrices and every rank's place on the root, this rank's place elsewhere.
   void complete(PairResult &r) {
     r.options = o_;
-    if (rank_ == o_.root) {
+    const bool root = walk_.rank == o_.root;
+    if (root) {
       r.triangle = std::move(kept_.triangle);
       r.places = std::move(kept_.places);
     } else {
       r.places = {own_place_};
     }
-    r.summary.has_matrices = rank_ == o_.root ? 1 : 0;
+    r.summary.has_matrices = root ? 1 : 0;
   }
 
  private:
@@ -315,7 +321,7 @@ class PairRun {
   lat_pair_summary walk(RunContext &run) {
     walk_.run = &run;
     own_place_ = run.place().place;
-    const Calibration cal = calibrate_here(o_.timer, o_.nr, rank_, false);
+    const Calibration cal = calibrate_here(o_.timer, o_.nr, walk_.rank, false);
     own_place_.res_timing_us = cal.result.res_timing_us;
     own_place_.min_ov_us = cal.result.min_ov_us;
     lat_pair_summary s{};
@@ -329,12 +335,13 @@ class PairRun {
     gather_rows(walk_, o_.root, kept_);
     walk_.run = nullptr;
 
-    s.nprocs = size_;
+    const int size = walk_.size;
+    s.nprocs = size;
     s.nnodes = run.place().nnodes;
     s.msg_bytes = o_.msg_bytes;
     s.repeats = o_.repeats;
-    s.npairs = static_cast<int64_t>(size_) * (size_ - 1) / 2;
-    s.nrounds = o_.schedule == LAT_PAIRS_ROUNDS ? tournament_rounds(size_) : s.npairs;
+    s.npairs = static_cast<int64_t>(size) * (size - 1) / 2;
+    s.nrounds = o_.schedule == LAT_PAIRS_ROUNDS ? tournament_rounds(size) : s.npairs;
     s.schedule = o_.schedule;
     s.root = o_.root;
     s.timer = o_.timer;
@@ -344,8 +351,7 @@ class PairRun {
 
   const lat_pair_options &o_;
   std::chrono::steady_clock::time_point start_;
-  int rank_ = 0, size_ = 0;
-  Walk walk_;
+  Walk walk_;  // this rank's part of the walk, set by members and allocate
   lat_rank_place own_place_{};
   PairResult kept_;  // the root's matrices and places, filled by the walk
 };

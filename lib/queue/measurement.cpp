@@ -328,29 +328,36 @@ class QueueRun {
       : o_(o), nl_(nl), nf_(nf), ns_(ns), lengths_(lengths), fractions_(fractions), sizes_(sizes),
         calibration_(calibration) {}
 
-  RunSettings settings() const {
+  /// This rank, dest (the last rank where asked) and the grid of cells.
+  struct Plan {
+    int rank = 0, dest = 0;
+    QueueGrid grid;
+  };
+
+  RunSettings settings(const Plan &) const {
     return {o_.timeout_s, o_.timer, o_.progress != 0, "queue sweep", "phase 'queues': the timed ping-pong"};
   }
 
-  std::string check(MeasurementFrame &frame) {
-    rank_ = frame.rank();
-    std::string complaint =
-        check_queue_options(o_, nl_, lengths_, nf_, fractions_, ns_, sizes_, frame.size(), rank_, calibration_);
-    if (complaint.empty()) grid_ = grid_of(o_, nl_, lengths_, nf_, fractions_, ns_, sizes_);
-    dest_ = o_.dest == LAT_LAST_RANK ? frame.size() - 1 : o_.dest;
-    return complaint;
+  Checked<Plan> check(MeasurementFrame &frame) const {
+    Checked<Plan> c;
+    c.plan.rank = frame.rank();
+    c.complaint =
+        check_queue_options(o_, nl_, lengths_, nf_, fractions_, ns_, sizes_, frame.size(), c.plan.rank, calibration_);
+    if (c.complaint.empty()) c.plan.grid = grid_of(o_, nl_, lengths_, nf_, fractions_, ns_, sizes_);
+    c.plan.dest = o_.dest == LAT_LAST_RANK ? frame.size() - 1 : o_.dest;
+    return c;
   }
 
-  std::vector<Shared> shared() const { return queue_shared_values(o_, nl_, nf_, ns_, grid_); }
+  std::vector<Shared> shared(const Plan &plan) const { return queue_shared_values(o_, nl_, nf_, ns_, plan.grid); }
 
-  Members members(MeasurementFrame &) { return Members::some({o_.source, dest_}, o_.source, kTagName); }
+  Members members(MeasurementFrame &, const Plan &plan) { return Members::some({o_.source, plan.dest}, o_.source, kTagName); }
 
   /// The requests and buffers of the largest queue, on the two measuring ranks.
-  std::string allocate(bool measuring) {
+  std::string allocate(const Plan &plan, bool measuring) {
     if (!measuring) return "";
     try {
-      const int64_t largest_length = *std::max_element(grid_.lengths.begin(), grid_.lengths.end());
-      const int64_t largest_size = *std::max_element(grid_.sizes.begin(), grid_.sizes.end());
+      const int64_t largest_length = *std::max_element(plan.grid.lengths.begin(), plan.grid.lengths.end());
+      const int64_t largest_size = *std::max_element(plan.grid.sizes.begin(), plan.grid.sizes.end());
       p_.queue.reserve(static_cast<size_t>(largest_length));
       p_.sends.reserve(static_cast<size_t>(largest_length));
       p_.latency_in.assign(static_cast<size_t>(std::max<int64_t>(largest_size, 1)), 0);
@@ -362,22 +369,22 @@ class QueueRun {
   }
 
   /// Source: the calibration, every cell, the messages left over, the result.
-  QueueResult lead(RunContext &run) {
-    join(run);
+  QueueResult lead(RunContext &run, const Plan &plan) {
+    join(run, plan);
     const auto start = std::chrono::steady_clock::now();
-    const lat_timer_result cal = leader_calibration(calibration_, o_.timer, o_.nr, rank_, o_.progress != 0).result;
+    const lat_timer_result cal = leader_calibration(calibration_, o_.timer, o_.nr, plan.rank, o_.progress != 0).result;
     const bool stopped = run.with_clock([&](const auto &clock) { return run_cells(clock, run, p_, o_, cells_, 0.0); });
     int64_t theirs = 0;
     MPI_Request req;
     check_mpi(MPI_Irecv(&theirs, 1, MPI_INT64_T, kDest, kTagControl, p_.comm, &req), "MPI_Irecv");
     wait_spinning(req, p_.waiting("phase 'end': dest's count of messages left over"));
-    QueueResult r = result_of(cells_, grid_, o_);
+    QueueResult r = result_of(cells_, plan.grid, o_);
     r.summary.leftover_messages = leftover_on(p_.comm) + theirs;
     r.summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     r.summary.res_timing_us = cal.res_timing_us;
     r.summary.min_ov_us = cal.min_ov_us;
     r.summary.source = o_.source;
-    r.summary.dest = dest_;
+    r.summary.dest = plan.dest;
     r.summary.partial = stopped ? 1 : 0;
     copy_c_string(r.summary.source_host, run.hosts()[kSource].c_str());
     copy_c_string(r.summary.dest_host, run.hosts()[kDest].c_str());
@@ -385,8 +392,8 @@ class QueueRun {
   }
 
   /// Dest: every cell, its messages left over.
-  void follow(RunContext &run) {
-    join(run);
+  void follow(RunContext &run, const Plan &plan) {
+    join(run, plan);
     const double first_extra_s = follower_first_wait_s(calibration_, o_.nr);
     run.with_clock([&](const auto &clock) { run_cells(clock, run, p_, o_, cells_, first_extra_s); });
     const int64_t mine = leftover_on(p_.comm);
@@ -394,17 +401,17 @@ class QueueRun {
   }
 
  private:
-  void join(const RunContext &run) {
+  void join(const RunContext &run, const Plan &plan) {
     p_.comm = run.comm();
     p_.me = run.rank();
     p_.peer = p_.me == kSource ? kDest : kSource;
-    p_.lib_rank = rank_;
-    p_.lib_peer = p_.me == kSource ? dest_ : o_.source;
+    p_.lib_rank = plan.rank;
+    p_.lib_peer = p_.me == kSource ? plan.dest : o_.source;
     p_.peer_name = "rank " + std::to_string(p_.lib_peer);
     p_.any_source = o_.any_source != 0;
     p_.unexpected = o_.mode == LAT_QUEUE_UNEXPECTED;
     p_.timeout_s = o_.timeout_s;
-    cells_ = cells_of(grid_, p_.unexpected);
+    cells_ = cells_of(plan.grid, p_.unexpected);
   }
 
   const lat_queue_options &o_;
@@ -413,8 +420,6 @@ class QueueRun {
   const double *fractions_;
   const int64_t *sizes_;
   const lat_timer_result *calibration_;
-  int rank_ = 0, dest_ = 0;
-  QueueGrid grid_;
   QueuePair p_;
   std::vector<Cell> cells_;
 };

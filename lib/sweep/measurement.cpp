@@ -849,47 +849,60 @@ class SizeSweep {
   SizeSweep(const lat_sweep_options &opts, int64_t nsizes, const int64_t *sizes, const lat_timer_result *calibration)
       : opts_(opts), nsizes_(nsizes), sizes_(sizes), calibration_(calibration) {}
 
+  /// This rank, the ranks' count, who pairs with whom and the engine's plan of sizes.
+  struct Plan {
+    int rank = 0, size = 0;
+    Layout layout;
+    SweepPlan sweep;
+  };
+
   /// Waiting ranks yield where many pairs or every rank take part (perhaps more ranks than cores), else spin.
-  RunSettings settings() const {
-    const bool many = (opts_.bisect != 0 || every_rank_pattern(opts_.pattern)) && layout_.members.size() > 2;
+  RunSettings settings(const Plan &plan) const {
+    const bool many = (opts_.bisect != 0 || every_rank_pattern(opts_.pattern)) && plan.layout.members.size() > 2;
     return {opts_.timeout_s, opts_.timer, opts_.progress != 0, "size sweep", "phase 'sweep': the operations of a sample",
             many ? LAT_WAIT_YIELD : LAT_WAIT_SPIN};
   }
 
-  std::string check(MeasurementFrame &frame) {
-    rank_ = frame.rank();
-    size_ = frame.size();
-    std::string complaint = check_size_sweep_options(opts_, nsizes_, sizes_, size_, rank_, calibration_);
-    if (complaint.empty()) {
-      layout_ = layout_of(opts_, size_);
-      plan_ = plan_of(opts_, nsizes_, sizes_);
+  Checked<Plan> check(MeasurementFrame &frame) const {
+    Checked<Plan> c;
+    Plan &plan = c.plan;
+    plan.rank = frame.rank();
+    plan.size = frame.size();
+    c.complaint = check_size_sweep_options(opts_, nsizes_, sizes_, plan.size, plan.rank, calibration_);
+    if (c.complaint.empty()) {
+      plan.layout = layout_of(opts_, plan.size);
+      plan.sweep = plan_of(opts_, nsizes_, sizes_);
     }
-    return complaint;
+    return c;
   }
 
-  std::vector<Shared> shared() const {
+  std::vector<Shared> shared(const Plan &plan) const {
     std::vector<Shared> s = sweep_shared_values(opts_, nsizes_);
     // The size list itself must agree too: its length does; a checksum of the values does the rest.
-    s.push_back(Shared::weighted_sum("sizes (weighted sum)", plan_.sizes.data(), plan_.sizes.size()));
+    s.push_back(Shared::weighted_sum("sizes (weighted sum)", plan.sweep.sizes.data(), plan.sweep.sizes.size()));
     return s;
   }
 
-  Members members(MeasurementFrame &) { return Members::some(layout_.members, layout_.leader(), kTagMembers); }
+  Members members(MeasurementFrame &, const Plan &plan) {
+    return Members::some(plan.layout.members, plan.layout.leader(), kTagMembers);
+  }
 
-  std::string allocate(bool measuring) { return measuring ? allocate_buffers(p_, opts_, plan_) : ""; }
+  std::string allocate(const Plan &plan, bool measuring) {
+    return measuring ? allocate_buffers(p_, opts_, plan.sweep) : "";
+  }
 
-  SweepResult lead(RunContext &run) {
-    join_pair(p_, layout_, rank_, opts_, run);
-    SweepResult r = lead_sweep(p_, layout_, opts_, plan_, calibration_);
-    r.summary.nprocs = size_;
+  SweepResult lead(RunContext &run, const Plan &plan) {
+    join_pair(p_, plan.layout, plan.rank, opts_, run);
+    SweepResult r = lead_sweep(p_, plan.layout, opts_, plan.sweep, calibration_);
+    r.summary.nprocs = plan.size;
     r.summary.llc_bytes = last_level_cache_bytes();  // after the timing: hwloc's topology costs tens of ms
     return r;
   }
 
-  void follow(RunContext &run) {
-    join_pair(p_, layout_, rank_, opts_, run);
+  void follow(RunContext &run, const Plan &plan) {
+    join_pair(p_, plan.layout, plan.rank, opts_, run);
     run.with_clock([&](const auto &clock) {
-      follow_sweep(clock, p_, largest_message(opts_, plan_.sizes), follower_first_wait_s(calibration_, opts_.nr));
+      follow_sweep(clock, p_, largest_message(opts_, plan.sweep.sizes), follower_first_wait_s(calibration_, opts_.nr));
     });
   }
 
@@ -898,9 +911,6 @@ class SizeSweep {
   int64_t nsizes_;
   const int64_t *sizes_;
   const lat_timer_result *calibration_;
-  int rank_ = 0, size_ = 0;
-  Layout layout_;
-  SweepPlan plan_;
   Participant p_;
 };
 

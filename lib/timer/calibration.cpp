@@ -106,22 +106,29 @@ class TimerRun {
   using Result = Calibration;
   TimerRun(const lat_timer_options &o, bool want_dist) : o_(o), want_dist_(want_dist) {}
 
-  RunSettings settings() const { return {o_.timeout_s, o_.timer, o_.progress != 0, "timer calibration"}; }
+  /// This rank and the one whose result every rank gets (with LAT_ALL_RANKS rank 0, each keeping its own).
+  struct Plan {
+    int rank = 0, leader = 0;
+  };
 
-  std::string check(MeasurementFrame &frame) const { return check_timer_options(o_, frame.size(), frame.rank()); }
-  std::vector<Shared> shared() const { return timer_shared_values(o_); }
+  RunSettings settings(const Plan &) const { return {o_.timeout_s, o_.timer, o_.progress != 0, "timer calibration"}; }
 
-  Members members(MeasurementFrame &frame) {
-    rank_ = frame.rank();
+  Checked<Plan> check(MeasurementFrame &frame) const {
+    return {check_timer_options(o_, frame.size(), frame.rank()), {frame.rank(), o_.rank == LAT_ALL_RANKS ? 0 : o_.rank}};
+  }
+  std::vector<Shared> shared(const Plan &) const { return timer_shared_values(o_); }
+
+  Members members(MeasurementFrame &frame, const Plan &plan) {
+    rank_ = plan.rank;
+    leader_ = plan.leader;
     all_ranks_ = frame.comm().all_ranks();
-    leader_ = o_.rank == LAT_ALL_RANKS ? 0 : o_.rank;
     return o_.rank == LAT_ALL_RANKS ? Members::every_rank(0) : Members::some({o_.rank}, o_.rank, kTagCalibration);
   }
-  std::string allocate(bool) const { return ""; }  // the tally grows as it reads: its memory is a few KB
+  std::string allocate(const Plan &, bool) const { return ""; }  // the tally grows as it reads: a few KB
 
   /// The calibrating rank (with LAT_ALL_RANKS rank 0, whose progress line is the run's), then the others.
-  Calibration lead(RunContext &run) { return calibrate(run); }
-  void follow(RunContext &run) { c_ = calibrate(run); }
+  Calibration lead(RunContext &run, const Plan &) { return calibrate(run); }
+  void follow(RunContext &run, const Plan &) { c_ = calibrate(run); }
 
   /// The result (the harness's bytes are not used: it travels with its distribution). With LAT_ALL_RANKS each
   /// rank keeps its own and they return together, waiting at most the timeout and the time nr pairs of reads

@@ -1,8 +1,9 @@
 // capability_contract.cpp: capabilities that lack a member of the harness's contract, handed to
-// run_measurement. Compiled by tests/tools/check_capability_contract.sh: one without follow(RunContext &) is
-// refused at the capability with the harness's static_assert ("a Capability needs void follow(RunContext &)"),
-// one without settings() (the form of the harness before the run context) with "a Capability needs
-// RunSettings settings() const"; with LAT_TEST_COMPLETE (the members given) both compile.
+// run_measurement. Compiled by tests/tools/check_capability_contract.sh: one without follow is refused at the
+// capability with the harness's static_assert ("a Capability needs void follow(RunContext &, const Plan &)"),
+// one without settings (the form before the run context) with "a Capability needs RunSettings
+// settings(const Plan &) const", one whose check returns a complaint alone (the form before the plan) with
+// "a Capability needs Checked<Plan> check"; with LAT_TEST_COMPLETE (the members given) all compile.
 #include <mpi.h>
 
 #include <string>
@@ -23,32 +24,55 @@ struct Result {
   auto fields() { return std::tie(summary.warnings); }
 };
 
+struct Plan {
+  int rank = 0;
+};
+
 /// Everything but follow.
 struct LackingFollow {
   using Result = ::Result;
-  lat::RunSettings settings() const { return {}; }
-  std::string check(lat::MeasurementFrame &) { return ""; }
-  std::vector<lat::Shared> shared() const { return {}; }
-  lat::Members members(lat::MeasurementFrame &) { return lat::Members::every_rank(0); }
-  std::string allocate(bool) { return ""; }
-  Result lead(lat::RunContext &) { return {}; }
+  using Plan = ::Plan;
+  lat::RunSettings settings(const Plan &) const { return {}; }
+  lat::Checked<Plan> check(lat::MeasurementFrame &) { return {}; }
+  std::vector<lat::Shared> shared(const Plan &) const { return {}; }
+  lat::Members members(lat::MeasurementFrame &, const Plan &) { return lat::Members::every_rank(0); }
+  std::string allocate(const Plan &, bool) { return ""; }
+  Result lead(lat::RunContext &, const Plan &) { return {}; }
 #ifdef LAT_TEST_COMPLETE
-  void follow(lat::RunContext &) {}
+  void follow(lat::RunContext &, const Plan &) {}
 #endif
 };
 
-/// Everything but settings(): a body of the old form, on a bare communicator.
+/// Everything but settings(): the form before the run context.
 struct LackingSettings {
   using Result = ::Result;
+  using Plan = ::Plan;
 #ifdef LAT_TEST_COMPLETE
-  lat::RunSettings settings() const { return {}; }
+  lat::RunSettings settings(const Plan &) const { return {}; }
 #endif
+  lat::Checked<Plan> check(lat::MeasurementFrame &) { return {}; }
+  std::vector<lat::Shared> shared(const Plan &) const { return {}; }
+  lat::Members members(lat::MeasurementFrame &, const Plan &) { return lat::Members::every_rank(0); }
+  std::string allocate(const Plan &, bool) { return ""; }
+  Result lead(lat::RunContext &, const Plan &) { return {}; }
+  void follow(lat::RunContext &, const Plan &) {}
+};
+
+/// A check that returns a complaint alone (the form before the plan): lead then cannot be given one.
+struct CheckWithoutPlan {
+  using Result = ::Result;
+  using Plan = ::Plan;
+  lat::RunSettings settings(const Plan &) const { return {}; }
+#ifdef LAT_TEST_COMPLETE
+  lat::Checked<Plan> check(lat::MeasurementFrame &) { return {}; }
+#else
   std::string check(lat::MeasurementFrame &) { return ""; }
-  std::vector<lat::Shared> shared() const { return {}; }
-  lat::Members members(lat::MeasurementFrame &) { return lat::Members::every_rank(0); }
-  std::string allocate(bool) { return ""; }
-  Result lead(lat::RunContext &) { return {}; }
-  void follow(lat::RunContext &) {}
+#endif
+  std::vector<lat::Shared> shared(const Plan &) const { return {}; }
+  lat::Members members(lat::MeasurementFrame &, const Plan &) { return lat::Members::every_rank(0); }
+  std::string allocate(const Plan &, bool) { return ""; }
+  Result lead(lat::RunContext &, const Plan &) { return {}; }
+  void follow(lat::RunContext &, const Plan &) {}
 };
 
 }  // namespace
@@ -60,5 +84,10 @@ int measure_lacking_follow(MPI_Comm comm) {
 
 int measure_lacking_settings(MPI_Comm comm) {
   LackingSettings cap;
+  return lat::run_measurement(comm, 0.0, cap).summary.warnings;
+}
+
+int measure_check_without_plan(MPI_Comm comm) {
+  CheckWithoutPlan cap;
   return lat::run_measurement(comm, 0.0, cap).summary.warnings;
 }

@@ -49,34 +49,47 @@ struct ToyResult {
 
 struct Toy {
   using Result = ToyResult;
+  /// check's plan: this rank, and a token every later step must see.
+  struct Plan {
+    int rank = -1;
+    int token = 0;
+  };
   enum class Who { some, every_rank, nobody } who = Who::some;
   int complain_on = -1, short_of_memory_on = -1;
   bool leader_fails = false;
   std::string trace;
-  int rank = -1;
+  int tokens_seen = 0;  // steps that got check's plan (shared, members, allocate; settings and the body where measuring)
 
-  lat::RunSettings settings() const { return {30.0, LAT_TIMER_MPI_WTIME, false, "toy"}; }
-  std::string check(lat::MeasurementFrame &frame) {
-    trace += "check ";
-    rank = frame.rank();
-    return rank == complain_on ? "the toy's value must be >= 1, got 0" : "";
+  void saw(const Plan &plan) { tokens_seen += plan.token == 4242 ? 1 : 0; }
+  lat::RunSettings settings(const Plan &plan) const {
+    const_cast<Toy *>(this)->saw(plan);
+    return {30.0, LAT_TIMER_MPI_WTIME, false, "toy"};
   }
-  std::vector<lat::Shared> shared() const {
+  lat::Checked<Plan> check(lat::MeasurementFrame &frame) {
+    trace += "check ";
+    const Plan plan{frame.rank(), 4242};
+    return {plan.rank == complain_on ? "the toy's value must be >= 1, got 0" : "", plan};
+  }
+  std::vector<lat::Shared> shared(const Plan &plan) const {
     const_cast<Toy *>(this)->trace += "shared ";
+    const_cast<Toy *>(this)->saw(plan);
     return {lat::Shared::integer("toy shape", static_cast<int64_t>(who))};
   }
-  lat::Members members(lat::MeasurementFrame &) {
+  lat::Members members(lat::MeasurementFrame &, const Plan &plan) {
     trace += "members ";
+    saw(plan);
     if (who == Who::every_rank) return lat::Members::every_rank(0);
     if (who == Who::nobody) return lat::Members::nobody();
     return lat::Members::some({2, 1}, 2, 77);
   }
-  std::string allocate(bool measuring) {
+  std::string allocate(const Plan &plan, bool measuring) {
     trace += measuring ? "allocate(measuring) " : "allocate ";
-    return rank == short_of_memory_on ? "cannot allocate the toy's 10 TB" : "";
+    saw(plan);
+    return plan.rank == short_of_memory_on ? "cannot allocate the toy's 10 TB" : "";
   }
-  ToyResult lead(lat::RunContext &run) {
+  ToyResult lead(lat::RunContext &run, const Plan &plan) {
     trace += "lead ";
+    saw(plan);
     if (leader_fails) throw lat::DataError("the toy's leader read a wrong byte");
     int me = run.rank(), got = 0;
     if (who == Who::every_rank) {
@@ -89,8 +102,9 @@ struct Toy {
     r.v = {got, me, run.size()};
     return r;
   }
-  void follow(lat::RunContext &run) {
+  void follow(lat::RunContext &run, const Plan &plan) {
     trace += "follow ";
+    saw(plan);
     int me = run.rank();
     if (who == Who::every_rank) {
       MPI_Reduce(&me, nullptr, 1, MPI_INT, MPI_SUM, 0, run.comm());
@@ -131,6 +145,9 @@ void members_in_order_and_the_result_everywhere(void **) {
                             "check shared members allocate(measuring) follow complete",
                             "check shared members allocate(measuring) lead complete"};
   assert_string_equal(toy.trace.c_str(), expected[world_rank()]);
+  // check's plan reached every later step: shared, members, allocate, and on a measuring rank settings and
+  // its body.
+  assert_int_equal(toy.tokens_seen, world_rank() == 0 ? 3 : 5);
   // The measuring ranks' disturbance in the summary: one of them (world rank 1 or 2), or -1 where not known.
   assert_true(res.summary.runqueue_rank == -1 || res.summary.runqueue_rank == 1 || res.summary.runqueue_rank == 2);
 }
@@ -187,16 +204,17 @@ struct ContextToy {
   int wait = LAT_WAIT_AUTO;          // the caller's wait mode
   int completed_on = -1;             // complete(): this rank, set after the result is made
 
-  lat::RunSettings settings() const { return {30.0, LAT_TIMER_MPI_WTIME, false, "context toy", nullptr, wait}; }
+  struct Plan {};
+  lat::RunSettings settings(const Plan &) const { return {30.0, LAT_TIMER_MPI_WTIME, false, "context toy", nullptr, wait}; }
   /// What stays on the rank that measured it: here, which rank completed its result.
   void complete(Result &r) {
     completed_on = world_rank();
     r.summary.completed_ranks_seen = r.summary.ranks;  // complete() sees the result made from the bytes
   }
-  std::string check(lat::MeasurementFrame &) { return ""; }
-  std::vector<lat::Shared> shared() const { return {}; }
-  lat::Members members(lat::MeasurementFrame &) { return lat::Members::every_rank(0); }
-  std::string allocate(bool) { return ""; }
+  lat::Checked<Plan> check(lat::MeasurementFrame &) { return {}; }
+  std::vector<lat::Shared> shared(const Plan &) const { return {}; }
+  lat::Members members(lat::MeasurementFrame &, const Plan &) { return lat::Members::every_rank(0); }
+  std::string allocate(const Plan &, bool) { return ""; }
   /// Every rank: what its context says, summed on the leader.
   int64_t seen[6] = {0, 0, 0, 0, 0, 0};
   void body(lat::RunContext &run) {
@@ -217,14 +235,14 @@ struct ContextToy {
                        timed, others == run.waiting("x").peers ? 1 : 0};
     MPI_Reduce(mine, seen, 6, MPI_INT64_T, MPI_SUM, run.leader(), run.comm());
   }
-  Result lead(lat::RunContext &run) {
+  Result lead(lat::RunContext &run, const Plan &) {
     body(run);
     Result r;
     r.summary.ranks = seen[0], r.summary.stops_seen = seen[1], r.summary.yields = seen[2];
     r.summary.hosts_right = seen[3], r.summary.timed = seen[4], r.summary.peers_named = seen[5];
     return r;
   }
-  void follow(lat::RunContext &run) { body(run); }
+  void follow(lat::RunContext &run, const Plan &) { body(run); }
 };
 
 /// Whether this machine holds more ranks of the job than this rank may run on (the wait mode's rule, asked

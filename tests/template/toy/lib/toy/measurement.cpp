@@ -21,25 +21,30 @@ class ToyRun {
   using Result = ToyResult;
   explicit ToyRun(const lat_toy_options &o) : o_(o) {}
 
-  RunSettings settings() const { return {o_.timeout_s, LAT_TIMER_MPI_WTIME, o_.progress != 0, "toy barriers"}; }
-  std::string check(MeasurementFrame &frame) { return check_toy_options(o_, frame.size()); }
-  std::vector<Shared> shared() const { return toy_shared_values(o_); }
-  Members members(MeasurementFrame &) { return Members::every_rank(0); }
-  std::string allocate(bool) {
+  /// What check plans: the loops every rank times.
+  struct Plan {
+    int64_t reps = 0;
+  };
+
+  RunSettings settings(const Plan &) const { return {o_.timeout_s, LAT_TIMER_MPI_WTIME, o_.progress != 0, "toy barriers"}; }
+  Checked<Plan> check(MeasurementFrame &frame) const { return {check_toy_options(o_, frame.size()), {o_.reps}}; }
+  std::vector<Shared> shared(const Plan &) const { return toy_shared_values(o_); }
+  Members members(MeasurementFrame &, const Plan &) { return Members::every_rank(0); }
+  std::string allocate(const Plan &plan, bool) {
     try {
-      samples_us_.reserve(static_cast<size_t>(std::min<int64_t>(o_.reps, int64_t{1} << 20)));
+      samples_us_.reserve(static_cast<size_t>(std::min<int64_t>(plan.reps, int64_t{1} << 20)));
     } catch (const std::bad_alloc &) {
-      return "cannot allocate the samples of " + std::to_string(o_.reps) + " loops";
+      return "cannot allocate the samples of " + std::to_string(plan.reps) + " loops";
     }
     return "";
   }
 
-  ToyResult lead(RunContext &run) {
+  ToyResult lead(RunContext &run, const Plan &plan) {
     const auto start = std::chrono::steady_clock::now();
     ToyResult r;
     r.options = o_;
     lat_toy_summary &s = r.summary;
-    s.partial = loops(run) ? 1 : 0;
+    s.partial = loops(run, plan) ? 1 : 0;
     s.reps = static_cast<int64_t>(samples_us_.size());
     s.iters = o_.iters;
     s.nprocs = run.size();
@@ -55,15 +60,15 @@ class ToyRun {
     s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
   }
-  void follow(RunContext &run) { loops(run); }
+  void follow(RunContext &run, const Plan &plan) { loops(run, plan); }
 
  private:
   /// Every rank, for each planned loop: the stop agreed, the ranks met, the loop timed. True when stopped.
-  bool loops(RunContext &run) {
+  bool loops(RunContext &run, const Plan &plan) {
     return run.with_clock([&](const auto &clock) {
-      for (int64_t rep = 0; rep < o_.reps; ++rep) {
+      for (int64_t rep = 0; rep < plan.reps; ++rep) {
         if (run.stop_agreed()) {
-          run.progress_finish(rep, o_.reps);
+          run.progress_finish(rep, plan.reps);
           return true;
         }
         run.meet();
@@ -73,9 +78,9 @@ class ToyRun {
           return clock.now() - t0;
         });
         if (run.leads()) samples_us_.push_back(seconds * 1e6 / static_cast<double>(o_.iters));
-        run.progress(rep + 1, o_.reps);
+        run.progress(rep + 1, plan.reps);
       }
-      run.progress_finish(o_.reps, o_.reps);
+      run.progress_finish(plan.reps, plan.reps);
       return false;
     });
   }
