@@ -10,7 +10,7 @@ module latency_fields
 
   !> The value an option takes: an integer, a number, or neither (a flag, a name, a path; or no option).
   integer, parameter, public :: value_none = 0, value_integer = 1, value_number = 2
-  public :: option_value, set_integer_option, set_number_option, read_latency_group
+  public :: option_value, set_integer_option, set_number_option, read_latency_group, option_help
 
 contains
 
@@ -76,6 +76,40 @@ contains
       opts%precision_limit_s = x
     end select
   end subroutine set_number_option
+
+  !> The help of option `name` (its line of --help; '' where the spec gives none).
+  function option_help(name) result(text)
+    character(len=*), intent(in) :: name
+    character(len=:), allocatable :: text
+    select case (name)
+    case ('--n')
+      text = 'message size in 8-byte elements'
+    case ('--bytes')
+      text = 'message size in bytes instead, 0 allowed; -1: use n'
+    case ('--nr')
+      text = 'timer pairs for Part 1'
+    case ('--npptrial')
+      text = 'timing trials to estimate npp in Part 2'
+    case ('--npp_init')
+      text = 'ping-pongs per timing loop in Part 2'
+    case ('--res_npp')
+      text = 'npp = nint(max(1, res_npp*res_timing/median_ppt))'
+    case ('--npp')
+      text = 'ping-pongs per timing loop; 0: calculate'
+    case ('--ntrial')
+      text = 'timing trials in Part 3'
+    case ('--cut_coef')
+      text = 'Part 5 removes trials above cut_coef*median'
+    case ('--source')
+      text = 'rank that times the ping-pongs'
+    case ('--dest')
+      text = 'its partner; -1: the last rank'
+    case ('--timeout')
+      text = 'give up after S s without an answer from a peer; 0: never'
+    case default
+      text = ''
+    end select
+  end function option_help
 
   !> Group &latency from unit into opts, timer (its name) and outdir: a variable the group does not give
   !> keeps its value; opts is changed only by a read that succeeded. ios and iomsg: the read's.

@@ -10,8 +10,8 @@ module latency_parameters
   use mpilat, only: lat_pingpong_options, lat_pingpong_defaults, lat_pingpong_check, lat_timer_from_name, &
                     lat_timer_name, lat_timer_names, lat_last_error_message, LAT_SUCCESS, lat_npp_study_check, lat_study_max, &
                     LAT_TIMER_MPI_WTIME, LAT_TIMER_TSC
-  use latency_fields, only: option_value, set_integer_option, set_number_option, read_latency_group, value_none, &
-                            value_number
+  use latency_fields, only: option_value, set_integer_option, set_number_option, read_latency_group, option_help, &
+                            value_none, value_number
   implicit none
   private
 
@@ -604,19 +604,19 @@ contains
       'usage: mpiexec -n NP latency [options]', &
       '', &
       'Options (names of the paper''s variables; defaults of its Appendix C, as the library sets them):'
-    call line('--source R', 'rank that times the ping-pongs', int_text(int(d%source, int64)))
-    call line('--dest R', 'its partner; -1: the last rank', int_text(int(d%dest, int64)))
-    call line('--n N', 'message size in 8-byte elements', int_text(d%n))
-    call line('--bytes B', 'message size in bytes instead, 0 allowed; -1: use n', int_text(d%bytes))
-    call line('--nr N', 'timer pairs for Part 1', int_text(d%nr))
-    call line('--npptrial N', 'timing trials to estimate npp in Part 2', int_text(d%npptrial))
-    call line('--npp_init N', 'ping-pongs per timing loop in Part 2', int_text(d%npp_init))
-    call line('--res_npp N', 'npp = nint(max(1, res_npp*res_timing/median_ppt))', int_text(d%res_npp))
-    call line('--npp N', 'ping-pongs per timing loop; 0: calculate', int_text(d%npp))
-    call line('--ntrial N', 'timing trials in Part 3', int_text(d%ntrial))
-    call line('--cut_coef X', 'Part 5 removes trials above cut_coef*median', real_text(d%cut_coef))
+    call line('--source R', option_help('--source'), int_text(int(d%source, int64)))
+    call line('--dest R', option_help('--dest'), int_text(int(d%dest, int64)))
+    call line('--n N', option_help('--n'), int_text(d%n))
+    call line('--bytes B', option_help('--bytes'), int_text(d%bytes))
+    call line('--nr N', option_help('--nr'), int_text(d%nr))
+    call line('--npptrial N', option_help('--npptrial'), int_text(d%npptrial))
+    call line('--npp_init N', option_help('--npp_init'), int_text(d%npp_init))
+    call line('--res_npp N', option_help('--res_npp'), int_text(d%res_npp))
+    call line('--npp N', option_help('--npp'), int_text(d%npp))
+    call line('--ntrial N', option_help('--ntrial'), int_text(d%ntrial))
+    call line('--cut_coef X', option_help('--cut_coef'), real_text(d%cut_coef))
     call line('--timer NAME', lat_timer_names(), lat_timer_name(int(d%timer)))
-    call line('--timeout S', 'give up after S s without an answer from a peer; 0: never', real_text(d%timeout_s))
+    call line('--timeout S', option_help('--timeout'), real_text(d%timeout_s))
     call line('--outdir DIR', 'where the files go', 'the working directory')
     write (output_unit, '(a)') &
       '  --no-estimate   with --npp: skip Part 2 (by default it runs, to report the rule''s npp beside yours)', &

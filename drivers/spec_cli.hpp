@@ -18,6 +18,90 @@ template <auto Member>
 struct SpecCli;
 
 template <>
+struct SpecCli<&lat_pingpong_options::n> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--n", "message size in 8-byte elements"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pingpong_options::bytes> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--bytes", "message size in bytes instead, 0 allowed; -1: use n"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pingpong_options::nr> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--nr", "timer pairs for Part 1"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pingpong_options::npptrial> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--npptrial", "timing trials to estimate npp in Part 2"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pingpong_options::npp_init> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--npp_init", "ping-pongs per timing loop in Part 2"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pingpong_options::res_npp> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--res_npp", "npp = nint(max(1, res_npp*res_timing/median_ppt))"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pingpong_options::npp> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--npp", "ping-pongs per timing loop; 0: calculate"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pingpong_options::ntrial> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--ntrial", "timing trials in Part 3"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pingpong_options::cut_coef> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--cut_coef", "Part 5 removes trials above cut_coef*median"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pingpong_options::source> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--source", "rank that times the ping-pongs"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pingpong_options::dest> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--dest", "its partner; -1: the last rank"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pingpong_options::timeout_s> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--timeout", "give up after S s without an answer from a peer; 0: never"},
+  };
+};
+
+template <>
 struct SpecCli<&lat_sweep_options::reps> {
   static constexpr SpecCliEntry entries[] = {
       {"mpptest", "--sample_reps", "most passes over the sizes, each a sample of every size"},
@@ -318,4 +402,4 @@ CLI::Option *spec_option(CLI::App &app, const char *driver, Options &o) {
   std::fprintf(stderr, "%s: internal error: spec/ gives this field no option of %s\n", driver, driver);
   std::abort();
 }
-// 42 options.
+// 54 options.

@@ -94,6 +94,14 @@ def load_spec():
                         sys.exit(where + ': json must be true, "flag", "known", "finite" or "finite_or_text"')
                     if f.get('array') and f['type'] != 'char':
                         sys.exit(where + ': an array other than text is written by its report, not as json')
+        for s in spec['struct']:
+            names = {f['name'] for f in s['field']}
+            for r in s.get('refused', []):
+                where = f"{path}: {s['name']}: [[struct.refused]] {r.get('set')}"
+                if s['role'] != 'options' or set(r) != {'set', 'says'} or not r['says']:
+                    sys.exit(where + ': an options struct\'s refusal has set (fields and values) and says (words of the message)')
+                if not r['set'] or set(r['set']) - names:
+                    sys.exit(where + f": names fields the struct lacks: {sorted(set(r['set']) - names)}")
         caps.append((cap, spec))
     return caps
 

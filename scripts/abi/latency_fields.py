@@ -1,7 +1,7 @@
 """abi/latency_fields.py: drivers/latency_fields.F90: what the `latency` driver's options and its &latency
-namelist set in lat_pingpong_options, from each field's `cli` and `namelist` (and spec/drivers.toml's
-latency namelist extras): which options take an integer or a number and the field each sets, and the
-namelist group read into the fields. latency_parameters.F90 keeps only the text's rules (scripts/gen-abi.py)."""
+namelist set in lat_pingpong_options, from each field's `cli`, `cli_help` and `namelist` (and
+spec/drivers.toml's latency namelist extras): which options take an integer or a number, the field each
+sets and its help, and the namelist group read into the fields. latency_parameters.F90 keeps only the text's rules (scripts/gen-abi.py)."""
 from abi.common import *  # noqa: F401,F403 (the spec, its names and helpers)
 
 DRIVER = 'latency'
@@ -31,11 +31,16 @@ def setter(routine, value, value_type, cases):
     return out + ['    end select', f'  end subroutine {routine}']
 
 
+def fortran_text(text):
+    """A Fortran character literal."""
+    return "'" + text.replace("'", "''") + "'"
+
+
 def latency_fields(caps):
     s = options_struct(caps)
     with open(os.path.join(ROOT, 'spec', 'drivers.toml'), 'rb') as f:
         extras = list(tomllib.load(f).get(DRIVER, {}).get('namelist', {}))  # the driver's own: text, no field
-    integers, numbers = [], []  # (option, field)
+    integers, numbers, helps = [], [], []  # (option, field); (option, its help)
     for f in s['field']:
         if f.get('check') in NOT_NUMBERS:
             continue
@@ -43,6 +48,8 @@ def latency_fields(caps):
             driver, option = entry.split(' ', 1)
             if driver != DRIVER:
                 continue
+            if entry in f.get('cli_help', {}):
+                helps.append((option, f['cli_help'][entry]))
             if f['type'] == 'double':
                 numbers.append((option, f))
             elif f['type'] in ('int', 'int64_t'):
@@ -71,7 +78,7 @@ def latency_fields(caps):
            '',
            '  !> The value an option takes: an integer, a number, or neither (a flag, a name, a path; or no option).',
            '  integer, parameter, public :: value_none = 0, value_integer = 1, value_number = 2',
-           '  public :: option_value, set_integer_option, set_number_option, read_latency_group',
+           '  public :: option_value, set_integer_option, set_number_option, read_latency_group, option_help',
            '',
            'contains',
            '',
@@ -96,6 +103,18 @@ def latency_fields(caps):
             '  !> The field option `name` (value_number) sets, to x.']
     out += setter('set_number_option', 'x', 'real(real64)', [(o, 'x', f) for o, f in numbers])
     out += ['',
+            '  !> The help of option `name` (its line of --help; \'\' where the spec gives none).',
+            '  function option_help(name) result(text)',
+            '    character(len=*), intent(in) :: name',
+            '    character(len=:), allocatable :: text',
+            '    select case (name)']
+    for option, text in helps:
+        out += [f"    case ('{option}')"] + fortran_statement('      text = ', [fortran_text(text)], '', 6)
+    out += ['    case default',
+            "      text = ''",
+            '    end select',
+            '  end function option_help',
+            '',
             '  !> Group &latency from unit into opts, timer (its name) and outdir: a variable the group does not give',
             '  !> keeps its value; opts is changed only by a read that succeeded. ios and iomsg: the read\'s.',
             '  subroutine read_latency_group(unit, opts, timer, outdir, ios, iomsg)',

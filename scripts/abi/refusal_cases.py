@@ -1,7 +1,8 @@
 """abi/refusal_cases.py: tests/c/range_refusals.inc, included by tests/c/test_same_refusals_mpi.c: for every
 [check] that names its `measurement`, each field of its options with check = "range" set just below its min
-and just above its max, given to the check and then, on every rank, to the measurement, which must refuse it
-the same way (scripts/gen-abi.py)."""
+and just above its max, and each refusal across fields of its options ([[struct.refused]]: the values set,
+the message holding `says`), given to the check and then, on every rank, to the measurement, which must
+refuse it the same way (scripts/gen-abi.py)."""
 from abi.common import *  # noqa: F401,F403 (the spec, its names and helpers)
 from abi.fortran_c import pointer_rules
 from abi.growth import c_functions
@@ -32,6 +33,15 @@ def outside(f, names):
     return out
 
 
+def c_value(v):
+    """A value of [[struct.refused]] as C: a number, or a C name (a string)."""
+    return v if isinstance(v, str) else repr(v)
+
+
+def c_string(text):
+    return '"' + text.replace('\\', '\\\\').replace('"', '\\"') + '"'
+
+
 def argument(p, options_type, outputs):
     """What the generated case passes for a C parameter: the options, the communicator, the ranks, a result
     (outputs: {name: local}), no lists, NULL where C lets it be."""
@@ -52,8 +62,9 @@ def refusal_cases(caps):
     handles = {h['type'] for _, spec in caps for h in spec.get('handle', [])}
     structs = {s['name']: s for _, spec in caps for s in spec['struct']}
     out = [generated_line('/*', 'spec/ and include/mpilat.h') + ' */',
-           '/* range_refusals.inc: each [check]\'s options fields with a range, just outside it, refused alike by the',
-           '   check and its measurement (the [check]\'s `measurement`); included by test_same_refusals_mpi.c. */',
+           '/* range_refusals.inc: each [check]\'s options fields with a range, just outside it, and its options\' refusals',
+           '   across fields ([[struct.refused]]), refused alike by the check and its measurement (the [check]\'s',
+           '   `measurement`); included by test_same_refusals_mpi.c. */',
            'static void spec_range_refusals(void **state) {', '  (void)state;']
     ncases = 0
     for cap, spec in caps:
@@ -82,18 +93,29 @@ def refusal_cases(caps):
                     locals_.append(f'    {p[1]} out_{p[2]};')
                 else:
                     sys.exit(f'{where}: measurement {m}: {p[0]}: no rule for this output')
+            check_args = ', '.join(argument(p, options_type, {}) for p in decl[e['function']])
+            measure_args = ', '.join(argument(p, options_type, outputs) for p in mparams)
+
+            def case(values, says=None):
+                """A case: the options' defaults with values ({field: C expression}) set, refused alike."""
+                what = ', '.join(f'{options_type}.{k} = {v}' for k, v in values.items()).replace('"', '')
+                lines = ['  {', f'    {options_type} o;', f"    {structs[options_type]['defaults']}(&o);"]
+                lines += [f'    o.{k} = {v};' for k, v in values.items()]
+                lines += [f"    const int rc = checked({e['function']}({check_args}));"]
+                if says:
+                    lines.append(f'    if (!strstr(check_message, {c_string(says)})) fail_msg("{what}: the check said \'%s\'", check_message);')
+                lines += [*locals_, f'    same_refusal("{what}", rc, {m}({measure_args}));']
+                return lines + [f'    assert_null({h});' for h in handles_made] + ['  }']
+
             for f in structs[options_type]['field']:
                 if f.get('check') != 'range' or f['type'] not in C_TYPE or 'array' in f:
                     continue
                 for value in outside(f, names):
-                    check_args = ', '.join(argument(p, options_type, {}) for p in decl[e['function']])
-                    measure_args = ', '.join(argument(p, options_type, outputs) for p in mparams)
-                    what = f"{options_type}.{f['name']} = {value}".replace('"', '')
-                    out += ['  {', f'    {options_type} o;', f"    {structs[options_type]['defaults']}(&o);",
-                            f"    o.{f['name']} = {value};", f"    const int rc = checked({e['function']}({check_args}));",
-                            *locals_, f'    same_refusal("{what}", rc, {m}({measure_args}));']
-                    out += [f'    assert_null({h});' for h in handles_made]
-                    out.append('  }')
+                    out += case({f['name']: value})
                     ncases += 1
-    out += [f'  print_message("%d range refusals from the spec\\n", {ncases});', '}', '']
+            # The refusals across fields the spec gives the struct ([[struct.refused]]): the message holds `says`.
+            for r in structs[options_type].get('refused', []):
+                out += case({k: c_value(v) for k, v in r['set'].items()}, r['says'])
+                ncases += 1
+    out += [f'  print_message("%d range and cross-field refusals from the spec\\n", {ncases});', '}', '']
     return {'tests/c/range_refusals.inc': '\n'.join(out)}

@@ -66,7 +66,7 @@ while IFS= read -r line <&3; do
   grep -qF -- "$want" err.txt && ok || bad "$program ${args[*]}: the message lacks '$want': $(head -c 300 err.txt)"
   [ -z "$(ls -A bad)" ] && ok || bad "$program ${args[*]}: files written: $(ls -A bad)"
 done 3< <(cat "$here/hostile_cli.txt"; python3 "$here/range_refusals.py" "$here/../.." "$bin" ||
-           echo "range_refusals.py 0 'the spec's ranges' failed")
+           echo "range_refusals.py 0 'the ranges of the spec' failed")
 echo "command lines tried: $cases ($one_process refused in one process, the others under mpiexec)"
 if [ -n "$only" ]; then
   [ "$cases" -ge 1 ] && ok || bad "no hostile command line of $only"
