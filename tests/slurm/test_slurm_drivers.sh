@@ -1,5 +1,5 @@
 #!/bin/bash
-# test_slurm_drivers.sh SOURCE_DIR DRIVERS_DIR MPIEXEC
+# test_slurm_drivers.sh SOURCE_DIR DRIVERS_DIR MPIEXEC [TEMPLATE_DRIVERS_DIR]
 # Every MPI driver under a real one-node Slurm (scripts/slurm-start.sh, stopped at exit by its PID files):
 #   1. `srun --mpi=pmi2 -n 2 DRIVER <quick run>`: exit 0 and its files; with Slurm's default --mpi=none,
 #      exit 2 on every task with a message saying to launch with --mpi=pmi2, and no file;
@@ -16,8 +16,10 @@
 # waited for once. (Steps 3 to 4 during step 2's wait were tried: their jobs wait for the slots step 2's
 # hold, and the test took longer.) Never a timing value. Exit 77 (skipped) when the daemons cannot start here, unless
 # MPILAT_REQUIRE_SLURM=1 (scripts/test-all.sh sets it: CI must show these ran).
+# TEMPLATE_DRIVERS_DIR: where template_capability left the template capability's driver (mpilat-toy, built
+# in its copy of the tree) and that copy's table of MPI drivers: its row is run here with the tree's.
 set -u
-src=$1 drivers=$2 mpiexec=$3
+src=$1 drivers=$2 mpiexec=$3 template_drivers=${4:-}
 # shellcheck source=../driver/checks.sh
 . "$src/tests/driver/checks.sh"
 
@@ -48,9 +50,30 @@ fi
 # shellcheck source=../driver/mpi_drivers.sh
 . "$src/tests/driver/mpi_drivers.sh"
 names=()
+declare -A program
 for name in "${mpi_drivers[@]}"; do
+  program[$name]=$drivers/$name
   [ -x "$drivers/$name" ] && names+=("$name") || echo "$name not built: left out"
 done
+# The template capability's driver, by its row of the copy's table (the recipe's "Slurm row"): its quick
+# run in steps 1, 1b and 4 (srun, srun --mpi=none, mpiexec in an allocation). Not in the steps of long runs
+# (2, 2b, 3, 3b: the time limit, scancel, the signals): their jobs already fill the partition's 8 slots and
+# the 2 CPUs, and a seventh driver's long runs cost the test 50 to 120 s (195 to 266 s against 141 s); the
+# toy's stops by signal are driver_stops' in template_capability, as every driver's.
+waved=("${names[@]}")
+if [ -n "$template_drivers" ] && [ -f "$template_drivers/mpi_drivers.sh" ]; then
+  # shellcheck source=/dev/null
+  . "$template_drivers/mpi_drivers.sh"
+  for name in "${mpi_drivers[@]}"; do
+    [ -n "${program[$name]:-}" ] && continue
+    program[$name]=$template_drivers/$name
+    [ -x "${program[$name]}" ] && names+=("$name") && echo "$name (the template capability's driver) taken in"
+  done
+elif [ "${MPILAT_REQUIRE_SLURM:-0}" = 1 ]; then
+  bad "no template capability's driver in ${template_drivers:-(none given)} (template_capability leaves it there)"
+else
+  echo "no template capability's driver in ${template_drivers:-(none given)}: left out (template_capability leaves it)"
+fi
 
 # The job's state and exit code as Slurm recorded them, once the job has left the queue (completing
 # included: its tasks have ended): "TIMEOUT 3:0". (jobcomp.txt is written when the state is set, before the
@@ -79,7 +102,7 @@ partial_files() {  # name dir what
 
 # The batch script of a long run: `exec srun` so that the job's exit code is the drivers'.
 long_script() {  # name dir
-  printf '#!/bin/bash\nexec srun --mpi=pmi2 -n 2 %q %s --outdir %q\n' "$drivers/$1" "${long[$1]}" "$2" > "$2.sh"
+  printf '#!/bin/bash\nexec srun --mpi=pmi2 -n 2 %q %s --outdir %q\n' "${program[$1]}" "${long[$1]}" "$2" > "$2.sh"
 }
 submit() {  # name dir sbatch-options... : the job id
   local name=$1 dir=$2
@@ -96,7 +119,7 @@ step_done() { echo "slurm_drivers: $1 done at ${SECONDS} s"; }
 declare -A srun_pid none_pid
 for name in "${names[@]}"; do
   mkdir "srun_$name"
-  timeout 300 srun --mpi=pmi2 -n 2 "$drivers/$name" ${quick[$name]} --outdir "srun_$name" > "srun_$name.out" 2>&1 &
+  timeout 300 srun --mpi=pmi2 -n 2 "${program[$name]}" ${quick[$name]} --outdir "srun_$name" > "srun_$name.out" 2>&1 &
   srun_pid[$name]=$!
 done
 for name in "${names[@]}"; do
@@ -108,7 +131,7 @@ step_done "1. srun"
 # ---- 1b. Slurm's default --mpi=none: each task a job of one process; exit 2, saying how to launch ---------
 for name in "${names[@]}"; do
   mkdir "none_$name"
-  timeout 120 srun --mpi=none -n 2 "$drivers/$name" ${quick[$name]} --outdir "none_$name" > "none_$name.out" 2>&1 &
+  timeout 120 srun --mpi=none -n 2 "${program[$name]}" ${quick[$name]} --outdir "none_$name" > "none_$name.out" 2>&1 &
   none_pid[$name]=$!
 done
 for name in "${names[@]}"; do
@@ -125,9 +148,9 @@ step_done "1b. srun --mpi=none"
 # With them, 2b: Slurm's early warning, sbatch --signal=USR1@50: slurmctld sends it on its first check at
 # least 10 s into the job (checks come every 30 s, so 10-40 s in), long before the limit.
 declare -A timeout_job warned_job
-for name in "${names[@]}"; do timeout_job[$name]=$(submit "$name" "limit_$name" --time=1); done
-for name in "${names[@]}"; do warned_job[$name]=$(submit "$name" "warned_$name" --time=1 --signal=USR1@50); done
-for name in "${names[@]}"; do
+for name in "${waved[@]}"; do timeout_job[$name]=$(submit "$name" "limit_$name" --time=1); done
+for name in "${waved[@]}"; do warned_job[$name]=$(submit "$name" "warned_$name" --time=1 --signal=USR1@50); done
+for name in "${waved[@]}"; do
   record=$(job_record "${timeout_job[$name]}")
   [ "$record" = "TIMEOUT 3:0" ] && ok || bad "time limit $name: Slurm recorded '$record', not 'TIMEOUT 3:0' ($(tail -3 "limit_$name.log"))"
   partial_files "$name" "limit_$name" "time limit"
@@ -137,7 +160,7 @@ done
 
 # A warned job stops at its next safe point with its partial files: its tasks exit 3, which Slurm records as
 # FAILED 3:0 (not TIMEOUT: it ended before the limit).
-for name in "${names[@]}"; do
+for name in "${waved[@]}"; do
   record=$(job_record "${warned_job[$name]}")
   [ "$record" = "FAILED 3:0" ] && ok || bad "--signal=USR1@50 $name: Slurm recorded '$record', not 'FAILED 3:0' ($(tail -3 "warned_$name.log"))"
   partial_files "$name" "warned_$name" "--signal=USR1@50"
@@ -148,9 +171,9 @@ step_done "2. the time limit and 2b. its warning"
 
 # ---- 3. scancel of a running job: the same, CANCELLED with exit code 3 ------------------------------------
 declare -A cancel_job
-for name in "${names[@]}"; do cancel_job[$name]=$(submit "$name" "cancel_$name"); done
+for name in "${waved[@]}"; do cancel_job[$name]=$(submit "$name" "cancel_$name"); done
 # Each job cancelled once its progress lines show it measuring (they come every 2 s).
-for name in "${names[@]}"; do
+for name in "${waved[@]}"; do
   for _ in $(seq 1200); do
     grep -q "mpilat: ${measuring[$name]}" "cancel_$name.log" 2> /dev/null && break
     sleep 0.1
@@ -158,7 +181,7 @@ for name in "${names[@]}"; do
   grep -q "mpilat: ${measuring[$name]}" "cancel_$name.log" 2> /dev/null || bad "scancel $name: not measuring after 120 s"
   scancel "${cancel_job[$name]}"
 done
-for name in "${names[@]}"; do
+for name in "${waved[@]}"; do
   record=$(job_record "${cancel_job[$name]}")
   [ "$record" = "CANCELLED 3:0" ] && ok || bad "scancel $name: Slurm recorded '$record', not 'CANCELLED 3:0' ($(tail -3 "cancel_$name.log"))"
   partial_files "$name" "cancel_$name" scancel
@@ -172,8 +195,8 @@ step_done "3. scancel"
 # 4 waited for the scheduler's next pass after others ended: 17 to 64 s for the step.
 for kind in usr1 hup; do
   declare -A signal_job=()
-  for name in "${names[@]}"; do signal_job[$name]=$(submit "$name" "${kind}_$name"); done
-  for name in "${names[@]}"; do
+  for name in "${waved[@]}"; do signal_job[$name]=$(submit "$name" "${kind}_$name"); done
+  for name in "${waved[@]}"; do
     for _ in $(seq 1200); do
       grep -q "mpilat: ${measuring[$name]}" "${kind}_$name.log" 2> /dev/null && break
       sleep 0.1
@@ -181,7 +204,7 @@ for kind in usr1 hup; do
     grep -q "mpilat: ${measuring[$name]}" "${kind}_$name.log" 2> /dev/null || bad "scancel --signal $kind $name: not measuring after 120 s"
     scancel --signal="${kind^^}" "${signal_job[$name]}"
   done
-  for name in "${names[@]}"; do
+  for name in "${waved[@]}"; do
     record=$(job_record "${signal_job[$name]}")
     [ "$record" = "FAILED 3:0" ] && ok || bad "scancel --signal=$kind $name: Slurm recorded '$record', not 'FAILED 3:0' ($(tail -3 "${kind}_$name.log"))"
     partial_files "$name" "${kind}_$name" "scancel --signal=$kind"
@@ -196,7 +219,7 @@ if $mpiexec --version 2>&1 | grep -q HYDRA; then
   declare -A mpiexec_job
   for name in "${names[@]}"; do
     mkdir "mpiexec_$name"
-    printf '#!/bin/bash\nexec %s -n 2 %q %s --outdir %q\n' "$mpiexec" "$drivers/$name" "${quick[$name]}" "mpiexec_$name" \
+    printf '#!/bin/bash\nexec %s -n 2 %q %s --outdir %q\n' "$mpiexec" "${program[$name]}" "${quick[$name]}" "mpiexec_$name" \
       > "mpiexec_$name.sh"
     mpiexec_job[$name]=$(sbatch --parsable -n 2 -o "mpiexec_$name.log" "mpiexec_$name.sh" 2> "mpiexec_$name.sbatch.err") ||
       bad "sbatch mpiexec $name: $(cat "mpiexec_$name.sbatch.err")"

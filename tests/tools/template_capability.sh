@@ -1,5 +1,5 @@
 #!/bin/bash
-# template_capability.sh SOURCE_DIR "MPIEXEC [flags]" MPICC MPIF90: the recipe of docs/architecture.md ("How
+# template_capability.sh SOURCE_DIR "MPIEXEC [flags]" MPICC MPIF90 [DRIVERS_OUT]: the recipe of docs/architecture.md ("How
 # to add a capability") kept true by doing it. A copy of the tree gets the template capability of
 # tests/template/ (toy: barrier latency on every rank, driver mpilat-toy): its own files (tests/template/toy/:
 # its spec, lib/toy/, its C shim, its driver, tests/toy/) and the registrations the recipe still asks for by
@@ -12,9 +12,12 @@
 #   tests read it) and in the build lists of CMake and Makefile.legacy; its own tests (C on 2 and 3 ranks,
 #   Fortran, the driver); mpilat-compare reading its JSON by the spec alone; its stops (driver_stops:
 #   Ctrl-C, SIGTERM, USR1, HUP); its range refusals (driver_hostile's command lines, from the spec).
-# Slurm itself is not started here (slurm_drivers runs the tree's drivers; the row is what it reads).
+# Slurm is not started here (beside the build window's compiles its signals were lost): DRIVERS_OUT receives
+# the built mpilat-toy and the copy's table of MPI drivers, and slurm_drivers, later, runs the toy's row
+# there with the tree's drivers.
 set -u
-src=$1 mpiexec=$2 mpicc=$3 mpif90=$4
+src=$1 mpiexec=$2 mpicc=$3 mpif90=$4 drivers_out=${5:-}
+[ -z "$drivers_out" ] || rm -rf "$drivers_out"  # never a toy of an earlier run
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../driver/checks.sh
 . "$here/../driver/checks.sh"  # the scratch directory, now the current one, removed at exit
@@ -48,6 +51,10 @@ cmake -S tree -B build -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG=-O0 -DCMAK
   && cmake --build build -j "$(nproc)" --target mpilat-toy test_toy_mpi test_fortran_toy mpilat-compare >> build.log 2>&1 \
   && ok || { bad "the build: $(grep -m5 -E 'error|Error' build.log)"; finish_checks template_capability; }
 bin=$PWD/build/drivers
+if [ -n "$drivers_out" ]; then
+  mkdir -p "$drivers_out" && cp "$bin/mpilat-toy" tree/tests/driver/mpi_drivers.sh "$drivers_out/" && ok \
+    || bad "mpilat-toy and its table not left in $drivers_out for slurm_drivers"
+fi
 
 # Its options: each one the spec names, with the spec's default, and each setting its field.
 python3 tree/scripts/gen-abi.py --drivers "mpilat-toy=$bin/mpilat-toy" > options.log 2>&1 && ok \
