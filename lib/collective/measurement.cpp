@@ -661,7 +661,7 @@ SyncStartHold g_sync_start_hold;
 
 namespace {
 
-/// The collective's parts of the measurement harness (lib/common/harness.hpp), in the run-context form: every
+/// The collective's parts of the measurement harness (lib/common/harness.hpp): every
 /// rank measures, on the library's communicator; the root keeps the samples and analyses them, the others get
 /// its result less the samples. One watchdog covers every blocking call (the collective calls, the barriers
 /// before them, the clock exchanges), naming no single rank: each involves them all.

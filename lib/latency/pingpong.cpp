@@ -457,7 +457,7 @@ void fill_statistics(PingPong &pp) {
   r.warnings = run_warnings(levels, changes, r.n_removed, r.all.count, nullptr);
 }
 
-/// The ping-pong's parts of the measurement harness (lib/common/harness.hpp), in the run-context form, that a
+/// The ping-pong's parts of the measurement harness (lib/common/harness.hpp) that a
 /// run and an npp study share: the result's common fields and every rank's place (numbered among all the
 /// ranks, as the result reports it); source leads and dest follows on a communicator of their own (for the
 /// per-trial barrier), always spinning (a waking rank would be timed); dest answers chunks; source learns

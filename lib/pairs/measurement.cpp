@@ -238,7 +238,7 @@ void allocate_matrices(PairResult &r, int64_t n) {
 
 namespace {
 
-/// The pair matrix's parts of the measurement harness (lib/common/harness.hpp), in its run-context form:
+/// The pair matrix's parts of the measurement harness (lib/common/harness.hpp):
 /// every rank measures, on the library's communicator; its rows go to the root, whose summary travels to every
 /// rank; the matrices and every rank's place stay on the root (complete).
 class PairRun {

@@ -318,7 +318,7 @@ int64_t traversed_of(int64_t length, double fraction_percent) {
 
 namespace {
 
-/// The queue benchmark's parts of the measurement harness (lib/common/harness.hpp), in the run-context form:
+/// The queue benchmark's parts of the measurement harness (lib/common/harness.hpp):
 /// source leads, dest follows; every cell of the grid in turn.
 class QueueRun {
  public:

@@ -840,7 +840,7 @@ int64_t first_mismatch(const unsigned char *buf, size_t n, uint64_t seed, int se
 
 namespace {
 
-/// The size sweep's parts of the measurement harness (lib/common/harness.hpp), in its run-context form: the
+/// The size sweep's parts of the measurement harness (lib/common/harness.hpp): the
 /// leading rank runs the engine, whose every sample is a command to the other members.
 class SizeSweep {
  public:

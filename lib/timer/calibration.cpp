@@ -98,7 +98,7 @@ namespace {
 // The tag of the calibrating rank's own communicator (MeasurementFrame::run_member).
 constexpr int kTagCalibration = 51;
 
-/// lat_calibrate_timer's parts of the measurement harness (lib/common/harness.hpp), in the run-context form:
+/// lat_calibrate_timer's parts of the measurement harness (lib/common/harness.hpp):
 /// one rank reads the run's clock and every rank gets its result, or every rank reads its own (LAT_ALL_RANKS)
 /// and they return together. The result travels with its distribution (its own share).
 class TimerRun {

@@ -186,7 +186,7 @@ void nobody_measures(void **) {
   assert_string_equal(toy.trace.c_str(), "check shared members allocate complete");
 }
 
-/// A capability in the run-context form: every rank measures; the leader's result carries what each rank's
+/// A capability that reads its run context: every rank measures; the leader's result carries what each rank's
 /// context said (the stop agreed, the wait mode, its host), and the harness makes the result everywhere.
 struct ContextToy {
   struct Summary {

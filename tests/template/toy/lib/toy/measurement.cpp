@@ -13,7 +13,7 @@ namespace lat {
 
 namespace {
 
-/// The toy's parts of the measurement harness (lib/common/harness.hpp), in the run-context form: the harness
+/// The toy's parts of the measurement harness (lib/common/harness.hpp): the harness
 /// gives every rank's body its RunContext (the wait mode, the hosts, the watchdog, the progress line, the stop,
 /// the clock) and makes the result on every rank from the leader's; rank 0 leads and keeps the samples.
 class ToyRun {
