@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -298,6 +299,49 @@ int driver_warn_oversubscribed(const char *program) {
 
 #define FINALIZE_LIMIT_SECONDS 10
 
+/* MPICH's launcher counts a rank whose PMI socket closes before PMI's finalize as failed, and reports 1 or
+   255 for the job, not the run's status. MPI_Finalize sends that finalize last, after the teardown that hangs,
+   so the watch sends it: PMI-1's line on the socket MPICH's PMI client opened at MPI_Init (PMI_FD: hydra's,
+   or Slurm's pmi2 plugin, which takes PMI-1 too), and waits at most 2 s for the answer before the process
+   ends (ending first breaks the launcher's answer: it reports 255). The thread in MPI_Finalize may be waiting
+   on the same socket (its PMI barrier, for a rank still in the teardown) and would take the answer and abort:
+   it is parked first, in a signal handler that never returns. */
+#define PMI_ANSWER_MILLISECONDS 2000
+static pthread_t finalizing_thread;
+static volatile sig_atomic_t finalizing_thread_parked = 0;
+
+static void park_finalizing_thread(int sig) {
+  (void)sig;
+  finalizing_thread_parked = 1;
+  for (;;) pause();
+}
+
+static void pmi_finalize_for_launcher(void) {
+#if defined(MPICH_VERSION)
+  const char *fd_text = getenv("PMI_FD");
+  char *end = NULL;
+  const long fd = fd_text != NULL ? strtol(fd_text, &end, 10) : -1;
+  struct stat st;
+  if (fd < 0 || fd > 65535 || end == fd_text || *end != '\0' || fstat((int)fd, &st) != 0 || !S_ISSOCK(st.st_mode)) return;
+  struct sigaction park;
+  memset(&park, 0, sizeof park);
+  park.sa_handler = park_finalizing_thread; /* no SA_RESTART: a read of the socket is interrupted */
+  sigfillset(&park.sa_mask);
+  const int signal_number = SIGRTMIN + 4;
+  if (sigaction(signal_number, &park, NULL) != 0 || pthread_kill(finalizing_thread, signal_number) != 0) return;
+  for (int ms = 0; ms < 1000 && !finalizing_thread_parked; ++ms) {
+    struct timespec one_ms = {0, 1000000};
+    nanosleep(&one_ms, NULL);
+  }
+  static const char finalize[] = "cmd=finalize\n";
+  if (write((int)fd, finalize, sizeof finalize - 1) < 0) return;
+  struct pollfd answer = {(int)fd, POLLIN, 0};
+  char line[256];
+  if (poll(&answer, 1, PMI_ANSWER_MILLISECONDS) == 1 && read((int)fd, line, sizeof line) > 0) {
+  }
+#endif
+}
+
 static void *finalize_watch(void *status) {
   struct timespec left = {FINALIZE_LIMIT_SECONDS, 0};
   while (nanosleep(&left, &left) != 0) {
@@ -307,6 +351,7 @@ static void *finalize_watch(void *status) {
           "openucx/ucx#8738); every rank had finished and the files are complete: exiting with status %d\n",
           FINALIZE_LIMIT_SECONDS, (int)(intptr_t)status);
   fflush(stderr);
+  pmi_finalize_for_launcher();
   _exit((int)(intptr_t)status);
   return NULL;
 }
@@ -314,6 +359,7 @@ static void *finalize_watch(void *status) {
 void driver_finalize(int status) {
   MPI_Barrier(MPI_COMM_WORLD);
   pthread_t watch;
+  finalizing_thread = pthread_self();
   const int watching = pthread_create(&watch, NULL, finalize_watch, (void *)(intptr_t)status) == 0;
   MPI_Finalize();
   if (watching) {

@@ -131,7 +131,7 @@ std::string coll_samples_csv_text(const CollResult &r) {
     const PointSeries &ps = r.series[k];
     const std::string label = fmt::format("{} {} B {}", coll_op_name(ps.op), ps.bytes, coll_mode_name(ps.mode));
     for (size_t i = 0; i < ps.values_us.size(); ++i)
-      append(o, "{},{},{},{},{},{},{:.6f},{:.6f},{}\n", k, coll_op_name(ps.op), ps.bytes, coll_mode_name(ps.mode), label, i,
+      append(o, "{},{},{},{},{},{},{:.9f},{:.6f},{}\n", k, coll_op_name(ps.op), ps.bytes, coll_mode_name(ps.mode), label, i,
              ps.at_s[i], ps.values_us[i], coll_mode_short_quantity(ps.mode));
   }
   return o;

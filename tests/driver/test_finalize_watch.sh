@@ -1,0 +1,52 @@
+#!/bin/bash
+# test_finalize_watch.sh DRIVER_DIR "MPIEXEC [flags]" HOLD_FINALIZE_LIBRARY
+# The drivers' MPI_Finalize watch (drivers/driver_support.h, driver_finalize; issue 45): MPI_Finalize held for
+# ever by a preloaded library (tests/driver/hold_finalize.c), as UCX's TCP teardown holds it between nodes.
+# Rank 1 leaves the barrier before MPI_Finalize 2 s after rank 0, as ranks on two nodes do, so the watches end
+# the ranks 2 s apart. The watch ends the held ranks after 10 s with the run's status, and MPICH's launcher
+# reports that status: 0 for a run that measured (its files whole), 2 for a refused one. Before the watch
+# sent PMI's finalize, hydra took the first rank to end for a dead one and killed the other (and reported 1
+# or 255 where that one had ended first).
+set -u
+bin=$1 mpiexec=$2 hold=$3
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=checks.sh
+. "$here/checks.sh"
+
+# run NAME HELD COMMAND...: 2 ranks under the preloaded library holding MPI_Finalize on HELD ("all" or a rank);
+# rc, NAME/err and the seconds taken.
+run() {
+  local name=$1 held=$2
+  shift 2
+  mkdir -p "$name"
+  local t0=$SECONDS
+  timeout -k 5 90 $mpiexec -n 2 env LD_PRELOAD="$hold" MPILAT_HOLD_FINALIZE="$held" MPILAT_LATE_RANK=1 "$@" \
+    > "$name/stdout" 2> "$name/err" < /dev/null
+  rc=$? took=$((SECONDS - t0))
+}
+# ended_by_watch NAME STATUS WHAT: exit STATUS, the watch's words on stderr, within the watch's 10 s and a margin.
+ended_by_watch() {
+  [ "$rc" = "$2" ] && ok || bad "$3: exit $rc, expected $2 ($(tail -5 "$1/err"))"
+  # Both ranks ended by their own watch: before, the launcher killed the late one when the first one's PMI
+  # socket closed unfinalized (hydra ends the job's other processes then), and its words were lost.
+  [ "$(grep -c "MPI_Finalize did not return within 10 s.*exiting with status $2" "$1/err")" = 2 ] && ok \
+    || bad "$3: not both ranks' watches said they ended the run ($(tail -3 "$1/err"))"
+  [ "$took" -ge 10 ] && [ "$took" -lt 60 ] && ok || bad "$3: took $took s (the watch waits 10 s)"
+}
+
+# A run that measured, rank 1 held (rank 0 in MPI_Finalize waits for it in PMI's barrier): exit 0, the files whole.
+run one_held 1 "$bin/mmpi" --quick --outdir one_held/out
+ended_by_watch one_held 0 "mmpi, rank 1 held in MPI_Finalize"
+python3 -c "import json, sys; json.load(open(sys.argv[1]))" one_held/out/ammpi_2_64_10.json 2> /dev/null && ok \
+  || bad "mmpi, rank 1 held: its JSON is not whole ($(ls one_held/out 2>&1))"
+# Every rank held.
+run all_held all "$bin/mmpi" --quick --outdir all_held/out
+ended_by_watch all_held 0 "mmpi, every rank held in MPI_Finalize"
+# A refused run (the Fortran driver; a bad value): its status 2 is the launcher's.
+run refused all "$bin/latency" --npp -1 --outdir refused/out
+ended_by_watch refused 2 "latency --npp -1, every rank held"
+grep -q "npp must be >= 0" refused/err && ok || bad "latency --npp -1: no message naming the value"
+# Nothing left running: the held ranks ended by the watch, not by the time limit.
+sleep 1
+pgrep -f "MPILAT_HOLD_FINALIZE|$work" > /dev/null && bad "processes left: $(pgrep -af "$work")" || ok
+finish_checks finalize_watch
