@@ -102,7 +102,7 @@ run, p = j['run'], j['run']['precision']
 assert p['asked_pct'] == 20 and j['options']['precision_pct'] == 20, (p, j['options'])
 assert p['interval'] == 'batch medians' and p['batches'] == 8 and p['limit_s'] == 5, p
 # (the samples file's times have 6 decimals: a chunk's edge may move by a sample)
-assert math.isclose(widest_half_pct(j, sys.argv[3]), p['median_ci_half_pct_max'], rel_tol=1e-6, abs_tol=1e-9), (widest_half_pct(j, sys.argv[3]), p)
+assert math.isclose(widest_half_pct(j, sys.argv[3]), p['median_ci_half_pct_max'], rel_tol=1e-4, abs_tol=1e-9), (widest_half_pct(j, sys.argv[3]), p)
 quiet = all(pt['levels'] <= 1 and pt['state_changes'] == 0 for pt in j['points'])
 if run['ended_by'] == 'precision':
     assert p['median_ci_half_pct_max'] <= 20 and quiet and run['rounds'] < 1000000, (p, run['rounds'])
