@@ -9,6 +9,9 @@ For each launch of `latency` and each point of each launch of `mpilat-coll`:
     it (their [min, max] of launch medians: with n of them it holds one more with (n-1)/(n+1), distribution-
     free, for launches alike) hold this launch's median? Counted from the 5th launch on, against the
     coverage the rule promises on average (docs/compare.md, "One group").
+  the launch after: does the launch's interval hold the median of the launch that followed it?
+  drift: do the launch medians trend with launch order (Spearman's rho beyond its 5 % bound)? Then the
+    machine was not quiet over the launches, and the counts above judge the machine, not the interval.
   within one launch: does the interval of its first half (the same rule over the first half's chunks) hold
     the median of its second half (trial-weighted over the second half's chunk medians)?
 The rule is the library's batch_median_half_pct, written again here to apply it to a half; it is checked
@@ -85,6 +88,32 @@ def halves(chunks):
     return abs(later - centre) <= hp / 100 * centre, hp
 
 
+def ranks_of(values):
+    """Average ranks (ties share theirs), 1-based."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    r = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return r
+
+
+def drift(medians):
+    """Spearman's rho of the launch medians against launch order, and its 5 % bound for launches alike
+    (about 1.96 / sqrt(n - 1)): beyond it the machine drifted over the launches, and no one launch's interval
+    can hold the others' pooled median however it is computed: the benchmark's premise (a quiet machine)
+    did not hold."""
+    n = len(medians)
+    if n < 4:
+        return math.nan, math.inf
+    return statistics.correlation(ranks_of(medians), list(range(1, n + 1))), 1.96 / math.sqrt(n - 1)
+
+
 def report(name, launches):
     """launches: [(median, half_pct, frequency table, chunks)] of one quantity over the launches."""
     held = within = within_n = same_held = same_n = next_held = next_n = 0
@@ -110,12 +139,17 @@ def report(name, launches):
             within += ok
             within_n += 1
     medians = [m for m, _, _, _ in launches]
+    after = sum(abs(launches[i + 1][0] - m) <= hp / 100 * m for i, (m, hp, _, _) in enumerate(launches[:-1]))
+    rho, bound = drift(medians)
     print(f'{name}: {len(launches)} launches; the pooled median of the others inside the interval: {held} of '
           f'{len(launches)} ({100 * held / len(launches):.0f} %), of the others in the same state of the host (a median '
           f'within a factor 1.5): {same_held} of {same_n}; the earlier launches\' [min, max] of medians (mpilat-compare\'s '
           f'next launch) holding this one: {next_held} of {next_n} (promised for launches alike: {next_promised:.1f}); the first half\'s interval holding the second '
           f'half\'s median: {within} of {within_n}; half-widths {min(widths):.2f} .. {statistics.median(widths):.2f} .. '
-          f'{max(widths):.2f} % (min, median, max); medians {min(medians):.4f} .. {max(medians):.4f} us')
+          f'{max(widths):.2f} % (min, median, max); medians {min(medians):.4f} .. {max(medians):.4f} us; the launch after '
+          f'inside the interval: {after} of {len(launches) - 1}; drift of the medians over the launches: Spearman\'s rho '
+          f'{rho:+.2f} against launch order ({"beyond" if abs(rho) > bound else "within"} +-{bound:.2f}, the 5 % bound for '
+          f'launches alike{": the machine drifted, not quiet" if abs(rho) > bound else ""})')
     return held, len(launches), same_held, same_n, next_held, next_n, next_promised
 
 
