@@ -50,6 +50,10 @@ struct Checked {
 };
 
 namespace harness_detail {
+
+/// The leader's result before it is shared, where the result travels as bytes: nothing.
+struct NoResult {};
+
 /// The disturbance travels behind the leader's bytes: three doubles, appended there and taken off everywhere.
 constexpr size_t kDisturbanceBytes = 3 * sizeof(double);
 inline void append_disturbance(std::vector<char> &bytes, const Disturbance &d) {
@@ -173,7 +177,9 @@ auto run_measurement(MPI_Comm user_comm, double timeout_s, Capability &cap) {
   const bool measuring = m.includes(rank);
   agree_on_failure(frame.comm(), cap.allocate(plan, measuring), Fault::nomem);
   std::vector<char> bytes;
-  Result mine{}, shared{};  // kOwnShare: the leader's result, then every rank's
+  // kOwnShare: the leader's result, which share() turns into every rank's; otherwise the bytes travel.
+  std::conditional_t<kOwnShare, Result, harness_detail::NoResult> mine{};
+  Result shared{};
   // The leader's rank in the measuring ranks' communicator.
   const int leader = m.kind == Members::Kind::some
                          ? static_cast<int>(std::find(m.ranks.begin(), m.ranks.end(), m.leader) - m.ranks.begin())
