@@ -10,6 +10,9 @@ module latency_fields
 
   !> The value an option takes: an integer, a number, or neither (a flag, a name, a path; or no option).
   integer, parameter, public :: value_none = 0, value_integer = 1, value_number = 2
+  !> What --quick sets (spec/drivers.toml, [latency] quick).
+  integer(int64), parameter, public :: quick_nr = 1048576_int64, quick_npptrial = 4096_int64, &
+                                       quick_ntrial = 32768_int64
   public :: option_value, set_integer_option, set_number_option, read_latency_group, option_help
 
 contains
@@ -77,35 +80,152 @@ contains
     end select
   end subroutine set_number_option
 
-  !> The help of option `name` (its line of --help; '' where the spec gives none).
-  function option_help(name) result(text)
+  !> Line `line` (default 1) of option `name`'s help as --help shows it; '' past its last line and where
+  !> the spec gives none.
+  function option_help(name, line) result(text)
     character(len=*), intent(in) :: name
+    integer, intent(in), optional :: line
     character(len=:), allocatable :: text
+    integer :: k
+    k = 1
+    if (present(line)) k = line
+    text = ''
     select case (name)
     case ('--n')
-      text = 'message size in 8-byte elements'
+      select case (k)
+      case (1)
+        text = 'message size in 8-byte elements'
+      end select
     case ('--bytes')
-      text = 'message size in bytes instead, 0 allowed; -1: use n'
+      select case (k)
+      case (1)
+        text = 'message size in bytes instead, 0 allowed; -1: use n'
+      end select
     case ('--nr')
-      text = 'timer pairs for Part 1'
+      select case (k)
+      case (1)
+        text = 'timer pairs for Part 1'
+      end select
     case ('--npptrial')
-      text = 'timing trials to estimate npp in Part 2'
+      select case (k)
+      case (1)
+        text = 'timing trials to estimate npp in Part 2'
+      end select
     case ('--npp_init')
-      text = 'ping-pongs per timing loop in Part 2'
+      select case (k)
+      case (1)
+        text = 'ping-pongs per timing loop in Part 2'
+      end select
     case ('--res_npp')
-      text = 'npp = nint(max(1, res_npp*res_timing/median_ppt))'
+      select case (k)
+      case (1)
+        text = 'npp = nint(max(1, res_npp*res_timing/median_ppt))'
+      end select
     case ('--npp')
-      text = 'ping-pongs per timing loop; 0: calculate'
+      select case (k)
+      case (1)
+        text = 'ping-pongs per timing loop; 0: calculate'
+      end select
     case ('--ntrial')
-      text = 'timing trials in Part 3'
+      select case (k)
+      case (1)
+        text = 'timing trials in Part 3'
+      end select
     case ('--cut_coef')
-      text = 'Part 5 removes trials above cut_coef*median'
+      select case (k)
+      case (1)
+        text = 'Part 5 removes trials above cut_coef*median'
+      end select
     case ('--source')
-      text = 'rank that times the ping-pongs'
+      select case (k)
+      case (1)
+        text = 'rank that times the ping-pongs'
+      end select
     case ('--dest')
-      text = 'its partner; -1: the last rank'
+      select case (k)
+      case (1)
+        text = 'its partner; -1: the last rank'
+      end select
+    case ('--progress')
+      select case (k)
+      case (1)
+        text = 'progress on stderr (default: only when stderr is a terminal)'
+      end select
+    case ('--no-progress')
+      select case (k)
+      case (1)
+        text = 'no progress lines'
+      end select
     case ('--timeout')
-      text = 'give up after S s without an answer from a peer; 0: never'
+      select case (k)
+      case (1)
+        text = 'give up after S s without an answer from a peer; 0: never'
+      end select
+    case ('--no-estimate')
+      select case (k)
+      case (1)
+        text = 'with --npp: skip Part 2 (by default it runs, to report the rule''s npp beside yours)'
+      end select
+    case ('--minutes')
+      select case (k)
+      case (1)
+        text = 'choose ntrial so that the trials take about M minutes (from Part 2''s time per trial)'
+      end select
+    case ('--precision')
+      select case (k)
+      case (1)
+        text = 'end the trials once the median''s 95 % interval (from the batch medians: what the next'
+      case (2)
+        text = 'launch measures) is within +-P % of the median and the run over time is quiet, else at'
+      case (3)
+        text = '--ntrial, --minutes or --precision-limit (latency.output says which); npp is held'
+      end select
+    case ('--precision-limit')
+      select case (k)
+      case (1)
+        text = 'with --precision: the trials end after S s at most (default 0: 600 s; with'
+      case (2)
+        text = '--quick 6 s, so the run ends within 10 s)'
+      end select
+    case ('--help')
+      select case (k)
+      case (1)
+        text = 'this text'
+      end select
+    case ('--outdir')
+      select case (k)
+      case (1)
+        text = 'where the files go'
+      end select
+    case ('--npp-study')
+      select case (k)
+      case (1)
+        text = 'the paper''s npp study: each npp of the list L (1,9,18,36,72,144), --ntrial trials'
+      case (2)
+        text = 'each, interleaved chunk by chunk; writes latency.npp.txt, .csv, .json and a plot'
+      end select
+    case ('--res-npp-study')
+      select case (k)
+      case (1)
+        text = 'the same for res_npp values (25,50,100,200,400), each turned into npp by the rule'
+      end select
+    case ('--noplot')
+      select case (k)
+      case (1)
+        text = 'no latency.png/latency.svg (nor latency.npp.png/.svg)'
+      end select
+    case ('--input')
+      select case (k)
+      case (1)
+        text = 'a namelist file: &latency source=0, dest=7, n=1, ntrial=8388608 /'
+      case (2)
+        text = '(options given on the command line override it)'
+      end select
+    case ('--quick')
+      select case (k)
+      case (1)
+        text = 'nr=1048576, npptrial=4096, ntrial=32768 (not with --precision): a run of seconds'
+      end select
     case default
       text = ''
     end select

@@ -11,15 +11,15 @@ module latency_parameters
                     lat_timer_name, lat_timer_names, lat_last_error_message, LAT_SUCCESS, lat_npp_study_check, lat_study_max, &
                     LAT_TIMER_MPI_WTIME, LAT_TIMER_TSC
   use latency_fields, only: option_value, set_integer_option, set_number_option, read_latency_group, option_help, &
-                            value_none, value_number
+                            value_none, value_number, quick_nr, quick_npptrial, quick_ntrial
   implicit none
   private
 
   integer, parameter, public :: max_path = 4096
   !> Outcomes of parse_latency_arguments.
   integer, parameter, public :: params_run = 0, params_help = 1, params_bad = 2
-  !> --quick: a run of seconds (Parts 1, 2 and 3 shortened; everything else as given).
-  integer(int64), parameter, public :: quick_nr = 2_int64**20, quick_npptrial = 2_int64**12, quick_ntrial = 2_int64**15
+  !> --quick: a run of seconds (Parts 1, 2 and 3 shortened; everything else as given): quick_nr, quick_npptrial
+  !> and quick_ntrial, from the spec (latency_fields).
   !> --quick --precision: the trials' time limit (s), so that the whole run ends within 10 s.
   real(real64), parameter, public :: quick_precision_limit_s = 6.0_real64
 
@@ -617,28 +617,20 @@ contains
     call line('--cut_coef X', option_help('--cut_coef'), real_text(d%cut_coef))
     call line('--timer NAME', lat_timer_names(), lat_timer_name(int(d%timer)))
     call line('--timeout S', option_help('--timeout'), real_text(d%timeout_s))
-    call line('--outdir DIR', 'where the files go', 'the working directory')
+    call line('--outdir DIR', option_help('--outdir'), 'the working directory')
+    call lines('--no-estimate', '--no-estimate')
+    call lines('--minutes M', '--minutes')
+    call lines('--precision P', '--precision')
+    call lines('--precision-limit S', '--precision-limit')
+    call lines('--npp-study L', '--npp-study')
+    call lines('--res-npp-study L', '--res-npp-study')
+    call lines('--noplot', '--noplot')
+    call lines('--input FILE', '--input')
+    call lines('--quick', '--quick')
+    call lines('--progress', '--progress')
+    call lines('--no-progress', '--no-progress')
+    call lines('--help', '--help')
     write (output_unit, '(a)') &
-      '  --no-estimate   with --npp: skip Part 2 (by default it runs, to report the rule''s npp beside yours)', &
-      '  --minutes M     choose ntrial so that the trials take about M minutes (from Part 2''s time per trial)', &
-      '  --precision P   end the trials once the median''s 95 % interval (from the batch medians: what the next', &
-      '                  launch measures) is within +-P % of the median and the run over time is quiet, else at', &
-      '                  --ntrial, --minutes or --precision-limit (latency.output says which); npp is held', &
-      '  --precision-limit S  with --precision: the trials end after S s at most (default 0: 600 s; with', &
-      '                  --quick 6 s, so the run ends within 10 s)', &
-      '  --npp-study L   the paper''s npp study: each npp of the list L (1,9,18,36,72,144), --ntrial trials', &
-      '                  each, interleaved chunk by chunk; writes latency.npp.txt, .csv, .json and a plot', &
-      '  --res-npp-study L  the same for res_npp values (25,50,100,200,400), each turned into npp by the rule', &
-      '  --noplot        no latency.png/latency.svg (nor latency.npp.png/.svg)'
-    write (output_unit, '(a)') &
-      '  --input FILE    a namelist file: &latency source=0, dest=7, n=1, ntrial=8388608 /', &
-      '                  (options given on the command line override it)'
-    write (output_unit, '(a,i0,a,i0,a,i0,a)') '  --quick         nr=', quick_nr, ', npptrial=', quick_npptrial, &
-      ', ntrial=', quick_ntrial, ' (not with --precision): a run of seconds'
-    write (output_unit, '(a)') &
-      '  --progress      progress on stderr (default: only when stderr is a terminal)', &
-      '  --no-progress   no progress lines', &
-      '  --help          this text', &
       '', &
       'Writes latency.output, latency.summary.output (the layout of the paper''s Appendix C),', &
       'latency.json and latency.png/.svg (gnuplot); formats in docs/output-formats.md.', &
@@ -654,6 +646,25 @@ contains
       column = option
       write (output_unit, '(a)') '  '//column//what//' (default '//default//')'
     end subroutine line
+
+    !> Option `option`'s help from the spec, its lines under the first indented, shown as `shown` (the option
+    !> and its value's word) in a column of 16, or followed by two spaces where longer.
+    subroutine lines(shown, option)
+      character(len=*), intent(in) :: shown, option
+      character(len=16) :: column
+      integer :: k
+      column = shown
+      if (len(shown) < len(column)) then
+        write (output_unit, '(a)') '  '//column//option_help(option)
+      else
+        write (output_unit, '(a)') '  '//shown//'  '//option_help(option)
+      end if
+      k = 2
+      do while (len(option_help(option, k)) > 0)
+        write (output_unit, '(a)') repeat(' ', 2 + len(column))//option_help(option, k)
+        k = k + 1
+      end do
+    end subroutine lines
 
     function int_text(k) result(s)
       integer(int64), intent(in) :: k

@@ -33,12 +33,12 @@ int main(int argc, char **argv) {
   app.add_option("--schedule", schedule,
                  "sequential: one pair at a time, mmpi's order; rounds: N-1 rounds of disjoint pairs at once "
                  "(latency under load, O(N) steps)");
-  app.add_option("-o,--output", output, "the log file (ammpi_<np>_<msglen>_<repeats>.dat); the JSON goes beside it");
-  app.add_option("--outdir", outdir, "directory of the files when -o has none (default: the working directory)");
+  app.add_option("-o,--output", output, own_option_help("mmpi", "--output"));
+  app.add_option("--outdir", outdir, own_option_help("mmpi", "--outdir"));
   app.add_option("--wait", wait, "how waiting ranks wait: auto, spin or yield (auto: yield on an oversubscribed node)");
   app.add_option("--timer", timer, timer_names());
   spec_option<&lat_pair_options::timeout_s>(app, "mmpi", o);
-  app.add_flag("--quick", quick, "seconds, not minutes: 10 repeats");
+  app.add_flag("--quick", quick, own_option_help("mmpi", "--quick"));
   add_progress_flags(app, progress, "on, at most a line every 2 s");
   int status = parse_options(app, [&] { app.parse(argc, argv); }, rank, "mmpi");
   std::string bad;

@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
   show_defaults(app);
   app.add_option("--ops", ops_text, "operations, a comma list of barrier, bcast, reduce, allreduce, gather, scatter, allgather, alltoall; or all");
   app.add_option("--modes", modes_text, "modes, a comma list of sync (last end - first start, global clock), barrier (max local time after a barrier), loop (OSU's average); or all");
-  app.add_option("--sizes", sizes_text, "message sizes in bytes per rank: a comma list or first:last:step (absent: --size-first..--size-last)");
+  app.add_option("--sizes", sizes_text, own_option_help("mpilat-coll", "--sizes"));
   spec_option<&lat_collective_options::size_first>(app, "mpilat-coll", o);
   spec_option<&lat_collective_options::size_last>(app, "mpilat-coll", o);
   app.add_flag("--adaptive", adaptive, "without --sizes: the size-sweep engine adds sizes where the curve bends");
@@ -86,10 +86,10 @@ int main(int argc, char **argv) {
   app.add_option("--wait", wait, "how waiting ranks wait: auto, spin or yield (auto: yield on an oversubscribed node)");
   app.add_option("--timer", timer, timer_names());
   spec_option<&lat_collective_options::timeout_s>(app, "mpilat-coll", o);
-  app.add_option("--outdir", outdir, "directory of the files (default: the working directory)");
-  app.add_option("--base", base, "base name of the files");
-  app.add_flag("--noplot", noplot, "no PNG (the gnuplot scripts are written)");
-  app.add_flag("--quick", quick, "seconds, not minutes: 100 reps (not with --precision), 10 loop calls, 5 fit points");
+  app.add_option("--outdir", outdir, own_option_help("mpilat-coll", "--outdir"));
+  app.add_option("--base", base, own_option_help("mpilat-coll", "--base"));
+  app.add_flag("--noplot", noplot, own_option_help("mpilat-coll", "--noplot"));
+  app.add_flag("--quick", quick, own_option_help("mpilat-coll", "--quick"));
   add_progress_flags(app, progress, "on, at most a line every 2 s");
   int status = parse_options(app, [&] { app.parse(argc, argv); }, rank, "mpilat-coll");
   std::vector<int64_t> sizes;

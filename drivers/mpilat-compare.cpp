@@ -414,11 +414,11 @@ int main(int argc, char **argv) {
   std::vector<std::string> a_files;
   std::string outdir = ".";
   bool noplot = false;
-  app.add_option("files", a_files, "group A's files (and alone: the spread of that group)")->required();
-  app.add_option("--outdir", outdir, "where compare.json, compare.csv and the picture go");
+  app.add_option("files", a_files, own_option_help("mpilat-compare", "files"))->required();
+  app.add_option("--outdir", outdir, own_option_help("mpilat-compare", "--outdir"));
   spec_option<&lat_compare_options::confidence>(app, "mpilat-compare", opts);
-  app.add_flag("--noplot", noplot, "no compare.png/.svg");
-  app.add_option("--vs", b_files, "(written --) group B's files")->expected(0, -1);
+  app.add_flag("--noplot", noplot, own_option_help("mpilat-compare", "--noplot"));
+  app.add_option("--vs", b_files, own_option_help("mpilat-compare", "--vs"))->expected(0, -1);
   const int status = parse_options(app, [&] { app.parse(args); }, 0, "mpilat-compare");
   if (status >= 0) return status;
   if (split && b_files.empty()) {

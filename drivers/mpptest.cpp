@@ -67,7 +67,7 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
       ->expected(3)
       ->default_str(std::to_string(o.size_first) + " " + std::to_string(o.size_last) + " " +
                     std::to_string(o.size_stride));
-  app.add_option("--sizelist", s.size_list, "message sizes as a list: n1,n2,... (ascending)")->delimiter(',');
+  app.add_option("--sizelist", s.size_list, own_option_help("mpptest", "--sizelist"))->delimiter(',');
   app.add_flag("--logscale", [&](int64_t) { o.logscale = 1; },
                "sizes first, the powers of two from 4 above it, last, plotted log-log (the original's -logscale; stride "
                "not used)");
@@ -129,7 +129,7 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
                "the ping-pong's message as size/8 doubles each -vstride doubles apart (MPI_DOUBLE resized: the "
                "original's MPI_UB)");
   app.add_flag("--vectortype", vectortype, "the same strided doubles as one MPI_Type_vector");
-  app.add_option("--vstride", vstride, "stride of -vector and -vectortype in doubles (10 when not given)");
+  app.add_option("--vstride", vstride, own_option_help("mpptest", "--vstride"));
   bool overlap = false;
   app.add_flag("--overlap", overlap,
                "the original's overlap: a round trip of --overlapmsgsize bytes, each rank computing size "
@@ -148,15 +148,15 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_option("--timer", s.timer, timer_names());
   spec_option<&lat_sweep_options::nr>(app, "mpptest", o);
   spec_option<&lat_sweep_options::timeout_s>(app, "mpptest", o);
-  app.add_option("--fname", s.fname, "write the results table to this file instead of stdout (the original's)")
+  app.add_option("--fname", s.fname, own_option_help("mpptest", "--fname"))
       ->default_str("stdout");
-  app.add_option("--outbase", s.outbase, "base name of the files in --outdir: .csv, .json, .png (and -gnuplot's)");
-  app.add_option("--outdir", s.outdir, "directory of those files (default: the working directory)");
-  app.add_flag("--gnuplot", s.gnuplot, "also write the original's gnuplot data and commands (<outbase>.gpl, .gcm)");
-  app.add_flag("--givedy", s.givedy, "the gnuplot data get the mean and the max after the rate (implies -gnuplot)");
-  app.add_flag("--noplot", s.no_png, "do not render <outbase>.png");
-  app.add_flag("--rate", s.rate, "the pictures (.png, and -gnuplot's .gcm) show the rate instead of the time");
-  app.add_flag("--quick", "the original's -quick: -n_stable 5 and at least 5 operations per sample");
+  app.add_option("--outbase", s.outbase, own_option_help("mpptest", "--outbase"));
+  app.add_option("--outdir", s.outdir, own_option_help("mpptest", "--outdir"));
+  app.add_flag("--gnuplot", s.gnuplot, own_option_help("mpptest", "--gnuplot"));
+  app.add_flag("--givedy", s.givedy, own_option_help("mpptest", "--givedy"));
+  app.add_flag("--noplot", s.no_png, own_option_help("mpptest", "--noplot"));
+  app.add_flag("--rate", s.rate, own_option_help("mpptest", "--rate"));
+  app.add_flag("--quick")->description(own_option_help("mpptest", "--quick"));
   add_progress_flags(app, s.progress, "if a terminal");
   app.footer("Not offered yet, refused as unknown options (docs/mpptest.md): the original's -halo variants "
              "(-waitany, -sendinit, -put, -get, -putlock, -getlock, -putpscw, -touch), -distance, -memcpy's "

@@ -31,7 +31,7 @@ struct Settings {
 void add_options(CLI::App &app, Settings &s) {
   app.get_formatter()->column_width(30);
   show_defaults(app);
-  app.add_option("--sizes", s.sizes_text, "message sizes a,b,c or first:last:step (the size-sweep engine chooses)");
+  app.add_option("--sizes", s.sizes_text, own_option_help("nodecomm", "--sizes"));
   spec_option<&lat_nodecomm_options::size_last>(app, "nodecomm", s.opts);
   spec_option<&lat_nodecomm_options::reps>(app, "nodecomm", s.opts);
   spec_option<&lat_nodecomm_options::max_pairs>(app, "nodecomm", s.opts);
@@ -39,13 +39,13 @@ void add_options(CLI::App &app, Settings &s) {
                                      "(two packages of rank 0's node; its halves where it has one)");
   app.add_flag("--noadaptive", s.noadaptive, "the starting grid only, no refinement where the curve bends");
   app.add_option("--thresholds", s.thresholds_text, "regime boundaries in bytes, ascending: a, a,b or a,b,c (default: found by segmented regression)");
-  app.add_option("--fit", s.fit_file, "fit a nodecomm table measured earlier (len, then a time per k); no MPI");
-  app.add_option("--time-unit", s.time_unit, "unit of the times in --fit's table: us or s");
+  app.add_option("--fit", s.fit_file, own_option_help("nodecomm", "--fit"));
+  app.add_option("--time-unit", s.time_unit, own_option_help("nodecomm", "--time-unit"));
   app.add_option("--timer", s.timer, timer_names());
   spec_option<&lat_nodecomm_options::timeout_s>(app, "nodecomm", s.opts);
-  app.add_option("--outdir", s.outdir, "directory of the files (default: the working directory)");
-  app.add_flag("--noplot", s.noplot, "write the gnuplot scripts but draw no PNG");
-  app.add_flag("--quick", s.quick, "seconds: sizes to 64 KiB, 3 measurements each");
+  app.add_option("--outdir", s.outdir, own_option_help("nodecomm", "--outdir"));
+  app.add_flag("--noplot", s.noplot, own_option_help("nodecomm", "--noplot"));
+  app.add_flag("--quick", s.quick, own_option_help("nodecomm", "--quick"));
   add_progress_flags(app, s.progress, "on, at most a line every 2 s");
 }
 

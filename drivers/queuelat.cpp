@@ -30,9 +30,9 @@ int main(int argc, char **argv) {
   app.get_formatter()->column_width(30);
   show_defaults(app);
   app.add_option("--mode", mode, "posted or unexpected");
-  app.add_option("--lengths", lengths_text, "queue lengths: a,b,c or first:last:step; absent: the library's 0:1000:100");
-  app.add_option("--fractions", fractions_text, "posted: percent of the queue traversed; absent: the library's 0,25,50,75,100");
-  app.add_option("--sizes", sizes_text, "latency message sizes in bytes; absent: the library's 0");
+  app.add_option("--lengths", lengths_text, own_option_help("queuelat", "--lengths"));
+  app.add_option("--fractions", fractions_text, own_option_help("queuelat", "--fractions"));
+  app.add_option("--sizes", sizes_text, own_option_help("queuelat", "--sizes"));
   spec_option<&lat_queue_options::iters>(app, "queuelat", o);
   spec_option<&lat_queue_options::reps>(app, "queuelat", o);
   app.add_flag("--any-source", [&](int64_t) { o.any_source = 1; }, "traversed and latency receives use MPI_ANY_SOURCE");
@@ -41,9 +41,9 @@ int main(int argc, char **argv) {
   app.add_option("--timer", timer, timer_names());
   spec_option<&lat_queue_options::nr>(app, "queuelat", o);
   spec_option<&lat_queue_options::timeout_s>(app, "queuelat", o);
-  app.add_option("--outdir", outdir, "directory of the files (default: the working directory)");
-  app.add_flag("--noplot", noplot, "do not render queuelat.png");
-  app.add_flag("--quick", quick, "seconds: lengths 0:1000:250, fractions 0,50,100, 100 iterations, 3 reps");
+  app.add_option("--outdir", outdir, own_option_help("queuelat", "--outdir"));
+  app.add_flag("--noplot", noplot, own_option_help("queuelat", "--noplot"));
+  app.add_flag("--quick", quick, own_option_help("queuelat", "--quick"));
   add_progress_flags(app, progress, "if a terminal");
   int status = parse_options(app, [&] { app.parse(argc, argv); }, rank, "queuelat");
   std::vector<int64_t> lengths, sizes;

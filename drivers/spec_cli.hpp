@@ -95,9 +95,45 @@ struct SpecCli<&lat_pingpong_options::dest> {
 };
 
 template <>
+struct SpecCli<&lat_pingpong_options::progress> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--progress", "progress on stderr (default: only when stderr is a terminal)"},
+      {"latency", "--no-progress", "no progress lines"},
+  };
+};
+
+template <>
 struct SpecCli<&lat_pingpong_options::timeout_s> {
   static constexpr SpecCliEntry entries[] = {
       {"latency", "--timeout", "give up after S s without an answer from a peer; 0: never"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pingpong_options::estimate> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--no-estimate", "with --npp: skip Part 2 (by default it runs, to report the rule's npp beside yours)"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pingpong_options::minutes> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--minutes", "choose ntrial so that the trials take about M minutes (from Part 2's time per trial)"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pingpong_options::precision_pct> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--precision", "end the trials once the median's 95 % interval (from the batch medians: what the next launch measures) is within +-P % of the median and the run over time is quiet, else at --ntrial, --minutes or --precision-limit (latency.output says which); npp is held"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pingpong_options::precision_limit_s> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--precision-limit", "with --precision: the trials end after S s at most (default 0: 600 s; with --quick 6 s, so the run ends within 10 s)"},
   };
 };
 
@@ -402,4 +438,56 @@ CLI::Option *spec_option(CLI::App &app, const char *driver, Options &o) {
   std::fprintf(stderr, "%s: internal error: spec/ gives this field no option of %s\n", driver, driver);
   std::abort();
 }
-// 54 options.
+// 60 options.
+
+// The drivers' options of their own (no field: spec/drivers.toml, or a capability's [driver] options), with
+// their help: app.add_option("--outdir", outdir, own_option_help("queuelat", "--outdir")). A name the spec
+// lacks ends the program at its first line (the drivers' tests run every one's --help).
+struct OwnOptionHelp {
+  const char *driver, *option, *help;
+};
+inline constexpr OwnOptionHelp kOwnOptionHelps[] = {
+    {"mpptest", "--sizelist", "message sizes as a list: n1,n2,... (ascending)"},
+    {"mpptest", "--fname", "write the results table to this file instead of stdout (the original's)"},
+    {"mpptest", "--outbase", "base name of the files in --outdir: .csv, .json, .png (and -gnuplot's)"},
+    {"mpptest", "--outdir", "directory of those files (default: the working directory)"},
+    {"mpptest", "--gnuplot", "also write the original's gnuplot data and commands (<outbase>.gpl, .gcm)"},
+    {"mpptest", "--givedy", "the gnuplot data get the mean and the max after the rate (implies -gnuplot)"},
+    {"mpptest", "--noplot", "do not render <outbase>.png"},
+    {"mpptest", "--rate", "the pictures (.png, and -gnuplot's .gcm) show the rate instead of the time"},
+    {"mpptest", "--quick", "the original's -quick: -n_stable 5 and at least 5 operations per sample"},
+    {"mpptest", "--vstride", "stride of -vector and -vectortype in doubles (10 when not given)"},
+    {"queuelat", "--lengths", "queue lengths: a,b,c or first:last:step; absent: the library's 0:1000:100"},
+    {"queuelat", "--fractions", "posted: percent of the queue traversed; absent: the library's 0,25,50,75,100"},
+    {"queuelat", "--sizes", "latency message sizes in bytes; absent: the library's 0"},
+    {"queuelat", "--outdir", "directory of the files (default: the working directory)"},
+    {"queuelat", "--noplot", "do not render queuelat.png"},
+    {"queuelat", "--quick", "seconds: lengths 0:1000:250, fractions 0,50,100, 100 iterations, 3 reps"},
+    {"mmpi", "-o", "the log file (ammpi_<np>_<msglen>_<repeats>.dat); the JSON goes beside it"},
+    {"mmpi", "--output", "the log file (ammpi_<np>_<msglen>_<repeats>.dat); the JSON goes beside it"},
+    {"mmpi", "--outdir", "directory of the files when -o has none (default: the working directory)"},
+    {"mmpi", "--quick", "seconds, not minutes: 10 repeats"},
+    {"nodecomm", "--sizes", "message sizes a,b,c or first:last:step (the size-sweep engine chooses)"},
+    {"nodecomm", "--fit", "fit a nodecomm table measured earlier (len, then a time per k); no MPI"},
+    {"nodecomm", "--time-unit", "unit of the times in --fit's table: us or s"},
+    {"nodecomm", "--outdir", "directory of the files (default: the working directory)"},
+    {"nodecomm", "--noplot", "write the gnuplot scripts but draw no PNG"},
+    {"nodecomm", "--quick", "seconds: sizes to 64 KiB, 3 measurements each"},
+    {"mpilat-compare", "files", "group A's files (and alone: the spread of that group)"},
+    {"mpilat-compare", "--vs", "(written --) group B's files"},
+    {"mpilat-compare", "--outdir", "where compare.json, compare.csv and the picture go"},
+    {"mpilat-compare", "--noplot", "no compare.png/.svg"},
+    {"mpilat-coll", "--sizes", "message sizes in bytes per rank: a comma list or first:last:step (absent: --size-first..--size-last)"},
+    {"mpilat-coll", "--outdir", "directory of the files (default: the working directory)"},
+    {"mpilat-coll", "--base", "base name of the files"},
+    {"mpilat-coll", "--noplot", "no PNG (the gnuplot scripts are written)"},
+    {"mpilat-coll", "--quick", "seconds, not minutes: 100 reps (not with --precision), 10 loop calls, 5 fit points"},
+};
+
+inline const char *own_option_help(const char *driver, const char *option) {
+  for (const OwnOptionHelp &h : kOwnOptionHelps)
+    if (std::strcmp(h.driver, driver) == 0 && std::strcmp(h.option, option) == 0) return h.help;
+  std::fprintf(stderr, "%s: internal error: spec/drivers.toml gives %s no help\n", driver, option);
+  std::abort();
+}
+// 35 spellings.

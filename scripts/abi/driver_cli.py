@@ -41,6 +41,7 @@ def driver_cli(caps):
                 entries = []
                 for cli, text in helps.items():
                     driver, option = cli.split(' ', 1)
+                    text = ' '.join(text) if isinstance(text, list) else text  # a help of several lines
                     entries.append(f'{{{c_string(driver)}, {c_string(option)}, {c_string(text)}}}')
                     count += 1
                 out += ['template <>', f"struct SpecCli<&{s['name']}::{f['name']}> {{",
@@ -56,4 +57,50 @@ def driver_cli(caps):
             '}',
             f'// {count} options.',
             '']
+    out += own_options(caps)
     return {'drivers/spec_cli.hpp': '\n'.join(out)}
+
+
+def own_option_texts(caps):
+    """[(driver, option spelling, help)]: the drivers' options of their own (spec/drivers.toml, a capability's
+    [driver] options), each spelling of "a,b" apart; CLI11's "-h,--help" left out (CLI11 writes its help), and
+    latency's (it prints its own, from drivers/latency_fields.F90)."""
+    with open(os.path.join(ROOT, 'spec', 'drivers.toml'), 'rb') as f:
+        tables = dict(tomllib.load(f))
+    for _, spec in caps:
+        d = spec.get('driver', {})
+        if d.get('options'):
+            tables[d['name']] = {**tables.get(d['name'], {}), **d['options']}
+    texts = []
+    for driver, table in tables.items():
+        if driver == 'latency':  # Fortran: drivers/latency_fields.F90's option_help
+            continue
+        for key, text in table.items():
+            if key == '-h,--help':
+                continue
+            texts += [(driver, spelling, text) for spelling in key.split(',')]
+    return texts
+
+
+def own_options(caps):
+    """own_option_help(driver, option): the help of a driver's option of its own, from the spec."""
+    out = ['// The drivers\' options of their own (no field: spec/drivers.toml, or a capability\'s [driver] options), with',
+           '// their help: app.add_option("--outdir", outdir, own_option_help("queuelat", "--outdir")). A name the spec',
+           '// lacks ends the program at its first line (the drivers\' tests run every one\'s --help).',
+           'struct OwnOptionHelp {',
+           '  const char *driver, *option, *help;',
+           '};',
+           'inline constexpr OwnOptionHelp kOwnOptionHelps[] = {']
+    texts = own_option_texts(caps)
+    out += [f'    {{{c_string(d)}, {c_string(o)}, {c_string(t)}}},' for d, o, t in texts]
+    out += ['};',
+            '',
+            'inline const char *own_option_help(const char *driver, const char *option) {',
+            '  for (const OwnOptionHelp &h : kOwnOptionHelps)',
+            '    if (std::strcmp(h.driver, driver) == 0 && std::strcmp(h.option, option) == 0) return h.help;',
+            '  std::fprintf(stderr, "%s: internal error: spec/drivers.toml gives %s no help\\n", driver, option);',
+            '  std::abort();',
+            '}',
+            f'// {len(texts)} spellings.',
+            '']
+    return out

@@ -3,11 +3,17 @@ from abi.common import *  # noqa: F401,F403 (the spec, its names and helpers)
 
 
 def help_options(text):
-    """{option name: default shown or None} from a driver's --help (CLI11's layout or latency's)."""
+    """{option name: (default shown or None, its spellings, its help)} from a driver's --help (CLI11's layout:
+    the help after a run of spaces, on one line; or latency's, whose help goes on over lines indented deeper)."""
     options = {}
+    last = None
     for line in text.splitlines():
         m = re.match(r'^  (-[-\w]+(?:,-[-\w]+)*|files)\b(?: (\S+))?(.*)$', line)
         if not m:
+            if last and re.match(r'^ {4,}\S', line):  # a help's next line
+                options[last] = (options[last][0], options[last][1], options[last][2] + ' ' + line.strip())
+            else:
+                last = None
             continue
         default = None
         if m.group(2) and '=' in m.group(2):  # CLI11: INT=50, FLOAT:> 0=off
@@ -15,9 +21,18 @@ def help_options(text):
         d = re.search(r'\(default ([^)]*)\)\s*$', line)  # latency: (default 8388608)
         if d:
             default = d.group(1)
+        # The help: after the name, its value's word (CLI11's `TEXT`, `INT=50 ...`, `REQUIRED`; latency's `L`)
+        # and the run of spaces that ends the column.
+        h = re.match(r'^  \S+(?: \S+)*?(?: {2,}|\s*$)(.*)$', line)
         for name in m.group(1).split(','):
-            options[name] = (default, m.group(1))
+            options[name] = (default, m.group(1), h.group(1).strip() if h else '')
+        last = m.group(1).split(',')[0]
     return options
+
+
+def help_text(text, values):
+    """A help as the spec gives it (a line, or a list of lines) as one line, its {names} filled from values."""
+    return ' '.join(text if isinstance(text, list) else [text]).format(**values)
 
 
 def as_number(text):
@@ -50,13 +65,29 @@ def drivers(pairs):
                 mapped.setdefault(option, []).append((struct, f))
                 if option not in shown:
                     bad.append(f'{name}: {struct}.{f["name"]} names {option}, which --help does not show')
-        listed = set(own.get(name, {})) - {'namelist'}
+        texts = {k: v for k, v in own.get(name, {}).items() if k not in ('namelist', 'quick')}
         # A capability's own driver may list them in its [driver] table's `options` instead.
-        listed |= {o for _, spec in caps if spec.get('driver', {}).get('name') == name for o in spec['driver'].get('options', {})}
-        for option, (default, group) in shown.items():
+        for _, spec in caps:
+            if spec.get('driver', {}).get('name') == name:
+                texts.update(spec['driver'].get('options', {}))
+        listed = {}  # each spelling: the spec's help
+        for key, text in texts.items():
+            listed.update({spelling: help_text(text, own.get(name, {}).get('quick', {})) for spelling in key.split(',')})
+        # The help the spec gives each option: its own (above) or its field's cli_help.
+        spec_help = dict(listed)
+        for option, users in mapped.items():
+            for struct, f in users:
+                if f'{name} {option}' in f.get('cli_help', {}):
+                    spec_help[option] = help_text(f['cli_help'][f'{name} {option}'], {})
+        for option, (default, group, help_shown) in shown.items():
             group_names = group.split(',')
             if not any(g in mapped or g in listed for g in group_names):
                 bad.append(f'{name}: {option} sets no field of the spec and is not in spec/drivers.toml (or its [driver]\'s options)')
+            # latency's lines may end with the default they show: the library's, not a text of the spec.
+            if option in spec_help and help_shown != spec_help[option] and not (
+                    name == 'latency' and re.fullmatch(re.escape(spec_help[option]) + r' \(default [^)]*\)', help_shown)):
+                bad.append(f'{name}: {option}\'s help is "{help_shown}", the spec\'s "{spec_help[option]}": the driver must take '
+                           'it from the spec (drivers/spec_cli.hpp, drivers/latency_fields.F90)')
         for option, users in mapped.items():
             if len(users) != 1 or option not in shown:
                 continue

@@ -39,23 +39,33 @@ def fortran_text(text):
 def latency_fields(caps):
     s = options_struct(caps)
     with open(os.path.join(ROOT, 'spec', 'drivers.toml'), 'rb') as f:
-        extras = list(tomllib.load(f).get(DRIVER, {}).get('namelist', {}))  # the driver's own: text, no field
+        own = tomllib.load(f).get(DRIVER, {})
+    extras = list(own.get('namelist', {}))  # the driver's own: text, no field
+    quick = own.get('quick', {})
+    if sorted(quick) != ['npptrial', 'nr', 'ntrial']:
+        sys.exit(f'spec/drivers.toml: [latency] quick sets {sorted(quick)}: latency_parameters.F90 takes nr, npptrial, ntrial')
     integers, numbers, helps = [], [], []  # (option, field); (option, its help)
     for f in s['field']:
-        if f.get('check') in NOT_NUMBERS:
-            continue
         for entry in f.get('cli', []):
             driver, option = entry.split(' ', 1)
             if driver != DRIVER:
                 continue
             if entry in f.get('cli_help', {}):
                 helps.append((option, f['cli_help'][entry]))
+            if f.get('check') in NOT_NUMBERS:
+                continue
             if f['type'] == 'double':
                 numbers.append((option, f))
             elif f['type'] in ('int', 'int64_t'):
                 integers.append((option, f))
             else:
                 sys.exit(f"spec/: {STRUCT}.{f['name']}: latency {option} sets a field of type {f['type']}")
+    # The driver's own options' help (no field), after the fields' (--quick's with the values it sets).
+    for option, text in own.items():
+        if option in ('namelist', 'quick'):
+            continue
+        lines = text if isinstance(text, list) else [text]
+        helps.append((option, [line.format(**quick) for line in lines]))
     group = [f for f in s['field'] if 'namelist' in f]
     names = [f['namelist'] for f in group if f.get('check') != 'timer']  # numbers, each copied to its field
     texts = [f['namelist'] for f in group if f.get('check') == 'timer'] + extras  # names and paths, as text
@@ -78,6 +88,9 @@ def latency_fields(caps):
            '',
            '  !> The value an option takes: an integer, a number, or neither (a flag, a name, a path; or no option).',
            '  integer, parameter, public :: value_none = 0, value_integer = 1, value_number = 2',
+           '  !> What --quick sets (spec/drivers.toml, [latency] quick).',
+           f"  integer(int64), parameter, public :: quick_nr = {quick['nr']}_int64, quick_npptrial = {quick['npptrial']}_int64, &",
+           f"                                       quick_ntrial = {quick['ntrial']}_int64",
            '  public :: option_value, set_integer_option, set_number_option, read_latency_group, option_help',
            '',
            'contains',
@@ -103,13 +116,23 @@ def latency_fields(caps):
             '  !> The field option `name` (value_number) sets, to x.']
     out += setter('set_number_option', 'x', 'real(real64)', [(o, 'x', f) for o, f in numbers])
     out += ['',
-            '  !> The help of option `name` (its line of --help; \'\' where the spec gives none).',
-            '  function option_help(name) result(text)',
+            '  !> Line `line` (default 1) of option `name`\'s help as --help shows it; \'\' past its last line and where',
+            '  !> the spec gives none.',
+            '  function option_help(name, line) result(text)',
             '    character(len=*), intent(in) :: name',
+            '    integer, intent(in), optional :: line',
             '    character(len=:), allocatable :: text',
+            '    integer :: k',
+            '    k = 1',
+            '    if (present(line)) k = line',
+            "    text = ''",
             '    select case (name)']
     for option, text in helps:
-        out += [f"    case ('{option}')"] + fortran_statement('      text = ', [fortran_text(text)], '', 6)
+        lines = text if isinstance(text, list) else [text]
+        out += [f"    case ('{option}')", '      select case (k)']
+        for k, line in enumerate(lines, 1):
+            out += [f'      case ({k})'] + fortran_statement('        text = ', [fortran_text(line)], '', 8)
+        out += ['      end select']
     out += ['    case default',
             "      text = ''",
             '    end select',

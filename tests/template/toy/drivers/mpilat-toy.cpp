@@ -28,7 +28,7 @@ int main(int argc, char **argv) {
   spec_option<&lat_toy_options::iters>(app, "mpilat-toy", o);
   spec_option<&lat_toy_options::reps>(app, "mpilat-toy", o);
   spec_option<&lat_toy_options::timeout_s>(app, "mpilat-toy", o);
-  app.add_option("--outdir", outdir, "directory of the files (default: the working directory)");
+  app.add_option("--outdir", outdir, own_option_help("mpilat-toy", "--outdir"));
   add_progress_flags(app, progress, "if a terminal");
   int status = parse_options(app, [&] { app.parse(argc, argv); }, rank, "mpilat-toy");
   if (status < 0) {
