@@ -31,11 +31,10 @@ int main(int argc, char **argv) {
   spec_option<&lat_pair_options::msg_bytes>(app, "mmpi", o);
   spec_option<&lat_pair_options::repeats>(app, "mmpi", o);
   app.add_option("--schedule", schedule,
-                 "sequential: one pair at a time, mmpi's order; rounds: N-1 rounds of disjoint pairs at once "
-                 "(latency under load, O(N) steps)");
+                 spec_help<&lat_pair_options::schedule>("mmpi", "--schedule"));
   app.add_option("-o,--output", output, own_option_help("mmpi", "--output"));
   app.add_option("--outdir", outdir, own_option_help("mmpi", "--outdir"));
-  app.add_option("--wait", wait, "how waiting ranks wait: auto, spin or yield (auto: yield on an oversubscribed node)");
+  app.add_option("--wait", wait, spec_help<&lat_pair_options::wait>("mmpi", "--wait"));
   app.add_option("--timer", timer, timer_names());
   spec_option<&lat_pair_options::timeout_s>(app, "mmpi", o);
   app.add_flag("--quick", quick, own_option_help("mmpi", "--quick"));

@@ -67,12 +67,12 @@ int main(int argc, char **argv) {
                "interleaved; sync mode starts each call at a time scheduled on the synchronised clock."};
   app.get_formatter()->column_width(30);
   show_defaults(app);
-  app.add_option("--ops", ops_text, "operations, a comma list of barrier, bcast, reduce, allreduce, gather, scatter, allgather, alltoall; or all");
-  app.add_option("--modes", modes_text, "modes, a comma list of sync (last end - first start, global clock), barrier (max local time after a barrier), loop (OSU's average); or all");
+  app.add_option("--ops", ops_text, spec_help<&lat_collective_options::ops>("mpilat-coll", "--ops"));
+  app.add_option("--modes", modes_text, spec_help<&lat_collective_options::modes>("mpilat-coll", "--modes"));
   app.add_option("--sizes", sizes_text, own_option_help("mpilat-coll", "--sizes"));
   spec_option<&lat_collective_options::size_first>(app, "mpilat-coll", o);
   spec_option<&lat_collective_options::size_last>(app, "mpilat-coll", o);
-  app.add_flag("--adaptive", adaptive, "without --sizes: the size-sweep engine adds sizes where the curve bends");
+  app.add_flag("--adaptive", adaptive, spec_help<&lat_collective_options::adaptive>("mpilat-coll", "--adaptive"));
   spec_option<&lat_collective_options::reps>(app, "mpilat-coll", o);
   spec_option<&lat_collective_options::precision_pct>(app, "mpilat-coll", o);
   spec_option<&lat_collective_options::precision_limit_s>(app, "mpilat-coll", o);
@@ -83,7 +83,7 @@ int main(int argc, char **argv) {
   spec_option<&lat_collective_options::sync_burst>(app, "mpilat-coll", o);
   spec_option<&lat_collective_options::sync_spacing_s>(app, "mpilat-coll", o);
   spec_option<&lat_collective_options::resync_s>(app, "mpilat-coll", o);
-  app.add_option("--wait", wait, "how waiting ranks wait: auto, spin or yield (auto: yield on an oversubscribed node)");
+  app.add_option("--wait", wait, spec_help<&lat_collective_options::wait>("mpilat-coll", "--wait"));
   app.add_option("--timer", timer, timer_names());
   spec_option<&lat_collective_options::timeout_s>(app, "mpilat-coll", o);
   app.add_option("--outdir", outdir, own_option_help("mpilat-coll", "--outdir"));

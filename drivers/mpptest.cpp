@@ -63,21 +63,20 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
                "mpptest, or two; docs/mpptest.md has the original's options beside ours."};
   app.get_formatter()->column_width(34);
   show_defaults(app);
-  app.add_option("--size", s.size_range, "message sizes: first last stride")
+  app.add_option("--size", s.size_range, spec_help<&lat_sweep_options::size_first>("mpptest", "--size"))
       ->expected(3)
       ->default_str(std::to_string(o.size_first) + " " + std::to_string(o.size_last) + " " +
                     std::to_string(o.size_stride));
   app.add_option("--sizelist", s.size_list, own_option_help("mpptest", "--sizelist"))->delimiter(',');
   app.add_flag("--logscale", [&](int64_t) { o.logscale = 1; },
-               "sizes first, the powers of two from 4 above it, last, plotted log-log (the original's -logscale; stride "
-               "not used)");
-  app.add_flag("--auto", [&](int64_t) { o.adaptive = 1; }, "refine the sizes where straight lines misfit");
+               spec_help<&lat_sweep_options::logscale>("mpptest", "--logscale"));
+  app.add_flag("--auto", [&](int64_t) { o.adaptive = 1; },
+               spec_help<&lat_sweep_options::adaptive>("mpptest", "--auto"));
   spec_option<&lat_sweep_options::autorel>(app, "mpptest", o);
   spec_option<&lat_sweep_options::autodx>(app, "mpptest", o);
   spec_option<&lat_sweep_options::max_sizes>(app, "mpptest", o);
   app.add_option("--n_avg,--reps", o.n_avg,
-                 "operations per sample, fixed (the original's -n_avg, earlier -reps); 0: at least -n_avg_min, "
-                 "or by -tgoal")
+                 spec_help<&lat_sweep_options::n_avg>("mpptest", "--n_avg"))
       ->check(positive_number())
       ->default_str("auto");
   spec_option<&lat_sweep_options::n_avg_min>(app, "mpptest", o)
@@ -87,62 +86,62 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
       ->default_str("off");
   spec_option<&lat_sweep_options::reps>(app, "mpptest", o);
   app.add_option("--n_stable", o.n_stable,
-                 "the sweep ends after this many passes in which no size found a new minimum; 0: all passes");
+                 spec_help<&lat_sweep_options::n_stable>("mpptest", "--n_stable"));
   spec_option<&lat_sweep_options::refine_after>(app, "mpptest", o);
   spec_option<&lat_sweep_options::anomaly_rel>(app, "mpptest", o);
   spec_option<&lat_sweep_options::step_rel>(app, "mpptest", o);
   app.add_option("--max_run_time,--budget", o.budget_s,
-                 "seconds the sweep may take; then it ends with what it has (exit 3); 0: no limit");
+                 spec_help<&lat_sweep_options::budget_s>("mpptest", "--max_run_time"));
   // Two of these were resolved silently by the order CLI11 declares them (-async -roundtrip: async): refused.
   std::vector<CLI::Option *> patterns = {
-      app.add_flag("--roundtrip", [&](int64_t) { o.pattern = LAT_SWEEP_PINGPONG; }, "blocking ping-pong (default)"),
+      app.add_flag("--roundtrip", [&](int64_t) { o.pattern = LAT_SWEEP_PINGPONG; },
+                   spec_help<&lat_sweep_options::pattern>("mpptest", "--roundtrip")),
       app.add_flag("--async,--nonblocking", [&](int64_t) { o.pattern = LAT_SWEEP_NONBLOCKING; },
-                   "ping-pong with MPI_Irecv/MPI_Isend"),
-      app.add_flag("--head", [&](int64_t) { o.pattern = LAT_SWEEP_HEAD_TO_HEAD; }, "head-to-head exchange"),
+                   spec_help<&lat_sweep_options::pattern>("mpptest", "--async")),
+      app.add_flag("--head", [&](int64_t) { o.pattern = LAT_SWEEP_HEAD_TO_HEAD; },
+                   spec_help<&lat_sweep_options::pattern>("mpptest", "--head")),
       app.add_flag("--persistant,--persistent", [&](int64_t) { o.pattern = LAT_SWEEP_PERSISTENT; },
-                   "ping-pong with persistent requests (MPI_Send_init, MPI_Recv_init, MPI_Start), made once a "
-                   "sample; not with -cachesize")};
+                   spec_help<&lat_sweep_options::pattern>("mpptest", "--persistant"))};
   exclude_each_other(patterns);
   bool memcpy_only = false;
   app.add_flag("--memcpy", memcpy_only,
-               "no communication: the timing rank copies size bytes with memcpy (time per copy; one process is "
-               "enough)");
+               spec_help<&lat_sweep_options::pattern>("mpptest", "--memcpy"));
   bool halo = false;
   app.add_flag("--halo", halo,
-               "every rank exchanges size bytes with each of its -npartner partners at once (MPI_Irecv and "
-               "MPI_Isend to each, one MPI_Waitall); time per exchange, the slowest rank's");
+               spec_help<&lat_sweep_options::pattern>("mpptest", "--halo"));
   spec_option<&lat_sweep_options::halo_partners>(app, "mpptest", o);
-  app.add_flag("--periodic", [&](int64_t) { o.halo_periodic = 1; }, "-halo: partners wrap around (mod P)");
+  app.add_flag("--periodic", [&](int64_t) { o.halo_periodic = 1; },
+               spec_help<&lat_sweep_options::halo_periodic>("mpptest", "--periodic"));
   bool gop = false;
   app.add_flag("--gop", gop,
-               "every rank calls a collective operation (-sync, -dsum, -isum or -bcast) n_avg times in a row; time "
-               "per call, the slowest rank's; sizes in bytes (the original's -dsum counts doubles, -isum ints)");
+               spec_help<&lat_sweep_options::pattern>("mpptest", "--gop"));
   std::vector<int> gop_ops;
-  app.add_flag("--sync", [&](int64_t) { gop_ops.push_back(LAT_SWEEP_GOP_SYNC); }, "-gop: MPI_Barrier (the default)");
-  app.add_flag("--dsum", [&](int64_t) { gop_ops.push_back(LAT_SWEEP_GOP_DSUM); }, "-gop: MPI_Allreduce of size/8 doubles, MPI_SUM");
-  app.add_flag("--isum", [&](int64_t) { gop_ops.push_back(LAT_SWEEP_GOP_ISUM); }, "-gop: MPI_Allreduce of size/4 ints, MPI_SUM");
+  app.add_flag("--sync", [&](int64_t) { gop_ops.push_back(LAT_SWEEP_GOP_SYNC); },
+               spec_help<&lat_sweep_options::gop>("mpptest", "--sync"));
+  app.add_flag("--dsum", [&](int64_t) { gop_ops.push_back(LAT_SWEEP_GOP_DSUM); },
+               spec_help<&lat_sweep_options::gop>("mpptest", "--dsum"));
+  app.add_flag("--isum", [&](int64_t) { gop_ops.push_back(LAT_SWEEP_GOP_ISUM); },
+               spec_help<&lat_sweep_options::gop>("mpptest", "--isum"));
   app.add_flag("--bcast,--scatter", [&](int64_t) { gop_ops.push_back(LAT_SWEEP_GOP_BCAST); },
-               "-gop: MPI_Bcast of size bytes, the root turning call after call");
+               spec_help<&lat_sweep_options::gop>("mpptest", "--bcast"));
   bool vector = false, vectortype = false;
   int vstride = 0;  // 0: not given (10, the original's)
   app.add_flag("--vector", vector,
-               "the ping-pong's message as size/8 doubles each -vstride doubles apart (MPI_DOUBLE resized: the "
-               "original's MPI_UB)");
-  app.add_flag("--vectortype", vectortype, "the same strided doubles as one MPI_Type_vector");
+               spec_help<&lat_sweep_options::vector_stride>("mpptest", "--vector"));
+  app.add_flag("--vectortype", vectortype, spec_help<&lat_sweep_options::vector_stride>("mpptest", "--vectortype"));
   app.add_option("--vstride", vstride, own_option_help("mpptest", "--vstride"));
   bool overlap = false;
   app.add_flag("--overlap", overlap,
-               "the original's overlap: a round trip of --overlapmsgsize bytes, each rank computing size "
-               "multiply-adds (over two arrays) while the messages travel; sizes are the computation; with "
-               "-head, an exchange around the computation");
+               spec_help<&lat_sweep_options::pattern>("mpptest", "--overlap"));
   spec_option<&lat_sweep_options::overlap_bytes>(app, "mpptest", o);
-  app.add_flag("--bisect", [&](int64_t) { o.bisect = 1; }, "ranks 0..P/2-1 with rank + P/2, all pairs at once");
+  app.add_flag("--bisect", [&](int64_t) { o.bisect = 1; },
+               spec_help<&lat_sweep_options::bisect>("mpptest", "--bisect"));
   app.add_option("--bisectdist", o.bisect_distance,
-                 "with -bisect, the original's pairs: from rank 0 up, a rank with (rank + d) mod P while both are "
-                 "free (-bisectdist 1: the original's default); 0: rank + P/2");
+                 spec_help<&lat_sweep_options::bisect_distance>("mpptest", "--bisectdist"));
   app.add_option("--cachesize", o.cachesize,
-                 "walk buffers of at least this many bytes on both ranks, so data come from memory; 0: off");
-  app.add_flag("--verify", [&](int64_t) { o.verify = 1; }, "check every received message (changes the times)");
+                 spec_help<&lat_sweep_options::cachesize>("mpptest", "--cachesize"));
+  app.add_flag("--verify", [&](int64_t) { o.verify = 1; },
+               spec_help<&lat_sweep_options::verify>("mpptest", "--verify"));
   spec_option<&lat_sweep_options::source>(app, "mpptest", o);
   spec_option<&lat_sweep_options::dest>(app, "mpptest", o);
   app.add_option("--timer", s.timer, timer_names());

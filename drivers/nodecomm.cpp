@@ -35,10 +35,10 @@ void add_options(CLI::App &app, Settings &s) {
   spec_option<&lat_nodecomm_options::size_last>(app, "nodecomm", s.opts);
   spec_option<&lat_nodecomm_options::reps>(app, "nodecomm", s.opts);
   spec_option<&lat_nodecomm_options::max_pairs>(app, "nodecomm", s.opts);
-  app.add_option("--sides", s.sides, "between what the pairs run: node (rank 0's node and another) or socket "
-                                     "(two packages of rank 0's node; its halves where it has one)");
-  app.add_flag("--noadaptive", s.noadaptive, "the starting grid only, no refinement where the curve bends");
-  app.add_option("--thresholds", s.thresholds_text, "regime boundaries in bytes, ascending: a, a,b or a,b,c (default: found by segmented regression)");
+  app.add_option("--sides", s.sides, spec_help<&lat_nodecomm_options::sides>("nodecomm", "--sides"));
+  app.add_flag("--noadaptive", s.noadaptive, spec_help<&lat_nodecomm_options::adaptive>("nodecomm", "--noadaptive"));
+  app.add_option("--thresholds", s.thresholds_text,
+                 spec_help<&lat_fit_options::nthresholds>("nodecomm", "--thresholds"));
   app.add_option("--fit", s.fit_file, own_option_help("nodecomm", "--fit"));
   app.add_option("--time-unit", s.time_unit, own_option_help("nodecomm", "--time-unit"));
   app.add_option("--timer", s.timer, timer_names());

@@ -29,13 +29,14 @@ int main(int argc, char **argv) {
                "fraction of it traversed) or of the unexpected-message queue (Underwood & Brightwell 2004)."};
   app.get_formatter()->column_width(30);
   show_defaults(app);
-  app.add_option("--mode", mode, "posted or unexpected");
+  app.add_option("--mode", mode, spec_help<&lat_queue_options::mode>("queuelat", "--mode"));
   app.add_option("--lengths", lengths_text, own_option_help("queuelat", "--lengths"));
   app.add_option("--fractions", fractions_text, own_option_help("queuelat", "--fractions"));
   app.add_option("--sizes", sizes_text, own_option_help("queuelat", "--sizes"));
   spec_option<&lat_queue_options::iters>(app, "queuelat", o);
   spec_option<&lat_queue_options::reps>(app, "queuelat", o);
-  app.add_flag("--any-source", [&](int64_t) { o.any_source = 1; }, "traversed and latency receives use MPI_ANY_SOURCE");
+  app.add_flag("--any-source", [&](int64_t) { o.any_source = 1; },
+               spec_help<&lat_queue_options::any_source>("queuelat", "--any-source"));
   spec_option<&lat_queue_options::source>(app, "queuelat", o);
   spec_option<&lat_queue_options::dest>(app, "queuelat", o);
   app.add_option("--timer", timer, timer_names());

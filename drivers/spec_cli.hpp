@@ -138,9 +138,30 @@ struct SpecCli<&lat_pingpong_options::precision_limit_s> {
 };
 
 template <>
+struct SpecCli<&lat_sweep_options::size_first> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--size", "message sizes: first last stride"},
+  };
+};
+
+template <>
 struct SpecCli<&lat_sweep_options::reps> {
   static constexpr SpecCliEntry entries[] = {
       {"mpptest", "--sample_reps", "most passes over the sizes, each a sample of every size"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_sweep_options::n_stable> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--n_stable", "the sweep ends after this many passes in which no size found a new minimum; 0: all passes"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_sweep_options::n_avg> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--n_avg", "operations per sample, fixed (the original's -n_avg, earlier -reps); 0: at least -n_avg_min, or by -tgoal"},
   };
 };
 
@@ -169,6 +190,13 @@ template <>
 struct SpecCli<&lat_sweep_options::max_sizes> {
   static constexpr SpecCliEntry entries[] = {
       {"mpptest", "--max_sizes", "most sizes the refinement may make"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_sweep_options::cachesize> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--cachesize", "walk buffers of at least this many bytes on both ranks, so data come from memory; 0: off"},
   };
 };
 
@@ -208,6 +236,13 @@ struct SpecCli<&lat_sweep_options::step_rel> {
 };
 
 template <>
+struct SpecCli<&lat_sweep_options::budget_s> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--max_run_time", "seconds the sweep may take; then it ends with what it has (exit 3); 0: no limit"},
+  };
+};
+
+template <>
 struct SpecCli<&lat_sweep_options::tgoal_s> {
   static constexpr SpecCliEntry entries[] = {
       {"mpptest", "--tgoal", "seconds each sample should last (sets the operations per sample per size)"},
@@ -218,6 +253,34 @@ template <>
 struct SpecCli<&lat_sweep_options::timeout_s> {
   static constexpr SpecCliEntry entries[] = {
       {"mpptest", "--timeout", "seconds a rank waits for a peer before giving up; 0: for ever"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_sweep_options::adaptive> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--auto", "refine the sizes where straight lines misfit"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_sweep_options::pattern> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--roundtrip", "blocking ping-pong (default)"},
+      {"mpptest", "--async", "ping-pong with MPI_Irecv/MPI_Isend"},
+      {"mpptest", "--head", "head-to-head exchange"},
+      {"mpptest", "--overlap", "the original's overlap: a round trip of --overlapmsgsize bytes, each rank computing size multiply-adds (over two arrays) while the messages travel; sizes are the computation; with -head, an exchange around the computation"},
+      {"mpptest", "--persistant", "ping-pong with persistent requests (MPI_Send_init, MPI_Recv_init, MPI_Start), made once a sample; not with -cachesize"},
+      {"mpptest", "--memcpy", "no communication: the timing rank copies size bytes with memcpy (time per copy; one process is enough)"},
+      {"mpptest", "--halo", "every rank exchanges size bytes with each of its -npartner partners at once (MPI_Irecv and MPI_Isend to each, one MPI_Waitall); time per exchange, the slowest rank's"},
+      {"mpptest", "--gop", "every rank calls a collective operation (-sync, -dsum, -isum or -bcast) n_avg times in a row; time per call, the slowest rank's; sizes in bytes (the original's -dsum counts doubles, -isum ints)"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_sweep_options::bisect> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--bisect", "ranks 0..P/2-1 with rank + P/2, all pairs at once"},
   };
 };
 
@@ -236,9 +299,55 @@ struct SpecCli<&lat_sweep_options::dest> {
 };
 
 template <>
+struct SpecCli<&lat_sweep_options::verify> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--verify", "check every received message (changes the times)"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_sweep_options::logscale> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--logscale", "sizes first, the powers of two from 4 above it, last, plotted log-log (the original's -logscale; stride not used)"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_sweep_options::bisect_distance> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--bisectdist", "with -bisect, the original's pairs: from rank 0 up, a rank with (rank + d) mod P while both are free (-bisectdist 1: the original's default); 0: rank + P/2"},
+  };
+};
+
+template <>
 struct SpecCli<&lat_sweep_options::halo_partners> {
   static constexpr SpecCliEntry entries[] = {
       {"mpptest", "--npartner", "-halo: partners per rank: 1, 2 (rank +- 1), 4 (and +- sqrt(P)) or 8"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_sweep_options::halo_periodic> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--periodic", "-halo: partners wrap around (mod P)"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_sweep_options::vector_stride> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--vector", "the ping-pong's message as size/8 doubles each -vstride doubles apart (MPI_DOUBLE resized: the original's MPI_UB)"},
+      {"mpptest", "--vectortype", "the same strided doubles as one MPI_Type_vector"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_sweep_options::gop> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--sync", "-gop: MPI_Barrier (the default)"},
+      {"mpptest", "--dsum", "-gop: MPI_Allreduce of size/8 doubles, MPI_SUM"},
+      {"mpptest", "--isum", "-gop: MPI_Allreduce of size/4 ints, MPI_SUM"},
+      {"mpptest", "--bcast", "-gop: MPI_Bcast of size bytes, the root turning call after call"},
   };
 };
 
@@ -267,6 +376,20 @@ template <>
 struct SpecCli<&lat_queue_options::timeout_s> {
   static constexpr SpecCliEntry entries[] = {
       {"queuelat", "--timeout", "seconds a rank waits for its peer before giving up; 0: for ever"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_queue_options::mode> {
+  static constexpr SpecCliEntry entries[] = {
+      {"queuelat", "--mode", "posted or unexpected"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_queue_options::any_source> {
+  static constexpr SpecCliEntry entries[] = {
+      {"queuelat", "--any-source", "traversed and latency receives use MPI_ANY_SOURCE"},
   };
 };
 
@@ -306,6 +429,20 @@ struct SpecCli<&lat_pair_options::timeout_s> {
 };
 
 template <>
+struct SpecCli<&lat_pair_options::schedule> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mmpi", "--schedule", "sequential: one pair at a time, mmpi's order; rounds: N-1 rounds of disjoint pairs at once (latency under load, O(N) steps)"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pair_options::wait> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mmpi", "--wait", "how waiting ranks wait: auto, spin or yield (auto: yield on an oversubscribed node)"},
+  };
+};
+
+template <>
 struct SpecCli<&lat_nodecomm_options::size_last> {
   static constexpr SpecCliEntry entries[] = {
       {"nodecomm", "--size-last", "largest size of the starting grid"},
@@ -334,9 +471,44 @@ struct SpecCli<&lat_nodecomm_options::timeout_s> {
 };
 
 template <>
+struct SpecCli<&lat_nodecomm_options::adaptive> {
+  static constexpr SpecCliEntry entries[] = {
+      {"nodecomm", "--noadaptive", "the starting grid only, no refinement where the curve bends"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_nodecomm_options::sides> {
+  static constexpr SpecCliEntry entries[] = {
+      {"nodecomm", "--sides", "between what the pairs run: node (rank 0's node and another) or socket (two packages of rank 0's node; its halves where it has one)"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_fit_options::nthresholds> {
+  static constexpr SpecCliEntry entries[] = {
+      {"nodecomm", "--thresholds", "regime boundaries in bytes, ascending: a, a,b or a,b,c (default: found by segmented regression)"},
+  };
+};
+
+template <>
 struct SpecCli<&lat_compare_options::confidence> {
   static constexpr SpecCliEntry entries[] = {
       {"mpilat-compare", "--confidence", "of the interval of B/A"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_collective_options::ops> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpilat-coll", "--ops", "operations, a comma list of barrier, bcast, reduce, allreduce, gather, scatter, allgather, alltoall; or all"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_collective_options::modes> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpilat-coll", "--modes", "modes, a comma list of sync (last end - first start, global clock), barrier (max local time after a barrier), loop (OSU's average); or all"},
   };
 };
 
@@ -365,6 +537,13 @@ template <>
 struct SpecCli<&lat_collective_options::size_last> {
   static constexpr SpecCliEntry entries[] = {
       {"mpilat-coll", "--size-last", "without --sizes: the largest size"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_collective_options::adaptive> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpilat-coll", "--adaptive", "without --sizes: the size-sweep engine adds sizes where the curve bends"},
   };
 };
 
@@ -418,6 +597,13 @@ struct SpecCli<&lat_collective_options::timeout_s> {
 };
 
 template <>
+struct SpecCli<&lat_collective_options::wait> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpilat-coll", "--wait", "how waiting ranks wait: auto, spin or yield (auto: yield on an oversubscribed node)"},
+  };
+};
+
+template <>
 struct SpecCli<&lat_collective_options::precision_pct> {
   static constexpr SpecCliEntry entries[] = {
       {"mpilat-coll", "--precision", "P: end the rounds once every point's median has its 95 % interval (from its batch medians: what the next launch measures) within +-P % and a quiet run over time, else after --reps rounds (without --reps: 10^6 where the root's memory holds them, else 100000) or --precision-limit; 0: off"},
@@ -438,7 +624,18 @@ CLI::Option *spec_option(CLI::App &app, const char *driver, Options &o) {
   std::fprintf(stderr, "%s: internal error: spec/ gives this field no option of %s\n", driver, driver);
   std::abort();
 }
-// 60 options.
+
+// The help the spec gives option `option` of the field, for a driver that binds it itself (a flag that sets
+// a value, a name turned into a constant, one option over several fields): app.add_flag("--head", ...,
+// spec_help<&lat_sweep_options::pattern>("mpptest", "--head")). A field without cli_help does not compile.
+template <auto Member>
+const char *spec_help(const char *driver, const char *option) {
+  for (const SpecCliEntry &e : SpecCli<Member>::entries)
+    if (std::strcmp(e.driver, driver) == 0 && std::strcmp(e.option, option) == 0) return e.help;
+  std::fprintf(stderr, "%s: internal error: spec/ gives %s no help\n", driver, option);
+  std::abort();
+}
+// 96 options.
 
 // The drivers' options of their own (no field: spec/drivers.toml, or a capability's [driver] options), with
 // their help: app.add_option("--outdir", outdir, own_option_help("queuelat", "--outdir")). A name the spec

@@ -55,6 +55,17 @@ def driver_cli(caps):
             '  std::fprintf(stderr, "%s: internal error: spec/ gives this field no option of %s\\n", driver, driver);',
             '  std::abort();',
             '}',
+            '',
+            '// The help the spec gives option `option` of the field, for a driver that binds it itself (a flag that sets',
+            '// a value, a name turned into a constant, one option over several fields): app.add_flag("--head", ...,',
+            '// spec_help<&lat_sweep_options::pattern>("mpptest", "--head")). A field without cli_help does not compile.',
+            'template <auto Member>',
+            'const char *spec_help(const char *driver, const char *option) {',
+            '  for (const SpecCliEntry &e : SpecCli<Member>::entries)',
+            '    if (std::strcmp(e.driver, driver) == 0 && std::strcmp(e.option, option) == 0) return e.help;',
+            '  std::fprintf(stderr, "%s: internal error: spec/ gives %s no help\\n", driver, option);',
+            '  std::abort();',
+            '}',
             f'// {count} options.',
             '']
     out += own_options(caps)

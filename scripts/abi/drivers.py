@@ -4,14 +4,15 @@ from abi.common import *  # noqa: F401,F403 (the spec, its names and helpers)
 
 def help_options(text):
     """{option name: (default shown or None, its spellings, its help)} from a driver's --help (CLI11's layout:
-    the help after a run of spaces, on one line; or latency's, whose help goes on over lines indented deeper)."""
+    the help after a run of spaces, or on the next line where the names fill the column; or latency's, whose
+    help goes on over lines indented deeper)."""
     options = {}
     last = None
     for line in text.splitlines():
         m = re.match(r'^  (-[-\w]+(?:,-[-\w]+)*|files)\b(?: (\S+))?(.*)$', line)
         if not m:
             if last and re.match(r'^ {4,}\S', line):  # a help's next line
-                options[last] = (options[last][0], options[last][1], options[last][2] + ' ' + line.strip())
+                options[last] = (options[last][0], options[last][1], (options[last][2] + ' ' + line.strip()).strip())
             else:
                 last = None
             continue
