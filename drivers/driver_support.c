@@ -11,6 +11,7 @@
 #include <time.h>
 #include <poll.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "driver_support.h"
@@ -299,15 +300,23 @@ int driver_warn_oversubscribed(const char *program) {
 
 #define FINALIZE_LIMIT_SECONDS 10
 
-/* MPICH's launcher counts a rank whose PMI socket closes before PMI's finalize as failed, and reports 1 or
-   255 for the job, not the run's status. MPI_Finalize sends that finalize last, after the teardown that hangs,
-   so the watch sends it: PMI-1's line on the socket MPICH's PMI client opened at MPI_Init (PMI_FD: hydra's,
-   or Slurm's pmi2 plugin, which takes PMI-1 too), and waits at most 2 s for the answer before the process
-   ends (ending first breaks the launcher's answer: it reports 255). The thread in MPI_Finalize may be waiting
-   on the same socket (its PMI barrier, for a rank still in the teardown) and would take the answer and abort:
-   it is parked first, in a signal handler that never returns. */
+/* MPICH's launcher takes a rank whose PMI socket closes before PMI's finalize for a dead one: it kills the
+   job's other processes on that node (their watches never speak) and may report 1 or 255, not the run's
+   status. MPI_Finalize ends with PMI's barrier and then its finalize, after the transport's teardown that
+   hangs, so the watch does what is left of them on the socket MPICH's PMI client opened at MPI_Init (PMI_FD:
+   hydra's, or Slurm's pmi2 plugin, which takes PMI-1 too), in PMI-1's lines:
+   - the thread in MPI_Finalize is parked first, in a signal handler that never returns: it may be waiting on
+     the socket (in the barrier) and would take the answers;
+   - the barrier: where that thread was waiting in it (a read of the socket, /proc/self/task/<tid>/syscall),
+     its barrier_in is sent; else the watch sends it, for the ranks waiting there (the launcher answers a
+     barrier only when every rank is in it, and writes its barrier_out to every rank: a rank gone by then
+     costs the job, 255). Waited for at most 10 s;
+   - then finalize, its answer waited for at most 2 s (ending first makes the launcher's answer fail: 255).
+   Any step that fails ends the process as before. */
+#define PMI_BARRIER_MILLISECONDS 10000
 #define PMI_ANSWER_MILLISECONDS 2000
 static pthread_t finalizing_thread;
+static pid_t finalizing_tid;
 static volatile sig_atomic_t finalizing_thread_parked = 0;
 
 static void park_finalizing_thread(int sig) {
@@ -316,13 +325,52 @@ static void park_finalizing_thread(int sig) {
   for (;;) pause();
 }
 
+#if defined(MPICH_VERSION)
+/* Whether thread tid of this process is blocked in a read of fd (Linux: its current system call). */
+static int thread_reading(pid_t tid, int fd) {
+  char path[64], text[128];
+  snprintf(path, sizeof path, "/proc/self/task/%d/syscall", (int)tid);
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return 0;
+  const size_t n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  long number = -1;
+  unsigned long first = 0;
+  return sscanf(text, "%ld %lx", &number, &first) == 2 && number == SYS_read && first == (unsigned long)fd;
+}
+
+/* Reads fd for at most ms until a line holding answer came: 1, else 0. */
+static int pmi_answer(int fd, const char *answer, int ms) {
+  char got[512];
+  size_t have = 0;
+  struct timespec start;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  for (;;) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    const long left = ms - ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000);
+    struct pollfd wait = {fd, POLLIN, 0};
+    if (left <= 0 || poll(&wait, 1, (int)left) != 1) return 0;
+    if (have == sizeof got - 1) have = 0; /* only the last line matters */
+    const ssize_t n = read(fd, got + have, sizeof got - 1 - have);
+    if (n <= 0) return 0;
+    have += (size_t)n;
+    got[have] = '\0';
+    if (strstr(got, answer) != NULL) return 1;
+  }
+}
+#endif
+
 static void pmi_finalize_for_launcher(void) {
 #if defined(MPICH_VERSION)
   const char *fd_text = getenv("PMI_FD");
   char *end = NULL;
   const long fd = fd_text != NULL ? strtol(fd_text, &end, 10) : -1;
   struct stat st;
-  if (fd < 0 || fd > 65535 || end == fd_text || *end != '\0' || fstat((int)fd, &st) != 0 || !S_ISSOCK(st.st_mode)) return;
+  if (fd < 0 || fd > 65535 || end == fd_text || *end != '\0' || fstat((int)fd, &st) != 0 || !S_ISSOCK(st.st_mode))
+    return;
+  const int in_barrier = thread_reading(finalizing_tid, (int)fd);
   struct sigaction park;
   memset(&park, 0, sizeof park);
   park.sa_handler = park_finalizing_thread; /* no SA_RESTART: a read of the socket is interrupted */
@@ -333,12 +381,11 @@ static void pmi_finalize_for_launcher(void) {
     struct timespec one_ms = {0, 1000000};
     nanosleep(&one_ms, NULL);
   }
-  static const char finalize[] = "cmd=finalize\n";
+  static const char barrier[] = "cmd=barrier_in\n", finalize[] = "cmd=finalize\n";
+  if (!in_barrier && write((int)fd, barrier, sizeof barrier - 1) < 0) return;
+  if (!pmi_answer((int)fd, "cmd=barrier_out", PMI_BARRIER_MILLISECONDS)) return;
   if (write((int)fd, finalize, sizeof finalize - 1) < 0) return;
-  struct pollfd answer = {(int)fd, POLLIN, 0};
-  char line[256];
-  if (poll(&answer, 1, PMI_ANSWER_MILLISECONDS) == 1 && read((int)fd, line, sizeof line) > 0) {
-  }
+  pmi_answer((int)fd, "cmd=finalize_ack", PMI_ANSWER_MILLISECONDS);
 #endif
 }
 
@@ -360,6 +407,7 @@ void driver_finalize(int status) {
   MPI_Barrier(MPI_COMM_WORLD);
   pthread_t watch;
   finalizing_thread = pthread_self();
+  finalizing_tid = (pid_t)syscall(SYS_gettid);
   const int watching = pthread_create(&watch, NULL, finalize_watch, (void *)(intptr_t)status) == 0;
   MPI_Finalize();
   if (watching) {

@@ -3,7 +3,7 @@
 # The drivers' MPI_Finalize watch (drivers/driver_support.h, driver_finalize; issue 45): MPI_Finalize held for
 # ever by a preloaded library (tests/driver/hold_finalize.c), as UCX's TCP teardown holds it between nodes.
 # Rank 1 leaves the barrier before MPI_Finalize 2 s after rank 0, as ranks on two nodes do, so the watches end
-# the ranks 2 s apart. The watch ends the held ranks after 10 s with the run's status, and MPICH's launcher
+# the ranks 2 s apart; once rank 1 is held 8 s only and enters MPI_Finalize's PMI barrier after rank 0's watch. The watch ends the held ranks after 10 s with the run's status, and MPICH's launcher
 # reports that status: 0 for a run that measured (its files whole), 2 for a refused one. Before the watch
 # sent PMI's finalize, hydra took the first rank to end for a dead one and killed the other (and reported 1
 # or 255 where that one had ended first).
@@ -13,8 +13,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=checks.sh
 . "$here/checks.sh"
 
-# run NAME HELD COMMAND...: 2 ranks under the preloaded library holding MPI_Finalize on HELD ("all" or a rank);
-# rc, NAME/err and the seconds taken.
+# run NAME HELD COMMAND...: 2 ranks under the preloaded library holding MPI_Finalize on HELD ("all" or a rank;
+# MPILAT_HOLD_FINALIZE_S and MPILAT_LATE_S from the environment); rc, NAME/err and the seconds taken.
 run() {
   local name=$1 held=$2
   shift 2
@@ -39,6 +39,11 @@ run one_held 1 "$bin/mmpi" --quick --outdir one_held/out
 ended_by_watch one_held 0 "mmpi, rank 1 held in MPI_Finalize"
 python3 -c "import json, sys; json.load(open(sys.argv[1]))" one_held/out/ammpi_2_64_10.json 2> /dev/null && ok \
   || bad "mmpi, rank 1 held: its JSON is not whole ($(ls one_held/out 2>&1))"
+# Rank 1 held 8 s, its barrier 4 s late: rank 0's watch ends it while it waits in PMI's barrier, and rank 1
+# enters that barrier 2 s later (a teardown that came loose). The watch waits for the barrier's answer before
+# PMI's finalize: a rank that finalized first made the launcher's answer to the barrier fail (exit 255).
+MPILAT_HOLD_FINALIZE_S=8 MPILAT_LATE_S=4 run released 1 "$bin/mmpi" --quick --outdir released/out
+[ "$rc" = 0 ] && ok || bad "mmpi, rank 1 in PMI's barrier after rank 0's watch: exit $rc, expected 0 ($(tail -3 released/err))"
 # Every rank held.
 run all_held all "$bin/mmpi" --quick --outdir all_held/out
 ended_by_watch all_held 0 "mmpi, every rank held in MPI_Finalize"
