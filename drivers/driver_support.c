@@ -319,13 +319,13 @@ static pthread_t finalizing_thread;
 static pid_t finalizing_tid;
 static volatile sig_atomic_t finalizing_thread_parked = 0;
 
+#if defined(MPICH_VERSION)
 static void park_finalizing_thread(int sig) {
   (void)sig;
   finalizing_thread_parked = 1;
   for (;;) pause();
 }
 
-#if defined(MPICH_VERSION)
 /* Whether thread tid of this process is blocked in a read of fd (Linux: its current system call). */
 static int thread_reading(pid_t tid, int fd) {
   char path[64], text[128];
