@@ -300,6 +300,13 @@ int driver_warn_oversubscribed(const char *program) {
 
 #define FINALIZE_LIMIT_SECONDS 10
 
+/* The watch's limit: 10 s, or MPILAT_FINALIZE_WATCH_S (1 to 10 s: the test that holds MPI_Finalize). */
+static int finalize_limit_seconds(void) {
+  const char *text = getenv("MPILAT_FINALIZE_WATCH_S");
+  const int s = text != NULL ? atoi(text) : 0;
+  return s >= 1 && s <= FINALIZE_LIMIT_SECONDS ? s : FINALIZE_LIMIT_SECONDS;
+}
+
 /* MPICH's launcher takes a rank whose PMI socket closes before PMI's finalize for a dead one: it kills the
    job's other processes on that node (their watches never speak) and may report 1 or 255, not the run's
    status. MPI_Finalize ends with PMI's barrier and then its finalize, after the transport's teardown that
@@ -390,13 +397,14 @@ static void pmi_finalize_for_launcher(void) {
 }
 
 static void *finalize_watch(void *status) {
-  struct timespec left = {FINALIZE_LIMIT_SECONDS, 0};
+  const int limit = finalize_limit_seconds();
+  struct timespec left = {limit, 0};
   while (nanosleep(&left, &left) != 0) {
   }
   fprintf(stderr,
           "mpilat: MPI_Finalize did not return within %d s (a teardown hang of UCX's TCP transport, "
           "openucx/ucx#8738); every rank had finished and the files are complete: exiting with status %d\n",
-          FINALIZE_LIMIT_SECONDS, (int)(intptr_t)status);
+          limit, (int)(intptr_t)status);
   fflush(stderr);
   pmi_finalize_for_launcher();
   _exit((int)(intptr_t)status);

@@ -1,12 +1,14 @@
 #!/bin/bash
 # test_finalize_watch.sh DRIVER_DIR "MPIEXEC [flags]" HOLD_FINALIZE_LIBRARY
-# The drivers' MPI_Finalize watch (drivers/driver_support.h, driver_finalize; issue 45): MPI_Finalize held for
-# ever by a preloaded library (tests/driver/hold_finalize.c), as UCX's TCP teardown holds it between nodes.
-# Rank 1 leaves the barrier before MPI_Finalize 2 s after rank 0, as ranks on two nodes do, so the watches end
-# the ranks 2 s apart; once rank 1 is held 8 s only and enters MPI_Finalize's PMI barrier after rank 0's watch. The watch ends the held ranks after 10 s with the run's status, and MPICH's launcher
-# reports that status: 0 for a run that measured (its files whole), 2 for a refused one. Before the watch
-# sent PMI's finalize, hydra took the first rank to end for a dead one and killed the other (and reported 1
-# or 255 where that one had ended first).
+# The drivers' MPI_Finalize watch (drivers/driver_support.h, driver_finalize; issue 45): MPI_Finalize held by a
+# preloaded library (tests/driver/hold_finalize.c), as UCX's TCP teardown holds it between nodes; the watch's
+# 10 s shortened to 4 s (MPILAT_FINALIZE_WATCH_S). Rank 1 leaves the barrier before MPI_Finalize 2 s after
+# rank 0, as ranks on two nodes do, so the watches end the ranks 2 s apart; once rank 1 is held 3 s only and
+# enters MPI_Finalize's PMI barrier after rank 0's watch. The watch ends the held ranks with the run's
+# status, and MPICH's launcher reports it: 0 for a run that measured (its files whole), 2 for a refused one.
+# Before the watch ended PMI (its barrier, its finalize), hydra took the first rank to end for a dead one and
+# killed the other (and reported 1 or 255 where that one had ended first), or reported 255 when a rank that
+# had finalized was still owed the barrier's answer.
 set -u
 bin=$1 mpiexec=$2 hold=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,18 +22,20 @@ run() {
   shift 2
   mkdir -p "$name"
   local t0=$SECONDS
-  timeout -k 5 90 $mpiexec -n 2 env LD_PRELOAD="$hold" MPILAT_HOLD_FINALIZE="$held" MPILAT_LATE_RANK=1 "$@" \
+  timeout -k 5 90 $mpiexec -n 2 env LD_PRELOAD="$hold" MPILAT_HOLD_FINALIZE="$held" MPILAT_LATE_RANK=1 \
+    MPILAT_FINALIZE_WATCH_S=4 "$@" \
     > "$name/stdout" 2> "$name/err" < /dev/null
   rc=$? took=$((SECONDS - t0))
 }
-# ended_by_watch NAME STATUS WHAT: exit STATUS, the watch's words on stderr, within the watch's 10 s and a margin.
+# ended_by_watch NAME STATUS WHAT: exit STATUS, the watch's words on stderr, after the watch's 4 s (its 10 s
+# shortened for the test: MPILAT_FINALIZE_WATCH_S) and within a margin.
 ended_by_watch() {
   [ "$rc" = "$2" ] && ok || bad "$3: exit $rc, expected $2 ($(tail -5 "$1/err"))"
   # Both ranks ended by their own watch: before, the launcher killed the late one when the first one's PMI
   # socket closed unfinalized (hydra ends the job's other processes then), and its words were lost.
-  [ "$(grep -c "MPI_Finalize did not return within 10 s.*exiting with status $2" "$1/err")" = 2 ] && ok \
+  [ "$(grep -c "MPI_Finalize did not return within 4 s.*exiting with status $2" "$1/err")" = 2 ] && ok \
     || bad "$3: not both ranks' watches said they ended the run ($(tail -3 "$1/err"))"
-  [ "$took" -ge 10 ] && [ "$took" -lt 60 ] && ok || bad "$3: took $took s (the watch waits 10 s)"
+  [ "$took" -ge 4 ] && [ "$took" -lt 40 ] && ok || bad "$3: took $took s (the watch waits 4 s)"
 }
 
 # A run that measured, rank 1 held (rank 0 in MPI_Finalize waits for it in PMI's barrier): exit 0, the files whole.
@@ -39,10 +43,10 @@ run one_held 1 "$bin/mmpi" --quick --outdir one_held/out
 ended_by_watch one_held 0 "mmpi, rank 1 held in MPI_Finalize"
 python3 -c "import json, sys; json.load(open(sys.argv[1]))" one_held/out/ammpi_2_64_10.json 2> /dev/null && ok \
   || bad "mmpi, rank 1 held: its JSON is not whole ($(ls one_held/out 2>&1))"
-# Rank 1 held 8 s, its barrier 4 s late: rank 0's watch ends it while it waits in PMI's barrier, and rank 1
-# enters that barrier 2 s later (a teardown that came loose). The watch waits for the barrier's answer before
+# Rank 1 held 3 s, its barrier 3 s late: rank 0's watch ends it (at 4 s) while it waits in PMI's barrier, and
+# rank 1 enters that barrier 2 s later, 1 s before its own watch (a teardown that came loose). The watch waits for the barrier's answer before
 # PMI's finalize: a rank that finalized first made the launcher's answer to the barrier fail (exit 255).
-MPILAT_HOLD_FINALIZE_S=8 MPILAT_LATE_S=4 run released 1 "$bin/mmpi" --quick --outdir released/out
+MPILAT_HOLD_FINALIZE_S=3 MPILAT_LATE_S=3 run released 1 "$bin/mmpi" --quick --outdir released/out
 [ "$rc" = 0 ] && ok || bad "mmpi, rank 1 in PMI's barrier after rank 0's watch: exit $rc, expected 0 ($(tail -3 released/err))"
 # Every rank held.
 run all_held all "$bin/mmpi" --quick --outdir all_held/out
