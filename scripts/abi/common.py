@@ -132,3 +132,10 @@ def declarations(struct):
 
 def c_declarator(f):
     return f['name'] + (f"[{f['array']}]" if 'array' in f else '')
+
+
+def filled(text, values):
+    """text with each {name} of values replaced by its value (latency's --quick help and its quick table)."""
+    for name, value in values.items():
+        text = text.replace('{' + name + '}', str(value))
+    return text

@@ -33,7 +33,7 @@ def help_options(text):
 
 def help_text(text, values):
     """A help as the spec gives it (a line, or a list of lines) as one line, its {names} filled from values."""
-    return ' '.join(text if isinstance(text, list) else [text]).format(**values)
+    return filled(' '.join(text if isinstance(text, list) else [text]), values)
 
 
 def as_number(text):

@@ -65,7 +65,7 @@ def latency_fields(caps):
         if option in ('namelist', 'quick'):
             continue
         lines = text if isinstance(text, list) else [text]
-        helps.append((option, [line.format(**quick) for line in lines]))
+        helps.append((option, [filled(line, quick) for line in lines]))
     group = [f for f in s['field'] if 'namelist' in f]
     names = [f['namelist'] for f in group if f.get('check') != 'timer']  # numbers, each copied to its field
     texts = [f['namelist'] for f in group if f.get('check') == 'timer'] + extras  # names and paths, as text
