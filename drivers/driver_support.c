@@ -18,16 +18,22 @@
 #include "mpilat.h"
 
 /* Progress lines are on by default only where a person is watching. */
+/* The start of a small file of the kernel's (/proc) into text, ended by a NUL: 1, or 0 where it cannot be read. */
+static int read_proc_text(const char *path, char *text, size_t size) {
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return 0;
+  const size_t n = fread(text, 1, size - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  return 1;
+}
+
 /* The parent of pid and its command name, from /proc/<pid>/stat ("pid (comm) state ppid ..."; comm may hold
    spaces and parentheses: it ends at the last ')'). */
 static pid_t parent_of(pid_t pid, char *comm, size_t comm_size) {
   char path[64], text[512];
   snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-  FILE *f = fopen(path, "r");
-  if (f == NULL) return 0;
-  const size_t n = fread(text, 1, sizeof text - 1, f);
-  fclose(f);
-  text[n] = '\0';
+  if (!read_proc_text(path, text, sizeof text)) return 0;
   char *open = strchr(text, '('), *close = strrchr(text, ')');
   int ppid = 0;
   if (open == NULL || close == NULL || close < open || sscanf(close + 1, " %*c %d", &ppid) != 1) return 0;
@@ -337,11 +343,7 @@ static void park_finalizing_thread(int sig) {
 static int thread_reading(pid_t tid, int fd) {
   char path[64], text[128];
   snprintf(path, sizeof path, "/proc/self/task/%d/syscall", (int)tid);
-  FILE *f = fopen(path, "r");
-  if (f == NULL) return 0;
-  const size_t n = fread(text, 1, sizeof text - 1, f);
-  fclose(f);
-  text[n] = '\0';
+  if (!read_proc_text(path, text, sizeof text)) return 0;
   long number = -1;
   unsigned long first = 0;
   return sscanf(text, "%ld %lx", &number, &first) == 2 && number == SYS_read && first == (unsigned long)fd;
