@@ -1,5 +1,6 @@
 /* driver_support.c: the little the Fortran drivers need from POSIX and cannot say in standard Fortran. */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT, RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -398,6 +399,31 @@ static void pmi_finalize_for_launcher(void) {
 #endif
 }
 
+#if defined(OPEN_MPI)
+/* Open MPI's launcher takes a rank that ends without PMIx's finalize for one that exited improperly and
+   reports 1: the watch calls PMIx_Finalize (libpmix, which Open MPI loaded; found at run time), in a thread of
+   its own and for at most 2 s, since it talks to the node's daemon. */
+static volatile sig_atomic_t pmix_finalized = 0;
+
+static void *pmix_finalize(void *function) {
+  typedef int (*pmix_finalize_fn)(const void *, size_t);
+  ((pmix_finalize_fn)function)(NULL, 0);
+  pmix_finalized = 1;
+  return NULL;
+}
+
+static void pmix_finalize_for_launcher(void) {
+  void *function = dlsym(RTLD_DEFAULT, "PMIx_Finalize");
+  pthread_t t;
+  if (function == NULL || pthread_create(&t, NULL, pmix_finalize, function) != 0) return;
+  pthread_detach(t);
+  for (int ms = 0; ms < PMI_ANSWER_MILLISECONDS && !pmix_finalized; ++ms) {
+    struct timespec one_ms = {0, 1000000};
+    nanosleep(&one_ms, NULL);
+  }
+}
+#endif
+
 static void *finalize_watch(void *status) {
   const int limit = finalize_limit_seconds();
   struct timespec left = {limit, 0};
@@ -408,7 +434,10 @@ static void *finalize_watch(void *status) {
           "openucx/ucx#8738); every rank had finished and the files are complete: exiting with status %d\n",
           limit, (int)(intptr_t)status);
   fflush(stderr);
-  pmi_finalize_for_launcher();
+#if defined(OPEN_MPI)
+  pmix_finalize_for_launcher();
+#endif
+  pmi_finalize_for_launcher(); /* MPICH's */
   _exit((int)(intptr_t)status);
   return NULL;
 }

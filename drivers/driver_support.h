@@ -69,7 +69,8 @@ int driver_warn_oversubscribed(const char *program);
     nodecomm between two nodes, and with mmpi on 2 x 2 ranks of 2 cores even after the barrier). So a watch
     thread ends the process with status, saying why, when MPI_Finalize has not returned within 10 s: by then
     every rank has passed the barrier, after the files were written; under MPICH it first ends PMI as
-    MPI_Finalize would have (its barrier, its finalize), so that the launcher's status is the run's. Tested by driver_finalize_watch (MPI_Finalize held
+    MPI_Finalize would have (its barrier, its finalize; under Open MPI, PMIx_Finalize), so that the
+    launcher's status is the run's. Tested by driver_finalize_watch (MPI_Finalize held
     for ever by a preloaded library) and the cluster tests. */
 void driver_finalize(int status);
 
