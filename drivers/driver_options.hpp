@@ -15,8 +15,6 @@
 #include "options_show.h"
 #include "spec_cli.hpp"
 
-/// --progress sets progress to 1, --noprogress to 0; otherwise it keeps its value (the default). Two flag
-/// callbacks: CLI11 turns a "{0}" flag into -1 ("negated"), not 0.
 /// Options of which at most one may be given: two are refused naming both ("--async excludes --head"), where
 /// CLI11 would run their callbacks in the order they were declared and the later one would win silently.
 inline void exclude_each_other(const std::vector<CLI::Option *> &options) {
@@ -25,10 +23,15 @@ inline void exclude_each_other(const std::vector<CLI::Option *> &options) {
       if (a != b) a->excludes(b);
 }
 
-inline void add_progress_flags(CLI::App &app, int &progress, const std::string &default_text) {
+/// --progress sets progress to 1, --noprogress to 0; otherwise it keeps its value (the default). Two flag
+/// callbacks: CLI11 turns a "{0}" flag into -1 ("negated"), not 0. Their help is the spec's cli_help of
+/// Member, the driver's progress field.
+template <auto Member>
+void add_progress_flags(CLI::App &app, int &progress, const char *driver) {
   exclude_each_other({app.add_flag_callback("--progress", [&progress] { progress = 1; },
-                                            "progress on stderr (default: " + default_text + ")"),
-                      app.add_flag_callback("--noprogress", [&progress] { progress = 0; }, "no progress lines")});
+                                            spec_help<Member>(driver, "--progress")),
+                      app.add_flag_callback("--noprogress", [&progress] { progress = 0; },
+                                            spec_help<Member>(driver, "--noprogress"))});
 }
 
 /// Every option's help shows its default as the library (lat_*_defaults) or the driver set it before the

@@ -92,85 +92,56 @@ contains
     text = ''
     select case (name)
     case ('--n')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'message size in 8-byte elements'
-      end select
     case ('--bytes')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'message size in bytes instead, 0 allowed; -1: use n'
-      end select
     case ('--nr')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'timer pairs for Part 1'
-      end select
     case ('--npptrial')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'timing trials to estimate npp in Part 2'
-      end select
     case ('--npp_init')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'ping-pongs per timing loop in Part 2'
-      end select
     case ('--res_npp')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'npp = nint(max(1, res_npp*res_timing/median_ppt))'
-      end select
     case ('--npp')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'ping-pongs per timing loop; 0: calculate'
-      end select
     case ('--ntrial')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'timing trials in Part 3'
-      end select
     case ('--cut_coef')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'Part 5 removes trials above cut_coef*median'
-      end select
     case ('--source')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'rank that times the ping-pongs'
-      end select
     case ('--dest')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'its partner; -1: the last rank'
-      end select
+    case ('--timer')
+      if (k == 1) &
+        text = 'mpi_wtime, monotonic_raw or tsc'
     case ('--progress')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'progress on stderr (default: only when stderr is a terminal)'
-      end select
     case ('--no-progress')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'no progress lines'
-      end select
     case ('--timeout')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'give up after S s without an answer from a peer; 0: never'
-      end select
     case ('--no-estimate')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'with --npp: skip Part 2 (by default it runs, to report the rule''s npp beside yours)'
-      end select
     case ('--minutes')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'choose ntrial so that the trials take about M minutes (from Part 2''s time per trial)'
-      end select
     case ('--precision')
       select case (k)
       case (1)
@@ -188,15 +159,11 @@ contains
         text = '--quick 6 s, so the run ends within 10 s)'
       end select
     case ('--help')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'this text'
-      end select
     case ('--outdir')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'where the files go'
-      end select
     case ('--npp-study')
       select case (k)
       case (1)
@@ -205,15 +172,11 @@ contains
         text = 'each, interleaved chunk by chunk; writes latency.npp.txt, .csv, .json and a plot'
       end select
     case ('--res-npp-study')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'the same for res_npp values (25,50,100,200,400), each turned into npp by the rule'
-      end select
     case ('--noplot')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'no latency.png/latency.svg (nor latency.npp.png/.svg)'
-      end select
     case ('--input')
       select case (k)
       case (1)
@@ -222,10 +185,8 @@ contains
         text = '(options given on the command line override it)'
       end select
     case ('--quick')
-      select case (k)
-      case (1)
+      if (k == 1) &
         text = 'nr=1048576, npptrial=4096, ntrial=32768 (not with --precision): a run of seconds'
-      end select
     case default
       text = ''
     end select

@@ -8,7 +8,7 @@ module latency_parameters
   use, intrinsic :: iso_fortran_env, only: int64, real64, output_unit
   use, intrinsic :: iso_c_binding, only: c_char, c_int, c_null_char
   use mpilat, only: lat_pingpong_options, lat_pingpong_defaults, lat_pingpong_check, lat_timer_from_name, &
-                    lat_timer_name, lat_timer_names, lat_last_error_message, LAT_SUCCESS, lat_npp_study_check, lat_study_max, &
+                    lat_timer_name, lat_last_error_message, LAT_SUCCESS, lat_npp_study_check, lat_study_max, &
                     LAT_TIMER_MPI_WTIME, LAT_TIMER_TSC
   use latency_fields, only: option_value, set_integer_option, set_number_option, read_latency_group, option_help, &
                             value_none, value_number, quick_nr, quick_npptrial, quick_ntrial
@@ -615,7 +615,7 @@ contains
     call line('--npp N', option_help('--npp'), int_text(d%npp))
     call line('--ntrial N', option_help('--ntrial'), int_text(d%ntrial))
     call line('--cut_coef X', option_help('--cut_coef'), real_text(d%cut_coef))
-    call line('--timer NAME', lat_timer_names(), lat_timer_name(int(d%timer)))
+    call line('--timer NAME', option_help('--timer'), lat_timer_name(int(d%timer)))
     call line('--timeout S', option_help('--timeout'), real_text(d%timeout_s))
     call line('--outdir DIR', option_help('--outdir'), 'the working directory')
     call lines('--no-estimate', '--no-estimate')

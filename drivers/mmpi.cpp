@@ -35,10 +35,10 @@ int main(int argc, char **argv) {
   app.add_option("-o,--output", output, own_option_help("mmpi", "--output"));
   app.add_option("--outdir", outdir, own_option_help("mmpi", "--outdir"));
   app.add_option("--wait", wait, spec_help<&lat_pair_options::wait>("mmpi", "--wait"));
-  app.add_option("--timer", timer, timer_names());
+  app.add_option("--timer", timer, spec_help<&lat_pair_options::timer>("mmpi", "--timer"));
   spec_option<&lat_pair_options::timeout_s>(app, "mmpi", o);
   app.add_flag("--quick", quick, own_option_help("mmpi", "--quick"));
-  add_progress_flags(app, progress, "on, at most a line every 2 s");
+  add_progress_flags<&lat_pair_options::progress>(app, progress, "mmpi");
   int status = parse_options(app, [&] { app.parse(argc, argv); }, rank, "mmpi");
   std::string bad;
   if (status < 0) {

@@ -84,13 +84,13 @@ int main(int argc, char **argv) {
   spec_option<&lat_collective_options::sync_spacing_s>(app, "mpilat-coll", o);
   spec_option<&lat_collective_options::resync_s>(app, "mpilat-coll", o);
   app.add_option("--wait", wait, spec_help<&lat_collective_options::wait>("mpilat-coll", "--wait"));
-  app.add_option("--timer", timer, timer_names());
+  app.add_option("--timer", timer, spec_help<&lat_collective_options::timer>("mpilat-coll", "--timer"));
   spec_option<&lat_collective_options::timeout_s>(app, "mpilat-coll", o);
   app.add_option("--outdir", outdir, own_option_help("mpilat-coll", "--outdir"));
   app.add_option("--base", base, own_option_help("mpilat-coll", "--base"));
   app.add_flag("--noplot", noplot, own_option_help("mpilat-coll", "--noplot"));
   app.add_flag("--quick", quick, own_option_help("mpilat-coll", "--quick"));
-  add_progress_flags(app, progress, "on, at most a line every 2 s");
+  add_progress_flags<&lat_collective_options::progress>(app, progress, "mpilat-coll");
   int status = parse_options(app, [&] { app.parse(argc, argv); }, rank, "mpilat-coll");
   std::vector<int64_t> sizes;
   std::string bad;

@@ -144,7 +144,7 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
                spec_help<&lat_sweep_options::verify>("mpptest", "--verify"));
   spec_option<&lat_sweep_options::source>(app, "mpptest", o);
   spec_option<&lat_sweep_options::dest>(app, "mpptest", o);
-  app.add_option("--timer", s.timer, timer_names());
+  app.add_option("--timer", s.timer, spec_help<&lat_sweep_options::timer>("mpptest", "--timer"));
   spec_option<&lat_sweep_options::nr>(app, "mpptest", o);
   spec_option<&lat_sweep_options::timeout_s>(app, "mpptest", o);
   app.add_option("--fname", s.fname, own_option_help("mpptest", "--fname"))
@@ -156,7 +156,7 @@ int parse(int argc, char **argv, int rank, int nprocs, Settings &s) {
   app.add_flag("--noplot", s.no_png, own_option_help("mpptest", "--noplot"));
   app.add_flag("--rate", s.rate, own_option_help("mpptest", "--rate"));
   app.add_flag("--quick")->description(own_option_help("mpptest", "--quick"));
-  add_progress_flags(app, s.progress, "if a terminal");
+  add_progress_flags<&lat_sweep_options::progress>(app, s.progress, "mpptest");
   app.footer("Not offered yet, refused as unknown options (docs/mpptest.md): the original's -halo variants "
              "(-waitany, -sendinit, -put, -get, -putlock, -getlock, -putpscw, -touch), -distance, -memcpy's "
              "-int, -double and -longlong (and -vector with -memcpy), -gop's -colx, -colxex and -bcastalt, "

@@ -41,12 +41,12 @@ void add_options(CLI::App &app, Settings &s) {
                  spec_help<&lat_fit_options::nthresholds>("nodecomm", "--thresholds"));
   app.add_option("--fit", s.fit_file, own_option_help("nodecomm", "--fit"));
   app.add_option("--time-unit", s.time_unit, own_option_help("nodecomm", "--time-unit"));
-  app.add_option("--timer", s.timer, timer_names());
+  app.add_option("--timer", s.timer, spec_help<&lat_nodecomm_options::timer>("nodecomm", "--timer"));
   spec_option<&lat_nodecomm_options::timeout_s>(app, "nodecomm", s.opts);
   app.add_option("--outdir", s.outdir, own_option_help("nodecomm", "--outdir"));
   app.add_flag("--noplot", s.noplot, own_option_help("nodecomm", "--noplot"));
   app.add_flag("--quick", s.quick, own_option_help("nodecomm", "--quick"));
-  add_progress_flags(app, s.progress, "on, at most a line every 2 s");
+  add_progress_flags<&lat_nodecomm_options::progress>(app, s.progress, "nodecomm");
 }
 
 /// "" or the complaint about the settings (not the MPI job).

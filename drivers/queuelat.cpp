@@ -39,13 +39,13 @@ int main(int argc, char **argv) {
                spec_help<&lat_queue_options::any_source>("queuelat", "--any-source"));
   spec_option<&lat_queue_options::source>(app, "queuelat", o);
   spec_option<&lat_queue_options::dest>(app, "queuelat", o);
-  app.add_option("--timer", timer, timer_names());
+  app.add_option("--timer", timer, spec_help<&lat_queue_options::timer>("queuelat", "--timer"));
   spec_option<&lat_queue_options::nr>(app, "queuelat", o);
   spec_option<&lat_queue_options::timeout_s>(app, "queuelat", o);
   app.add_option("--outdir", outdir, own_option_help("queuelat", "--outdir"));
   app.add_flag("--noplot", noplot, own_option_help("queuelat", "--noplot"));
   app.add_flag("--quick", quick, own_option_help("queuelat", "--quick"));
-  add_progress_flags(app, progress, "if a terminal");
+  add_progress_flags<&lat_queue_options::progress>(app, progress, "queuelat");
   int status = parse_options(app, [&] { app.parse(argc, argv); }, rank, "queuelat");
   std::vector<int64_t> lengths, sizes;
   std::vector<double> fractions;

@@ -95,6 +95,13 @@ struct SpecCli<&lat_pingpong_options::dest> {
 };
 
 template <>
+struct SpecCli<&lat_pingpong_options::timer> {
+  static constexpr SpecCliEntry entries[] = {
+      {"latency", "--timer", "mpi_wtime, monotonic_raw or tsc"},
+  };
+};
+
+template <>
 struct SpecCli<&lat_pingpong_options::progress> {
   static constexpr SpecCliEntry entries[] = {
       {"latency", "--progress", "progress on stderr (default: only when stderr is a terminal)"},
@@ -299,9 +306,24 @@ struct SpecCli<&lat_sweep_options::dest> {
 };
 
 template <>
+struct SpecCli<&lat_sweep_options::timer> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--timer", "mpi_wtime, monotonic_raw or tsc"},
+  };
+};
+
+template <>
 struct SpecCli<&lat_sweep_options::verify> {
   static constexpr SpecCliEntry entries[] = {
       {"mpptest", "--verify", "check every received message (changes the times)"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_sweep_options::progress> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpptest", "--progress", "progress on stderr (default: if a terminal)"},
+      {"mpptest", "--noprogress", "no progress lines"},
   };
 };
 
@@ -408,6 +430,21 @@ struct SpecCli<&lat_queue_options::dest> {
 };
 
 template <>
+struct SpecCli<&lat_queue_options::timer> {
+  static constexpr SpecCliEntry entries[] = {
+      {"queuelat", "--timer", "mpi_wtime, monotonic_raw or tsc"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_queue_options::progress> {
+  static constexpr SpecCliEntry entries[] = {
+      {"queuelat", "--progress", "progress on stderr (default: if a terminal)"},
+      {"queuelat", "--noprogress", "no progress lines"},
+  };
+};
+
+template <>
 struct SpecCli<&lat_pair_options::msg_bytes> {
   static constexpr SpecCliEntry entries[] = {
       {"mmpi", "--msglen", "message size in bytes"},
@@ -436,9 +473,24 @@ struct SpecCli<&lat_pair_options::schedule> {
 };
 
 template <>
+struct SpecCli<&lat_pair_options::timer> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mmpi", "--timer", "mpi_wtime, monotonic_raw or tsc"},
+  };
+};
+
+template <>
 struct SpecCli<&lat_pair_options::wait> {
   static constexpr SpecCliEntry entries[] = {
       {"mmpi", "--wait", "how waiting ranks wait: auto, spin or yield (auto: yield on an oversubscribed node)"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_pair_options::progress> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mmpi", "--progress", "progress on stderr (default: on, at most a line every 2 s)"},
+      {"mmpi", "--noprogress", "no progress lines"},
   };
 };
 
@@ -474,6 +526,21 @@ template <>
 struct SpecCli<&lat_nodecomm_options::adaptive> {
   static constexpr SpecCliEntry entries[] = {
       {"nodecomm", "--noadaptive", "the starting grid only, no refinement where the curve bends"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_nodecomm_options::timer> {
+  static constexpr SpecCliEntry entries[] = {
+      {"nodecomm", "--timer", "mpi_wtime, monotonic_raw or tsc"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_nodecomm_options::progress> {
+  static constexpr SpecCliEntry entries[] = {
+      {"nodecomm", "--progress", "progress on stderr (default: on, at most a line every 2 s)"},
+      {"nodecomm", "--noprogress", "no progress lines"},
   };
 };
 
@@ -597,9 +664,24 @@ struct SpecCli<&lat_collective_options::timeout_s> {
 };
 
 template <>
+struct SpecCli<&lat_collective_options::timer> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpilat-coll", "--timer", "mpi_wtime, monotonic_raw or tsc"},
+  };
+};
+
+template <>
 struct SpecCli<&lat_collective_options::wait> {
   static constexpr SpecCliEntry entries[] = {
       {"mpilat-coll", "--wait", "how waiting ranks wait: auto, spin or yield (auto: yield on an oversubscribed node)"},
+  };
+};
+
+template <>
+struct SpecCli<&lat_collective_options::progress> {
+  static constexpr SpecCliEntry entries[] = {
+      {"mpilat-coll", "--progress", "progress on stderr (default: on, at most a line every 2 s)"},
+      {"mpilat-coll", "--noprogress", "no progress lines"},
   };
 };
 
@@ -635,7 +717,7 @@ const char *spec_help(const char *driver, const char *option) {
   std::fprintf(stderr, "%s: internal error: spec/ gives %s no help\n", driver, option);
   std::abort();
 }
-// 96 options.
+// 112 options.
 
 // The drivers' options of their own (no field: spec/drivers.toml, or a capability's [driver] options), with
 // their help: app.add_option("--outdir", outdir, own_option_help("queuelat", "--outdir")). A name the spec

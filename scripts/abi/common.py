@@ -134,8 +134,18 @@ def c_declarator(f):
     return f['name'] + (f"[{f['array']}]" if 'array' in f else '')
 
 
+def timer_names():
+    """Every timer's name as lat_timer_names() lists them ("mpi_wtime, monotonic_raw or tsc"): the
+    enumerators of LAT_TIMER_KINDS (include/mpilat_constants.h), LAT_TIMER_ dropped, in lower case."""
+    with open(os.path.join(ROOT, 'include', 'mpilat_constants.h')) as f:
+        block = re.search(r'#define LAT_TIMER_KINDS\(LAT_X\)((?:.*\\\n)*.*)', f.read()).group(1)
+    names = [n.lower() for n in re.findall(r'LAT_X\(LAT_TIMER_(\w+),', block)]
+    return ', '.join(names[:-1]) + ' or ' + names[-1]
+
+
 def filled(text, values):
-    """text with each {name} of values replaced by its value (latency's --quick help and its quick table)."""
-    for name, value in values.items():
+    """text with each {name} of values replaced by its value (latency's --quick help and its quick table), and
+    {timer_names} (the --timer options' help) by timer_names()."""
+    for name, value in {**values, 'timer_names': timer_names()}.items():
         text = text.replace('{' + name + '}', str(value))
     return text

@@ -41,7 +41,7 @@ def driver_cli(caps):
                 entries = []
                 for cli, text in helps.items():
                     driver, option = cli.split(' ', 1)
-                    text = ' '.join(text) if isinstance(text, list) else text  # a help of several lines
+                    text = filled(' '.join(text) if isinstance(text, list) else text, {})  # a help of several lines
                     entries.append(f'{{{c_string(driver)}, {c_string(option)}, {c_string(text)}}}')
                     count += 1
                 out += ['template <>', f"struct SpecCli<&{s['name']}::{f['name']}> {{",
@@ -89,7 +89,7 @@ def own_option_texts(caps):
         for key, text in table.items():
             if key == '-h,--help':
                 continue
-            texts += [(driver, spelling, text) for spelling in key.split(',')]
+            texts += [(driver, spelling, filled(text, {})) for spelling in key.split(',')]
     return texts
 
 

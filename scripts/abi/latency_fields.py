@@ -51,7 +51,8 @@ def latency_fields(caps):
             if driver != DRIVER:
                 continue
             if entry in f.get('cli_help', {}):
-                helps.append((option, f['cli_help'][entry]))
+                text = f['cli_help'][entry]
+                helps.append((option, [filled(line, {}) for line in text] if isinstance(text, list) else filled(text, {})))
             if f.get('check') in NOT_NUMBERS:
                 continue
             if f['type'] == 'double':
@@ -129,7 +130,11 @@ def latency_fields(caps):
             '    select case (name)']
     for option, text in helps:
         lines = text if isinstance(text, list) else [text]
-        out += [f"    case ('{option}')", '      select case (k)']
+        out += [f"    case ('{option}')"]
+        if len(lines) == 1:  # one line: no choice to make
+            out += ['      if (k == 1) &'] + fortran_statement('        text = ', [fortran_text(lines[0])], '', 8)
+            continue
+        out += ['      select case (k)']
         for k, line in enumerate(lines, 1):
             out += [f'      case ({k})'] + fortran_statement('        text = ', [fortran_text(line)], '', 8)
         out += ['      end select']

@@ -1,7 +1,7 @@
 // spec_option_probe.cpp: drivers/spec_cli.hpp's spec_option, as tests/tools/check_spec_option.sh uses it:
 // "--iters 1234" parsed into lat_queue_options.iters through the option the spec names for the driver given
-// as argv[1]; with LAT_TEST_NO_OPTION, a field the spec gives no cli_help (timer: its help is the library's
-// list of names), which must not compile.
+// as argv[1]; with LAT_TEST_NO_OPTION, a field the spec gives no cli_help (mmpi's nr: no option sets it),
+// which must not compile.
 #include <cstdio>
 
 #include "spec_cli.hpp"
@@ -10,7 +10,8 @@ int main(int argc, char **argv) {
   CLI::App app{"spec_option_probe"};
   lat_queue_options o{};
 #ifdef LAT_TEST_NO_OPTION
-  spec_option<&lat_queue_options::timer>(app, "queuelat", o);
+  lat_pair_options pairs{};
+  spec_option<&lat_pair_options::nr>(app, "mmpi", pairs);
 #endif
   spec_option<&lat_queue_options::iters>(app, argc > 1 ? argv[1] : "queuelat", o);
   std::puts("spec_option returned");

@@ -12,7 +12,7 @@ trap 'rm -rf "$out"' EXIT
 fail=0
 if "$cxx" "${flags[@]}" -fsyntax-only -DLAT_TEST_NO_OPTION "$source" 2> "$out/err"; then
   echo "FAIL: spec_option of a field without cli_help compiled"; fail=1
-elif ! grep -q "SpecCli<&lat_queue_options::timer>" "$out/err"; then
+elif ! grep -q "SpecCli<&lat_pair_options::nr>" "$out/err"; then
   echo "FAIL: refused, but not for the missing SpecCli:"; head -20 "$out/err"; fail=1
 else
   echo "ok: a field without cli_help does not compile"

@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
   spec_option<&lat_toy_options::reps>(app, "mpilat-toy", o);
   spec_option<&lat_toy_options::timeout_s>(app, "mpilat-toy", o);
   app.add_option("--outdir", outdir, own_option_help("mpilat-toy", "--outdir"));
-  add_progress_flags(app, progress, "if a terminal");
+  add_progress_flags<&lat_toy_options::progress>(app, progress, "mpilat-toy");
   int status = parse_options(app, [&] { app.parse(argc, argv); }, rank, "mpilat-toy");
   if (status < 0) {
     // The library's own rules (the ones lat_toy_measure applies), before anything is measured.
