@@ -457,6 +457,7 @@ void driver_finalize(int status) {
 
 int driver_measurement_failed(const char *program, int rc, int rank) {
   if (rank == 0 || rc == LAT_ERR_TIMEOUT) fprintf(stderr, "%s: %s: %s\n", program, lat_strerror(rc), lat_last_error_message());
+  driver_outdir_unmake();  /* a run the library refused or that failed writes nothing: the --outdir it made goes */
   if (rc == LAT_ERR_TIMEOUT) {
     driver_pause_seconds(1.0);
     MPI_Abort(MPI_COMM_WORLD, DRIVER_FAILED);

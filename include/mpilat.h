@@ -378,8 +378,8 @@ int lat_write_pair_files(const char *outdir, const char *log_name, const char *c
 /**
  * Reads an mmpi log (ours, or the 2009 program's: dotted hostnames, rank fields of any width,
  * "host:rank" fields, CRLF) into a handle with the mean and StdDev matrices and the hostnames. A
- * malformed log is LAT_ERR_DATA, the message naming the file, the line and what was expected; a
- * missing file LAT_ERR_IO. Not collective.
+ * malformed log (a line longer than LAT_MAX_INPUT_LINE too) is LAT_ERR_DATA, the message naming the file,
+ * the line and what was expected; a missing file LAT_ERR_IO. Not collective.
  */
 int lat_read_mmpi_log(const char *path, lat_pairs *result);
 
@@ -440,7 +440,9 @@ int lat_nodecomm_check(const lat_nodecomm_options *opts, int64_t nsizes, const i
  * rank 0's node (its halves where it has one, said in summary.sides). Sizes: nsizes given (ascending), or the starting grid of
  * opts refined by the size-sweep engine on one pair. Every (k, n) is measured opts->reps times,
  * interleaved; each measurement starts with a barrier of the pairs, and its time is the slowest active
- * pair's. Collective over comm; *result on every rank (also on LAT_ERR_INTERRUPTED).
+ * pair's. A job whose fit would pass lat_fit_maxrate's bounds (the sizes given, or 256, times K) is
+ * refused before anything is measured (LAT_ERR_ARG). Collective over comm; *result on every rank (also on
+ * LAT_ERR_INTERRUPTED).
  */
 int lat_nodecomm_measure(MPI_Comm comm, const lat_nodecomm_options *opts, int64_t nsizes, const int64_t *sizes,
                          lat_nodecomm *result);
@@ -479,8 +481,9 @@ int lat_fit_check(const lat_fit_options *opts);
  * least squares of the relative error (docs/method.md: the postal and max-rate fits are exact, the
  * four-parameter one certified within lat_model_fit.sse_gap, the modified one the best of a search).
  * Regimes are split at opts' thresholds or found by segmented regression of the k = 1 curve (rises, drops, changes of slope). Needs k >= 1,
- * bytes >= 0, finite times > 0, at least 3 sizes. A pure function: no MPI, callable on data measured
- * anywhere. Not collective.
+ * bytes >= 0, finite times > 0, at least 3 sizes; takes k <= 1024, at most 4096 sizes and 65,536
+ * observations (its time grows with the square of the sizes; docs/hostile-input.md), LAT_ERR_ARG beyond.
+ * A pure function: no MPI, callable on data measured anywhere. Not collective.
  */
 int lat_fit_maxrate(const lat_fit_options *opts, int64_t nobs, const lat_maxrate_obs *obs, lat_maxrate_fit *result);
 
@@ -505,7 +508,8 @@ int lat_maxrate_free(lat_maxrate_fit *fit);
  * nodecomm.txt holds them) is skipped; *nmissing (when nmissing is not NULL) receives how many. Two calls:
  * with n = 0 and obs NULL, *nobs receives the count; then with n >= that count. A malformed table is
  * LAT_ERR_DATA naming the line and what was expected (a line that is not text is described, never
- * echoed); a missing file LAT_ERR_IO. Not collective.
+ * echoed), and so is a table beyond lat_fit_maxrate's bounds (at the row that passes one) or a line longer
+ * than LAT_MAX_INPUT_LINE; a missing file LAT_ERR_IO. Not collective.
  */
 int lat_read_nodecomm_table(const char *path, double us_per_unit, int64_t n, lat_maxrate_obs *obs, int64_t *nobs,
                             int64_t *nmissing);

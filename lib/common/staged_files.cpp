@@ -192,7 +192,7 @@ std::string read_input_file(const std::string &path, int64_t max_line) {
           line_bytes = 0;
         } else if (++line_bytes > max_line) {
           close(fd);
-          throw IoError(path + ": line " + std::to_string(line) + " is longer than a line may be (" +
+          throw DataError(path + ": line " + std::to_string(line) + " is longer than a line may be (" +
                         std::to_string(max_line) + " bytes)");
         }
       }

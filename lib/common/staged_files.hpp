@@ -54,7 +54,8 @@ constexpr int64_t kMaxInputLineBytes = LAT_MAX_INPUT_LINE;
 void check_input_file(const std::string &path);
 
 /// A user's input, whole, after check_input_file: with max_line > 0 a line longer than max_line bytes is
-/// refused (its number and length named) as soon as it is read.
+/// refused as soon as it is read, a DataError naming its number and the limit (a malformed file, as the
+/// readers' other refusals; IoError is for what cannot be read).
 std::string read_input_file(const std::string &path, int64_t max_line);
 
 /// Throws ArgError unless path may be written by write_files_whole: absent, a regular file or a symbolic link

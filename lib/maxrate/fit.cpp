@@ -229,6 +229,8 @@ MaxrateFit fit_maxrate(const lat_fit_options &o, const std::vector<lat_maxrate_o
   lat_fit_summary &s = r.summary;
   s.nobs = static_cast<int64_t>(obs.size());
   for (const lat_maxrate_obs &x : obs) s.kmax = std::max(s.kmax, x.k);
+  if (std::string bad = fit_bounds_complaint(s.nobs, static_cast<int64_t>(sizes.size()), s.kmax); !bad.empty())
+    throw ArgError(bad);
   std::vector<int64_t> cut;
   if (o.nthresholds < 0) {
     cut = detect_regime_thresholds(obs, o.noise_rel);

@@ -121,7 +121,7 @@ lat_sweep_options sizing_options(const lat_nodecomm_options &o, const Sides &sid
   so.adaptive = nsizes > 0 ? 0 : o.adaptive;
   so.reps = 12;
   so.n_stable = 4;
-  so.max_sizes = 256;
+  so.max_sizes = std::max(kNodecommMaxSizes, nsizes);  // the sizes given are all measured
   so.autodx = 8;
   // A measurement of each size lasts about kNodecommSampleS (one ping-pong at least), whatever the size: a
   // fixed count for every size (mpptest's n_avg_min of 50) made each point at least 50 round trips, and a
@@ -271,6 +271,12 @@ class NodecommRun {
     c.complaint = check_nodecomm_options(o_, nsizes_, sizes_);
     c.plan.sides = sides_of(frame.comm(), c.plan.rank, o_, place_of_this_rank(frame.comm().get(), c.plan.rank));
     if (c.complaint.empty()) c.complaint = sides_complaint(c.plan.sides);
+    // The fit that follows takes so many observations at most: refused now, not after the run (the sizes the
+    // sweep may choose: at most kNodecommMaxSizes).
+    const int64_t most_sizes = nsizes_ > 0 ? nsizes_ : kNodecommMaxSizes;
+    if (c.complaint.empty())
+      if (std::string bad = fit_bounds_complaint(most_sizes * c.plan.sides.kmax, most_sizes, c.plan.sides.kmax); !bad.empty())
+        c.complaint = bad + " (K = " + std::to_string(c.plan.sides.kmax) + ": fewer pairs with max_pairs, or fewer sizes)";
     return c;
   }
 

@@ -38,7 +38,7 @@ std::vector<lat_maxrate_obs> parse_nodecomm_table(const std::string &text, const
   std::string line;
   int64_t line_no = 0;
   size_t columns = 0;
-  int64_t last_len = -1;
+  int64_t last_len = -1, nrows = 0;
   while (std::getline(in, line)) {
     ++line_no;
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
@@ -65,6 +65,10 @@ std::vector<lat_maxrate_obs> parse_nodecomm_table(const std::string &text, const
     if (*end != '\0' || errno != 0 || len < 0) fail("a message length (a whole number >= 0) first");
     if (len <= last_len) fail("lengths that ascend (" + std::to_string(last_len) + " came before)");
     last_len = len;
+    // The fit's bounds, as soon as a row passes them (its time grows with the square of the rows).
+    if (++nrows > kMaxFitSizes || static_cast<int64_t>(obs.size() + columns - 1) > kMaxFitObservations)
+      fail("at most " + std::to_string(kMaxFitSizes) + " rows and " + std::to_string(kMaxFitObservations) +
+           " times in all (what the max-rate fit takes), this row passes them");
     for (size_t c = 1; c < f.size(); ++c) {
       if (f[c] == "-") {  // a cell not measured (a partial table): skipped
         if (missing != nullptr) ++*missing;

@@ -41,6 +41,14 @@ lat_fit_options fit_defaults() {
   return o;
 }
 
+std::string fit_bounds_complaint(int64_t nobs, int64_t nsizes, int64_t kmax) {
+  if (kmax > kMaxTablePairs) return got("the fit takes pair counts k up to " + std::to_string(kMaxTablePairs), kmax);
+  if (nsizes > kMaxFitSizes) return got("the fit takes at most " + std::to_string(kMaxFitSizes) + " message sizes", nsizes);
+  if (nobs > kMaxFitObservations)
+    return got("the fit takes at most " + std::to_string(kMaxFitObservations) + " observations (sizes x pair counts)", nobs);
+  return "";
+}
+
 std::string check_fit_options(const lat_fit_options &o) {
   if (std::string bad = spec_check_fields(o); !bad.empty()) return bad;
   for (int64_t i = 0; i < o.nthresholds; ++i) {

@@ -15,8 +15,17 @@ constexpr int64_t kMaxSizeLast = int64_t{1} << 30;  // nodecomm's largest messag
 /// How long one measurement of k pairs lasts (n_avg ping-pongs, one at least): far above the clock's error and
 /// the pairs' start skew after their barrier (a few us), short enough that a large message is timed once.
 constexpr double kNodecommSampleS = 0.5e-3;
-/// The most pair counts (columns of times) a nodecomm table read back may hold: 8 nodes' worth of 128 cores.
+/// The max-rate fit's bounds (docs/hostile-input.md), which bound its time and memory: the regimes' segmented
+/// regression takes time with the square of the sizes, the models' fits with the observations (about 2 KB of
+/// memory each). Pair counts k: 8 nodes' worth of 128 cores; sizes: 16 times the sweep's 256; observations:
+/// 256 sizes of 256 pairs. A nodecomm table read back, and a nodecomm run before it measures, stay within them.
 constexpr int64_t kMaxTablePairs = 1024;
+constexpr int64_t kMaxFitSizes = 4096;
+constexpr int64_t kMaxFitObservations = 65536;
+/// The most sizes nodecomm's size sweep chooses.
+constexpr int64_t kNodecommMaxSizes = 256;
+/// The fit's bounds for obs (nobs of them): "" or what exceeds them.
+std::string fit_bounds_complaint(int64_t nobs, int64_t nsizes, int64_t kmax);
 
 /// lat_nodecomm_defaults(): sizes to 1 MiB refined by the sweep engine, 5 measurements per (k, n).
 lat_nodecomm_options nodecomm_defaults();

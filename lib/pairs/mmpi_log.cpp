@@ -143,6 +143,7 @@ PairResult parse_mmpi_log(const std::string &text, const std::string &name) {
       continue;  // the column header and any other comment
     }
     std::vector<std::string> f = fields_of(p.line);
+    if (f.empty()) continue;  // blank as the fields see it: a vertical tab, a form feed, a carriage return inside
     // The column header, also when a log split it over two lines without a '#' on the second.
     if (f[0].rfind("ProcName", 0) == 0) continue;
     if (!have_header) p.fail(std::string(kProcessorsLine) + " before the first pair");

@@ -21,6 +21,7 @@ extern "C" {
 #include "maxrate/fit.hpp"
 #include "maxrate/report.hpp"
 #include "maxrate/nodecomm.hpp"
+#include "maxrate/options.hpp"
 #include "maxrate/regimes.hpp"
 #include "mpilat.h"
 
@@ -337,6 +338,40 @@ void bad_input_named(void **) {
   assert_null(f);
 }
 
+
+// The fit's bounds (lib/maxrate/options.hpp; its time grows with the square of the sizes): beyond them the
+// fit and the table reader refuse, naming the bound; at them the fit runs (about 5 s here at 4096 sizes).
+void fit_bounds_refused(void **) {
+  lat_fit_options o;
+  lat_fit_defaults(&o);
+  lat_maxrate_fit f = nullptr;
+  auto line_of = [](int64_t bytes, int64_t k) { return lat_maxrate_obs{k, bytes, 2.0 + 1e-4 * static_cast<double>(bytes * k)}; };
+  std::vector<lat_maxrate_obs> obs;
+  for (int64_t n = 0; n < lat::kMaxFitSizes + 1; ++n) obs.push_back(line_of(8 * n, 1));
+  assert_int_equal(lat_fit_maxrate(&o, static_cast<int64_t>(obs.size()), obs.data(), &f), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "the fit takes at most 4096 message sizes, got 4097");
+  obs.clear();
+  for (int64_t n = 0; n < 64; ++n)
+    for (int64_t k = 1; k <= 1025; ++k) obs.push_back(line_of(8 * n, k));
+  assert_int_equal(lat_fit_maxrate(&o, static_cast<int64_t>(obs.size()), obs.data(), &f), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "the fit takes pair counts k up to 1024, got 1025");
+  obs.clear();
+  for (int64_t n = 0; n < 257; ++n)
+    for (int64_t k = 1; k <= 256; ++k) obs.push_back(line_of(8 * n, k));
+  assert_int_equal(lat_fit_maxrate(&o, static_cast<int64_t>(obs.size()), obs.data(), &f), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "the fit takes at most 65536 observations (sizes x pair counts), got 65792");
+  assert_null(f);
+  // The table reader stops at the row that passes a bound.
+  std::string rows;
+  for (int64_t n = 0; n <= lat::kMaxFitSizes; ++n) rows += std::to_string(8 * n) + " 1.5 2.5\n";
+  std::string message;
+  try {
+    lat::parse_nodecomm_table(rows, "t", 1.0);
+  } catch (const lat::DataError &e) {
+    message = e.what();
+  }
+  assert_non_null(strstr(message.c_str(), "t:4097: expected at most 4096 rows and 65536 times in all"));
+}
 
 void nodecomm_tables_read(void **) {
   // Ours (a '#' line, the "len" header, tabs) and the original's (blank-separated, seconds, CRLF).
@@ -829,6 +864,7 @@ int main() {
       cmocka_unit_test(regimes_rise_drop_kink), cmocka_unit_test(detected_drop_fits_exactly),
       cmocka_unit_test(global_optimum_not_a_local_one), cmocka_unit_test(regime_thresholds_detected),
       cmocka_unit_test(bad_input_named),              cmocka_unit_test(nodecomm_tables_read),
+      cmocka_unit_test(fit_bounds_refused),
       cmocka_unit_test(nodecomm_sides_and_grid),     cmocka_unit_test(four_parameter_certificate),
       cmocka_unit_test(modified_model_recovered),    cmocka_unit_test(identifiability_bounds),
       cmocka_unit_test(four_regimes_found),            cmocka_unit_test(verdict_misfit_when_latency_grows_with_k),

@@ -137,6 +137,19 @@ expect_bad "--thresholds '1,2,3,4': at most 3 sizes" 0 --fit x --thresholds 1,2,
 expect_bad "max_pairs must be >= 0 (0: as many as possible), got -1" 2 --max-pairs -1
 expect_bad "--sides 'chip': must be node or socket" 2 --sides chip
 expect_bad "nodecomm needs two processes on a node" 1
+# The fit's bounds (its time grows with the square of the sizes), before measuring and on a table read back.
+many=$(python3 -c "print(','.join(str(8 * k) for k in range(4097)))")
+expect_bad "the fit takes at most 4096 message sizes, got 4097 (K = 1: fewer pairs with max_pairs, or fewer sizes)" 2 --sizes "$many"
+python3 -c "print('\n'.join(f'{8 * k} 1.5 2.5' for k in range(4097)))" > many.tsv
+expect_bad "many.tsv:4097: expected at most 4096 rows and 65536 times in all" 0 --fit many.tsv
+# A run the library refuses leaves no --outdir it made (the one above was made by this test).
+$mpiexec -n 2 "$nodecomm" --noprogress --outdir made/here --sizes "$many" > /dev/null 2> made.err
+[ $? = 2 ] && [ ! -e made ] && ok || bad "a refused run left its --outdir: $(ls -R made 2>&1 | head -3)"
+# Sizes given beyond the size sweep's own 256 are all measured (they were refused: "max_sizes must be >= ...").
+$mpiexec -n 2 "$nodecomm" --noprogress --noplot --reps 1 --outdir sizes300 --sizes "$(python3 -c "print(','.join(str(8 * k) for k in range(300)))")" \
+  > sizes300.out 2> sizes300.err \
+  && python3 -c "import json, sys; sys.exit(json.load(open('sizes300/nodecomm.json'))['measurement']['nsizes'] != 300)" && ok \
+  || bad "300 sizes given: $(tail -2 sizes300.err)"
 expect_bad "--time-unit 'ms'" 0 --fit "$data/nodecomm/bluewaters_table1.tsv" --time-unit ms
 expect_bad "cannot open nothere.tsv" 0 --fit nothere.tsv
 printf 'len\t1\t2\n0\t1.5\t2.5\n64\t1.75\n' > missing.tsv
