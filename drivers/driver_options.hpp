@@ -82,29 +82,36 @@ inline CLI::Validator positive_number() {
       "> 0");
 }
 
-/// The command line as typed (arguments joined by spaces), for the files' provenance.
-/// "" when name may name a file (file_name: a name in the output directory, no '/', not "." or ".."; else a
-/// path) that other files quote; else the complaint, naming option and the value (control characters as
-/// \xNN: a newline would split the lines of a log or a gnuplot script).
-inline std::string name_complaint(const std::string &option, const std::string &name, bool file_name) {
+/// Text as a terminal may be shown it: control characters as \xNN, so that an escape sequence in a file or a
+/// name never acts on the terminal; *control (when given) says whether there was one.
+inline std::string shown_text(const std::string &text, bool *control = nullptr) {
   std::string shown;
-  bool control = false;
-  for (unsigned char c : name) {
+  for (unsigned char c : text) {
     if (c < 0x20 || c == 0x7f) {
       char esc[8];
       std::snprintf(esc, sizeof esc, "\\x%02x", c);
       shown += esc;
-      control = true;
+      if (control != nullptr) *control = true;
     } else {
       shown += static_cast<char>(c);
     }
   }
+  return shown;
+}
+
+/// "" when name may name a file (file_name: a name in the output directory, no '/', not "." or ".."; else a
+/// path) that other files quote; else the complaint, naming option and the value (control characters as
+/// \xNN: a newline would split the lines of a log or a gnuplot script).
+inline std::string name_complaint(const std::string &option, const std::string &name, bool file_name) {
+  bool control = false;
+  const std::string shown = shown_text(name, &control);
   if (control) return option + " '" + shown + "': must not hold control characters (a newline, a tab, ...)";
   if (file_name && (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos))
     return option + " '" + shown + "': must be a file name without '/' (use --outdir for the directory)";
   return "";
 }
 
+/// The command line as typed (arguments joined by spaces), for the files' provenance.
 inline std::string command_line_of(int argc, char **argv) {
   std::string s;
   for (int k = 0; k < argc; ++k) s += (k ? " " : "") + std::string(argv[k]);

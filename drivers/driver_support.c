@@ -474,9 +474,26 @@ int driver_show_options_asked(void) {
 void driver_launch_hint(const char *program) {
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size != 1) return;
   const char *ntasks = getenv("SLURM_STEP_NUM_TASKS");
   if (ntasks == NULL) ntasks = getenv("SLURM_NTASKS");
-  if (size == 1 && ntasks != NULL && atoi(ntasks) > 1)
+  /* The other MPI's launcher: each process it started is an MPI job of one (Open MPI's mpirun sets
+     OMPI_COMM_WORLD_SIZE, MPICH's hydra PMI_SIZE). "Run it with mpiexec -n 2" would send the user back to it. */
+#if defined(MPICH_VERSION)
+  const char *other = getenv("OMPI_COMM_WORLD_SIZE");
+  const char *built = "MPICH", *launcher = "Open MPI's mpirun", *mine = "MPICH's mpiexec (mpiexec.mpich)";
+#elif defined(OPEN_MPI)
+  const char *other = getenv("PMI_SIZE");
+  const char *built = "Open MPI", *launcher = "MPICH's mpiexec", *mine = "Open MPI's mpirun (mpiexec.openmpi)";
+#else
+  const char *other = NULL, *built = "", *launcher = "", *mine = "";
+#endif
+  if (other != NULL && atoi(other) > 1)
+    fprintf(stderr,
+            "%s: %s started %d processes but MPI sees 1 in this one: this program is built with %s; launch it "
+            "with %s\n",
+            program, launcher, atoi(other), built, mine);
+  else if (ntasks != NULL && atoi(ntasks) > 1)
     fprintf(stderr,
             "%s: Slurm started %d tasks but MPI sees 1 process in this one: each task is an MPI job of its own. "
             "Launch MPICH's programs with srun --mpi=pmi2 (docs/batch.md)\n",

@@ -40,7 +40,8 @@ void driver_outdir_unmake(void);
 int driver_measurement_failed(const char *program, int rc, int rank);
 /** Under srun with Slurm's default --mpi=none, every task is an MPI job of one process: says so (on stderr,
     naming the program and the fix, --mpi=pmi2) when MPI_COMM_WORLD has 1 process but the step has more
-    tasks. Call after MPI_Init. */
+    tasks; likewise under the other MPI's launcher (Open MPI's mpirun for an MPICH build, and the reverse),
+    naming the launcher to use. Call after MPI_Init. */
 void driver_launch_hint(const char *program);
 /** Collective over MPI_COMM_WORLD, after each rank has read its options: status is this rank's verdict (-1 to
     go on, 0 after --help, DRIVER_BAD_INPUT refused) and complaint its message ("" if none). Returns the

@@ -27,7 +27,7 @@ program latency_driver
       import :: c_int
       integer(c_int) :: signo
     end function
-    !> Under srun without --mpi=pmi2 every task is an MPI job of one process: says so.
+    !> Under srun without --mpi=pmi2, or under the other MPI's launcher, every process is an MPI job of one: says so.
     subroutine launch_hint(program) bind(C, name="driver_launch_hint")
       import :: c_char
       character(kind=c_char), intent(in) :: program(*)

@@ -305,6 +305,11 @@ contains
       if (len(value) > len(outdir)) then
         status = params_bad
         message = '--outdir is longer than the 4096 characters a path may have'
+      else if (len(value) > 0 .and. value(max(1, len(value)):) == ' ') then
+        ! Fortran's character variables are blank-padded: 'res ' would become res, another directory.
+        status = params_bad
+        message = "--outdir '"//value//"': a path that ends in a blank cannot be kept (latency's strings are "// &
+                  "Fortran's, blank-padded: it would write into '"//trim(value)//"')"
       else
         outdir = value
       end if
@@ -506,6 +511,8 @@ contains
       else if (.not. in_group) then
         if ((c == '&' .or. c == '$') .and. at + 7 <= len(text)) then
           in_group = lower(text(at + 1:at + 7)) == 'latency'
+          ! The whole group name: &latencyx is another group (gfortran skips it), not this one.
+          if (in_group .and. at + 8 <= len(text)) in_group = .not. is_name_char(text(at + 8:at + 8))
           if (in_group) at = at + 7
         end if
       else if (c == '/' .or. c == '&' .or. c == '$') then
@@ -517,9 +524,11 @@ contains
           at = at + 1
         end do
         name = lower(text(start:min(at, start + 31)))
+        ! Its '=' may come after blanks and line ends ("ntrial" on one line, "= 400" on the next), as gfortran
+        ! reads it.
         k = at + 1
         do while (k <= len(text))
-          if (text(k:k) /= ' ' .and. text(k:k) /= achar(9)) exit
+          if (index(' '//achar(9)//achar(10)//achar(13), text(k:k)) == 0) exit
           k = k + 1
         end do
         if (k <= len(text)) then

@@ -63,9 +63,10 @@ int main(int argc, char **argv) {
     lat_pair_summary s;
     lat_pairs_get_summary(pairs, &s);
     const std::string at = outdir.empty() ? "" : outdir + (outdir.back() == '/' ? "" : "/");
-    std::printf("mmpi2mat: %s: %lld ranks on %lld host(s), %lld-byte messages, %lld repeats (%s)\n", log.c_str(),
+    // The log's own text (its name, its "# Testing Hostname:") with its control bytes shown, never acting.
+    std::printf("mmpi2mat: %s: %lld ranks on %lld host(s), %lld-byte messages, %lld repeats (%s)\n", shown_text(log).c_str(),
                 static_cast<long long>(s.nprocs), static_cast<long long>(s.nnodes), static_cast<long long>(s.msg_bytes),
-                static_cast<long long>(s.repeats), s.testing_host);
+                static_cast<long long>(s.repeats), shown_text(s.testing_host).c_str());
     std::printf("mean round trip per pair: %.2f us to %.2f us\n", s.mean_min_us, s.mean_max_us);
     std::printf("wrote %s%s_comm.dat, %s_var.dat, %s.csv, %s_heatmap.gp%s\n", at.c_str(), base.c_str(), base.c_str(),
                 base.c_str(), base.c_str(), noplot ? "" : (", " + base + "_heatmap.png, " + base + "_heatmap.svg").c_str());

@@ -12,11 +12,14 @@
 #   cluster.sh shape NODE RATE_MBS [BURST]  reshape one node's link (0: unshaped)
 #   cluster.sh cut NODE              take one node's link down (a cable pulled)
 #   cluster.sh mend NODE             bring it up again
-#   cluster.sh down                  remove every namespace, veth and the bridge this script made
+#   cluster.sh down [--force]        remove every namespace, veth and the bridge this script made
 #   cluster.sh env                   the launcher's flags and environment, for eval
 #
 # `up` records what it made in /run/mpilat-cluster (one namespace or link a line), and `down` removes only
-# what is listed there: a namespace named mpi_node0 that someone made by hand for fakessh is not ours. Each
+# what is listed there: a namespace named mpi_node0 that someone made by hand for fakessh is not ours. The
+# record names its owner, the process that called `up` (its id and start time): while that process lives,
+# `up` and `down` from any other process are refused (another user's or test's cluster is not torn down;
+# `down --force` does it by hand); a record whose owner has ended is stale, and `up` clears it. Each
 # namespace has TCP's slow start after idle turned off: a ping-pong idles between messages, and with it on
 # every message after a pause starts again from a small window (measured 6x below a shaped rate).
 set -euo pipefail
@@ -40,12 +43,32 @@ shape() {  # NODE RATE_MBS [BURST]: both directions of the node's link
   shape_dev "$2" "$burst" "$node_if" "$(ns_of "$1")"
 }
 
+# The start time of process $1 (field 22 of /proc/<pid>/stat, after the name, which may hold spaces), or "".
+start_of() {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2> /dev/null) || return 0
+  stat=${stat##*) }
+  # shellcheck disable=SC2086 # the fields, one word each
+  set -- $stat
+  echo "${20}"
+}
+
+# The record's owner while it lives and is not the caller ($PPID): its pid; else nothing.
+other_owner() {
+  local pid start
+  [ -f "$made" ] || return 0
+  read -r pid start <<< "$(sed -n 's/^owner //p' "$made")"
+  [ -n "$pid" ] && [ "$pid" != "$PPID" ] && [ "$(start_of "$pid")" = "$start" ] && echo "$pid"
+  return 0
+}
+
 up() {
   local nodes=$1 rate=${2:-0} burst=${3:-}
   [[ $nodes =~ ^[0-9]+$ ]] && [ "$nodes" -ge 1 ] && [ "$nodes" -le 200 ] || { echo "cluster.sh: NODES must be 1..200, got '$nodes'" >&2; exit 2; }
   [[ $rate =~ ^[0-9]+$ ]] || { echo "cluster.sh: RATE_MBS must be a whole number of MB/s, got '$rate'" >&2; exit 2; }
   [ "$(id -u)" = 0 ] || { echo "cluster.sh: needs root (network namespaces)" >&2; exit 77; }
-  down
+  down  # the caller's own cluster, or a stale record's; another's live one is refused there
+  echo "owner $PPID $(start_of "$PPID")" > "$made"
   for ((i = 0; i < nodes; i++)); do
     if ip netns list 2> /dev/null | awk '{print $1}' | grep -qx "$(ns_of "node$i")"; then
       echo "cluster.sh: namespace $(ns_of "node$i") exists and is not this script's: not touched, not made" >&2
@@ -83,9 +106,17 @@ up() {
 
 down() {
   [ -f "$made" ] || return 0
-  local kind name
+  local kind name other
+  other=$(other_owner)
+  if [ -n "$other" ] && [ "${1:-}" != --force ]; then
+    echo "cluster.sh: the cluster in $made belongs to process $other, still running: not touched" \
+         "(cluster.sh down --force removes it)" >&2
+    exit 2
+  fi
   while read -r kind name; do
-    if [ "$kind" = netns ]; then
+    if [ "$kind" = owner ]; then
+      continue
+    elif [ "$kind" = netns ]; then
       # A rank left in the namespace would keep it: end them first.
       ip netns pids "$name" 2> /dev/null | xargs -r kill -9 2> /dev/null || true
       ip netns del "$name" 2> /dev/null || true
@@ -101,7 +132,7 @@ case "${1:-}" in
   shape) shape "$2" "$3" ${4:-} ;;
   cut) ip link set "$(veth_of "$2")" down ;;
   mend) ip link set "$(veth_of "$2")" up ;;
-  down) down ;;
+  down) down "${2:-}" ;;
   env)
     # For the launcher (MPICH's hydra): ranks reach each other only on the nodes' veths.
     echo "MPILAT_CLUSTER_LAUNCH='-launcher ssh -launcher-exec $here/tests/tools/fakessh -iface $bridge'"

@@ -19,6 +19,22 @@ struct lat_input_s {
   std::string bytes;
 };
 
+namespace {
+
+/// A caller's result is read only within its arrays: its counts in range and its host names ended
+/// (lat_write_latency_plots on a result whose nlevels was large read past level_us and crashed).
+void require_readable(const lat_pingpong_result &pp) {
+  if (pp.nlevels < 0 || pp.nlevels > LAT_MAX_LEVELS)
+    throw lat::ArgError(lat::got("pp->nlevels must be in 0.." + std::to_string(LAT_MAX_LEVELS), pp.nlevels));
+  if (pp.nchanges < 0 || pp.nchanges > LAT_MAX_CHANGES)
+    throw lat::ArgError(lat::got("pp->nchanges must be in 0.." + std::to_string(LAT_MAX_CHANGES), pp.nchanges));
+  for (const auto &[host, name] : {std::pair{pp.source_host, "pp->source_host"}, std::pair{pp.dest_host, "pp->dest_host"}})
+    if (std::memchr(host, '\0', LAT_HOSTNAME_LEN) == nullptr)
+      throw lat::ArgError(std::string(name) + " must end (a NUL) within its " + std::to_string(LAT_HOSTNAME_LEN) + " bytes");
+}
+
+}  // namespace
+
 extern "C" {
 
 int lat_impl_pingpong_stats(MPI_Comm comm, const lat_pingpong_options *opts, const lat_timer_result *timer,
@@ -54,6 +70,7 @@ int lat_impl_write_latency_files(const char *outdir, const char *command_line, d
                             const lat_pingpong_result *pp, lat_histogram pp_hist) {
   return lat::guard([&] {
     lat::require_nonnull(pp, "pp");
+    require_readable(*pp);
     if (!std::isfinite(program_seconds) || program_seconds < 0.0)
       throw lat::ArgError(lat::got("program_seconds must be a finite number >= 0", program_seconds));
     lat::LatencyReport r;
@@ -74,6 +91,7 @@ int lat_impl_write_latency_files(const char *outdir, const char *command_line, d
 int lat_impl_write_latency_plots(const char *outdir, const lat_pingpong_result *pp, lat_histogram pp_hist) {
   return lat::guard([&] {
     lat::require_nonnull(pp, "pp");
+    require_readable(*pp);
     const lat_histogram_s &h = lat::deref(pp_hist, "pp_hist");
     lat::write_latency_plots(outdir ? outdir : "", *pp, h.dist, h.chunks);
     return LAT_SUCCESS;

@@ -234,6 +234,20 @@ static void write_files_whole_or_not_at_all(void **state) {
   assert_int_equal(rmdir(dir), 0); /* nothing else was left behind: no temporary files */
   assert_int_equal(lat_write_latency_files("/tmp", "", 0.0, NULL, NULL, NULL, NULL), LAT_ERR_ARG);
   assert_int_equal(lat_write_latency_files("/tmp", "", -1.0, NULL, NULL, &p, NULL), LAT_ERR_ARG);
+  /* A caller's result is read within its arrays only (issue 45: a large nlevels crashed the plots' writer). */
+  p.nlevels = 1000;
+  assert_int_equal(lat_write_latency_plots("/tmp", &p, NULL), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "pp->nlevels must be in 0..4, got 1000");
+  assert_int_equal(lat_write_latency_files("/tmp", "", 0.0, NULL, NULL, &p, NULL), LAT_ERR_ARG);
+  p.nlevels = 0;
+  p.nchanges = -1;
+  assert_int_equal(lat_write_latency_files("/tmp", "", 0.0, NULL, NULL, &p, NULL), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "pp->nchanges must be in 0..8, got -1");
+  p.nchanges = 0;
+  memset(p.dest_host, 'x', sizeof p.dest_host);
+  assert_int_equal(lat_write_latency_plots("/tmp", &p, NULL), LAT_ERR_ARG);
+  assert_string_equal(lat_last_error_message(), "pp->dest_host must end (a NUL) within its 256 bytes");
+  p.dest_host[0] = '\0';
 }
 
 /* The npp study's files from given rows: the table, the CSV row per value, whole (no plot: render 0). */

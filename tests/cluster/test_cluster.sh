@@ -19,7 +19,11 @@ cluster="bash $project/scripts/cluster.sh"
 $mpiexec --version 2>&1 | grep -q HYDRA || { echo "skipped: the launcher is not MPICH's hydra"; exit 77; }
 
 cleanup() {
-  pkill -9 -f "$drivers/" 2> /dev/null
+  # Only what this test started (by id: its descendants; the ranks in its namespaces go with them in
+  # `cluster.sh down`), never others' runs of the same build.
+  local left
+  left=$(descendants $$)
+  [ -z "$left" ] || kill -9 $left 2> /dev/null
   $cluster down
   cd / && rm -rf "$work"
 }
@@ -27,6 +31,13 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 $cluster up 2 || { echo "FAIL: cluster.sh up"; exit 1; }
+# Another process (another user's test, a second session) cannot tear this cluster down: its `up` and `down`
+# are refused while this test lives, and the nodes stay (issue 45: `up` used to remove whatever was recorded).
+bash -c "$cluster up 2; exit \$?" > other_up.err 2>&1  # a process of its own (no exec: the caller is not this test)
+[ $? = 2 ] && grep -q "belongs to process $$, still running: not touched" other_up.err && ok \
+  || bad "another process's cluster.sh up: $(cat other_up.err)"
+bash -c "$cluster down; exit \$?" > other_down.err 2>&1
+[ $? = 2 ] && ip netns list | grep -q '^mpi_node1\b' && ok || bad "another process's cluster.sh down: $(cat other_down.err)"
 eval "$($cluster env)"
 launch=($MPILAT_CLUSTER_LAUNCH)
 # run NAME SECONDS HOSTS NP PROGRAM ARGS...: the program across the nodes, in directory NAME, its status in $rc.

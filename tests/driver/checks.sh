@@ -18,11 +18,24 @@ json_fields() {
   python3 "$here/check_json_fields.py" "$here/../../spec/json.toml" "$@" > json_fields.out 2>&1 && ok \
     || bad "fields mpilat-compare reads: $(cat json_fields.out)"
 }
-# slurm_stop PROGRAM PATTERN: stops the processes named PROGRAM whose command line holds PATTERN as Slurm's
-# slurmstepd stops a job's tasks (time limit, scancel): SIGTERM, then SIGCONT and SIGTERM 10 ms later.
+# descendants PID: every process below PID (its children, theirs, ...), by id: what a test may signal (issue
+# 45: a test ends only processes it started, never others' by a name or a pattern).
+descendants() {
+  local child
+  for child in $(pgrep -P "$1"); do
+    [ "$child" = "$BASHPID" ] && continue  # the subshell asking (a command substitution), and its pgrep
+    echo "$child"
+    descendants "$child"
+  done
+}
+# slurm_stop PROGRAM PATTERN: stops the processes named PROGRAM whose command line holds PATTERN, among this
+# test's own (descendants of $$), as Slurm's slurmstepd stops a job's tasks (time limit, scancel): SIGTERM,
+# then SIGCONT and SIGTERM 10 ms later.
 slurm_stop() {
   local p ranks
-  ranks=$(for p in $(pgrep -f -- "$2"); do [ "$(cat /proc/$p/comm 2> /dev/null)" = "$1" ] && echo "$p"; done)
+  ranks=$(for p in $(descendants $$); do
+    [ "$(cat /proc/$p/comm 2> /dev/null)" = "$1" ] && tr '\0' ' ' < /proc/$p/cmdline 2> /dev/null | grep -q -- "$2" && echo "$p"
+  done)
   for p in $ranks; do kill -TERM "$p"; done
   sleep 0.01
   for p in $ranks; do kill -CONT "$p"; kill -TERM "$p"; done

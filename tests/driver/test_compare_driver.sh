@@ -224,6 +224,7 @@ expect_refusal "word.json: mpilat-latency lacks what it should hold (a field of 
 bad_table fraction_count.json '[[0.2, 10], [0.3, 1.5]]'
 expect_refusal "fraction_count.json: mpilat-latency lacks what it should hold (a field of the wrong type" fraction_count.json -- a1.json
 expect_refusal 'no files after "--"' a1.json --
+expect_refusal 'no files after "--vs" (group B)' a1.json a2.json --vs  # was taken for one group (issue 45)
 expect_refusal "confidence must be in (0, 1), got 1" a1.json --confidence 1
 expect_refusal "The following argument was not expected: --seed" a1.json --seed 3  # the bootstrap's options are gone with it (API 8)
 

@@ -151,6 +151,11 @@ sed 's/nid00671/nid\x1b[31m,71/g' good.dat > escape.dat
 expect_read dat escape.dat
 grep -q $'\x1b' out/escape.csv && bad "mmpi2mat: a raw escape byte in the CSV" || ok
 grep -qF '"nid\x1b[31m,71"' out/escape.csv && ok || bad "mmpi2mat: the host name not shown quoted: $(sed -n 2,4p out/escape.csv | cat -v)"
+# The same in the log's "# Testing Hostname:", which mmpi2mat prints: shown as \x1b, never raw on the terminal.
+sed '1s/.*/# Testing Hostname: login\x1b]0;owned\x07one/' good.dat > testing_escape.dat
+expect_read dat testing_escape.dat
+grep -q $'\x1b' out.txt && bad "mmpi2mat: a raw escape byte of '# Testing Hostname:' on the terminal" || ok
+grep -qF '(login\x1b]0;owned\x07one)' out.txt && ok || bad "mmpi2mat: the testing host not shown: $(cat -v out.txt)"
 
 # A launch that gives one rank a bad value (a wrapper script giving ranks different options, MPMD): every
 # rank refuses, the refused rank names its value, rank 0 says the ranks differ, nothing is measured or
@@ -184,5 +189,16 @@ assert j['run']['command_line'].endswith('--outdir caf\\\\xE9'), j['run']['comma
 run_in sweep_latin1 2 mpptest -size 0 64 32 -reps 3 -n_stable 0 -noplot -noprogress -outbase "$latin1"
 [ "$rc" = 0 ] && python3 -c "import json, sys; json.load(open(sys.argv[1]))" "sweep_latin1/$latin1.json" \
   && ok || bad "mpptest -outbase with a Latin-1 byte: exit $rc ($(tail -c 300 err.txt))"
+
+# The other MPI's launcher (Open MPI's mpirun for this MPICH build): every process is an MPI job of one, and the
+# refusal says which launcher to use (before: "run it with mpiexec -n 2", which the user had done).
+if $mpiexec --version 2>&1 | grep -q HYDRA && command -v mpiexec.openmpi > /dev/null; then
+  for name in latency mpptest; do
+    (cd "$work" && timeout -s KILL 60 mpiexec.openmpi --allow-run-as-root --oversubscribe -n 2 "$bin/$name" --noplot \
+       < /dev/null > out.txt 2> err.txt)
+    grep -q "$name: Open MPI's mpirun started 2 processes but MPI sees 1 in this one: this program is built with MPICH; launch it with MPICH's mpiexec" \
+      "$work/err.txt" && ok || bad "$name under Open MPI's mpirun: $(tail -c 300 "$work/err.txt")"
+  done
+fi
 
 finish_checks "driver_hostile"

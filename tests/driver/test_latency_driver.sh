@@ -262,6 +262,17 @@ expect_error "--cut_coef expects a number, got \"two\"" 2 --cut_coef two
 expect_error "cannot read the namelist file" 2 --input /nonexistent/params.nml
 printf '&latency ntrial=many /\n' > broken.nml
 expect_error "has no valid &latency group" 2 --input broken.nml
+# A key given twice is refused however it is written: its '=' on the next line, or after another group whose
+# name begins with "latency" (both slipped past the rule; gfortran takes the last value silently).
+printf '&latency ntrial=300,\n ntrial\n= 400 /\n' > split.nml
+expect_error 'the namelist file "split.nml" gives ntrial twice (lines 1 and 2)' 2 --input split.nml
+printf '&latencyx ntrial=5 /\n&latency ntrial=300, ntrial=400 /\n' > other_group.nml
+expect_error 'the namelist file "other_group.nml" gives ntrial twice (lines 2 and 2)' 2 --input other_group.nml
+# A path that ends in a blank: Fortran's strings would drop it and write into another directory.
+timeout 60 $mpiexec -n 2 "$latency" --quick --outdir 'res ' > bad.out 2> bad.err
+rc=$?
+[ "$rc" = 2 ] && grep -qF -- "--outdir 'res ': a path that ends in a blank cannot be kept" bad.err && [ ! -e res ] && [ ! -e 'res ' ] \
+  && ok || bad "--outdir 'res ': exit $rc, $(ls -d res* 2>&1) ($(cat bad.err))"
 # The namelist file swapped for a FIFO right after its check (swap_after_stat, every time; issue 45: 5 of 100
 # runs hung in gfortran's open): what was opened is read, through a private copy, so the swap is refused.
 printf '&latency n = 100 /\n' > swapped.nml

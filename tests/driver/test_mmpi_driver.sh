@@ -206,9 +206,19 @@ job=$!
 sleep 3
 # To the ranks, as a batch system's time limit does (MPICH's mpiexec, signalled itself, exits 0 whatever
 # the ranks return).
-# As Slurm sends it: SIGTERM, then SIGCONT and SIGTERM 10 ms later; one request to stop.
+# As Slurm sends it: SIGTERM, then SIGCONT and SIGTERM 10 ms later; one request to stop. A process of the same
+# name and command line that this test did not start (another user's run; here sleep named mmpi, its command
+# line holding the pattern, parented elsewhere) is not touched: the test signals its own processes only.
+mkdir decoy && cp "$(command -v sleep)" decoy/mmpi
+(setsid bash -c 'exec -a "mmpi --repeats 100000000 decoy" "$0" 30' "$PWD/decoy/mmpi" < /dev/null > /dev/null 2>&1 &)
+sleep 0.2
+decoy=$(pgrep -f -- "^mmpi --repeats 100000000 decoy 30$")
 slurm_stop mmpi "--repeats 100000000"
 wait $job; rc=$?
+# Alive, not a zombie (an orphan's parent may reap it late).
+[ -n "$decoy" ] && [ "$(awk '/^State:/ {print $2}' "/proc/$decoy/status" 2> /dev/null)" = S ] && ok \
+  || bad "slurm_stop signalled a process this test did not start"
+[ -n "$decoy" ] && kill "$decoy"  # by its id
 [ "$rc" = 3 ] && ok || bad "SIGTERM: exit $rc, not 3 ($(cat stop.err))"
 grep -q '^# PARTIAL' stopped/ammpi_2_64_100000000.dat && ok || bad "log not marked partial"
 python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['run']['partial'] and 0 < j['matrices']['count'][0][1] < 100000000" \
