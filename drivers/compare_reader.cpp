@@ -223,6 +223,9 @@ void read_latency(Launch &l, const json &j, const Tables &tables) {
   auto t = std::make_shared<Trials>();
   if (has(j, f::frequencies)) read_frequencies(l, table_at(tables, f::frequencies), "mpilat-latency frequencies", t->values, t->counts);
   if (t->values.empty()) {
+    // A run stopped before its first timing trial (partial, its statistics null: "statistics of nothing").
+    if (at(j, f::median_us).is_null())
+      throw BadInput(l.path + ": a partial latency run that measured no timing trial: nothing to compare (leave it out)");
     add(l, "latency median (us)", true, at(j, f::median_us).get<double>());
     if (has(j, f::p99_us)) add(l, "latency p99 (us)", true, number_or_nan(at(j, f::p99_us)));
     return;
@@ -237,6 +240,7 @@ void read_sweep(Launch &l, const json &j) {
   l.noted["timer"] = text_of(at(j, f::timer_name));
   for (const json &p : at(j, f::points)) {
     const int64_t bytes = whole(at(p, f::point_bytes), "a point's bytes");
+    if (at(p, f::point_min_us).is_null()) continue;  // a point a stopped run never reached: no sample, no figure
     auto t = std::make_shared<Trials>();
     if (has(p, f::point_samples_us)) t->values = at(p, f::point_samples_us).get<std::vector<double>>();
     std::sort(t->values.begin(), t->values.end());
@@ -402,8 +406,10 @@ Launch read_launch_text(const std::string &text, const std::string &path) {
                                                    : "a field it cannot read";
     throw BadInput(path + ": " + l.kind + " lacks what it should hold (" + what + ")");
   }
-  if (has(j, common::partial) && at(j, common::partial).is_boolean() && at(j, common::partial).get<bool>())
-    l.noted["partial"] = "yes";
+  const bool partial = has(j, common::partial) && at(j, common::partial).is_boolean() && at(j, common::partial).get<bool>();
+  if (partial) l.noted["partial"] = "yes";
+  if (partial && l.quantities.empty())  // the points a stopped run never reached are skipped above
+    throw BadInput(path + ": a partial " + l.kind + " run stopped before its first measured value: nothing to compare (leave it out)");
   return l;
 }
 

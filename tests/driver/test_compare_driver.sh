@@ -223,6 +223,35 @@ bad_table word.json '[[0.2, 10], "x", [0.3, 1]]'
 expect_refusal "word.json: mpilat-latency lacks what it should hold (a field of the wrong type" word.json -- a1.json
 bad_table fraction_count.json '[[0.2, 10], [0.3, 1.5]]'
 expect_refusal "fraction_count.json: mpilat-latency lacks what it should hold (a field of the wrong type" fraction_count.json -- a1.json
+# The project's own partial latency file: stopped before its first timing trial (its statistics null) it is
+# refused saying so (it was "a field of the wrong type"); stopped after some trials it is compared.
+python3 -c "
+import json; j = json.load(open('a1.json')); j['run']['partial'] = True; json.dump(j, open('partial_some.json', 'w'))
+j['pingpong'].pop('frequencies', None); j['pingpong']['all']['median_us'] = None
+json.dump(j, open('partial_none.json', 'w'))"
+expect_refusal "partial_none.json: a partial latency run that measured no timing trial: nothing to compare (leave it out)" partial_none.json -- a1.json
+"$compare" partial_some.json -- a2.json --noplot --outdir partial_out > partial.out 2> partial.err && ok \
+  || bad "a partial latency run with trials: $(tail -2 partial.err)"
+# A partial mpptest file: the points it never reached (null, "statistics of nothing") are left out, not a
+# "field of the wrong type"; with no point reached it is refused like the latency file above.
+python3 - "$(dirname "$0")/../fuzz/corpus/compare_json/sweep.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j['run']['partial'] = True
+for p in j['points'][1:]:
+    p['min_us'] = p['median_us'] = None
+    p.pop('samples_us', None)
+json.dump(j, open('sweep_partial1.json', 'w'))
+json.dump(j, open('sweep_partial2.json', 'w'))
+for p in j['points']:
+    p['min_us'] = p['median_us'] = None
+    p.pop('samples_us', None)
+json.dump(j, open('sweep_nothing.json', 'w'))
+PY
+"$compare" sweep_partial1.json -- sweep_partial2.json --noplot --outdir sweep_out > sweep.out 2> sweep.err \
+  && grep -q '^median (us) at 0 B' sweep.out && ! grep -q 'at 8 B\|at 64 B' sweep.out && ok \
+  || bad "a partial mpptest file: $(tail -3 sweep.err) $(head -3 sweep.out)"
+expect_refusal "sweep_nothing.json: a partial mpilat-sweep run stopped before its first measured value: nothing to compare" sweep_nothing.json -- sweep_partial1.json
 expect_refusal 'no files after "--"' a1.json --
 expect_refusal 'no files after "--vs" (group B)' a1.json a2.json --vs  # was taken for one group (issue 45)
 expect_refusal "confidence must be in (0, 1), got 1" a1.json --confidence 1
