@@ -30,7 +30,7 @@ std::string gnuplot_quoted(const std::string &value) {
 }
 
 void run_gnuplot(const std::string &script, const std::vector<std::pair<std::string, std::string>> &strings,
-                 const std::string &output) {
+                 const std::string &output, const std::string &shown) {
   std::string assignments;
   for (const auto &s : strings) assignments += s.first + "=" + gnuplot_quoted(s.second) + "; ";
   std::vector<std::string> args = {"gnuplot", "-e", assignments, script};
@@ -86,9 +86,15 @@ void run_gnuplot(const std::string &script, const std::vector<std::pair<std::str
                   std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")" +
                   (said.empty() ? std::string() : ": " + said));
   }
+  // Drawn, but without its text: gnuplot goes on when fontconfig cannot load (no fonts on a node, or no file
+  // descriptor left: `ulimit -n 5`), and a heat map without its labels and scale was published silently.
+  for (const char *no_fonts : {"Fontconfig error", "Could not find/open font"})
+    if (const size_t at = said.find(no_fonts); at != std::string::npos)
+      throw IoError("gnuplot drew " + shown + " without its fonts, its text missing (" +
+                    said.substr(at, said.find('\n', at) == std::string::npos ? std::string::npos : said.find('\n', at) - at) + ")");
   struct stat st;
   if (stat(output.c_str(), &st) != 0 || st.st_size == 0)
-    throw IoError("gnuplot wrote no plot into " + output);
+    throw IoError("gnuplot wrote no plot into " + shown);
   // Whole, not just begun: gnuplot's SVG terminal ignores write errors, and on a full disk a truncated picture
   // was published with exit 0. A PNG ends with its IEND chunk, an SVG with </svg>.
   std::string tail;
@@ -100,7 +106,7 @@ void run_gnuplot(const std::string &script, const std::vector<std::pair<std::str
   const bool png = output.size() > 4 && output.compare(output.size() - 4, 4, ".png") == 0;
   const bool whole = png ? tail.size() >= 12 && tail.compare(tail.size() - 12, 8, std::string("\0\0\0\0IEND", 8)) == 0
                          : tail.find("</svg>") != std::string::npos;
-  if (!whole) throw IoError("gnuplot left " + output + " unfinished (a full disk?): its end is missing");
+  if (!whole) throw IoError("gnuplot left " + shown + " unfinished (a full disk?): its end is missing");
 }
 
 std::string gnuplot_figure_head(const std::string &file, int width, int height, const std::string &script_ext) {
@@ -126,7 +132,7 @@ MakeFromStaged render_plots(const std::vector<Plot> &plots, const std::vector<st
         std::vector<std::pair<std::string, std::string>> strings = {{"outfile", made.back().second},
                                                                     {"format", format}};
         for (const auto &d : data) strings.emplace_back(d.first, staged.at(d.second));
-        run_gnuplot(staged.at(plot.script), strings, made.back().second);
+        run_gnuplot(staged.at(plot.script), strings, made.back().second, path);
       }
     } catch (...) {
       for (const auto &m : made) std::remove(m.second.c_str());

@@ -10,9 +10,10 @@
 namespace lat {
 
 /// Runs `gnuplot -e "name='value'; ..." script`, its standard output discarded. Throws UnsupportedError
-/// when gnuplot cannot be started, IoError when it fails or output is not a non-empty file afterwards.
+/// when gnuplot cannot be started, IoError when it fails, drew without its fonts, or output is not a whole
+/// picture afterwards; the messages name the picture as `shown` (its final name; output may be a temporary).
 void run_gnuplot(const std::string &script, const std::vector<std::pair<std::string, std::string>> &strings,
-                 const std::string &output);
+                 const std::string &output, const std::string &shown);
 
 /// A plot to draw: its path, and the staged file number of the gnuplot script that draws it.
 struct Plot {

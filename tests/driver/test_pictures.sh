@@ -13,7 +13,8 @@
 #   5. and 6. below: a disk that fills while drawing, and a set whose rename is refused half-way (root only);
 #   6b. another user's file in a sticky directory (root only: run as nobody): refused before measuring; 6c.
 #       nobody with CAP_FOWNER replaces it, root without CAP_FOWNER is refused;
-#   7. a reader that closes the pipe at once: the files whole all the same; 8. the umask honoured.
+#   7. a reader that closes the pipe at once: the files whole all the same; 8. the umask honoured; 9. fonts
+#      gnuplot cannot load: the picture not published, named.
 set -u
 bin=$1 mpiexec=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -200,5 +201,15 @@ mkdir masked
 ( umask 027; $mpiexec -n 2 "$bin/mpptest" ${args[mpptest]} -outdir masked > masked.log 2>&1 ) || bad "umask: mpptest ($(tail -c 300 masked.log))"
 modes=$(stat -c %a masked/* | sort -u | tr '\n' ' ')
 [ "$modes" = "640 " ] && [ -s masked/mppout.png ] && ok || bad "umask 027: modes $modes ($(ls masked | tr '\n' ' '))"
+# 9. Fonts gnuplot cannot load (no fonts on a node; here no file descriptor left for them: ulimit -n 5): the
+#    picture would be drawn without its text. Not published: the data are kept, the warning names the
+#    picture, exit 1. Before, a heat map without labels or scale was published with exit 0.
+printf '# Testing Hostname: n0\n# Processors: 2 MsgLen 64 Repeats: 10\nn0 000 n0 000 0.00 0.00\nn0 000 n1 001 1.50 0.10\nn1 001 n1 001 0.00 0.00\n' > fonts.dat
+( ulimit -n 5; exec "$bin/mmpi2mat" fonts.dat --outdir fonts > fonts.log 2>&1 )
+status=$?
+[ "$status" = 1 ] && grep -q "gnuplot drew fonts/fonts_heatmap.png without its fonts, its text missing" fonts.log && ok \
+  || bad "no fonts: mmpi2mat exit $status ($(tail -c 300 fonts.log))"
+[ -s fonts/fonts.csv ] && [ -s fonts/fonts_heatmap.gp ] && [ ! -e fonts/fonts_heatmap.png ] && [ ! -e fonts/fonts_heatmap.svg ] \
+  && ! ls -A fonts | grep -q '^\.mpilat-' && ok || bad "no fonts: files $(ls -A fonts | tr '\n' ' ')"
 
 finish_checks driver_pictures
