@@ -202,4 +202,10 @@ if [ -e cut/latency.summary.output ]; then
 fi
 ls -a cut | grep -q '^\.mpilat-' && bad "link cut: temporary files left" || ok
 
+# `down --force` from another process removes the cluster all the same (by hand, for a cluster whose owner is
+# stuck): the namespaces, the bridge and the record go.
+bash -c "$cluster down --force; exit \$?" > forced.err 2>&1
+[ $? = 0 ] && ! ip netns list | grep -q '^mpi_node[01]\b' && ! ip link show mlcbr0 > /dev/null 2>&1 \
+  && [ ! -e /run/mpilat-cluster ] && ok || bad "cluster.sh down --force from another process: $(cat forced.err)"
+
 finish_checks cluster
