@@ -25,7 +25,6 @@
 #include "common/harness.hpp"
 #include "common/memory.hpp"
 #include "common/placement.hpp"
-#include "common/stop.hpp"
 #include "common/waits.hpp"
 #include "common/run_context.hpp"
 #include "sweep/engine.hpp"
@@ -83,6 +82,8 @@ struct Run {
     if (yield) barrier_before_timing(comm, true, waiting(phase), listener);
     else check_mpi(watched_call([&] { return MPI_Barrier(comm); }), "MPI_Barrier");
   }
+  /// The run context's agreement between chunks: a stop asked on any rank, and n words by maximum.
+  bool agree_chunk(double *words, int n, const char *phase) const { return context->agree_chunk(words, n, 0.0, phase); }
   /// An allreduce of doubles outside the timed calls.
   void allreduce(double *v, int n, MPI_Op op, const char *phase) const {
     MPI_Request req;
@@ -162,10 +163,12 @@ SyncState synchronise(const Clock &clock, const Run &run, const lat_collective_o
 }
 
 /// Sizes by the size-sweep engine (Gropp & Lusk 3.2): the root runs it on one operation in barrier mode,
-/// every rank takes part in each sample the root asks for; the root's sizes are then every rank's.
+/// every rank takes part in each sample the root asks for; the root's sizes are then every rank's. The stop
+/// is agreed with each sample's slowest time: a stop asked on any rank ends the sizing on every rank there.
 template <class Clock>
 std::vector<int64_t> sizes_by_engine(const Clock &clock, const Run &run, const lat_collective_options &o,
                                      const std::vector<int64_t> &start, int op, CollBuffers &bufs) {
+  bool stopped = false;
   auto sample = [&](int64_t bytes) {
     run.barrier("phase 'sizes': the barrier before a call");
     double t1 = 0.0, t = 0.0;
@@ -176,7 +179,7 @@ std::vector<int64_t> sizes_by_engine(const Clock &clock, const Run &run, const l
       return code;
     });
     check_mpi(rc, coll_op_name(op));
-    run.allreduce(&t, 1, MPI_MAX, "phase 'sizes': the largest local time");
+    stopped = run.agree_chunk(&t, 1, "phase 'sizes': the largest local time");
     return t * 1e6;
   };
   std::vector<char> bytes;
@@ -199,12 +202,15 @@ std::vector<int64_t> sizes_by_engine(const Clock &clock, const Run &run, const l
           return sample(size);
         },
         [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); },
-        [] { return stop_requested(); });
-    double done = -1.0;
-    bcast_yielding(&done, 1, MPI_DOUBLE, 0, run.comm, run.waiting("phase 'sizes'"), run.listener);
+        [&] { return stopped; });
+    // The end said to the others, unless a stop agreed has ended their loop already.
+    if (!stopped) {
+      double done = -1.0;
+      bcast_yielding(&done, 1, MPI_DOUBLE, 0, run.comm, run.waiting("phase 'sizes'"), run.listener);
+    }
     for (const SizePoint &p : out.points) put_bytes(bytes, p.size);
   } else {
-    for (;;) {
+    while (!stopped) {
       double cmd = 0.0;
       bcast_yielding(&cmd, 1, MPI_DOUBLE, 0, run.comm, run.waiting("phase 'sizes': the root's next size"), run.listener);
       if (cmd < 0.0) break;
@@ -304,10 +310,9 @@ class Rounds {
   }
 
  private:
-  /// The round's control on every rank: [a stop anywhere, rank 0's word on a new synchronisation, rank 0's
-  /// start, rank 0's word on a check of the clocks, the root's word on --precision].
+  /// The round's control on every rank, agreed between rounds: [a stop anywhere, rank 0's word on a new
+  /// synchronisation, rank 0's start, rank 0's word on a check of the clocks, the root's word on --precision].
   void control(double ctl[5]) {
-    ctl[0] = stop_requested() ? 1.0 : 0.0;
     ctl[1] = 0.0;
     ctl[2] = -HUGE_VAL;
     ctl[3] = 0.0;
@@ -319,7 +324,7 @@ class Rounds {
       ctl[2] = sync_.sync.to_root.to_reference(clock_.now()) + lead_;
       ctl[3] = clock_.now() - sync_.checked_s > kCheckEveryS ? 1.0 : 0.0;
     }
-    run_.allreduce(ctl, 5, MPI_MAX, "phase 'rounds': the round's control");
+    ctl[0] = run_.agree_chunk(&ctl[1], 4, "phase 'rounds': the round's control") ? 1.0 : 0.0;
   }
 
   void resynchronise() {

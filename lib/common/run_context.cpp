@@ -1,5 +1,7 @@
 #include "common/run_context.hpp"
 
+#include <stdexcept>
+
 #include "common/error.hpp"
 #include "common/placement.hpp"
 #include "common/stop.hpp"
@@ -70,14 +72,20 @@ void RunContext::watch_peer(int peer) {
 
 void RunContext::wait(MPI_Request &req, const Waiting &w) const { wait_as(yield_, req, w, listener_); }
 
-bool RunContext::stop_agreed(double extra_s, const char *what) {
-  int stop = stop_requested() ? 1 : 0;
+bool RunContext::agree_chunk(double *words, int n, double extra_s, const char *what) {
+  // At most a handful of words: the stop first, then the words, in one message.
+  constexpr int kMostWords = 7;
+  if (n < 0 || n > kMostWords) throw std::logic_error("agree_chunk: up to 7 words");
+  double all[kMostWords + 1];
+  all[0] = stop_requested() ? 1.0 : 0.0;
+  for (int k = 0; k < n; ++k) all[k + 1] = words[k];
   MPI_Request req;
-  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, comm_, &req), "MPI_Iallreduce");
+  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, all, n + 1, MPI_DOUBLE, MPI_MAX, comm_, &req), "MPI_Iallreduce");
   Waiting w = waiting(what);
   if (w.timeout_s > 0.0) w.timeout_s += extra_s;
-  wait_as(yield_, req, w, listener_);
-  return stop != 0;
+  wait_as(yield_ || extra_s > 0.0, req, w, listener_);
+  for (int k = 0; k < n; ++k) words[k] = all[k + 1];
+  return all[0] != 0.0;
 }
 
 void RunContext::meet(const char *what) { barrier_before_timing(comm_, yield_, waiting(what), listener_); }

@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -77,11 +78,20 @@ class RunContext {
   decltype(auto) with_clock(F &&f) const {
     return lat::with_clock(settings_.timer, std::forward<F>(f));
   }
-  /// Between chunks, on every rank: whether a stop was asked on any rank (one MPI_Iallreduce, waited for in the
-  /// run's wait mode, within the timeout and extra_s: the first one may wait while the leader calibrates).
-  /// Never inside a timed region.
+  /// A word no rank has to say in agree_chunk: the maximum over the ranks is then the others'.
+  static constexpr double kNoWord = -HUGE_VAL;
+  /// The one agreement between chunks, on every rank: whether a stop was asked on any rank, and in the same
+  /// exchange (one MPI_Iallreduce) `n` words combined over the ranks by maximum: the leader's word for the
+  /// next chunk (its count, its end) where the others put kNoWord, or each rank's time of the chunk just
+  /// done, of which the slowest is kept. Waited for in the run's wait mode within the timeout; extra_s > 0
+  /// (the first agreement, while the leader calibrates its timer) adds that much and yields, as there is no
+  /// timed region to spoil and the processor may be shared. Never inside a timed region.
   /// what: the wait's words in a timeout's message.
-  bool stop_agreed(double extra_s = 0.0, const char *what = "the stop agreed between chunks");
+  bool agree_chunk(double *words, int n, double extra_s = 0.0, const char *what = "the stop agreed between chunks");
+  /// agree_chunk with no words: the stop alone.
+  bool stop_agreed(double extra_s = 0.0, const char *what = "the stop agreed between chunks") {
+    return agree_chunk(nullptr, 0, extra_s, what);
+  }
   /// The ranks meet before a timed region: every rank awake before any reads its clock
   /// (barrier_before_timing in the run's wait mode). what: the wait's words in a timeout's message.
   void meet(const char *what = "the meeting before a timed region");

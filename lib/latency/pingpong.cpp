@@ -21,7 +21,6 @@
 #include "common/failure_notes.hpp"
 #include "common/waits.hpp"
 #include "common/error.hpp"
-#include "common/stop.hpp"
 #include "common/placement.hpp"
 #include "common/run_levels.hpp"
 
@@ -30,11 +29,11 @@ namespace lat {
 
 namespace {
 
-enum Tag { kTagPing = 1, kTagHandshake = 2, kTagControl = 3, kTagName = 4, kTagReady = 5 };
+enum Tag { kTagPing = 1, kTagHandshake = 2, kTagName = 4 };
 constexpr int kSourceInPair = 0, kDestInPair = 1;
 
-// A chunk of trials runs between two control messages from source to dest: the stop check, the
-// progress line and npp travel there, never inside a timed loop. A chunk lasts ~0.25 s of wall clock
+// A chunk of trials runs between two agreements of the pair (the run context's agree_chunk): the stop asked
+// on either rank, the chunk's count, npp and the watchdog's limit travel there, never inside a timed loop. A chunk lasts ~0.25 s of wall clock
 // whatever its count (longer in long runs, see chunk_target_s): source reads the clock between trials and
 // tells dest in the pair's per-trial synchronisation whether another trial follows. Each chunk's count,
 // minimum, median, p90, p99, mean, maximum and trials per second are kept: the run over time.
@@ -52,21 +51,31 @@ struct Pair {
   std::vector<double> buffer;     // at least one double, for the hand-shake
   int count = 0;
   MPI_Datatype type = MPI_DOUBLE;
-  bool have_ready = false;        // source: dest's ready note received and not yet answered
-  bool dest_stopped = false;      // source: dest asked to stop (a signal reached it)
+  bool ended = false;             // source: dest has left answer_trials (a stop agreed, or a chunk of 0)
 
   Waiting waiting(const char *phase, double extra_s = 0.0) const { return run->waiting(phase, extra_s); }
 };
 
-/// Source: takes dest's "ready" note for the next chunk, which carries dest's stop request.
-void await_ready(Pair &p, double extra_s = 0.0) {
-  if (p.have_ready) return;
-  int dest_stop = 0;
-  MPI_Request req;
-  check_mpi(MPI_Irecv(&dest_stop, 1, MPI_INT, kDestInPair, kTagReady, p.comm, &req), "MPI_Irecv (ready)");
-  wait_spinning(req, p.waiting("phase 'trials': dest's ready note between chunks", extra_s));
-  p.have_ready = true;
-  p.dest_stopped = p.dest_stopped || dest_stop != 0;
+/// What source says of the next chunk: at most `most` trials (0: no more chunks) of npp ping-pongs each,
+/// under a watchdog whose limit in a timed loop is limit_us.
+struct ChunkControl {
+  int64_t most = 0, npp = 0, limit_us = 0;
+};
+
+/// Source, and dest with nothing to say: the next chunk's control agreed between the two, and whether a stop
+/// was asked on either (the run context's one agreement between chunks; counts and microseconds travel
+/// exactly as doubles). first_extra_s: dest's first wait spans source's timer calibration.
+bool agree_next_chunk(Pair &p, ChunkControl &c, bool source, double first_extra_s = 0.0) {
+  constexpr double kNo = RunContext::kNoWord;
+  double words[3] = {kNo, kNo, kNo};
+  if (source)
+    words[0] = static_cast<double>(c.most), words[1] = static_cast<double>(c.npp), words[2] = static_cast<double>(c.limit_us);
+  const bool stop = p.run->agree_chunk(words, 3, first_extra_s,
+                                       source ? "phase 'trials': dest's agreement between chunks"
+                                              : "phase 'trials': source's control between chunks");
+  c = {std::llround(words[0]), std::llround(words[1]), std::llround(words[2])};
+  if (stop || c.most == 0) p.ended = true;
+  return stop;
 }
 
 /// A chunk as measured, in the clock's ticks (converted to one-way us by the caller).
@@ -128,20 +137,15 @@ double loop_timeout_s(double timeout_s, int64_t npp, double median_ppt_us) {
 
 /// Source: one chunk of s's trials, each after the pair's synchronisation and the hand-shake, their t2 - t1
 /// tallied in the clock's ticks, until target_s of wall clock has passed (read between trials, never between
-/// t1 and t2) or the series has its trials. The caller has taken dest's ready note and checked for a stop.
-/// loop_timeout_s travels to dest with the chunk, for its watchdog. On a timeout the TimeoutError leaves s
-/// holding the trials done.
+/// t1 and t2) or `most` trials are done. The caller has agreed the chunk with dest (agree_next_chunk). On a
+/// timeout the TimeoutError leaves s holding the trials done.
 template <class Clock>
-void time_chunk(const Clock &clock, Pair &p, Series &s, double loop_timeout, int64_t &trial_id,
+void time_chunk(const Clock &clock, Pair &p, Series &s, int64_t most, int64_t &trial_id,
                 std::chrono::steady_clock::time_point run_start, double target_s) {
   void *buf = p.buffer.data();
   const double unit = clock.unit();
   const Waiting sync_wait = p.waiting("phase 'trials': the pair barrier before a trial");
   const Waiting handshake_wait = p.waiting("phase 'trials': the hand-shake before a trial");
-  const int64_t most = s.target_extra ? kMaxChunk : std::min(kMaxChunk, s.target - s.done);
-  int64_t control[3] = {most, s.npp, static_cast<int64_t>(std::llround(loop_timeout * 1e6))};
-  check_mpi(MPI_Send(control, 3, MPI_INT64_T, kDestInPair, kTagControl, p.comm), "MPI_Send (control)");
-  p.have_ready = false;
   const int64_t npp = s.npp;
   const auto start = std::chrono::steady_clock::now();
   const auto until = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(target_s));
@@ -217,15 +221,16 @@ SeriesEnd time_series(const Clock &clock, Pair &p, std::vector<Series *> series,
         p.run->progress_finish(done_of(), total);
         return SeriesEnd::kDeadline;
       }
-      await_ready(p);
-      if (stop_requested() || p.dest_stopped) {
+      if (s->done >= s->target) s->target_extra = true;  // done: its turn goes on, the trials are extra
+      ChunkControl c{s->target_extra ? kMaxChunk : std::min(kMaxChunk, s->target - s->done), s->npp,
+                     std::llround(loop_timeout * 1e6)};
+      if (agree_next_chunk(p, c, true)) {
         p.run->progress_finish(done_of(), total);
         return SeriesEnd::kStopped;
       }
-      if (s->done >= s->target) s->target_extra = true;  // done: its turn goes on, the trials are extra
       double target = chunk_target_s(so_far);
       if (deadline_s > 0.0) target = std::min(target, deadline_s - so_far);
-      time_chunk(clock, p, *s, loop_timeout, trial_id, run_start, target);
+      time_chunk(clock, p, *s, c.most, trial_id, run_start, target);
     }
     p.run->progress(done_of(), total);
     if (precise && precise()) {
@@ -235,35 +240,27 @@ SeriesEnd time_series(const Clock &clock, Pair &p, std::vector<Series *> series,
   }
 }
 
-/// Dest: answers chunks of trials until source sends a chunk of 0; a chunk ends when source's word in the
-/// per-trial barrier says so (at most `next` trials). Before each chunk it sends a ready
-/// note with its own stop request, then waits for the control message, spinning: the first trial of a
-/// chunk must find dest as awake as the others (docs/method.md, "Between chunks"). first_extra_s allows for
-/// source's timer calibration before the first chunk.
+/// Dest: answers chunks of trials until a stop is agreed or source says a chunk of 0; a chunk ends when
+/// source's word in the per-trial barrier says so (at most its count). Between chunks it waits in the pair's
+/// agreement spinning (the run's wait mode): the first trial of a chunk must find dest as awake as the others
+/// (a dest that slept there made it 1.4-2.1 times the chunk's median, 1.02-1.28 spinning; docs/method.md,
+/// "Between chunks"). Only the first wait, which spans source's timer calibration (first_extra_s), yields.
 void answer_trials(Pair &p, double first_extra_s) {
   void *buf = p.buffer.data();
   int64_t stall_limit_us = -1;
   const Waiting barrier_wait = p.waiting("phase 'trials': the pair barrier before a trial");
   double extra_s = first_extra_s;
   for (int64_t trial = 0;;) {
-    int stop = stop_requested() ? 1 : 0;
-    check_mpi(MPI_Send(&stop, 1, MPI_INT, kSourceInPair, kTagReady, p.comm), "MPI_Send (ready)");
-    int64_t control[3] = {0, 0, 0};
-    MPI_Request req;
-    check_mpi(MPI_Irecv(control, 3, MPI_INT64_T, kSourceInPair, kTagControl, p.comm, &req), "MPI_Irecv (control)");
-    // Spinning between chunks: a dest that slept there made the first trial of a chunk 1.4-2.1 times the
-    // chunk's median (1.02-1.28 spinning; docs/method.md, "Between chunks"). Only the first wait, which spans
-    // source's timer calibration, yields: there is no trial to spoil, and the processor may be shared.
-    const Waiting control_wait = p.waiting("phase 'trials': source's control message between chunks", extra_s);
-    if (extra_s > 0.0) wait_yielding(req, control_wait);
-    else wait_spinning(req, control_wait);
+    ChunkControl c;
+    const bool stop = agree_next_chunk(p, c, false, extra_s);
     extra_s = 0.0;
-    const int64_t next = control[0], npp = control[1];
-    if (next == 0) return;
-    if (control[2] != stall_limit_us) {  // the loop's limit changed (Part 2 to Part 3, or a longer npp)
-      stall_limit_us = control[2];
+    const int64_t next = c.most, npp = c.npp;
+    if (stop || next == 0) return;
+    if (c.limit_us != stall_limit_us) {  // the loop's limit changed (Part 2 to Part 3, or a longer npp)
+      stall_limit_us = c.limit_us;
       p.run->begin_phase("trials", "phase 'trials' on dest", static_cast<double>(stall_limit_us) * 1e-6);
     }
+    MPI_Request req;
     for (int64_t k = 0;; ++k, ++trial) {
       // The pair's barrier, carrying source's word: another trial, or the end of the chunk (its wall clock).
       int go = k < next ? 1 : 0, both = 0;
@@ -283,12 +280,11 @@ void answer_trials(Pair &p, double first_extra_s) {
   }
 }
 
-/// Source: the chunk of 0 trials that ends answer_trials on dest.
+/// Source: the chunk of 0 trials that ends answer_trials on dest, unless dest has left already (a stop).
 void end_trials(Pair &p) {
-  await_ready(p);
-  int64_t control[3] = {0, 0, 0};
-  check_mpi(MPI_Send(control, 3, MPI_INT64_T, kDestInPair, kTagControl, p.comm), "MPI_Send (control)");
-  p.have_ready = false;
+  if (p.ended) return;
+  ChunkControl none;
+  agree_next_chunk(p, none, true);
 }
 
 /// What source and dest share, as far as the platform tells (bits of lat_place_share).

@@ -14,7 +14,6 @@
 #include "common/placement.hpp"
 #include "sweep/measurement.hpp"
 #include "common/stats.hpp"
-#include "common/stop.hpp"
 
 namespace lat {
 
@@ -68,12 +67,8 @@ struct Pairs {
       if (failed != MPI_SUCCESS) check_mpi(MPI_ERR_OTHER, "MPI_Isend/MPI_Irecv (nodecomm ping-pong)");
       if (a_side) t = (t2 - t1) * 1e6 / static_cast<double>(n_avg);
     }
-    double both[2] = {t, stop_requested() ? 1.0 : 0.0};
-    MPI_Request req;
-    check_mpi(MPI_Iallreduce(MPI_IN_PLACE, both, 2, MPI_DOUBLE, MPI_MAX, comm, &req), "MPI_Iallreduce (slowest pair)");
-    run->wait(req, run->waiting("phase 'nodecomm': the slowest pair's time"));
-    stop = both[1] != 0.0;
-    return both[0];
+    stop = run->agree_chunk(&t, 1, 0.0, "phase 'nodecomm': the slowest pair's time");
+    return t;
   }
 };
 

@@ -530,9 +530,9 @@ void follow_sweep(const Clock &clock, Participant &p, int64_t largest, double fi
       warm_up(clock, p, largest);
       continue;
     }
-    double mine[2] = {sample(clock, p, c), stop_requested() ? 1.0 : 0.0};
-    check_mpi(MPI_Ireduce(mine, nullptr, 2, MPI_DOUBLE, MPI_MAX, 0, p.work, &req), "MPI_Ireduce");
-    p.wait(req, p.waiting("phase 'sweep': handing in a sample", "the leading rank"));
+    // The sample handed in and the stop agreed in the run's one agreement; the leader then ends the sweep.
+    double t = sample(clock, p, c);
+    p.run->agree_chunk(&t, 1, 0.0, "phase 'sweep': handing in a sample");
   }
 }
 
@@ -577,7 +577,7 @@ template <class Clock>
 SweepOutcome lead(const Clock &clock, Participant &p, const lat_sweep_options &opts, const SweepPlan &plan,
                   const lat_timer_result &cal, int nmembers, std::map<int64_t, SizeExtras> &extras) {
   int64_t seed = 0;
-  bool peer_stopped = false;
+  bool agreed_stop = false;
   auto command_all = [&](const Command &c) {
     for (int m = 1; m < nmembers; ++m)
       check_mpi(MPI_Send(&c, 4, MPI_INT64_T, m, kTagCommand, p.work), "MPI_Send (command)");
@@ -585,12 +585,10 @@ SweepOutcome lead(const Clock &clock, Participant &p, const lat_sweep_options &o
   auto run = [&](int64_t size, int64_t n) {
     const Command c{kMeasure, size, n, ++seed};
     command_all(c);
-    double mine[2] = {sample(clock, p, c), stop_requested() ? 1.0 : 0.0}, all[2] = {0.0, 0.0};
-    MPI_Request req;
-    check_mpi(MPI_Ireduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, 0, p.work, &req), "MPI_Ireduce");
-    p.wait(req, p.waiting("phase 'sweep': the samples of the other pairs", "the other ranks of the sweep"));
-    peer_stopped = peer_stopped || all[1] > 0.0;
-    return all[0];
+    // The slowest pair's sample, and a stop asked on any rank (the run's one agreement between chunks).
+    double t = sample(clock, p, c);
+    agreed_stop = p.run->agree_chunk(&t, 1, 0.0, "phase 'sweep': the samples of the other pairs") || agreed_stop;
+    return t;
   };
   command_all({kWarmup, 0, 0, 0});
   warm_up(clock, p, largest_message(opts, plan.sizes));
@@ -636,7 +634,7 @@ SweepOutcome lead(const Clock &clock, Participant &p, const lat_sweep_options &o
   };
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  auto stop = [&] { return stop_requested() || peer_stopped; };
+  auto stop = [&] { return stop_requested() || agreed_stop; };
   auto report = [&](int64_t done, int64_t total) { p.run->progress(done, total); };
   SweepOutcome out = run_sweep(plan, measure, elapsed, stop, report);
   p.run->progress_finish(out.measurements, out.measurements);

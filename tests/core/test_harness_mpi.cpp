@@ -2,7 +2,8 @@
 // the sequence it calls on every rank, the member communicator and its order, the leader's result everywhere
 // (from its fields' bytes, or by the capability's own share), a complaint or a rank short of memory refused
 // on every rank before anything is measured, a leader's failure told to the ranks that wait, a run with
-// nobody measuring; the run context (the wait mode, the hosts, the stop agreed, the waits' words). On 3 ranks.
+// nobody measuring; the run context (the wait mode, the hosts, the stop and the words agreed between chunks, the
+// waits' words and their processor time). On 3 ranks.
 #include <mpi.h>
 
 #include <cstdarg>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include <sched.h>
+#include <time.h>
 
 extern "C" {
 #include <cmocka.h>
@@ -188,13 +190,17 @@ void nobody_measures(void **) {
 
 /// A capability that reads its run context: every rank measures; the leader's result carries what each rank's
 /// context said (the stop agreed, the wait mode, its host), and the harness makes the result everywhere.
+/// What the harness writes into every summary: the measuring ranks' disturbance.
+struct DisturbanceFields {
+  int warnings = 0;
+  double runqueue_share_max = 0.0;
+  int runqueue_rank = -2;
+  double runqueue_wait_s = 0.0;
+};
+
 struct ContextToy {
-  struct Summary {
+  struct Summary : DisturbanceFields {
     int64_t ranks = 0, stops_seen = 0, yields = 0, hosts_right = 0, timed = 0, completed_ranks_seen = 0, peers_named = 0;
-    int warnings = 0;
-    double runqueue_share_max = 0.0;
-    int runqueue_rank = -2;
-    double runqueue_wait_s = 0.0;
   };
   struct Result {
     Summary summary{};
@@ -299,6 +305,84 @@ void a_stop_on_one_rank_agreed_by_every_rank(void **) {
   assert_int_equal(r.summary.stops_seen, 3);
 }
 
+/// The run context's one agreement between chunks (agree_chunk): the stop and the words in one exchange, a
+/// word combined by maximum (every rank's, or the leader's alone where the others say kNoWord); and its
+/// waits: in a spinning run a waiting rank spins, but the first agreement, which spans the leader's timer
+/// calibration (extra_s > 0), sleeps. The leader stays away kAwayS before each of the two; every other rank
+/// reports the processor time it spent waiting.
+struct AgreementToy {
+  static constexpr double kAwayS = 0.5;
+  struct Summary : DisturbanceFields {
+    int64_t words_right = 0, stops_seen = 0;
+    double spin_cpu_min_s = 0.0, sleep_cpu_max_s = 0.0;
+  };
+  struct Result {
+    Summary summary{};
+    auto fields() { return std::tie(summary); }
+  };
+  struct Plan {};
+  lat::RunSettings settings(const Plan &) const { return {30.0, LAT_TIMER_MPI_WTIME, false, "agreement toy", nullptr, LAT_WAIT_SPIN}; }
+  lat::Checked<Plan> check(lat::MeasurementFrame &) { return {}; }
+  std::vector<lat::Shared> shared(const Plan &) const { return {}; }
+  lat::Members members(lat::MeasurementFrame &, const Plan &) { return lat::Members::every_rank(0); }
+  std::string allocate(const Plan &, bool) { return ""; }
+
+  static double cpu_s() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+  }
+  /// [words right, a stop seen, processor time spinning] by minimum over the ranks, [processor time
+  /// sleeping] by maximum (the leader, which never waits, says 1e9 and 0).
+  double seen[4] = {0.0, 0.0, 0.0, 0.0};
+  void body(lat::RunContext &run) {
+    double words[3] = {static_cast<double>(run.rank() + 1), run.leads() ? 42.0 : lat::RunContext::kNoWord,
+                       lat::RunContext::kNoWord};
+    if (run.rank() == 2) lat_request_stop();
+    const bool stop = run.agree_chunk(words, 3);
+    lat_clear_stop();
+    double mine[4] = {words[0] == run.size() && words[1] == 42.0 && words[2] == lat::RunContext::kNoWord ? 1.0 : 0.0,
+                      stop ? 1.0 : 0.0, 1e9, 0.0};
+    for (const double extra_s : {0.0, 10.0}) {
+      if (run.leads()) {
+        struct timespec away = {0, static_cast<long>(kAwayS * 1e9)};
+        nanosleep(&away, nullptr);
+        run.stop_agreed(extra_s);
+      } else {
+        const double before = cpu_s();
+        run.stop_agreed(extra_s);
+        mine[extra_s > 0.0 ? 3 : 2] = cpu_s() - before;
+      }
+    }
+    MPI_Allreduce(mine, seen, 3, MPI_DOUBLE, MPI_MIN, run.comm());
+    MPI_Allreduce(&mine[3], &seen[3], 1, MPI_DOUBLE, MPI_MAX, run.comm());
+  }
+  Result lead(lat::RunContext &run, const Plan &) {
+    body(run);
+    Result r;
+    r.summary.words_right = static_cast<int64_t>(seen[0]);
+    r.summary.stops_seen = static_cast<int64_t>(seen[1]);
+    r.summary.spin_cpu_min_s = seen[2];
+    r.summary.sleep_cpu_max_s = seen[3];
+    return r;
+  }
+  void follow(lat::RunContext &run, const Plan &) { body(run); }
+};
+
+void the_agreement_between_chunks(void **) {
+  AgreementToy toy;
+  const AgreementToy::Result r = lat::run_measurement(MPI_COMM_WORLD, 30.0, toy);
+  assert_int_equal(r.summary.words_right, 1);  // on every rank (the minimum): 1 + 2 + 3 -> 3, 42, kNoWord
+  assert_int_equal(r.summary.stops_seen, 1);   // rank 2's stop, on every rank
+  // Spinning, a rank waits on its processor (on 2 processors with the leader asleep: most of kAwayS);
+  // sleeping, it hardly uses one.
+  const double spin_min = r.summary.spin_cpu_min_s;
+  print_message("waiting %.2f s: spinning took %.3f s of a processor at least, sleeping %.3f s at most\n",
+                AgreementToy::kAwayS, spin_min, r.summary.sleep_cpu_max_s);
+  assert_true(spin_min >= 0.3 * AgreementToy::kAwayS);
+  assert_true(r.summary.sleep_cpu_max_s <= 0.15 * AgreementToy::kAwayS);
+}
+
 /// fn() on every rank: it must throw E, whose message contains `words`.
 template <class E, class Fn>
 void expect_thrown(Fn &&fn, const char *words) {
@@ -369,6 +453,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(the_run_context_on_every_rank),
       cmocka_unit_test(a_stop_on_one_rank_agreed_by_every_rank),
       cmocka_unit_test(the_callers_wait_mode_kept),
+      cmocka_unit_test(the_agreement_between_chunks),
   };
   const int failed = cmocka_run_group_tests(tests, nullptr, nullptr);
   MPI_Finalize();
