@@ -7,6 +7,7 @@
 
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "common/agreement.hpp"
 #include "common/communicator.hpp"
 #include "common/failure_notes.hpp"
+#include "common/placement.hpp"
 #include "common/waits.hpp"
 
 namespace lat {
@@ -77,6 +79,16 @@ class MeasurementFrame {
   /// The other ranks: whom a failure is told.
   const std::vector<int> &others() const { return others_; }
 
+  /// This rank's place, its nodes numbered among every rank of the library's communicator: found on first
+  /// call (collective: every rank asks at the same step of check or members) and kept; the run context then
+  /// takes it instead of finding it again (placement is found once a run).
+  const LocalPlace &place() {
+    if (!place_) place_ = place_of_this_rank(comm_.get(), comm_.rank());
+    return *place_;
+  }
+  /// The place if check or members asked for it, else null.
+  const LocalPlace *place_found() const { return place_ ? &*place_ : nullptr; }
+
  private:
   /// The members' communicator, freed on scope exit, but kept when a failure leaves it: a message of the
   /// failed run may be left unreceived on it, and Open MPI 4.1 then never completes the next communicator
@@ -101,6 +113,7 @@ class MeasurementFrame {
   LibComm comm_;
   std::vector<int> others_;
   std::unique_ptr<FailureListener> listener_;  // declared after comm_: cancelled before the communicator goes
+  std::optional<LocalPlace> place_;
 };
 
 }  // namespace lat

@@ -186,7 +186,7 @@ auto run_measurement(MPI_Comm user_comm, double timeout_s, Capability &cap) {
                          : m.leader;
   const auto body = [&](MPI_Comm comm) {
     RunQueueMeter meter;
-    RunContext run(comm, leader, rank, cap.settings(plan), &frame.listener());
+    RunContext run(comm, leader, rank, cap.settings(plan), &frame.listener(), frame.place_found());
     // The context's setup (places, hwloc, names) is not the measurement's: with more ranks than processors
     // its start alone made a short nodecomm run "disturbed".
     meter.restart();

@@ -104,14 +104,20 @@ LocalPlace place_of_this_rank(MPI_Comm comm, int rank) {
   std::ifstream boot("/proc/sys/kernel/random/boot_id");
   std::string boot_id;
   std::getline(boot, boot_id);
-  int color = static_cast<int>(std::hash<std::string>{}(boot_id.empty() ? std::string(p.host) : boot_id) & 0x7fffffff);
-  MPI_Comm kernel = MPI_COMM_NULL;
-  check_mpi(MPI_Comm_split(comm, color, rank, &kernel), "MPI_Comm_split (ranks per kernel)");
-  rc = MPI_Comm_size(kernel, &local.kernel_size);
-  MPI_Comm_free(&kernel);
-  check_mpi(rc, "MPI_Comm_size");
+  local.kernel_color = static_cast<int>(std::hash<std::string>{}(boot_id.empty() ? std::string(p.host) : boot_id) & 0x7fffffff);
+  local.kernel_size = ranks_sharing_kernel(comm, local.kernel_color, rank);
   hwloc_place(p, local.processors);
   return local;
+}
+
+int ranks_sharing_kernel(MPI_Comm comm, int kernel_color, int rank) {
+  MPI_Comm kernel = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split(comm, kernel_color, rank, &kernel), "MPI_Comm_split (ranks per kernel)");
+  int size = 0;
+  const int rc = MPI_Comm_size(kernel, &size);
+  MPI_Comm_free(&kernel);
+  check_mpi(rc, "MPI_Comm_size");
+  return size;
 }
 
 NodeLoad busiest_node(MPI_Comm comm, const LocalPlace &here, const Waiting &w, FailureListener *listener) {

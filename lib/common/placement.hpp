@@ -17,11 +17,15 @@ struct LocalPlace {
   lat_rank_place place{};
   int nnodes = 1;       // nodes of the job
   int kernel_size = 1;  // ranks on this machine (under this operating system kernel), >= those of the node
+  int kernel_color = 0; // this machine's colour (a hash of its boot id): ranks alike share its processors
   int processors = 0;   // processors this rank may run on (hwloc's allowed set), 0 unknown
 };
 
 /// Collective over comm (MPI_Comm_split_type, blocking: every rank has just agreed the arguments). hwloc fills socket, core and cpu where it can, -1 elsewhere.
 LocalPlace place_of_this_rank(MPI_Comm comm, int rank);
+
+/// Collective over comm: how many of its ranks share this rank's machine (kernel_color of its place).
+int ranks_sharing_kernel(MPI_Comm comm, int kernel_color, int rank);
 
 /// The node of comm with the most ranks per processor: its ranks (of comm, sharing its kernel) and processors.
 struct NodeLoad {

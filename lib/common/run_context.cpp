@@ -20,20 +20,27 @@ std::string watch_phase(const RunSettings &s) { return s.timed ? s.timed : std::
 
 }  // namespace
 
-RunContext::RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSettings &settings, FailureListener *listener)
+RunContext::RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSettings &settings, FailureListener *listener,
+                       const LocalPlace *found)
     : comm_(comm), leader_(leader), lib_rank_(lib_rank), rank_(rank_in(comm)), settings_(settings),
       listener_(listener), progress_(settings.progress && rank_ == leader, settings.phase) {
   check_mpi(MPI_Comm_size(comm, &size_), "MPI_Comm_size");
   peers_ = size_ == 2 ? "the other rank" : "the other " + std::to_string(size_ - 1) + " ranks";
-  place_ = place_of_this_rank(comm, lib_rank_);
+  if (found != nullptr) {
+    place_ = *found;
+    place_.kernel_size = ranks_sharing_kernel(comm, found->kernel_color, rank_);  // the measuring ranks'
+  } else {
+    place_ = place_of_this_rank(comm, lib_rank_);
+  }
   busiest_ = lat::busiest_node(comm, place_, waiting("the places"), listener);
   yield_ = settings.wait == LAT_WAIT_AUTO ? busiest_.oversubscribed() : settings.wait == LAT_WAIT_YIELD;
-  // Every rank's processor name and rank in the library's communicator, once for the run, in one exchange (a
-  // report names the hosts; the watchdog's messages the ranks).
+  // Every rank's processor name, rank in the library's communicator and place, once for the run, in one
+  // exchange (a report names the hosts and places; the watchdog's messages the ranks).
   struct Who {
     int lib_rank;
     char name[MPI_MAX_PROCESSOR_NAME + 1];
-  } mine{lib_rank_, {}};
+    lat_rank_place place;
+  } mine{lib_rank_, {}, place_.place};
   int len = 0;
   check_mpi(MPI_Get_processor_name(mine.name, &len), "MPI_Get_processor_name");
   std::vector<Who> all(static_cast<size_t>(size_));
@@ -44,6 +51,7 @@ RunContext::RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSetting
   for (const Who &w : all) {
     hosts_.emplace_back(w.name);
     lib_ranks_.push_back(w.lib_rank);
+    places_.push_back(w.place);
   }
   // Two ranks: the watchdog names the one waited for (more: "the other ranks of the collective call").
   if (size_ == 2) watched_peer_ = lib_ranks_[static_cast<size_t>(1 - rank_)];

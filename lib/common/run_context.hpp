@@ -41,8 +41,11 @@ class RunContext {
   static constexpr int kNamedPeers = 16;
 
   /// Collective over comm (the measuring ranks' communicator): the wait mode and the processor names.
-  /// leader: its rank in comm; lib_rank: this rank in the library's communicator (for messages).
-  RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSettings &settings, FailureListener *listener);
+  /// leader: its rank in comm; lib_rank: this rank in the library's communicator (for messages). found:
+  /// this rank's place where the capability had the frame find it (its nodes numbered among all the
+  /// library's ranks), else null: it is found here, on comm; either way the busiest node counts comm's ranks.
+  RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSettings &settings, FailureListener *listener,
+             const LocalPlace *found = nullptr);
   RunContext(const RunContext &) = delete;
   RunContext &operator=(const RunContext &) = delete;
 
@@ -61,6 +64,8 @@ class RunContext {
   FailureListener *listener() const { return listener_; }
   /// This rank's place (host, node, processors), found once for the run.
   const LocalPlace &place() const { return place_; }
+  /// Every measuring rank's place, in comm's order (exchanged with the names).
+  const std::vector<lat_rank_place> &places() const { return places_; }
   double timeout_s() const { return settings_.timeout_s; }
   /// Every rank's processor name, and its rank in the library's communicator, in comm's order.
   const std::vector<std::string> &hosts() const { return hosts_; }
@@ -143,6 +148,7 @@ class RunContext {
   LocalPlace place_;
   std::vector<std::string> hosts_;
   std::vector<int> lib_ranks_;
+  std::vector<lat_rank_place> places_;
   int watched_peer_ = -1;
   std::optional<StallWatch> watch_;  // one per phase: its limit and words are fixed when it starts
   Progress progress_;

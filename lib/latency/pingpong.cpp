@@ -29,7 +29,7 @@ namespace lat {
 
 namespace {
 
-enum Tag { kTagPing = 1, kTagHandshake = 2, kTagName = 4 };
+enum Tag { kTagPing = 1, kTagHandshake = 2, kTagMembers = 4 };  // kTagMembers: the pair's communicator made
 constexpr int kSourceInPair = 0, kDestInPair = 1;
 
 // A chunk of trials runs between two agreements of the pair (the run context's agree_chunk): the stop asked
@@ -495,11 +495,12 @@ class PairTrials {
     r_.source = source_;
     r_.dest = dest_;
     r_.timer = opts_.timer;
-    // Every rank: where it runs (collective: node numbering), before anything is timed.
-    here_ = place_of_this_rank(comm.get(), rank_);
+    // Every rank: where it runs (collective: nodes numbered among all the ranks, as the result reports them),
+    // before anything is timed; the run context takes it, and exchanges the pair's places.
+    frame.place();
     for (int k = 0; k < size; ++k)
       if (k != source_ && k != dest_) idle_ranks_.push_back(k);
-    return Members::some({source_, dest_}, source_, kTagName);
+    return Members::some({source_, dest_}, source_, kTagMembers);
   }
 
   /// The message buffer: at least one double, for the hand-shake.
@@ -513,10 +514,9 @@ class PairTrials {
     return "";
   }
 
-  /// Dest: its place to source, then the trials answered.
+  /// Dest: the trials answered.
   void follow(RunContext &run, const Plan &) {
     join(run);
-    check_mpi(MPI_Send(&here_.place, sizeof here_.place, MPI_BYTE, kSourceInPair, kTagName, p_.comm), "MPI_Send");
     // Dest's first wait spans the source's timer calibration, when it is done here.
     answer_trials(p_, follower_first_wait_s(calibration_, opts_.nr));
   }
@@ -527,14 +527,13 @@ class PairTrials {
     return {frame.rank(), opts_.source, opts_.dest == LAT_LAST_RANK ? frame.size() - 1 : opts_.dest, {}};
   }
 
-  /// Source: dest's place, the calibration, then work(p, calibration), unless the calibration was stopped.
+  /// Source: the pair's places (the run context's), the calibration, then work(p, calibration), unless the
+  /// calibration was stopped.
   template <class Work>
   void lead_trials(RunContext &run, Work &&work) {
     join(run);
-    MPI_Request req;
-    check_mpi(MPI_Irecv(&r_.dest_place, sizeof r_.dest_place, MPI_BYTE, kDestInPair, kTagName, p_.comm, &req), "MPI_Irecv");
-    wait_spinning(req, p_.waiting("phase 'start': dest's place"));
-    r_.source_place = here_.place;
+    r_.source_place = run.places()[kSourceInPair];
+    r_.dest_place = run.places()[kDestInPair];
     r_.shared = shared_bits(r_.source_place, r_.dest_place);
     copy_c_string(r_.source_host, r_.source_place.host);
     copy_c_string(r_.dest_host, r_.dest_place.host);
@@ -572,7 +571,6 @@ class PairTrials {
     p_.type = opts_.bytes >= 0 ? MPI_BYTE : MPI_DOUBLE;
   }
 
-  LocalPlace here_;
   std::vector<int> idle_ranks_;
   Pair p_;
 };

@@ -264,7 +264,7 @@ class NodecommRun {
     Checked<Plan> c;
     c.plan.rank = frame.rank();
     c.complaint = check_nodecomm_options(o_, nsizes_, sizes_);
-    c.plan.sides = sides_of(frame.comm(), c.plan.rank, o_, place_of_this_rank(frame.comm().get(), c.plan.rank));
+    c.plan.sides = sides_of(frame.comm(), c.plan.rank, o_, frame.place());
     if (c.complaint.empty()) c.complaint = sides_complaint(c.plan.sides);
     // The fit that follows takes so many observations at most: refused now, not after the run (the sizes the
     // sweep may choose: at most kNodecommMaxSizes).

@@ -67,10 +67,14 @@ ended lat_between && ok || bad "latency between nodes: exit $rc ($(cat lat_betwe
 [ $(($(veth_packets) - before)) -gt 1000 ] && ok || bad "latency between nodes: its messages did not cross the veth"
 grep -q '^source = rank 0, host node0' lat_between/latency.output && grep -q '^dest = rank 1, host node1' lat_between/latency.output \
   && grep -q '^share a node = no' lat_between/latency.output && ok || bad "latency between nodes: hosts ($(grep -E '^(source|dest|share)' lat_between/latency.output))"
-run lat_within 120 node0:2 2 "$drivers/latency" --quick --noplot
+# Within node1, rank 0 idle on node0: the places number nodes among all the ranks (node1 is node 1), not
+# among the pair's (where it would be node 0).
+run lat_within 120 node0:1,node1:2 3 "$drivers/latency" --quick --noplot --source 1 --dest 2
 ended lat_within && ok || bad "latency within a node: exit $rc ($(cat lat_within/err))"
-grep -q '^dest = rank 1, host node0' lat_within/latency.output && grep -q '^share a node = yes' lat_within/latency.output \
+grep -q '^dest = rank 2, host node1' lat_within/latency.output && grep -q '^share a node = yes' lat_within/latency.output \
   && ok || bad "latency within a node: hosts"
+python3 -c "import json, sys; j = json.load(open(sys.argv[1])); sys.exit(0 if (j['source']['node'], j['dest']['node']) == (1, 1) else 1)" \
+  lat_within/latency.json && ok || bad "latency within node1: nodes numbered among the pair, not all ranks"
 median() { python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['filtered']['stats']['median_us'])" "$1"; }
 between=$(median lat_between/latency.json) within=$(median lat_within/latency.json)
 echo "latency: median $between us between two nodes (TCP over veth), $within us within one (shared memory)"
