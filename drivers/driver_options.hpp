@@ -85,18 +85,9 @@ inline CLI::Validator positive_number() {
 /// Text as a terminal may be shown it: control characters as \xNN, so that an escape sequence in a file or a
 /// name never acts on the terminal; *control (when given) says whether there was one.
 inline std::string shown_text(const std::string &text, bool *control = nullptr) {
-  std::string shown;
-  for (unsigned char c : text) {
-    if (c < 0x20 || c == 0x7f) {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\x%02x", c);
-      shown += esc;
-      if (control != nullptr) *control = true;
-    } else {
-      shown += static_cast<char>(c);
-    }
-  }
-  return shown;
+  std::vector<char> shown(4 * text.size() + 1);
+  if (driver_shown_text(text.data(), text.size(), shown.data()) && control != nullptr) *control = true;
+  return shown.data();
 }
 
 /// "" when name may name a file (file_name: a name in the output directory, no '/', not "." or ".."; else a

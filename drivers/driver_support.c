@@ -187,17 +187,33 @@ void driver_outdir_unmake(void) {
   }
 }
 
+int driver_shown_text(const char *text, size_t len, char *out) {
+  int control = 0;
+  for (size_t k = 0; k < len; ++k) {
+    const unsigned char c = (unsigned char)text[k];
+    if (c < 0x20 || c == 0x7f) {
+      snprintf(out, 5, "\\x%02x", c);
+      out += 4;
+      control = 1;
+    } else {
+      *out++ = (char)c;
+    }
+  }
+  *out = '\0';
+  return control;
+}
+
 int driver_outdir_usable(const char *program, const char *option, const char *outdir, const char *kind, const char *base) {
   const int rank = rank_or_zero();
   int usable = 1;
   if (rank == 0 && (driver_outdir_make(outdir) != LAT_SUCCESS ||
                     (kind != NULL && lat_check_outputs(kind, outdir, base) != LAT_SUCCESS))) {
     /* The library's message shows a control character as \xNN; the name here does the same. */
-    fprintf(stderr, "%s: %s '", program, option);
-    for (const unsigned char *c = (const unsigned char *)outdir; *c; ++c)
-      if (*c < 0x20 || *c == 0x7f) fprintf(stderr, "\\x%02x", *c);
-      else fputc(*c, stderr);
-    fprintf(stderr, "': %s\n", lat_last_error_message());
+    const size_t len = strlen(outdir);
+    char *shown = malloc(4 * len + 1);
+    if (shown != NULL) driver_shown_text(outdir, len, shown);
+    fprintf(stderr, "%s: %s '%s': %s\n", program, option, shown != NULL ? shown : "?", lat_last_error_message());
+    free(shown);
     usable = 0;
   }
   int initialized = 0;

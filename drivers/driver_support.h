@@ -3,6 +3,8 @@
 #ifndef MPILAT_DRIVER_SUPPORT_H
 #define MPILAT_DRIVER_SUPPORT_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -21,6 +23,10 @@ void latency_install_stop_handlers(void);
 int latency_stop_signal(void);
 /** Sleeps the given seconds (nanosleep, resumed after signals). */
 void driver_pause_seconds(double seconds);
+/** The len bytes of text as a terminal may be shown them, into out (4 * len + 1 bytes at least): each control
+    character as \xNN, so that an escape sequence in a file or a name never acts on the terminal (the
+    library's messages show names the same way). 1 when text held one. */
+int driver_shown_text(const char *text, size_t len, char *out);
 /** Collective: rank 0 checks that files can be created in outdir (made when missing), and then every file
     the capability `kind` may write there under `base` (lat_check_outputs; kind NULL: the directory only);
     if not, it prints "<program>: <option> '<outdir>': <why>" and every rank gets 0. 1 when all is usable. */
