@@ -349,6 +349,14 @@ static pthread_t finalizing_thread;
 static pid_t finalizing_tid;
 static volatile sig_atomic_t finalizing_thread_parked = 0;
 
+/* Waits, a millisecond at a time, until *flag is set or ms have passed (either launcher's ending). */
+static void wait_for_flag(volatile sig_atomic_t *flag, int ms) {
+  for (int k = 0; k < ms && !*flag; ++k) {
+    struct timespec one_ms = {0, 1000000};
+    nanosleep(&one_ms, NULL);
+  }
+}
+
 #if defined(MPICH_VERSION)
 static void park_finalizing_thread(int sig) {
   (void)sig;
@@ -403,10 +411,7 @@ static void pmi_finalize_for_launcher(void) {
   sigfillset(&park.sa_mask);
   const int signal_number = SIGRTMIN + 4;
   if (sigaction(signal_number, &park, NULL) != 0 || pthread_kill(finalizing_thread, signal_number) != 0) return;
-  for (int ms = 0; ms < 1000 && !finalizing_thread_parked; ++ms) {
-    struct timespec one_ms = {0, 1000000};
-    nanosleep(&one_ms, NULL);
-  }
+  wait_for_flag(&finalizing_thread_parked, 1000);
   static const char barrier[] = "cmd=barrier_in\n", finalize[] = "cmd=finalize\n";
   if (!in_barrier && write((int)fd, barrier, sizeof barrier - 1) < 0) return;
   if (!pmi_answer((int)fd, "cmd=barrier_out", PMI_BARRIER_MILLISECONDS)) return;
@@ -433,10 +438,7 @@ static void pmix_finalize_for_launcher(void) {
   pthread_t t;
   if (function == NULL || pthread_create(&t, NULL, pmix_finalize, function) != 0) return;
   pthread_detach(t);
-  for (int ms = 0; ms < PMI_ANSWER_MILLISECONDS && !pmix_finalized; ++ms) {
-    struct timespec one_ms = {0, 1000000};
-    nanosleep(&one_ms, NULL);
-  }
+  wait_for_flag(&pmix_finalized, PMI_ANSWER_MILLISECONDS);
 }
 #endif
 

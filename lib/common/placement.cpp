@@ -2,12 +2,12 @@
 
 #include <hwloc.h>
 
-#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "common/c_string.hpp"
 #include "common/error.hpp"
 
 namespace lat {
@@ -80,7 +80,7 @@ LocalPlace place_of_this_rank(MPI_Comm comm, int rank) {
   char name[MPI_MAX_PROCESSOR_NAME + 1] = {};
   int len = 0;
   check_mpi(MPI_Get_processor_name(name, &len), "MPI_Get_processor_name");
-  std::snprintf(p.host, sizeof p.host, "%s", name);
+  copy_c_string(p.host, name);
   // Nodes are numbered by their lowest rank: the node's rank 0 (the key is the rank) joins the
   // communicator of node leaders, whose rank there is the node's index; it tells the node.
   MPI_Comm node = MPI_COMM_NULL, leaders = MPI_COMM_NULL;
