@@ -145,11 +145,13 @@ contains
     case ('--precision')
       select case (k)
       case (1)
-        text = 'end the trials once the median''s 95 % interval (from the batch medians: what the next'
+        text = 'end the trials once the median''s 95 % interval (from the batch medians: the next launch''s'
       case (2)
-        text = 'launch measures) is within +-P % of the median and the run over time is quiet, else at'
+        text = 'if launches differ only as this one''s stretches do) is within +-P % of the median and the'
       case (3)
-        text = '--ntrial, --minutes or --precision-limit (latency.output says which); npp is held'
+        text = 'run over time is quiet, else at --ntrial, --minutes or --precision-limit (latency.output'
+      case (4)
+        text = 'says which); npp is held'
       end select
     case ('--precision-limit')
       select case (k)

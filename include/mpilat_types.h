@@ -74,11 +74,12 @@ typedef struct lat_pingpong_options {
   double minutes;       /**< >= 0.01: ntrial is chosen so that the trials take about this long, from the time per
                              trial seen in Part 2 (which then must run); 0 (default): ntrial as given */
   double precision_pct; /**< > 0: the trials end once the median's 95 % interval from the run's batch medians
-                             (the next launch's, docs/method.md) lies within +-precision_pct % of the median and
-                             the run over time is quiet (one level, no state change, at least
-                             LAT_PRECISION_MIN_CHUNKS chunks), else at ntrial, the minutes' limit or
-                             precision_limit_s (ended_by says which); npp is held at the power of two at or above
-                             the rule's unrounded value unless given; 0 (default): off */
+                             (the next launch's if launches differ only as the run's stretches do,
+                             docs/method.md) lies within +-precision_pct % of the median and the run over time is
+                             quiet (one level, no state change, at least LAT_PRECISION_MIN_CHUNKS chunks), else
+                             at ntrial, the minutes' limit or precision_limit_s (ended_by says which); npp is
+                             held at the power of two at or above the rule's unrounded value unless given; 0
+                             (default): off */
   double precision_limit_s; /**< with precision_pct > 0: the longest the trials may run, in seconds of wall
                                  clock, before they end without the precision (ended_by LAT_END_TIME); 0
                                  (default): LAT_PRECISION_LIMIT_S */
@@ -178,9 +179,10 @@ typedef struct lat_pingpong_result {
                              (precision_pct reached) */
   double precision_pct; /**< the precision asked (options' precision_pct; 0: none) */
   double median_ci_half_pct; /**< with precision_pct > 0: the half-width of the median's 95 % interval at the
-                                  end, from the batch medians (a prediction of the next launch:
-                                  batch_median_half_pct, docs/method.md), in percent of the median (infinity with
-                                  fewer than LAT_PRECISION_BATCHES chunks); 0 without precision_pct */
+                                  end, from the batch medians (a prediction of the next launch if launches differ
+                                  only as the run's stretches do: batch_median_half_pct, docs/method.md), in
+                                  percent of the median (infinity with fewer than LAT_PRECISION_BATCHES chunks);
+                                  0 without precision_pct */
   int npp_held;         /**< 1 when precision_pct held npp (npp_used) at a value of its own instead of the rule's
                              npp_calculated: the power of two at or above the rule's unrounded value res_npp x
                              res_timing / median_ppt */
@@ -660,10 +662,10 @@ typedef struct lat_collective_options {
   int progress;         /**< 1: the root prints progress on stderr; default 0 */
   int reserved;         /**< 0 */
   double precision_pct; /**< > 0: the rounds end once every point's median has its 95 % interval from its batch
-                             medians (the next launch's, docs/method.md) within +-precision_pct % of it and a
-                             quiet run over time (one level, no state change, at least LAT_PRECISION_MIN_CHUNKS
-                             chunks of 0.25 s), else after reps rounds or precision_limit_s (ended_by says
-                             which); 0 (default): off */
+                             medians (the next launch's if launches differ only as the run's stretches do,
+                             docs/method.md) within +-precision_pct % of it and a quiet run over time (one level,
+                             no state change, at least LAT_PRECISION_MIN_CHUNKS chunks of 0.25 s), else after
+                             reps rounds or precision_limit_s (ended_by says which); 0 (default): off */
   double precision_limit_s; /**< with precision_pct > 0: the longest the rounds may run, in seconds of wall
                                  clock, before they end without the precision (ended_by LAT_END_TIME); 0
                                  (default): LAT_PRECISION_LIMIT_S */

@@ -59,9 +59,10 @@ module mpilat_types_collective
     !> 0
     integer(c_int) :: reserved
     !> > 0: the rounds end once every point's median has its 95 % interval from its batch medians (the next
-    !> launch's, docs/method.md) within +-precision_pct % of it and a quiet run over time (one level, no
-    !> state change, at least LAT_PRECISION_MIN_CHUNKS chunks of 0.25 s), else after reps rounds or
-    !> precision_limit_s (ended_by says which); 0 (default): off
+    !> launch's if launches differ only as the run's stretches do, docs/method.md) within +-precision_pct %
+    !> of it and a quiet run over time (one level, no state change, at least LAT_PRECISION_MIN_CHUNKS
+    !> chunks of 0.25 s), else after reps rounds or precision_limit_s (ended_by says which); 0 (default):
+    !> off
     real(c_double) :: precision_pct
     !> with precision_pct > 0: the longest the rounds may run, in seconds of wall clock, before they end
     !> without the precision (ended_by LAT_END_TIME); 0 (default): LAT_PRECISION_LIMIT_S

@@ -48,11 +48,12 @@ module mpilat_types_latency
     !> >= 0.01: ntrial is chosen so that the trials take about this long, from the time per trial seen in
     !> Part 2 (which then must run); 0 (default): ntrial as given
     real(c_double) :: minutes
-    !> > 0: the trials end once the median's 95 % interval from the run's batch medians (the next launch's,
-    !> docs/method.md) lies within +-precision_pct % of the median and the run over time is quiet (one
-    !> level, no state change, at least LAT_PRECISION_MIN_CHUNKS chunks), else at ntrial, the minutes'
-    !> limit or precision_limit_s (ended_by says which); npp is held at the power of two at or above the
-    !> rule's unrounded value unless given; 0 (default): off
+    !> > 0: the trials end once the median's 95 % interval from the run's batch medians (the next launch's
+    !> if launches differ only as the run's stretches do, docs/method.md) lies within +-precision_pct % of
+    !> the median and the run over time is quiet (one level, no state change, at least
+    !> LAT_PRECISION_MIN_CHUNKS chunks), else at ntrial, the minutes' limit or precision_limit_s (ended_by
+    !> says which); npp is held at the power of two at or above the rule's unrounded value unless given; 0
+    !> (default): off
     real(c_double) :: precision_pct
     !> with precision_pct > 0: the longest the trials may run, in seconds of wall clock, before they end
     !> without the precision (ended_by LAT_END_TIME); 0 (default): LAT_PRECISION_LIMIT_S
@@ -222,8 +223,9 @@ module mpilat_types_latency
     !> the precision asked (options' precision_pct; 0: none)
     real(c_double) :: precision_pct
     !> with precision_pct > 0: the half-width of the median's 95 % interval at the end, from the batch
-    !> medians (a prediction of the next launch: batch_median_half_pct, docs/method.md), in percent of the
-    !> median (infinity with fewer than LAT_PRECISION_BATCHES chunks); 0 without precision_pct
+    !> medians (a prediction of the next launch if launches differ only as the run's stretches do:
+    !> batch_median_half_pct, docs/method.md), in percent of the median (infinity with fewer than
+    !> LAT_PRECISION_BATCHES chunks); 0 without precision_pct
     real(c_double) :: median_ci_half_pct
     !> 1 when precision_pct held npp (npp_used) at a value of its own instead of the rule's npp_calculated:
     !> the power of two at or above the rule's unrounded value res_npp x res_timing / median_ppt

@@ -68,7 +68,7 @@ std::string coll_table_text(const CollResult &r) {
              s.rounds, s.precision_pct, withheld_points(r), LAT_UNREACHABLE_ROUNDS);
     else if (s.ended_by == LAT_END_PRECISION)
       append(o, "the rounds ended on --precision {}: every point's median has its 95 % interval within +-{:.3f} % of it "
-                "(from its batch medians: what the next launch measures, docs/method.md) and a quiet run over time\n", s.precision_pct, s.median_ci_half_pct_max);
+                "(from its batch medians: the next launch's if launches differ only as this one's stretches do, docs/method.md) and a quiet run over time\n", s.precision_pct, s.median_ci_half_pct_max);
     else
       append(o, "the rounds ended at {} before --precision {} was met: the widest median interval is +-{:.3f} %; "
                 "{} of {} points have a run over time that is not quiet (more than one level or a state change), "

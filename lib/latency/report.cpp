@@ -101,16 +101,17 @@ const char *run_end_name(int end) {
 /// --precision: what ended the trials, and how precise the median is (nothing without it).
 void precision_line(std::string &o, const lat_pingpong_result &p) {
   if (!(p.precision_pct > 0.0) || p.partial != LAT_COMPLETE) return;
-  // The interval is of what the next launch measures (the batch medians': docs/method.md, "Precision").
+  // The interval is the next launch's if launches differ only as this one's stretches do (the batch medians':
+  // docs/method.md, "Precision"; a level set for a whole launch shows only across launches).
   if (p.ended_by == LAT_END_PRECISION) {
-    append(o, "the trials ended on --precision {}: the median's 95 % interval (from {} batch medians: what the next launch "
-              "measures) is within +-{:.3f} % of the median and the run over time is quiet\n\n",
+    append(o, "the trials ended on --precision {}: the median's 95 % interval (from {} batch medians: the next launch's "
+              "if launches differ only as this one's stretches do) is within +-{:.3f} % of the median and the run over time is quiet\n\n",
            p.precision_pct, LAT_PRECISION_BATCHES, p.median_ci_half_pct);
     return;
   }
   const bool minutes_first = p.minutes > 0.0 && 60.0 * p.minutes <= p.precision_limit_s;
   append(o, "the trials ended at {} before --precision {} was met: the median's 95 % interval (from {} batch medians: "
-            "what the next launch measures) is +-{:.3f} % of the median{}\n\n",
+            "the next launch's if launches differ only as this one's stretches do) is +-{:.3f} % of the median{}\n\n",
          p.ended_by != LAT_END_TIME ? std::string("ntrial")
          : minutes_first            ? std::string("the time limit (--minutes)")
                                     : fmt::format("the time limit ({} s: --precision-limit)", p.precision_limit_s),

@@ -185,7 +185,7 @@ if chunks >= 8:  # 2000 trials took 2 s: a machine 20 times slower than here
     sys.exit(0)
 assert run['ended_by'] == 'trials' and run['ntrial_done'] == 2000, (run, p)
 assert p['median_ci_half_pct'] is None and not p['run_quiet'], p  # no interval: fewer chunks than batches
-line = "the trials ended at ntrial before --precision 1e-06 was met: the median's 95 % interval (from 8 batch medians: what the next launch measures) is +-inf % of the median"
+line = "the trials ended at ntrial before --precision 1e-06 was met: the median's 95 % interval (from 8 batch medians: the next launch's if launches differ only as this one's stretches do) is +-inf % of the median"
 assert line in out and line in summary, (line, [l for l in out.splitlines() if 'trials ended' in l])
 PY
 # Every precision run has a time limit: a precision no run reaches ends at --precision-limit (1 s here), saying
