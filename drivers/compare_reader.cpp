@@ -223,9 +223,9 @@ void read_latency(Launch &l, const json &j, const Tables &tables) {
   auto t = std::make_shared<Trials>();
   if (has(j, f::frequencies)) read_frequencies(l, table_at(tables, f::frequencies), "mpilat-latency frequencies", t->values, t->counts);
   if (t->values.empty()) {
-    // A run stopped before its first timing trial (partial, its statistics null: "statistics of nothing").
-    if (at(j, f::median_us).is_null())
-      throw BadInput(l.path + ": a partial latency run that measured no timing trial: nothing to compare (leave it out)");
+    // A run stopped before its first timing trial (its statistics null: "statistics of nothing") has no
+    // value: read_launch_text refuses it with every format's.
+    if (at(j, f::median_us).is_null()) return;
     add(l, "latency median (us)", true, at(j, f::median_us).get<double>());
     if (has(j, f::p99_us)) add(l, "latency p99 (us)", true, number_or_nan(at(j, f::p99_us)));
     return;
@@ -408,8 +408,10 @@ Launch read_launch_text(const std::string &text, const std::string &path) {
   }
   const bool partial = has(j, common::partial) && at(j, common::partial).is_boolean() && at(j, common::partial).get<bool>();
   if (partial) l.noted["partial"] = "yes";
-  if (partial && l.quantities.empty())  // the points a stopped run never reached are skipped above
-    throw BadInput(path + ": a partial " + l.kind + " run stopped before its first measured value: nothing to compare (leave it out)");
+  if (l.quantities.empty())  // the points a stopped run never reached are skipped above
+    throw BadInput(path + (partial ? ": a partial " + l.kind + " run stopped before its first measured value"
+                                   : ": " + l.kind + " holds no measured value") +
+                   ": nothing to compare (leave it out)");
   return l;
 }
 

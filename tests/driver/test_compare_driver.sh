@@ -165,7 +165,8 @@ assert s['next_launch'] == {'low': v[1], 'high': v[4], 'coverage': 3 / 7}, s" &&
 python3 -c "
 import json; j = json.load(open('a1.json')); j['message']['bytes'] = 64; json.dump(j, open('big.json', 'w'))
 j['format_version'] = 2; json.dump(j, open('v2.json', 'w'))
-json.dump({'format': 'mpilat-queue', 'format_version': 1, 'mode': 'posted', 'points': []}, open('queue.json', 'w'))"
+json.dump({'format': 'mpilat-queue', 'format_version': 1, 'mode': 'posted', 'points': [
+  {'length': 8, 'traversed': 8, 'bytes': 0, 'measurements': 10, 'paper_us': 1.5}]}, open('queue.json', 'w'))"
 echo 'not json at all' > garbage.json
 head -c 2000 /dev/urandom > binary.json
 expect_refusal() {  # expected-text args...
@@ -229,7 +230,11 @@ python3 -c "
 import json; j = json.load(open('a1.json')); j['run']['partial'] = True; json.dump(j, open('partial_some.json', 'w'))
 j['pingpong'].pop('frequencies', None); j['pingpong']['all']['median_us'] = None
 json.dump(j, open('partial_none.json', 'w'))"
-expect_refusal "partial_none.json: a partial latency run that measured no timing trial: nothing to compare (leave it out)" partial_none.json -- a1.json
+expect_refusal "partial_none.json: a partial mpilat-latency run stopped before its first measured value: nothing to compare (leave it out)" partial_none.json -- a1.json
+# The same file not marked partial holds no value either: refused alike, in its own words.
+python3 -c "
+import json; j = json.load(open('partial_none.json')); j['run']['partial'] = False; json.dump(j, open('none.json', 'w'))"
+expect_refusal "none.json: mpilat-latency holds no measured value: nothing to compare (leave it out)" none.json -- a1.json
 "$compare" partial_some.json -- a2.json --noplot --outdir partial_out > partial.out 2> partial.err && ok \
   || bad "a partial latency run with trials: $(tail -2 partial.err)"
 # A partial mpptest file: the points it never reached (null, "statistics of nothing") are left out, not a
