@@ -33,10 +33,11 @@ enum Tag { kTagPing = 1, kTagHandshake = 2, kTagMembers = 4 };  // kTagMembers: 
 constexpr int kSourceInPair = 0, kDestInPair = 1;
 
 // A chunk of trials runs between two agreements of the pair (the run context's agree_chunk): the stop asked
-// on either rank, the chunk's count, npp and the watchdog's limit travel there, never inside a timed loop. A chunk lasts ~0.25 s of wall clock
-// whatever its count (longer in long runs, see chunk_target_s): source reads the clock between trials and
-// tells dest in the pair's per-trial synchronisation whether another trial follows. Each chunk's count,
-// minimum, median, p90, p99, mean, maximum and trials per second are kept: the run over time.
+// on either rank, the chunk's count, npp and the watchdog's limit travel there, never inside a timed loop. A
+// chunk lasts ~0.25 s of wall clock whatever its count (longer in long runs, see chunk_target_s): source
+// reads the clock between trials and tells dest in the pair's per-trial synchronisation whether another trial
+// follows. Each chunk's count, minimum, median, p90, p99, mean, maximum and trials per second are kept: the
+// run over time.
 constexpr double kChunkSeconds = 0.25;
 constexpr int64_t kMaxChunk = int64_t{1} << 24;  // trials of one chunk at most (a fast clock's sanity cap)
 
@@ -51,7 +52,7 @@ struct Pair {
   std::vector<double> buffer;     // at least one double, for the hand-shake
   int count = 0;
   MPI_Datatype type = MPI_DOUBLE;
-  bool ended = false;             // source: dest has left answer_trials (a stop agreed, or a chunk of 0)
+  bool ended = false;             // dest has left answer_trials (a stop agreed, or a chunk of 0)
 
   Waiting waiting(const char *phase, double extra_s = 0.0) const { return run->waiting(phase, extra_s); }
 };
