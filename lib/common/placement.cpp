@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -98,42 +99,25 @@ LocalPlace place_of_this_rank(MPI_Comm comm, int rank) {
   check_mpi(rc, "MPI_Comm_split/MPI_Bcast (node numbering)");
   p.node = index_and_count[0];
   local.nnodes = index_and_count[1];
-  // Ranks sharing this kernel (and so its processors): a shared-memory domain can be smaller, e.g.
-  // containers or namespaces on one machine. Grouped by a hash of the boot id (a collision only groups
-  // more ranks, which errs towards yielding).
+  // The machine, as its kernel (and so its processors): a hash of the boot id (a collision only groups more
+  // ranks, which errs towards yielding).
   std::ifstream boot("/proc/sys/kernel/random/boot_id");
   std::string boot_id;
   std::getline(boot, boot_id);
   local.kernel_color = static_cast<int>(std::hash<std::string>{}(boot_id.empty() ? std::string(p.host) : boot_id) & 0x7fffffff);
-  local.kernel_size = ranks_sharing_kernel(comm, local.kernel_color, rank);
   hwloc_place(p, local.processors);
   return local;
 }
 
-int ranks_sharing_kernel(MPI_Comm comm, int kernel_color, int rank) {
-  MPI_Comm kernel = MPI_COMM_NULL;
-  check_mpi(MPI_Comm_split(comm, kernel_color, rank, &kernel), "MPI_Comm_split (ranks per kernel)");
-  int size = 0;
-  const int rc = MPI_Comm_size(kernel, &size);
-  MPI_Comm_free(&kernel);
-  check_mpi(rc, "MPI_Comm_size");
-  return size;
-}
-
-NodeLoad busiest_node(MPI_Comm comm, const LocalPlace &here, const Waiting &w, FailureListener *listener) {
-  int size = 0;
-  check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
-  const int mine[2] = {here.kernel_size, here.processors};
-  std::vector<int> every(static_cast<size_t>(2 * size));
-  MPI_Request req;
-  check_mpi(MPI_Iallgather(mine, 2, MPI_INT, every.data(), 2, MPI_INT, comm, &req), "MPI_Iallgather (places)");
-  wait_yielding(req, w, listener);
+NodeLoad busiest_node(const std::vector<MachineShare> &ranks) {
+  std::map<int, int> on_machine;  // ranks per kernel colour
+  for (const MachineShare &r : ranks) ++on_machine[r.kernel_color];
   NodeLoad busiest;
-  double worst_ratio = -1.0;  // the first of equals: the same node on every rank
-  for (int k = 0; k < size; ++k) {
-    const int ranks = every[static_cast<size_t>(2 * k)], procs = every[static_cast<size_t>(2 * k + 1)];
-    const double ratio = procs > 0 ? static_cast<double>(ranks) / procs : 0.0;
-    if (ratio > worst_ratio) worst_ratio = ratio, busiest = {ranks, procs};
+  double worst_ratio = -1.0;  // the first of equals: the same machine on every rank
+  for (const MachineShare &r : ranks) {
+    const int here = on_machine[r.kernel_color];
+    const double ratio = r.processors > 0 ? static_cast<double>(here) / r.processors : 0.0;
+    if (ratio > worst_ratio) worst_ratio = ratio, busiest = {here, r.processors};
   }
   return busiest;
 }

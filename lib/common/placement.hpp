@@ -16,26 +16,28 @@ namespace lat {
 struct LocalPlace {
   lat_rank_place place{};
   int nnodes = 1;       // nodes of the job
-  int kernel_size = 1;  // ranks on this machine (under this operating system kernel), >= those of the node
-  int kernel_color = 0; // this machine's colour (a hash of its boot id): ranks alike share its processors
+  int kernel_color = 0; // this machine's colour (a hash of its boot id): ranks alike share its processors (a
+                        // shared-memory domain can be smaller: containers or namespaces on one machine)
   int processors = 0;   // processors this rank may run on (hwloc's allowed set), 0 unknown
 };
 
 /// Collective over comm (MPI_Comm_split_type, blocking: every rank has just agreed the arguments). hwloc fills socket, core and cpu where it can, -1 elsewhere.
 LocalPlace place_of_this_rank(MPI_Comm comm, int rank);
 
-/// Collective over comm: how many of its ranks share this rank's machine (kernel_color of its place).
-int ranks_sharing_kernel(MPI_Comm comm, int kernel_color, int rank);
-
-/// The node of comm with the most ranks per processor: its ranks (of comm, sharing its kernel) and processors.
+/// The machine with the most ranks per processor: its ranks (sharing its kernel) and processors.
 struct NodeLoad {
   int ranks = 0, processors = 0;
   /// More ranks than processors: waiting ranks must yield their processor.
   bool oversubscribed() const { return processors > 0 && ranks > processors; }
 };
-/// The busiest node of comm, agreed on every rank of comm (collective; `here` this rank's place_of_this_rank).
-/// The one place the wait mode is decided from the ranks' places (the run context).
-NodeLoad busiest_node(MPI_Comm comm, const LocalPlace &here, const Waiting &w, FailureListener *listener);
+/// What one rank tells of its machine: its kernel_color and its processors (LocalPlace's).
+struct MachineShare {
+  int kernel_color = 0, processors = 0;
+};
+/// The busiest machine of the ranks (every rank's MachineShare, in the same order everywhere, so every rank
+/// finds the same): the ranks of each colour against the processors each of them may run on. The one place
+/// the wait mode is decided from the ranks' places (the run context).
+NodeLoad busiest_node(const std::vector<MachineShare> &ranks);
 
 /// The size of the largest cache level hwloc finds on this machine (the last-level cache), in bytes; 0 where
 /// hwloc reports none. What a cache-cold walk must outgrow (lat_sweep_options.cachesize).

@@ -26,33 +26,33 @@ RunContext::RunContext(MPI_Comm comm, int leader, int lib_rank, const RunSetting
       listener_(listener), progress_(settings.progress && rank_ == leader, settings.phase) {
   check_mpi(MPI_Comm_size(comm, &size_), "MPI_Comm_size");
   peers_ = size_ == 2 ? "the other rank" : "the other " + std::to_string(size_ - 1) + " ranks";
-  if (found != nullptr) {
-    place_ = *found;
-    place_.kernel_size = ranks_sharing_kernel(comm, found->kernel_color, rank_);  // the measuring ranks'
-  } else {
-    place_ = place_of_this_rank(comm, lib_rank_);
-  }
-  busiest_ = lat::busiest_node(comm, place_, waiting("the places"), listener);
-  yield_ = settings.wait == LAT_WAIT_AUTO ? busiest_.oversubscribed() : settings.wait == LAT_WAIT_YIELD;
-  // Every rank's processor name, rank in the library's communicator and place, once for the run, in one
-  // exchange (a report names the hosts and places; the watchdog's messages the ranks).
+  place_ = found != nullptr ? *found : place_of_this_rank(comm, lib_rank_);
+  // Every rank's processor name, rank in the library's communicator, place and machine, once for the run, in
+  // one exchange (a report names the hosts and places; the watchdog's messages the ranks; the machines' load
+  // decides the wait mode). Waited for yielding, as the wait mode is not known yet: no timed region follows
+  // before the ranks meet.
   struct Who {
     int lib_rank;
+    MachineShare machine;
     char name[MPI_MAX_PROCESSOR_NAME + 1];
     lat_rank_place place;
-  } mine{lib_rank_, {}, place_.place};
+  } mine{lib_rank_, {place_.kernel_color, place_.processors}, {}, place_.place};
   int len = 0;
   check_mpi(MPI_Get_processor_name(mine.name, &len), "MPI_Get_processor_name");
   std::vector<Who> all(static_cast<size_t>(size_));
   MPI_Request req;
   const int bytes = static_cast<int>(sizeof mine);
   check_mpi(MPI_Iallgather(&mine, bytes, MPI_BYTE, all.data(), bytes, MPI_BYTE, comm, &req), "MPI_Iallgather");
-  wait_as(yield_, req, waiting("the processor names and ranks"), listener);
+  wait_yielding(req, waiting("the processor names, ranks and places"), listener);
+  std::vector<MachineShare> machines;
   for (const Who &w : all) {
     hosts_.emplace_back(w.name);
     lib_ranks_.push_back(w.lib_rank);
     places_.push_back(w.place);
+    machines.push_back(w.machine);
   }
+  busiest_ = lat::busiest_node(machines);
+  yield_ = settings.wait == LAT_WAIT_AUTO ? busiest_.oversubscribed() : settings.wait == LAT_WAIT_YIELD;
   // Two ranks: the watchdog names the one waited for (more: "the other ranks of the collective call").
   if (size_ == 2) watched_peer_ = lib_ranks_[static_cast<size_t>(1 - rank_)];
   watch_.emplace(settings.timeout_s, lib_rank_, watched_peer_, watch_phase(settings).c_str());
