@@ -89,9 +89,11 @@ void run_gnuplot(const std::string &script, const std::vector<std::pair<std::str
   // Drawn, but without its text: gnuplot goes on when fontconfig cannot load (no fonts on a node, or no file
   // descriptor left: `ulimit -n 5`), and a heat map without its labels and scale was published silently.
   for (const char *no_fonts : {"Fontconfig error", "Could not find/open font"})
-    if (const size_t at = said.find(no_fonts); at != std::string::npos)
+    if (const size_t at = said.find(no_fonts); at != std::string::npos) {
+      const size_t end = said.find('\n', at);  // its line (npos: to the end)
       throw IoError("gnuplot drew " + shown + " without its fonts, its text missing (" +
-                    said.substr(at, said.find('\n', at) == std::string::npos ? std::string::npos : said.find('\n', at) - at) + ")");
+                    said.substr(at, end == std::string::npos ? end : end - at) + ")");
+    }
   struct stat st;
   if (stat(output.c_str(), &st) != 0 || st.st_size == 0)
     throw IoError("gnuplot wrote no plot into " + shown);
