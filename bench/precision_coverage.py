@@ -12,6 +12,8 @@ For each launch of `latency` and each point of each launch of `mpilat-coll`:
   the launch after: does the launch's interval hold the median of the launch that followed it?
   drift: do the launch medians trend with launch order (Spearman's rho beyond its 5 % bound)? Then the
     machine was not quiet over the launches, and the counts above judge the machine, not the interval.
+  (latency's interval between launches is its batch medians' and the lines' placement's together:
+    between_launches_half_pct; within a launch only the batch medians' counts, the placement being fixed)
   within one launch: does the interval of its first half (the same rule over the first half's chunks) hold
     the median of its second half (trial-weighted over the second half's chunk medians)?
 The rule is the library's batch_median_half_pct, written again here to apply it to a half; it is checked
@@ -27,6 +29,7 @@ import sys
 BATCHES = 8          # LAT_PRECISION_BATCHES
 T_975_7 = 2.364624   # Student's t, 0.975 quantile, 7 degrees of freedom
 CHUNK_S = 0.25       # the collective's chunks (kCollChunkS)
+PLACEMENT_Z = 1.96   # placement_half_pct: the lines' placement term is 1.96 x their sd
 
 
 def half_pct(chunk_medians, median):
@@ -168,7 +171,12 @@ def main(root):
             mine = half_pct([m for m, _ in chunks], median)
             if hp is None or not math.isclose(mine, hp, rel_tol=1e-6, abs_tol=1e-9):
                 sys.exit(f'{run}: the rule here gives {mine}, the library {hp}: they must agree')
-            lat.append((median, hp, j['pingpong']['frequencies'], chunks))
+            # Between launches: the batch medians' term and the lines' placement (1.96 sd), in quadrature.
+            between = j['precision']['between_launches_half_pct']
+            mine = math.hypot(mine, PLACEMENT_Z * j['precision']['placement_sd_pct'])
+            if between is None or not math.isclose(mine, between, rel_tol=1e-6, abs_tol=1e-9):
+                sys.exit(f'{run}: between launches the rule here gives {mine}, the library {between}: they must agree')
+            lat.append((median, between, j['pingpong']['frequencies'], chunks))
         elif run.startswith('coll-'):
             j = json.load(open(os.path.join(d, 'mpilat-coll.json')))
             samples = {}
@@ -176,6 +184,7 @@ def main(root):
                 for r in csv.DictReader(f):
                     samples.setdefault(int(r['point']), []).append((float(r['at_s']), float(r['value_us'])))
             widest = 0.0
+            placement = PLACEMENT_Z * j['run']['precision']['placement_sd_pct']
             for k, p in enumerate(j['points']):
                 if p.get('withheld'):
                     continue
@@ -183,10 +192,15 @@ def main(root):
                 median = pooled_median([p['frequencies']])
                 hp = half_pct([m for m, _ in chunks], median)
                 widest = max(widest, hp)
-                coll.setdefault(f"{p['operation']} {p['bytes']} B {p['mode']}", []).append((median, hp, p['frequencies'], chunks))
+                coll.setdefault(f"{p['operation']} {p['bytes']} B {p['mode']}", []).append(
+                    (median, math.hypot(hp, placement), p['frequencies'], chunks))
             lib = j['run']['precision']['median_ci_half_pct_max']
             if lib is None or not math.isclose(widest, lib, rel_tol=1e-3, abs_tol=1e-9):
                 sys.exit(f'{run}: the widest interval here is {widest}, the library says {lib}: they must agree')
+            lib = j['run']['precision']['between_launches_half_pct_max']
+            if lib is None or not math.isclose(math.hypot(widest, placement), lib, rel_tol=1e-3, abs_tol=1e-9):
+                sys.exit(f'{run}: between launches the widest here is {math.hypot(widest, placement)}, the library says '
+                         f'{lib}: they must agree')
     total_held = total = same_held = same_n = next_held = next_n = 0
     next_promised = 0.0
     if lat:

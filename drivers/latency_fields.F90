@@ -145,13 +145,13 @@ contains
     case ('--precision')
       select case (k)
       case (1)
-        text = 'end the trials once the median''s 95 % interval (from the batch medians: the next launch''s'
+        text = 'end the trials once the median''s 95 % interval between launches (the batch medians and'
       case (2)
-        text = 'if launches differ only as this one''s stretches do) is within +-P % of the median and the'
+        text = 'where the pair''s cache lines land) is within +-P % of the median and the run over time'
       case (3)
-        text = 'run over time is quiet, else at --ntrial, --minutes or --precision-limit (latency.output'
+        text = 'is quiet; once the placement alone passes P (more trials cannot meet it); else at --ntrial,'
       case (4)
-        text = 'says which); npp is held'
+        text = '--minutes or --precision-limit (latency.output says which); npp is held'
       end select
     case ('--precision-limit')
       select case (k)

@@ -133,7 +133,7 @@ struct SpecCli<&lat_pingpong_options::minutes> {
 template <>
 struct SpecCli<&lat_pingpong_options::precision_pct> {
   static constexpr SpecCliEntry entries[] = {
-      {"latency", "--precision", "end the trials once the median's 95 % interval (from the batch medians: the next launch's if launches differ only as this one's stretches do) is within +-P % of the median and the run over time is quiet, else at --ntrial, --minutes or --precision-limit (latency.output says which); npp is held"},
+      {"latency", "--precision", "end the trials once the median's 95 % interval between launches (the batch medians and where the pair's cache lines land) is within +-P % of the median and the run over time is quiet; once the placement alone passes P (more trials cannot meet it); else at --ntrial, --minutes or --precision-limit (latency.output says which); npp is held"},
   };
 };
 
@@ -688,7 +688,7 @@ struct SpecCli<&lat_collective_options::progress> {
 template <>
 struct SpecCli<&lat_collective_options::precision_pct> {
   static constexpr SpecCliEntry entries[] = {
-      {"mpilat-coll", "--precision", "P: end the rounds once every point's median has its 95 % interval (from its batch medians: the next launch's if launches differ only as this one's stretches do) within +-P % and a quiet run over time, else after --reps rounds (without --reps: 10^6 where the root's memory holds them, else 100000) or --precision-limit; 0: off"},
+      {"mpilat-coll", "--precision", "P: end the rounds once every point's median has its 95 % interval between launches (its batch medians and where the cache lines of ranks 0 and 1 land) within +-P % and a quiet run over time, or once the placement alone passes P (more rounds cannot meet it), else after --reps rounds (without --reps: 10^6 where the root's memory holds them, else 100000) or --precision-limit; 0: off"},
   };
 };
 

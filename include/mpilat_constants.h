@@ -61,9 +61,12 @@
 /* Values of lat_pingpong_result.ended_by: what ended the trials of a complete run (enum lat_run_end).
  *   LAT_END_TRIALS     ntrial trials were done
  *   LAT_END_TIME       the minutes' limit was reached
- *   LAT_END_PRECISION  the median's 95 % interval came within precision_pct of it, on a quiet run
- *   LAT_END_UNREACHABLE (lat_collective, since 10) precision_pct cannot be met: a point kept no sample in
- *                      its first LAT_UNREACHABLE_ROUNDS rounds (every sync start late) */
+ *   LAT_END_PRECISION  the median's 95 % interval between launches came within precision_pct of it, on a
+ *                      quiet run
+ *   LAT_END_UNREACHABLE (since 10) precision_pct cannot be met: the placement's term of the interval between
+ *                      launches alone passes it (more trials do not narrow it: docs/method.md, "Precision"),
+ *                      or (lat_collective) a point kept no sample in its first LAT_UNREACHABLE_ROUNDS rounds
+ *                      (every sync start late) */
 #define LAT_RUN_ENDS(LAT_X) \
   LAT_X(LAT_END_TRIALS, 0) \
   LAT_X(LAT_END_TIME, 1) \
@@ -104,6 +107,11 @@
 /* The batches of consecutive chunks whose medians give precision_pct's interval (a prediction interval of one
    more batch, which is how the next launch is taken: docs/method.md, "Precision"). */
 #define LAT_PRECISION_BATCHES 8
+
+/* The cache lines (a page each) through which precision_pct's probe ping-pongs between two ranks of one node,
+   to bound how far a launch's draw of where the MPI's lines land moves the median (docs/method.md,
+   "Precision"). */
+#define LAT_PLACEMENT_LINES 64
 
 /* The longest a run with precision_pct > 0 measures when its options' precision_limit_s is 0, in seconds:
    a precision the machine never gives ends there, saying so. */

@@ -28,6 +28,7 @@ set(MPILAT_LIB_SOURCES
   common/failure_notes.cpp
   common/frame.cpp
   common/handles.cpp
+  common/line_placement.cpp
   common/memory.cpp
   common/option_rules.cpp
   common/placement.cpp

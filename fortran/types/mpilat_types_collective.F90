@@ -58,11 +58,13 @@ module mpilat_types_collective
     integer(c_int) :: progress
     !> 0
     integer(c_int) :: reserved
-    !> > 0: the rounds end once every point's median has its 95 % interval from its batch medians (the next
-    !> launch's if launches differ only as the run's stretches do, docs/method.md) within +-precision_pct %
-    !> of it and a quiet run over time (one level, no state change, at least LAT_PRECISION_MIN_CHUNKS
-    !> chunks of 0.25 s), else after reps rounds or precision_limit_s (ended_by says which); 0 (default):
-    !> off
+    !> > 0: the rounds end once every point's median has its 95 % interval between launches (its batch
+    !> medians' term and, where ranks 0 and 1 share a node, the placement's: where a launch's cache lines
+    !> land, probed before the rounds; docs/method.md) within +-precision_pct % of it and a quiet run over
+    !> time (one level, no state change, at least LAT_PRECISION_MIN_CHUNKS chunks of 0.25 s), once every
+    !> point has 2 x LAT_PRECISION_BATCHES chunks where the placement's term alone passes precision_pct
+    !> (LAT_END_UNREACHABLE), else after reps rounds or precision_limit_s (ended_by says which); 0
+    !> (default): off
     real(c_double) :: precision_pct
     !> with precision_pct > 0: the longest the rounds may run, in seconds of wall clock, before they end
     !> without the precision (ended_by LAT_END_TIME); 0 (default): LAT_PRECISION_LIMIT_S
@@ -123,13 +125,15 @@ module mpilat_types_collective
     integer(c_int) :: has_samples
     !> what ended the rounds of a complete run (enum lat_run_end): LAT_END_TRIALS (reps rounds),
     !> LAT_END_TIME (precision_limit_s), LAT_END_PRECISION (precision_pct reached) or LAT_END_UNREACHABLE
-    !> (precision_pct cannot be: a point kept no sample in LAT_UNREACHABLE_ROUNDS rounds)
+    !> (precision_pct cannot be: a point kept no sample in LAT_UNREACHABLE_ROUNDS rounds, or the
+    !> placement's term alone, 1.96 placement_sd_pct, passes it)
     integer(c_int) :: ended_by
     !> the precision asked (options' precision_pct; 0: none)
     real(c_double) :: precision_pct
-    !> the widest half of a point's median's 95 % interval at the end, from its batch medians
-    !> (batch_median_half_pct, docs/method.md), in percent of its median (infinity while a point has fewer
-    !> than LAT_PRECISION_BATCHES chunks)
+    !> the widest half of a point's median's 95 % interval at the end from its batch medians alone
+    !> (batch_median_half_pct, docs/method.md: how the launch's stretches differ), in percent of its median
+    !> (infinity while a point has fewer than LAT_PRECISION_BATCHES chunks); between launches:
+    !> between_launches_half_pct_max
     real(c_double) :: median_ci_half_pct_max
     !> with precision_pct > 0: the time limit the rounds ran under (options' precision_limit_s, or
     !> LAT_PRECISION_LIMIT_S), in seconds
@@ -145,6 +149,23 @@ module mpilat_types_collective
     !> the seconds runqueue_rank waited for a processor; disturbed only from LAT_DISTURBED_MIN_WAIT_S on (a
     !> job's start costs a few ms)
     real(c_double) :: runqueue_wait_s
+    !> with precision_pct > 0 and ranks 0 and 1 on one node: the standard deviation of the one-way times of
+    !> a flag ping-ponged between them through LAT_PLACEMENT_LINES cache lines of shared memory (a page
+    !> each), in percent of their mean: how far where a launch's lines land moves a time here, which bounds
+    !> how far it moves a point's median between launches (docs/method.md, "Precision"); 0 where not
+    !> measured (placement_lines 0)
+    real(c_double) :: placement_sd_pct
+    !> with precision_pct > 0: the widest half of a point's median's 95 % interval between launches, in
+    !> percent of its median: sqrt(median_ci_half_pct_max^2 + (1.96 placement_sd_pct)^2), what
+    !> precision_pct is held to (median_ci_half_pct_max alone where placement_lines is 0); 0 without
+    !> precision_pct
+    real(c_double) :: between_launches_half_pct_max
+    !> with precision_pct > 0: the lines the placement probe measured between ranks 0 and 1
+    !> (LAT_PLACEMENT_LINES), or 0: the two on different nodes, a communicator of one rank, or the probe
+    !> ran past its second (the two sharing a processor)
+    integer(c_int) :: placement_lines
+    !> 0
+    integer(c_int) :: reserved
   end type lat_coll_summary
 
   !> One operation at one message size in one mode: its samples' statistics (us), as latency's.

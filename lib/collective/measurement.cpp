@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "collective/clock_sync.hpp"
+#include "common/line_placement.hpp"
 #include "collective/operations.hpp"
 #include "collective/options.hpp"
 #include "common/run_levels.hpp"
@@ -448,15 +449,17 @@ class Rounds {
     // --precision, between rounds and before the lead's allreduce (rank 0 schedules the next start after
     // it), at most every chunk's length: the sort of every point's samples is not free. Its word: 0 go
     // on, LAT_END_PRECISION every point precise enough, LAT_END_UNREACHABLE a point that can never be (it
-    // kept no sample: every start late).
+    // kept no sample: every start late) or a placement term that alone passes the precision.
     // Every precision run has a time limit (precision_limit_s, from the first round): LAT_END_TIME.
     if (rounds_start_ < 0.0) rounds_start_ = at;
     if (o_.precision_pct > 0.0 && at - precision_checked_ >= kPrecisionCheckS) {
       precision_checked_ = at;
-      precision_end_ = series_precise(r_.series, o_.precision_pct)                  ? LAT_END_PRECISION
-                       : precision_unreachable(r_.series, LAT_UNREACHABLE_ROUNDS) ? LAT_END_UNREACHABLE
+      const double placement = placement_half_pct(r_.summary.placement_sd_pct);
+      precision_end_ = series_precise(r_.series, o_.precision_pct, placement)                ? LAT_END_PRECISION
+                       : precision_unreachable(r_.series, LAT_UNREACHABLE_ROUNDS)              ? LAT_END_UNREACHABLE
+                       : placement_passes_precision(r_.series, o_.precision_pct, placement)   ? LAT_END_UNREACHABLE
                        : at - rounds_start_ >= precision_limit_s(o_.precision_limit_s) ? LAT_END_TIME
-                                                                                  : 0;
+                                                                                               : 0;
     }
   }
 
@@ -487,6 +490,23 @@ class Rounds {
   double precision_checked_ = 0.0, rounds_start_ = -1.0;
 };
 
+
+/// --precision: where the lines land, probed between ranks 0 and 1 where they share a node (line_placement.hpp),
+/// before anything is timed; every rank learns rank 0's figures (the others wait in the run's wait mode).
+void place_lines(const Run &run, lat_coll_summary &s) {
+  MPI_Comm two = MPI_COMM_NULL;
+  check_mpi(run.watched_call([&] { return MPI_Comm_split(run.comm, run.rank < 2 ? 0 : MPI_UNDEFINED, run.rank, &two); }),
+            "MPI_Comm_split (placement)");
+  double figures[2] = {0.0, 0.0};  // lines measured, their sd in percent
+  if (two != MPI_COMM_NULL) {
+    const LinePlacement lines = measure_line_placement(two, run.rank == 0, kPlacementLimitS);
+    MPI_Comm_free(&two);
+    if (run.rank == 0) figures[0] = static_cast<double>(lines.level_us.size()), figures[1] = lines.sd_pct();
+  }
+  run.allreduce(figures, 2, MPI_MAX, "phase 'placement'");
+  s.placement_lines = static_cast<int>(figures[0]);
+  s.placement_sd_pct = figures[1];
+}
 
 /// Where the ranks are and the wait mode, as the run context found them, into the summary. True when a node
 /// holds more ranks than processors.
@@ -645,6 +665,8 @@ void analyse_on_root(CollResult &r, bool oversubscribed) {
     r.warnings.push_back(text);
   }
   s.median_ci_half_pct_max = widest_median_half_pct(r.series);
+  s.between_launches_half_pct_max =
+      s.precision_pct > 0.0 ? between_launches_half_pct(s.median_ci_half_pct_max, placement_half_pct(s.placement_sd_pct)) : 0.0;
   for (PointSeries &ps : r.series) {
     PointOutcome out = finish_point(ps);
     if ((s.warnings & LAT_WARN_CLOCKS) && ps.mode == LAT_COLL_MODE_SYNC) out.point.warnings |= LAT_WARN_CLOCKS;
@@ -744,6 +766,7 @@ class CollectiveRun {
     int64_t watched = 0;
     const Run run(context, o_.root, watched);
     const std::vector<int> ops = ops_of(o_.ops), modes = modes_of(o_.modes);
+    if (o_.precision_pct > 0.0) place_lines(run, s);
     context.with_clock([&](const auto &clock) {
       SyncState sync = synchronise_clocks(clock, run, o_, oversubscribed, s);
       const ClockReport first = sync.report;

@@ -8,6 +8,7 @@
 #include "collective/options.hpp"
 #include "common/clock.hpp"
 #include "common/error.hpp"
+#include "common/line_placement.hpp"
 #include "common/plot.hpp"
 #include "common/report_json.hpp"
 #include "common/report_text.hpp"
@@ -62,19 +63,34 @@ std::string coll_table_text(const CollResult &r) {
   append(o, "rounds {} of {} ({} interleaved points per round){}; sync samples discarded for a late start: {}\n",
          s.rounds, s.reps, s.npoints, s.partial ? ", PARTIAL: stopped" : "", s.late_total);
   if (s.precision_pct > 0.0 && !s.partial) {
-    if (s.ended_by == LAT_END_UNREACHABLE)
+    // Between launches: each point's batch medians' term and the lines' placement, drawn once a launch
+    // (docs/method.md, "Precision").
+    const std::string terms = fmt::format(
+        "the widest from its batch medians +-{:.3f} %, and {}", s.median_ci_half_pct_max,
+        s.placement_lines > 0
+            ? fmt::format("where the lines ranks 0 and 1 go through land, +-{:.3f} % (1.96 x the sd of a one-way time through "
+                          "{} lines of shared memory, {:.3f} % of their mean)",
+                          placement_half_pct(s.placement_sd_pct), s.placement_lines, s.placement_sd_pct)
+            : std::string("where the lines land: not measured (ranks 0 and 1 not on one node, or the probe ran past its second)"));
+    if (s.ended_by == LAT_END_UNREACHABLE && withheld_points(r) > 0)
       append(o, "the rounds ended after {} rounds: --precision {} cannot be met: {} point(s) kept no sample in {} "
                 "rounds or more (every start late; withheld below)\n",
              s.rounds, s.precision_pct, withheld_points(r), LAT_UNREACHABLE_ROUNDS);
+    else if (s.ended_by == LAT_END_UNREACHABLE)
+      append(o, "the rounds ended before --precision {} could be met: the placement alone passes it, and more rounds do not "
+                "narrow it (launches compared by mpilat-compare do); the widest median interval between launches is +-{:.3f} % "
+                "({})\n",
+             s.precision_pct, s.between_launches_half_pct_max, terms);
     else if (s.ended_by == LAT_END_PRECISION)
-      append(o, "the rounds ended on --precision {}: every point's median has its 95 % interval within +-{:.3f} % of it "
-                "(from its batch medians: the next launch's if launches differ only as this one's stretches do, docs/method.md) and a quiet run over time\n", s.precision_pct, s.median_ci_half_pct_max);
+      append(o, "the rounds ended on --precision {}: every point's median has its 95 % interval between launches within "
+                "+-{:.3f} % of it ({}) and a quiet run over time\n",
+             s.precision_pct, s.between_launches_half_pct_max, terms);
     else
-      append(o, "the rounds ended at {} before --precision {} was met: the widest median interval is +-{:.3f} %; "
-                "{} of {} points have a run over time that is not quiet (more than one level or a state change), "
-                "and a quiet one needs {} chunks of {} s{}\n",
+      append(o, "the rounds ended at {} before --precision {} was met: the widest median interval between launches is "
+                "+-{:.3f} % ({}); {} of {} points have a run over time that is not quiet (more than one level or a state "
+                "change), and a quiet one needs {} chunks of {} s{}\n",
              s.ended_by == LAT_END_TIME ? fmt::format("the time limit ({} s: --precision-limit)", s.precision_limit_s) : "reps",
-             s.precision_pct, s.median_ci_half_pct_max, unquiet_points(r),
+             s.precision_pct, s.between_launches_half_pct_max, terms, unquiet_points(r),
              r.points.size(), LAT_PRECISION_MIN_CHUNKS, kCollChunkS,
              withheld_points(r) > 0 ? fmt::format("; {} point(s) withheld (below), for which no interval exists",
                                                   withheld_points(r))
@@ -161,7 +177,10 @@ std::string coll_json_text(const CollResult &r, const std::string &command_line)
                                                                                                : "reps")},
                    {"precision", s.precision_pct > 0.0 ? nlohmann::json{{"asked_pct", s.precision_pct},
                                                                         {"median_ci_half_pct_max", number_or_null(s.median_ci_half_pct_max)},
-                                                                        {"interval", "batch medians"},
+                                                                        {"between_launches_half_pct_max", number_or_null(s.between_launches_half_pct_max)},
+                                                                        {"placement_lines", s.placement_lines},
+                                                                        {"placement_sd_pct", s.placement_sd_pct},
+                                                                        {"interval", "batch medians and the lines' placement"},
                                                                         {"batches", LAT_PRECISION_BATCHES},
                                                                         {"limit_s", s.precision_limit_s},
                                                                         {"min_chunks", LAT_PRECISION_MIN_CHUNKS}}

@@ -111,7 +111,7 @@ struct lat_pingpong_result {
   double chunk_target_s;
 };
 constexpr size_t lat_pingpong_result_fields_end = offsetof(lat_pingpong_result, chunk_target_s) + sizeof(lat_pingpong_result::chunk_target_s);
-static_assert(sizeof(::lat_pingpong_result) == offsetof(::lat_pingpong_result, precision_limit_s) + sizeof(::lat_pingpong_result::precision_limit_s), "lat_pingpong_result ends in padding: give it explicit reserved space in its spec, so that a newer field never lands in bytes this release does not read");
+static_assert(sizeof(::lat_pingpong_result) == offsetof(::lat_pingpong_result, reserved) + sizeof(::lat_pingpong_result::reserved), "lat_pingpong_result ends in padding: give it explicit reserved space in its spec, so that a newer field never lands in bytes this release does not read");
 struct lat_sweep_options {
   int64_t size_first;
   int64_t size_last;
@@ -458,7 +458,7 @@ struct lat_coll_summary {
   int has_samples;
 };
 constexpr size_t lat_coll_summary_fields_end = offsetof(lat_coll_summary, has_samples) + sizeof(lat_coll_summary::has_samples);
-static_assert(sizeof(::lat_coll_summary) == offsetof(::lat_coll_summary, runqueue_wait_s) + sizeof(::lat_coll_summary::runqueue_wait_s), "lat_coll_summary ends in padding: give it explicit reserved space in its spec, so that a newer field never lands in bytes this release does not read");
+static_assert(sizeof(::lat_coll_summary) == offsetof(::lat_coll_summary, reserved) + sizeof(::lat_coll_summary::reserved), "lat_coll_summary ends in padding: give it explicit reserved space in its spec, so that a newer field never lands in bytes this release does not read");
 struct lat_coll_point {
   int64_t msg_bytes;
   int64_t samples;

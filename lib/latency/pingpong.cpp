@@ -21,6 +21,7 @@
 #include "common/failure_notes.hpp"
 #include "common/waits.hpp"
 #include "common/error.hpp"
+#include "common/line_placement.hpp"
 #include "common/placement.hpp"
 #include "common/run_levels.hpp"
 
@@ -389,12 +390,18 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
   const double loop_timeout = loop_timeout_s(opts.timeout_s, r.npp_used, r.median_ppt_us);
   p.run->begin_phase("ping-pong trials", "phase 'trials'", loop_timeout);
   const OneWay one_way(clock.unit(), cal.min_ov_us, r.npp_used);
-  // --precision: between chunks, the median's interval from the batch medians so far and the run over time so
-  // far (both from the chunks; the median of all trials is the interval's centre).
+  // --precision: between chunks, the median's interval between launches (the batch medians so far, the
+  // lines' placement measured before) and the run over time so far (both from the chunks; the median of all
+  // trials is the interval's centre). Where the placement alone passes P, more trials cannot meet it: the
+  // trials end at 2 x LAT_PRECISION_BATCHES chunks (LAT_END_UNREACHABLE), enough for the batch medians'
+  // interval of each half of the run.
+  const double placement = placement_half_pct(r.placement_sd_pct);
+  bool unreachable = false;
   const std::function<bool()> precise = [&] {
     const std::vector<TrialChunk> chunks = one_way_chunks(s.chunks, one_way);
-    return batch_median_half_pct(chunks, median_of(distribution_of(s.tally, one_way))) <= opts.precision_pct &&
-           run_is_quiet(chunks);
+    const double batch = batch_median_half_pct(chunks, median_of(distribution_of(s.tally, one_way)));
+    unreachable = placement >= opts.precision_pct && chunks.size() >= 2 * LAT_PRECISION_BATCHES;
+    return unreachable || (between_launches_half_pct(batch, placement) <= opts.precision_pct && run_is_quiet(chunks));
   };
   // Every precision run has a time limit; with minutes as well, the earlier of the two.
   r.precision_limit_s = opts.precision_pct > 0.0 ? precision_limit_s(opts.precision_limit_s) : 0.0;
@@ -404,7 +411,9 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
     const SeriesEnd end = time_series(clock, p, {&s}, loop_timeout, deadline_s,
                                       &r.trials_start_unix_s, opts.precision_pct > 0.0 ? precise : nullptr);
     if (end == SeriesEnd::kStopped) r.partial = LAT_PARTIAL_STOPPED, r.stopped_in = LAT_PHASE_TRIALS;
-    r.ended_by = end == SeriesEnd::kPrecise ? LAT_END_PRECISION : end == SeriesEnd::kDeadline ? LAT_END_TIME : LAT_END_TRIALS;
+    r.ended_by = end == SeriesEnd::kPrecise    ? (unreachable ? LAT_END_UNREACHABLE : LAT_END_PRECISION)
+                 : end == SeriesEnd::kDeadline ? LAT_END_TIME
+                                               : LAT_END_TRIALS;
     if (opts.minutes > 0.0) r.ntrial = s.done;
     end_trials(p);
   } catch (const TimeoutError &) {
@@ -430,6 +439,8 @@ void fill_statistics(PingPong &pp) {
   r.all = describe(pp.dist, r.bytes);
   r.all_q = quantiles_of(pp.dist);
   r.median_ci_half_pct = r.precision_pct > 0.0 ? batch_median_half_pct(pp.chunks, r.all.median_us) : 0.0;
+  r.between_launches_half_pct =
+      r.precision_pct > 0.0 ? between_launches_half_pct(r.median_ci_half_pct, placement_half_pct(r.placement_sd_pct)) : 0.0;
   r.cut_off_us = r.cut_coef * r.all.median_us;
   const Distribution kept = at_most(pp.dist, r.cut_off_us);
   r.filtered = describe(kept, r.bytes);
@@ -518,6 +529,7 @@ class PairTrials {
   /// Dest: the trials answered.
   void follow(RunContext &run, const Plan &) {
     join(run);
+    if (opts_.precision_pct > 0.0) measure_line_placement(p_.comm, false, kPlacementLimitS);
     // Dest's first wait spans the source's timer calibration, when it is done here.
     answer_trials(p_, follower_first_wait_s(calibration_, opts_.nr));
   }
@@ -538,6 +550,12 @@ class PairTrials {
     r_.shared = shared_bits(r_.source_place, r_.dest_place);
     copy_c_string(r_.source_host, r_.source_place.host);
     copy_c_string(r_.dest_host, r_.dest_place.host);
+    // --precision: where the lines land, before anything else is timed (dest answers in follow).
+    if (opts_.precision_pct > 0.0) {
+      const LinePlacement lines = measure_line_placement(p_.comm, true, kPlacementLimitS);
+      r_.placement_lines = static_cast<int>(lines.level_us.size());
+      r_.placement_sd_pct = lines.sd_pct();
+    }
     const Calibration c = leader_calibration(calibration_, opts_.timer, opts_.nr, rank_, opts_.progress != 0);
     const lat_timer_result &cal = c.result;
     if (c.interrupted) r_.partial = LAT_PARTIAL_STOPPED, r_.stopped_in = LAT_PHASE_CALIBRATION;

@@ -94,29 +94,49 @@ const char *run_end_name(int end) {
   switch (end) {
     case LAT_END_TIME: return "time";
     case LAT_END_PRECISION: return "precision";
+    case LAT_END_UNREACHABLE: return "unreachable";
     default: return "trials";
   }
 }
 
-/// --precision: what ended the trials, and how precise the median is (nothing without it).
+/// --precision's placement term in words: its half-width and where it comes from, or why it is absent.
+std::string placement_words(const lat_pingpong_result &p) {
+  if (p.placement_lines > 0)
+    return fmt::format("where the lines the pair's messages go through land, +-{:.3f} % (1.96 x the sd of a one-way time "
+                       "through {} lines of shared memory, {:.3f} % of their mean)",
+                       1.96 * p.placement_sd_pct, p.placement_lines, p.placement_sd_pct);
+  return (p.shared & LAT_SHARE_NODE) != 0
+             ? "where the lines land: not measured (the probe ran past its second: do source and dest share a processor?)"
+             : "where the lines land: not measured (source and dest on two nodes)";
+}
+
+/// --precision: what ended the trials, and how precise the median is between launches (nothing without it).
 void precision_line(std::string &o, const lat_pingpong_result &p) {
   if (!(p.precision_pct > 0.0) || p.partial != LAT_COMPLETE) return;
-  // The interval is the next launch's if launches differ only as this one's stretches do (the batch medians':
-  // docs/method.md, "Precision"; a level set for a whole launch shows only across launches).
+  // Between launches: the batch medians' term (a stretch of the run against the rest) and the lines'
+  // placement, which a launch draws once (docs/method.md, "Precision").
+  const std::string terms = fmt::format("from {} batch medians, +-{:.3f} %, and {}", LAT_PRECISION_BATCHES,
+                                        p.median_ci_half_pct, placement_words(p));
   if (p.ended_by == LAT_END_PRECISION) {
-    append(o, "the trials ended on --precision {}: the median's 95 % interval (from {} batch medians: the next launch's "
-              "if launches differ only as this one's stretches do) is within +-{:.3f} % of the median and the run over time is quiet\n\n",
-           p.precision_pct, LAT_PRECISION_BATCHES, p.median_ci_half_pct);
+    append(o, "the trials ended on --precision {}: the median's 95 % interval between launches is within +-{:.3f} % of the "
+              "median ({}) and the run over time is quiet\n\n",
+           p.precision_pct, p.between_launches_half_pct, terms);
+    return;
+  }
+  if (p.ended_by == LAT_END_UNREACHABLE) {
+    append(o, "the trials ended before --precision {} could be met: the placement alone passes it, and more trials do not "
+              "narrow it (launches compared by mpilat-compare do); the median's 95 % interval between launches is +-{:.3f} % "
+              "of the median ({})\n\n",
+           p.precision_pct, p.between_launches_half_pct, terms);
     return;
   }
   const bool minutes_first = p.minutes > 0.0 && 60.0 * p.minutes <= p.precision_limit_s;
-  append(o, "the trials ended at {} before --precision {} was met: the median's 95 % interval (from {} batch medians: "
-            "the next launch's if launches differ only as this one's stretches do) is +-{:.3f} % of the median{}\n\n",
+  append(o, "the trials ended at {} before --precision {} was met: the median's 95 % interval between launches is +-{:.3f} % "
+            "of the median ({}){}\n\n",
          p.ended_by != LAT_END_TIME ? std::string("ntrial")
          : minutes_first            ? std::string("the time limit (--minutes)")
                                     : fmt::format("the time limit ({} s: --precision-limit)", p.precision_limit_s),
-         p.precision_pct, LAT_PRECISION_BATCHES,
-         p.median_ci_half_pct,
+         p.precision_pct, p.between_launches_half_pct, terms,
          run_quiet(p) ? "" : fmt::format(" and the run over time is not quiet ({} levels, {} state changes, {} chunks)",
                                          p.nlevels, p.nchanges, p.nchunks));
 }
@@ -526,7 +546,10 @@ std::string json_text(const LatencyReport &r) {
   j["run"]["ended_by"] = p.partial == LAT_COMPLETE ? nlohmann::json(run_end_name(p.ended_by)) : nlohmann::json();
   j["precision"] = p.precision_pct > 0.0 ? nlohmann::json{{"asked_pct", p.precision_pct},
                                                           {"median_ci_half_pct", number_or_null(p.median_ci_half_pct)},
-                                                          {"interval", "batch medians"},
+                                                          {"between_launches_half_pct", number_or_null(p.between_launches_half_pct)},
+                                                          {"placement_lines", p.placement_lines},
+                                                          {"placement_sd_pct", p.placement_sd_pct},
+                                                          {"interval", "batch medians and the lines' placement"},
                                                           {"batches", LAT_PRECISION_BATCHES},
                                                           {"limit_s", p.precision_limit_s},
                                                           {"run_quiet", run_quiet(p)},

@@ -109,8 +109,33 @@ static void pingpong_fixed_npp(void **state) {
   assert_int_equal(r.dest, size - 1);
   assert_int_equal(r.bytes, 8);
   assert_true(r.min_ov_us == t.min_ov_us && r.res_timing_us == t.res_timing_us);
+  assert_int_equal(r.placement_lines, 0); /* no precision asked: no placement probe, no interval */
+  assert_true(r.placement_sd_pct == 0.0 && r.between_launches_half_pct == 0.0 && r.median_ci_half_pct == 0.0);
   check_pingpong_counts(&r, h);
   lat_histogram_free(&h);
+}
+
+/* A precision asked: source and dest share this node, so the placement probe measured every line, and the
+   interval between launches is the batch medians' and the placement's (1.96 sd) in quadrature. */
+static void pingpong_precision_between_launches(void **state) {
+  (void)state;
+  lat_pingpong_options o;
+  lat_pingpong_defaults(&o);
+  o.npp = 2;
+  o.estimate = 0;
+  o.precision_pct = 50.0;
+  o.precision_limit_s = 2.5; /* 10 chunks of 0.25 s at most: an interval, and an end either way */
+  lat_pingpong_result r;
+  assert_int_equal(lat_pingpong_stats(MPI_COMM_WORLD, &o, NULL, &r, NULL), LAT_SUCCESS);
+  assert_true(same_everywhere(&r, sizeof r));
+  assert_int_equal(r.placement_lines, LAT_PLACEMENT_LINES);
+  assert_true(r.placement_sd_pct > 0.0 && r.placement_sd_pct < 100.0);
+  const double between = hypot(r.median_ci_half_pct, 1.96 * r.placement_sd_pct);
+  assert_true(fabs(r.between_launches_half_pct - between) <= 1e-9 * between);
+  if (r.ended_by == LAT_END_PRECISION)
+    assert_true(r.between_launches_half_pct <= 50.0);
+  else
+    assert_int_equal(r.ended_by, LAT_END_TIME); /* 10 chunks: fewer than the 16 the placement's end waits for */
 }
 
 /* npp given, Part 2 still run (the default): the rule's value stands beside the one used. */
@@ -455,6 +480,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(calibrate_on_one_rank),       cmocka_unit_test(calibrate_on_every_rank),
       cmocka_unit_test(pingpong_fixed_npp),          cmocka_unit_test(pingpong_calculated_npp),
+      cmocka_unit_test(pingpong_precision_between_launches),
       cmocka_unit_test(pingpong_given_npp_still_estimates), cmocka_unit_test(pingpong_minutes_chooses_ntrial),
       cmocka_unit_test(npp_study_rows),
       cmocka_unit_test(pingpong_other_ranks_and_bytes), cmocka_unit_test(caller_comm_untouched),

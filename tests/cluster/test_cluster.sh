@@ -62,19 +62,24 @@ veth_packets() { cat /sys/class/net/mlcv0/statistics/rx_packets; }
 
 # ---- latency between two nodes, against within one: the files name both hosts, TCP is slower than memory -----
 before=$(veth_packets)
-run lat_between 120 node0:1,node1:1 2 "$drivers/latency" --quick --noplot
+# (--precision 50: the placement probe needs a node shared by source and dest: not measured here, measured within)
+run lat_between 120 node0:1,node1:1 2 "$drivers/latency" --quick --noplot --precision 50
 ended lat_between && ok || bad "latency between nodes: exit $rc ($(cat lat_between/err))"
 [ $(($(veth_packets) - before)) -gt 1000 ] && ok || bad "latency between nodes: its messages did not cross the veth"
 grep -q '^source = rank 0, host node0' lat_between/latency.output && grep -q '^dest = rank 1, host node1' lat_between/latency.output \
   && grep -q '^share a node = no' lat_between/latency.output && ok || bad "latency between nodes: hosts ($(grep -E '^(source|dest|share)' lat_between/latency.output))"
 # Within node1, rank 0 idle on node0: the places number nodes among all the ranks (node1 is node 1), not
 # among the pair's (where it would be node 0).
-run lat_within 120 node0:1,node1:2 3 "$drivers/latency" --quick --noplot --source 1 --dest 2
+run lat_within 120 node0:1,node1:2 3 "$drivers/latency" --quick --noplot --source 1 --dest 2 --precision 50
 ended lat_within && ok || bad "latency within a node: exit $rc ($(cat lat_within/err))"
 grep -q '^dest = rank 2, host node1' lat_within/latency.output && grep -q '^share a node = yes' lat_within/latency.output \
   && ok || bad "latency within a node: hosts"
 python3 -c "import json, sys; j = json.load(open(sys.argv[1])); sys.exit(0 if (j['source']['node'], j['dest']['node']) == (1, 1) else 1)" \
   lat_within/latency.json && ok || bad "latency within node1: nodes numbered among the pair, not all ranks"
+placement() { python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['precision']['placement_lines'])" "$1"; }
+[ "$(placement lat_between/latency.json)" = 0 ] && grep -q 'where the lines land: not measured (source and dest on two nodes)' \
+  lat_between/latency.output && ok || bad "latency between nodes: the placement probe measured across nodes"
+[ "$(placement lat_within/latency.json)" = 64 ] && ok || bad "latency within node1: the placement probe did not measure"
 median() { python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['filtered']['stats']['median_us'])" "$1"; }
 between=$(median lat_between/latency.json) within=$(median lat_within/latency.json)
 echo "latency: median $between us between two nodes (TCP over veth), $within us within one (shared memory)"

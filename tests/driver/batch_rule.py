@@ -1,6 +1,7 @@
 """batch_rule.py: --precision's rule written out once for the driver tests (docs/method.md, "Precision";
 the library's batch_median_half_pct): 8 batches of consecutive chunks, each the median of its chunk medians,
-half-width t(0.975, 7) x sd x sqrt(1 + 1/8) in percent of the median; and the npp a precision run holds."""
+half-width t(0.975, 7) x sd x sqrt(1 + 1/8) in percent of the median; the interval between launches, that and
+the lines' placement (1.96 x placement_sd_pct) in quadrature; and the npp a precision run holds."""
 import csv
 import math
 import statistics
@@ -21,6 +22,11 @@ def half_pct(j):
     """latency.json: the rule over its run over time's chunks, of its median."""
     cols, rows = j['run_over_time']['chunks']['columns'], j['run_over_time']['chunks']['rows']
     return half_pct_of([r[cols.index('median_us')] for r in rows], j['pingpong']['all']['median_us'])
+
+
+def between_pct(batch_pct, placement_sd_pct):
+    """between_launches_half_pct: the batch medians' half-width and the placement's, 1.96 x its sd, together."""
+    return math.hypot(batch_pct, 1.96 * placement_sd_pct)
 
 
 def held_npp(j):

@@ -96,23 +96,48 @@ $mpiexec -n 2 "$coll" --quick --precision 20 --ops bcast --modes barrier,loop --
   --outdir precise > precise.out 2>&1 || bad "--precision run: $(tail -3 precise.out)"
 python3 - precise/mpilat-coll.json precise/mpilat-coll.txt precise/mpilat-coll.samples.csv <<'PY' && ok || bad "--precision 20: the end does not follow the rule"
 import json, math, sys
-from batch_rule import widest_half_pct
+from batch_rule import between_pct, widest_half_pct
 j = json.load(open(sys.argv[1])); text = open(sys.argv[2]).read()
 run, p = j['run'], j['run']['precision']
 assert p['asked_pct'] == 20 and j['options']['precision_pct'] == 20, (p, j['options'])
-assert p['interval'] == 'batch medians' and p['batches'] == 8 and p['limit_s'] == 5, p
+assert p['interval'] == "batch medians and the lines' placement" and p['batches'] == 8 and p['limit_s'] == 5, p
 # (the samples file's times have 6 decimals: a chunk's edge may move by a sample)
 assert math.isclose(widest_half_pct(j, sys.argv[3]), p['median_ci_half_pct_max'], rel_tol=1e-4, abs_tol=1e-9), (widest_half_pct(j, sys.argv[3]), p)
+# Ranks 0 and 1 share this node: the probe measured every line; between launches, both terms.
+assert p['placement_lines'] == 64 and p['placement_sd_pct'] > 0, p
+between = between_pct(p['median_ci_half_pct_max'], p['placement_sd_pct'])
+assert math.isclose(between, p['between_launches_half_pct_max'], rel_tol=1e-6), (between, p)
 quiet = all(pt['levels'] <= 1 and pt['state_changes'] == 0 for pt in j['points'])
+placement_passes = 1.96 * p['placement_sd_pct'] >= 20
 if run['ended_by'] == 'precision':
-    assert p['median_ci_half_pct_max'] <= 20 and quiet and run['rounds'] < 1000000, (p, run['rounds'])
-    assert 'the rounds ended on --precision 20: every point' in text
+    assert between <= 20 and quiet and run['rounds'] < 1000000 and not placement_passes, (p, run['rounds'])
+    assert f"the rounds ended on --precision 20: every point's median has its 95 % interval between launches within +-{between:.3f} %" in text
+elif run['ended_by'] == 'unreachable':
+    assert placement_passes and 'the rounds ended before --precision 20 could be met: the placement alone passes it' in text, p
+    print(f"placement +-{1.96 * p['placement_sd_pct']:.1f} % passes --precision 20")
 elif run['ended_by'] == 'time':
     assert 'the rounds ended at the time limit (5 s: --precision-limit) before --precision 20 was met' in text, run
     print(f"machine busy: --precision 20 ended at the time limit (+-{p['median_ci_half_pct_max']} %, quiet: {quiet})")
 else:
     assert run['ended_by'] == 'reps' and run['rounds'] == 1000000 and 'before --precision 20 was met' in text, run
     print('machine busy: --precision 20 ran to --reps (a point not quiet)')
+PY
+# A precision the placement alone passes (1 %: 1.96 x the lines' sd, 3.6-17 % here): more rounds cannot meet
+# it, so the rounds end once every point has 16 chunks of 0.25 s, saying so, before the 5 s limit.
+mkdir unreachable
+$mpiexec -n 2 "$coll" --quick --precision 1 --ops bcast --modes loop --sizes 8 --noplot --noprogress \
+  --outdir unreachable > unreachable.out 2>&1 || bad "--precision 1 run: $(tail -3 unreachable.out)"
+python3 - unreachable/mpilat-coll.json unreachable/mpilat-coll.txt <<'PY' && ok || bad "--precision 1: the placement's end not as the rule gives it"
+import json, sys
+j = json.load(open(sys.argv[1])); text = open(sys.argv[2]).read()
+run, p = j['run'], j['run']['precision']
+if 1.96 * p['placement_sd_pct'] < 1:  # a machine whose lines all answer alike
+    assert run['ended_by'] != 'unreachable', (run, p)
+    print(f"machine: the placement's sd {p['placement_sd_pct']:.3f} % does not pass 1 %")
+    sys.exit(0)
+assert run['ended_by'] == 'unreachable', (run, p)
+assert ("the rounds ended before --precision 1 could be met: the placement alone passes it, and more rounds do not "
+        f"narrow it (launches compared by mpilat-compare do); the widest median interval between launches is +-{p['between_launches_half_pct_max']:.3f} %") in text, text[:2000]
 PY
 # One fast point (a loop-mode barrier: 100,000 rounds took about 1.2 s, before its run over time had the 8
 # chunks to be judged): without --reps the rounds go on to 10^6, so the time limit (2 s) or the precision ends

@@ -143,30 +143,60 @@ $mpiexec -n 2 "$latency" --quick --precision 20 --ntrial 1500000 --res_npp 150 -
   bad "--precision run failed"
 python3 - precise/latency.json precise/latency.output <<'PY' && ok || bad "--precision 20: the end does not follow the rule"
 import json, math, sys
-from batch_rule import half_pct, held_npp
+from batch_rule import between_pct, half_pct, held_npp
 j = json.load(open(sys.argv[1])); text = open(sys.argv[2]).read()
 p, run = j['precision'], j['run']
 assert p['asked_pct'] == 20 and p['min_chunks'] == 8 and p['batches'] == 8 and p['limit_s'] == 6, p
-assert p['interval'] == 'batch medians', p
+assert p['interval'] == "batch medians and the lines' placement", p
 quiet = j['run_over_time']['nchunks'] >= 8 and len(j['run_over_time']['levels']) == 1 and not j['run_over_time']['state_changes']
 assert p['run_quiet'] == quiet, (p, quiet)
 assert math.isclose(half_pct(j), p['median_ci_half_pct'], rel_tol=1e-6, abs_tol=1e-9), (half_pct(j), p)
+# Source and dest share this node: the probe measured every line, and the interval between launches is both terms.
+assert p['placement_lines'] == 64 and p['placement_sd_pct'] > 0, p
+between = between_pct(p['median_ci_half_pct'], p['placement_sd_pct'])
+assert math.isclose(between, p['between_launches_half_pct'], rel_tol=1e-6), (between, p)
+assert f"1.96 x the sd of a one-way time through 64 lines of shared memory, {p['placement_sd_pct']:.3f} % of their mean" in text, text[:3000]
 assert j['npp']['used'] == held_npp(j), j['npp']
 assert j['npp']['held_for_precision'] == (j['npp']['used'] != j['npp']['calculated']), j['npp']
 if j['npp']['held_for_precision']:
     assert f"npp is held at {j['npp']['used']} for --precision" in text
 else:
     print(f"npp: the rule's {j['npp']['calculated']} is the held value too (not a test of the hold)")
+placement_passes = 1.96 * p['placement_sd_pct'] >= 20
 if run['ended_by'] == 'precision':
-    assert p['median_ci_half_pct'] <= 20 and quiet and run['ntrial_done'] < 1500000, (p, run)
-    assert 'the trials ended on --precision 20: the median\'s 95 % interval (from 8 batch medians' in text, text[:2000]
+    assert between <= 20 and quiet and run['ntrial_done'] < 1500000 and not placement_passes, (p, run)
+    assert f"the trials ended on --precision 20: the median's 95 % interval between launches is within +-{between:.3f} %" in text, text[:2000]
+elif run['ended_by'] == 'unreachable':  # the placement alone passes 20 %: the trials end at 16 chunks
+    assert placement_passes and j['run_over_time']['nchunks'] == 16, (p, j['run_over_time']['nchunks'])
+    assert 'the trials ended before --precision 20 could be met: the placement alone passes it' in text, text[:2000]
+    print(f"placement +-{1.96 * p['placement_sd_pct']:.1f} % passes --precision 20: ended at 16 chunks")
 else:
-    assert not (p['median_ci_half_pct'] <= 20 and quiet), (p, run)
+    assert not (between <= 20 and quiet) and not placement_passes, (p, run)
     if run['ended_by'] == 'trials':
         assert run['ntrial_done'] == 1500000 and 'the trials ended at ntrial before --precision 20 was met' in text, run
     else:
         assert run['ended_by'] == 'time' and 'the trials ended at the time limit (6 s: --precision-limit)' in text, run
     print(f"machine busy: --precision 20 ended by {run['ended_by']} (+-{p['median_ci_half_pct']} %, quiet: {quiet})")
+PY
+# A precision the placement alone passes (1 %: 1.96 x the lines' sd, 4.9-15 % here): more trials cannot meet
+# it, so the trials end at 16 chunks (2 x 8 batches), saying so, well before the 6 s limit.
+mkdir unreachable
+$mpiexec -n 2 "$latency" --quick --precision 1 --noplot --outdir unreachable > /dev/null 2>&1 ||
+  bad "--precision 1 run failed"
+python3 - unreachable <<'PY' && ok || bad "--precision 1: the placement's end not as the rule gives it"
+import json, sys
+d = sys.argv[1]
+j = json.load(open(d + '/latency.json'))
+run, p, chunks = j['run'], j['precision'], j['run_over_time']['nchunks']
+out = open(d + '/latency.output').read()
+if 1.96 * p['placement_sd_pct'] < 1:  # a machine whose lines all answer alike
+    assert run['ended_by'] != 'unreachable', (run, p)
+    print(f"machine: the placement's sd {p['placement_sd_pct']:.3f} % does not pass 1 %")
+    sys.exit(0)
+assert run['ended_by'] == 'unreachable' and chunks == 16, (run, p, chunks)
+assert p['between_launches_half_pct'] >= 1.96 * p['placement_sd_pct'], p
+assert ("the trials ended before --precision 1 could be met: the placement alone passes it, and more trials do not "
+        f"narrow it (launches compared by mpilat-compare do); the median's 95 % interval between launches is +-{p['between_launches_half_pct']:.3f} %") in out, out[:3000]
 PY
 # A precision the run cannot show: no run is quiet before 8 chunks of 0.25 s, and 2000 trials take about 0.1 s
 # here, so the trials end at ntrial and the files say so with the precision reached (none: fewer chunks than
@@ -185,7 +215,7 @@ if chunks >= 8:  # 2000 trials took 2 s: a machine 20 times slower than here
     sys.exit(0)
 assert run['ended_by'] == 'trials' and run['ntrial_done'] == 2000, (run, p)
 assert p['median_ci_half_pct'] is None and not p['run_quiet'], p  # no interval: fewer chunks than batches
-line = "the trials ended at ntrial before --precision 1e-06 was met: the median's 95 % interval (from 8 batch medians: the next launch's if launches differ only as this one's stretches do) is +-inf % of the median"
+line = "the trials ended at ntrial before --precision 1e-06 was met: the median's 95 % interval between launches is +-inf % of the median (from 8 batch medians, +-inf %, and where the lines the pair's messages go through land, +-"
 assert line in out and line in summary, (line, [l for l in out.splitlines() if 'trials ended' in l])
 PY
 # Every precision run has a time limit: a precision no run reaches ends at --precision-limit (1 s here), saying

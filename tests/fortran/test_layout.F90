@@ -460,6 +460,14 @@ program test_layout
                    c_sizeof(v_lat_pingpong_result%npp_held), kind_of(v_lat_pingpong_result%npp_held))
   call check_field('lat_pingpong_result', 'precision_limit_s', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%precision_limit_s), &
                    c_sizeof(v_lat_pingpong_result%precision_limit_s), kind_of(v_lat_pingpong_result%precision_limit_s))
+  call check_field('lat_pingpong_result', 'placement_sd_pct', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%placement_sd_pct), &
+                   c_sizeof(v_lat_pingpong_result%placement_sd_pct), kind_of(v_lat_pingpong_result%placement_sd_pct))
+  call check_field('lat_pingpong_result', 'between_launches_half_pct', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%between_launches_half_pct), &
+                   c_sizeof(v_lat_pingpong_result%between_launches_half_pct), kind_of(v_lat_pingpong_result%between_launches_half_pct))
+  call check_field('lat_pingpong_result', 'placement_lines', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%placement_lines), &
+                   c_sizeof(v_lat_pingpong_result%placement_lines), kind_of(v_lat_pingpong_result%placement_lines))
+  call check_field('lat_pingpong_result', 'reserved', c_loc(v_lat_pingpong_result), c_loc(v_lat_pingpong_result%reserved), &
+                   c_sizeof(v_lat_pingpong_result%reserved), kind_of(v_lat_pingpong_result%reserved))
   call check_size('lat_npp_study_row', c_sizeof(v_lat_npp_study_row))
   call check_field('lat_npp_study_row', 'npp', c_loc(v_lat_npp_study_row), c_loc(v_lat_npp_study_row%npp), &
                    c_sizeof(v_lat_npp_study_row%npp), kind_of(v_lat_npp_study_row%npp))
@@ -1128,6 +1136,14 @@ program test_layout
                    c_sizeof(v_lat_coll_summary%runqueue_rank), kind_of(v_lat_coll_summary%runqueue_rank))
   call check_field('lat_coll_summary', 'runqueue_wait_s', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%runqueue_wait_s), &
                    c_sizeof(v_lat_coll_summary%runqueue_wait_s), kind_of(v_lat_coll_summary%runqueue_wait_s))
+  call check_field('lat_coll_summary', 'placement_sd_pct', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%placement_sd_pct), &
+                   c_sizeof(v_lat_coll_summary%placement_sd_pct), kind_of(v_lat_coll_summary%placement_sd_pct))
+  call check_field('lat_coll_summary', 'between_launches_half_pct_max', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%between_launches_half_pct_max), &
+                   c_sizeof(v_lat_coll_summary%between_launches_half_pct_max), kind_of(v_lat_coll_summary%between_launches_half_pct_max))
+  call check_field('lat_coll_summary', 'placement_lines', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%placement_lines), &
+                   c_sizeof(v_lat_coll_summary%placement_lines), kind_of(v_lat_coll_summary%placement_lines))
+  call check_field('lat_coll_summary', 'reserved', c_loc(v_lat_coll_summary), c_loc(v_lat_coll_summary%reserved), &
+                   c_sizeof(v_lat_coll_summary%reserved), kind_of(v_lat_coll_summary%reserved))
   call check_size('lat_coll_point', c_sizeof(v_lat_coll_point))
   call check_field('lat_coll_point', 'msg_bytes', c_loc(v_lat_coll_point), c_loc(v_lat_coll_point%msg_bytes), &
                    c_sizeof(v_lat_coll_point%msg_bytes), kind_of(v_lat_coll_point%msg_bytes))
