@@ -87,8 +87,8 @@ void a_point_from_its_samples(void **) {
   assert_false(w.warnings.empty());
 }
 
-/// --precision over the points: every median within +-P % (its 95 % interval from 8 batch medians of its
-/// 0.25 s chunks) and every run over time quiet.
+/// --precision over the points: every median within +-P % (its 95 % interval between launches: 8 batch medians
+/// of its 0.25 s chunks and the placement's term) and every run over time quiet; the placement's own end.
 void precision_over_the_points(void **) {
   // A point of 120 barrier samples over 3 s (12 chunks of 10 samples, 0.25 s), 1.00, 1.01 or 1.02 us in turn:
   // every chunk's median 1.01 (3 or 4 of each value), every batch's too: 0 %.

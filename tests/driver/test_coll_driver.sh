@@ -85,9 +85,10 @@ done
 "$compare" --noplot --outdir . c1/mpilat-coll.json four/mpilat-coll.json > /dev/null 2> mix.err
 [ $? = 2 ] && grep -q 'ranks' mix.err && ok || bad "2 and 4 ranks compared: $(cat mix.err)"
 
-# ---- --precision P: the rounds end once every point's median is within +-P % (its 95 % interval from 8 batch
-# medians of its 0.25 s chunks, docs/method.md) and every point's run over time is quiet (8 chunks of 0.25 s at
-# least), else at --reps or the time limit (--quick: 5 s); either way the files say which and the rule holds
+# ---- --precision P: the rounds end once every point's median is within +-P % (its 95 % interval between
+# launches: 8 batch medians of its 0.25 s chunks and the lines' placement, docs/method.md) and every point's run
+# over time is quiet (8 chunks of 0.25 s at least), once every point has 16 chunks where the placement alone
+# passes P, else at --reps or the time limit (--quick: 5 s); either way the files say which and the rule holds
 # for the run's own figures (computed again here from the samples; a busy machine may keep the run from being
 # quiet).
 cp "$here/batch_rule.py" .  # the rule written out once for the driver tests

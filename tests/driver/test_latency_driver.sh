@@ -130,10 +130,12 @@ python3 -c "
 import json; rows = json.load(open('minutes/latency.json'))['run_over_time']['chunks']['rows']
 assert 0.54 <= rows[-1][3] <= 0.66, rows[-1][3]" && ok || bad "--minutes 0.01: the trials did not last 0.6 s +- 10 %"
 
-# --precision P: the trials end once the median's 95 % interval from 8 batch medians (docs/method.md,
-# "Precision") is within +-P % of the median and the run over time is quiet (8 chunks of 0.25 s at least, one
-# level, no state change), else at ntrial or the time limit (--quick: 6 s), saying which. The interval is
-# computed again here from the run's own chunks (the rule written out: t(0.975, 7) x sd x sqrt(9/8)), and npp
+# --precision P: the trials end once the median's 95 % interval between launches (8 batch medians and the
+# lines' placement, docs/method.md, "Precision") is within +-P % of the median and the run over time is quiet
+# (8 chunks of 0.25 s at least, one level, no state change), at 16 chunks where the placement alone passes P,
+# else at ntrial or the time limit (--quick: 6 s), saying which. The interval is computed again here from the
+# run's own chunks and placement (the rule written out: t(0.975, 7) x sd x sqrt(9/8), with 1.96 x the lines'
+# sd in quadrature), and npp
 # is held at the power of two at or above the rule's unrounded value. A busy machine may not reach 20 %: the
 # files must then say why; either way the rule is checked against the run's own figures.
 cp "$here/batch_rule.py" .  # the rule written out once for the driver tests
