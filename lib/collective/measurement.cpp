@@ -13,7 +13,6 @@
 #include <thread>
 
 #include "collective/clock_sync.hpp"
-#include "common/line_placement.hpp"
 #include "collective/operations.hpp"
 #include "collective/options.hpp"
 #include "common/run_levels.hpp"
@@ -24,6 +23,7 @@
 #include "common/error.hpp"
 #include "common/failure_notes.hpp"
 #include "common/harness.hpp"
+#include "common/line_placement.hpp"
 #include "common/memory.hpp"
 #include "common/placement.hpp"
 #include "common/waits.hpp"

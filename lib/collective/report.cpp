@@ -68,9 +68,7 @@ std::string coll_table_text(const CollResult &r) {
     const std::string terms = fmt::format(
         "the widest from its batch medians +-{:.3f} %, and {}", s.median_ci_half_pct_max,
         s.placement_lines > 0
-            ? fmt::format("where the lines ranks 0 and 1 go through land, +-{:.3f} % (1.96 x the sd of a one-way time through "
-                          "{} lines of shared memory, {:.3f} % of their mean)",
-                          placement_half_pct(s.placement_sd_pct), s.placement_lines, s.placement_sd_pct)
+            ? "where the lines ranks 0 and 1 go through land, " + placement_term_text(s.placement_lines, s.placement_sd_pct)
             : std::string("where the lines land: not measured (ranks 0 and 1 not on one node, or the probe ran past its second)"));
     if (s.ended_by == LAT_END_UNREACHABLE && withheld_points(r) > 0)
       append(o, "the rounds ended after {} rounds: --precision {} cannot be met: {} point(s) kept no sample in {} "

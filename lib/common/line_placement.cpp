@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "common/communicator.hpp"
 
 namespace lat {
@@ -82,6 +84,11 @@ double LinePlacement::sd_pct() const {
 }
 
 double placement_half_pct(double sd_pct) { return 1.96 * sd_pct; }
+
+std::string placement_term_text(int lines, double sd_pct) {
+  return fmt::format("+-{:.3f} % (1.96 x the sd of a one-way time through {} lines of shared memory, {:.3f} % of their mean)",
+                     placement_half_pct(sd_pct), lines, sd_pct);
+}
 
 double between_launches_half_pct(double batch_half_pct, double placement_half) {
   return std::hypot(batch_half_pct, placement_half);

@@ -6,6 +6,7 @@
 
 #include "mpilat.h"
 
+#include <string>
 #include <vector>
 
 namespace lat {
@@ -41,6 +42,10 @@ LinePlacement measure_line_placement(MPI_Comm comm, bool leader, double limit_s)
 /// placed anew has sd(T)/T <= m sd / (S + m mean) <= sd / mean whatever m and the lines' correlation, so the
 /// single line's relative spread bounds the launch's.
 double placement_half_pct(double sd_pct);
+
+/// The placement's term in words, for the reports: "+-H % (1.96 x the sd of a one-way time through N lines of
+/// shared memory, S % of their mean)".
+std::string placement_term_text(int lines, double sd_pct);
 
 /// The median's 95 % half-width between launches: the batch medians' (within the launch) and the
 /// placement's, as independent terms, sqrt(a^2 + b^2); infinite where the batch medians' is.

@@ -1,6 +1,7 @@
 #include "latency/report.hpp"
 #include "common/report_json.hpp"
 
+#include "common/line_placement.hpp"
 #include "common/run_levels.hpp"
 
 #include <mpi.h>
@@ -102,9 +103,7 @@ const char *run_end_name(int end) {
 /// --precision's placement term in words: its half-width and where it comes from, or why it is absent.
 std::string placement_words(const lat_pingpong_result &p) {
   if (p.placement_lines > 0)
-    return fmt::format("where the lines the pair's messages go through land, +-{:.3f} % (1.96 x the sd of a one-way time "
-                       "through {} lines of shared memory, {:.3f} % of their mean)",
-                       1.96 * p.placement_sd_pct, p.placement_lines, p.placement_sd_pct);
+    return "where the lines the pair's messages go through land, " + placement_term_text(p.placement_lines, p.placement_sd_pct);
   return (p.shared & LAT_SHARE_NODE) != 0
              ? "where the lines land: not measured (the probe ran past its second: do source and dest share a processor?)"
              : "where the lines land: not measured (source and dest on two nodes)";
