@@ -112,9 +112,8 @@ bool series_precise(const std::vector<PointSeries> &series, double precision_pct
 }
 
 bool placement_passes_precision(const std::vector<PointSeries> &series, double precision_pct, double placement_half_pct) {
-  if (placement_half_pct < precision_pct) return false;
   for (const PointSeries &s : series)
-    if (chunks_of(s.values_us, s.at_s, kCollChunkS).size() < 2 * LAT_PRECISION_BATCHES) return false;
+    if (!placement_passes(placement_half_pct, precision_pct, chunks_of(s.values_us, s.at_s, kCollChunkS).size())) return false;
   return !series.empty();
 }
 

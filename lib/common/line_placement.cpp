@@ -1,7 +1,6 @@
 // line_placement.cpp: the placement probe of --precision (line_placement.hpp).
 #include "line_placement.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -10,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "common/communicator.hpp"
+#include "common/stats.hpp"
 
 namespace lat {
 
@@ -21,6 +21,10 @@ constexpr std::size_t kPage = 4096, kLineBytes = 64;
 constexpr int kDeadlineEvery = 4096;  // spins between looks at the clock (or at the leader's word)
 
 using Clock = std::chrono::steady_clock;
+
+Clock::time_point after(double limit_s) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit_s));
+}
 
 int64_t load(const int64_t *at) { return __atomic_load_n(at, __ATOMIC_ACQUIRE); }
 void store(int64_t *at, int64_t v) { __atomic_store_n(at, v, __ATOMIC_RELEASE); }
@@ -34,7 +38,7 @@ int64_t *line(char *pages, int b) {
 /// Leader: every line's samples, or an empty list once limit_s has passed (the other is told to give up).
 std::vector<double> lead_lines(char *pages, double limit_s) {
   int64_t *give_up = reinterpret_cast<int64_t *>(pages);
-  const Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit_s));
+  const Clock::time_point deadline = after(limit_s);
   std::vector<double> levels, samples(kSamplesPerLine);
   for (int b = 0; b < kPlacementLines; ++b) {
     int64_t *flag = line(pages, b);
@@ -51,8 +55,7 @@ std::vector<double> lead_lines(char *pages, double limit_s) {
       }
       sample = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / (2.0 * kRoundTripsPerSample);
     }
-    std::nth_element(samples.begin(), samples.begin() + kSamplesPerLine / 2, samples.end());
-    levels.push_back(samples[kSamplesPerLine / 2]);
+    levels.push_back(median_in_place(samples));
   }
   return levels;
 }
@@ -60,7 +63,7 @@ std::vector<double> lead_lines(char *pages, double limit_s) {
 /// The other rank: answers every round trip until the last, the leader's word to give up, or its own limit.
 void answer_lines(char *pages, double limit_s) {
   const int64_t *give_up = reinterpret_cast<int64_t *>(pages);
-  const Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit_s));
+  const Clock::time_point deadline = after(limit_s);
   for (int b = 0; b < kPlacementLines; ++b) {
     int64_t *flag = line(pages, b);
     for (int64_t k = 0; k < int64_t{kSamplesPerLine} * kRoundTripsPerSample; ++k) {
@@ -74,13 +77,8 @@ void answer_lines(char *pages, double limit_s) {
 }  // namespace
 
 double LinePlacement::sd_pct() const {
-  const std::size_t n = level_us.size();
-  if (n < 2) return 0.0;
-  double mean = 0.0, ss = 0.0;
-  for (double v : level_us) mean += v;
-  mean /= static_cast<double>(n);
-  for (double v : level_us) ss += (v - mean) * (v - mean);
-  return mean > 0.0 ? 100.0 * std::sqrt(ss / static_cast<double>(n - 1)) / mean : 0.0;
+  const MeanSd m = mean_and_sd(level_us);
+  return m.mean > 0.0 ? 100.0 * m.sd / m.mean : 0.0;
 }
 
 double placement_half_pct(double sd_pct) { return 1.96 * sd_pct; }
@@ -88,6 +86,10 @@ double placement_half_pct(double sd_pct) { return 1.96 * sd_pct; }
 std::string placement_term_text(int lines, double sd_pct) {
   return fmt::format("+-{:.3f} % (1.96 x the sd of a one-way time through {} lines of shared memory, {:.3f} % of their mean)",
                      placement_half_pct(sd_pct), lines, sd_pct);
+}
+
+bool placement_passes(double placement_half, double precision_pct, std::size_t chunks) {
+  return placement_half >= precision_pct && chunks >= 2 * LAT_PRECISION_BATCHES;
 }
 
 double between_launches_half_pct(double batch_half_pct, double placement_half) {

@@ -251,15 +251,9 @@ double batch_median_half_pct(const std::vector<TrialChunk> &chunks, double media
   for (size_t b = 0; b < kBatches; ++b) {
     std::vector<double> medians;
     for (size_t k = b * n / kBatches; k < (b + 1) * n / kBatches; ++k) medians.push_back(chunks[k].median_us);
-    std::sort(medians.begin(), medians.end());
-    const size_t m = medians.size();
-    batch[b] = m % 2 ? medians[m / 2] : 0.5 * (medians[m / 2 - 1] + medians[m / 2]);
+    batch[b] = median_in_place(medians);
   }
-  double mean = 0.0, ss = 0.0;
-  for (double v : batch) mean += v;
-  mean /= static_cast<double>(kBatches);
-  for (double v : batch) ss += (v - mean) * (v - mean);
-  const double sd = std::sqrt(ss / static_cast<double>(kBatches - 1));
+  const double sd = mean_and_sd(batch).sd;
   const double t = boost::math::quantile(boost::math::students_t_distribution<double>(static_cast<double>(kBatches - 1)), 0.975);
   return t * sd * std::sqrt(1.0 + 1.0 / static_cast<double>(kBatches)) / median_us * 100.0;
 }

@@ -106,6 +106,19 @@ lat_stats describe(const Distribution &d, int64_t bytes) {
 
 const double kPercentLevels[LAT_NPERCENTILES] = {1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9, 99.99};
 
+MeanSd mean_and_sd(const std::vector<double> &v) {
+  MeanSd out;
+  const size_t n = v.size();
+  if (n == 0) return out;
+  for (double x : v) out.mean += x;
+  out.mean /= static_cast<double>(n);
+  if (n < 2) return out;
+  double ss = 0.0;
+  for (double x : v) ss += (x - out.mean) * (x - out.mean);
+  out.sd = std::sqrt(ss / static_cast<double>(n - 1));
+  return out;
+}
+
 double median_in_place(std::vector<double> &v) {
   const size_t n = v.size(), mid = n / 2;
   if (n == 0) return 0.0;

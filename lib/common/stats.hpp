@@ -66,6 +66,12 @@ double median_of(const Distribution &d);
 /// The median of v (the mean of the two middle values for an even count; 0 for none); v is reordered.
 double median_in_place(std::vector<double> &v);
 
+/// The mean and the sample standard deviation (n - 1) of v; sd 0 for fewer than 2 values, both 0 for none.
+struct MeanSd {
+  double mean = 0.0, sd = 0.0;
+};
+MeanSd mean_and_sd(const std::vector<double> &v);
+
 /// The nearest rank (1-based) of the pct-th percentile of n values: ceil(pct / 100 n), within 1..n.
 inline int64_t nearest_rank(double pct, int64_t n) {
   return std::clamp<int64_t>(static_cast<int64_t>(std::ceil(pct / 100.0 * static_cast<double>(n) - 1e-9)), 1, n);

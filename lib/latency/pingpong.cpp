@@ -393,14 +393,13 @@ void measure_on_source(const Clock &clock, Pair &p, const lat_pingpong_options &
   // --precision: between chunks, the median's interval between launches (the batch medians so far, the
   // lines' placement measured before) and the run over time so far (both from the chunks; the median of all
   // trials is the interval's centre). Where the placement alone passes P, more trials cannot meet it: the
-  // trials end at 2 x LAT_PRECISION_BATCHES chunks (LAT_END_UNREACHABLE), enough for the batch medians'
-  // interval of each half of the run.
+  // trials end then (placement_passes, LAT_END_UNREACHABLE).
   const double placement = placement_half_pct(r.placement_sd_pct);
   bool unreachable = false;
   const std::function<bool()> precise = [&] {
     const std::vector<TrialChunk> chunks = one_way_chunks(s.chunks, one_way);
     const double batch = batch_median_half_pct(chunks, median_of(distribution_of(s.tally, one_way)));
-    unreachable = placement >= opts.precision_pct && chunks.size() >= 2 * LAT_PRECISION_BATCHES;
+    unreachable = placement_passes(placement, opts.precision_pct, chunks.size());
     return unreachable || (between_launches_half_pct(batch, placement) <= opts.precision_pct && run_is_quiet(chunks));
   };
   // Every precision run has a time limit; with minutes as well, the earlier of the two.
