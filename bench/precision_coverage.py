@@ -12,8 +12,9 @@ For each launch of `latency` and each point of each launch of `mpilat-coll`:
   the launch after: does the launch's interval hold the median of the launch that followed it?
   drift: do the launch medians trend with launch order (Spearman's rho beyond its 5 % bound)? Then the
     machine was not quiet over the launches, and the counts above judge the machine, not the interval.
-  (latency's interval between launches is its batch medians' and the lines' placement's together:
-    between_launches_half_pct; within a launch only the batch medians' counts, the placement being fixed)
+  (the interval counted between launches is the batch medians' and the lines' placement's bound together,
+    precision.placement.bound_half_pct: no launch states it since the campaign driver, a launch claims its own
+    interval only; within a launch only the batch medians' counts, the placement being fixed)
   within one launch: does the interval of its first half (the same rule over the first half's chunks) hold
     the median of its second half (trial-weighted over the second half's chunk medians)?
 The rule is the library's batch_median_half_pct, written again here to apply it to a half; it is checked
@@ -172,8 +173,8 @@ def main(root):
             if hp is None or not math.isclose(mine, hp, rel_tol=1e-6, abs_tol=1e-9):
                 sys.exit(f'{run}: the rule here gives {mine}, the library {hp}: they must agree')
             # Between launches: the batch medians' term and the lines' placement (1.96 sd), in quadrature.
-            between = j['precision']['between_launches_half_pct']
-            mine = math.hypot(mine, PLACEMENT_Z * j['precision']['placement_sd_pct'])
+            between = j['precision']['placement']['bound_half_pct']
+            mine = math.hypot(mine, PLACEMENT_Z * j['precision']['placement']['sd_pct'])
             if between is None or not math.isclose(mine, between, rel_tol=1e-6, abs_tol=1e-9):
                 sys.exit(f'{run}: between launches the rule here gives {mine}, the library {between}: they must agree')
             lat.append((median, between, j['pingpong']['frequencies'], chunks))
@@ -184,7 +185,7 @@ def main(root):
                 for r in csv.DictReader(f):
                     samples.setdefault(int(r['point']), []).append((float(r['at_s']), float(r['value_us'])))
             widest = 0.0
-            placement = PLACEMENT_Z * j['run']['precision']['placement_sd_pct']
+            placement = PLACEMENT_Z * j['run']['precision']['placement']['sd_pct']
             for k, p in enumerate(j['points']):
                 if p.get('withheld'):
                     continue
@@ -197,7 +198,7 @@ def main(root):
             lib = j['run']['precision']['median_ci_half_pct_max']
             if lib is None or not math.isclose(widest, lib, rel_tol=1e-3, abs_tol=1e-9):
                 sys.exit(f'{run}: the widest interval here is {widest}, the library says {lib}: they must agree')
-            lib = j['run']['precision']['between_launches_half_pct_max']
+            lib = j['run']['precision']['placement']['bound_half_pct_max']
             if lib is None or not math.isclose(math.hypot(widest, placement), lib, rel_tol=1e-3, abs_tol=1e-9):
                 sys.exit(f'{run}: between launches the widest here is {math.hypot(widest, placement)}, the library says '
                          f'{lib}: they must agree')

@@ -26,6 +26,60 @@ double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+std::vector<Quantity> gather(const std::vector<Launch> &launches, std::vector<std::string> &notes) {
+  std::vector<Quantity> out;
+  for (const std::string &name : launches.front().order) {
+    Quantity q = launches.front().quantities.at(name);
+    q.launches.clear();
+    bool everywhere = true;
+    for (const Launch &l : launches) {
+      auto it = l.quantities.find(name);
+      if (it == l.quantities.end() || !std::isfinite(it->second.launches.front().value)) {
+        everywhere = false;
+        break;
+      }
+      q.launches.push_back(it->second.launches.front());
+      if (it->second.q == 0.0) q.q = 0.0;  // trials only where every launch has them
+    }
+    if (everywhere) out.push_back(std::move(q));
+    else notes.push_back("NOTE: '" + name + "' is not in every file (or not a number there): left out");
+  }
+  return out;
+}
+
+double launch_own_width(const Quantity &q, const LaunchValue &l) {
+  if (q.q <= 0.0 || l.values().empty()) return NAN;
+  lat_compare_result self{};
+  lat_compare_options o;
+  lat_compare_defaults(&o);
+  if (lat_compare_distributions(static_cast<int64_t>(l.values().size()), l.values().data(), l.counts().data(),
+                                static_cast<int64_t>(l.values().size()), l.values().data(), l.counts().data(), q.q, &o,
+                                &self) != LAT_SUCCESS ||
+      !std::isfinite(self.ratio_high))
+    return NAN;
+  return (self.ratio_high - self.ratio_low) / 2.0;
+}
+
+std::string number(double x) {
+  if (std::isnan(x)) return "-";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+std::string csv_quoted(const std::string &s) {
+  std::string o = "\"";
+  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return o + "\"";
+}
+
+std::string gp_quoted(const std::string &s) {
+  std::string o = "'";
+  for (char c : s) o += c == '\'' ? std::string("''") : std::string(1, c);
+  return o + "'";
+}
+
 namespace {
 
 const std::set<std::string> kKinds(std::begin(json_fields::kFormats), std::end(json_fields::kFormats));

@@ -63,6 +63,21 @@ struct Launch {
 /// The median of values (the mean of the two middle ones for an even count); NaN for none.
 double median_of(std::vector<double> v);
 
+/// The quantities of a group of launches: each one's launch values gathered, in the first launch's order;
+/// only those every launch has (a note in `notes` for each left out).
+std::vector<Quantity> gather(const std::vector<Launch> &launches, std::vector<std::string> &notes);
+
+/// A launch's own interval of its quantity, from its trials (the launch against itself through
+/// lat_compare_distributions: [low/high, high/low] of its order-statistic interval, 97.5 % each side): half
+/// that interval's width, about the interval's relative width. NaN where the quantity has no trials.
+double launch_own_width(const Quantity &q, const LaunchValue &l);
+
+/// x as a table shows it: %.6g, "-" for NaN, "inf" and "-inf".
+std::string number(double x);
+/// s quoted for a CSV field ("" doubled) and for a gnuplot string ('' doubled).
+std::string csv_quoted(const std::string &s);
+std::string gp_quoted(const std::string &s);
+
 /// Reads the file at path: a Launch, or BadInput naming the file, never echoing its bytes.
 Launch read_launch(const std::string &path);
 

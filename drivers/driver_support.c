@@ -113,6 +113,9 @@ void latency_install_stop_handlers(void) {
      replaced. */
   sigaction(SIGUSR1, &action, NULL);
   sigaction(SIGHUP, &action, NULL);
+  /* A soft CPU-time limit (ulimit -t, a batch system's CPU limit): the kernel's SIGXCPU would end the run
+     with nothing written; the hard limit's SIGKILL follows only later. */
+  sigaction(SIGXCPU, &action, NULL);
 }
 
 int latency_stop_signal(void) { return (int)stop_signo; }

@@ -10,7 +10,9 @@ extern "C" {
 #endif
 
 /** Exit statuses of every driver. */
-enum driver_exit { DRIVER_DONE = 0, DRIVER_FAILED = 1, DRIVER_BAD_INPUT = 2, DRIVER_PARTIAL = 3 };
+/* DRIVER_PRECISION_NOT_MET: a complete run whose --precision was not reached (latency, mpilat-coll), or a
+   campaign's (mpilat-campaign): the files are whole and say why. */
+enum driver_exit { DRIVER_DONE = 0, DRIVER_FAILED = 1, DRIVER_BAD_INPUT = 2, DRIVER_PARTIAL = 3, DRIVER_PRECISION_NOT_MET = 4 };
 
 /** 1 when stderr is a terminal, or is a launcher's pipe and that launcher's own stderr is one (MPICH's hydra
     and Open MPI's daemons forward a rank's stderr through pipes, so under mpiexec at a terminal the rank's

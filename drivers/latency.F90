@@ -75,7 +75,7 @@ program latency_driver
     end subroutine
   end interface
 
-  integer, parameter :: exit_failed = 1, exit_bad_input = 2, exit_partial = 3
+  integer, parameter :: exit_failed = 1, exit_bad_input = 2, exit_partial = 3, exit_precision_not_met = 4
   !> After a timeout, the rank holding the measured trials gets this long to write them before the
   !> others end the job.
   real(c_double), parameter :: grace_seconds = 10.0_c_double
@@ -183,13 +183,14 @@ program latency_driver
   call finalize(exit_code())
   if (status /= 0) stop exit_failed, quiet=.true.
   if (pres%partial /= LAT_COMPLETE) stop exit_partial, quiet=.true.
+  if (exit_code() == exit_precision_not_met) stop exit_precision_not_met, quiet=.true.
 
 contains
 
   !> Writes the three files on this rank; 0 when done, 1 when they could not be written.
   integer function write_files() result(failed)
     character(len=:), allocatable :: line
-    character(len=32) :: done, total
+    character(len=32) :: done, total, asked
     integer :: length
     failed = 0
     call get_command(length=length)
@@ -223,6 +224,11 @@ contains
     call print_warnings()
     write (output_unit, '(a,f10.4,a,f10.4,a,i0,a)') 'latency: median ', pres%all%median_us, &
       ' us, minimum ', pres%all%min_us, ' us (ping-pong time / 2, npp = ', pres%npp_used, ')'
+    if (popts%precision_pct > 0 .and. pres%ended_by /= LAT_END_PRECISION) then
+      write (asked, '(f16.3)') popts%precision_pct
+      write (output_unit, '(a)') 'latency: PRECISION NOT MET: the median''s interval within this launch did not reach +-'// &
+        trim(adjustl(asked))//' % (latency.output says why); exit status 4'
+    end if
     if (extras%noplot) then
       write (output_unit, '(a)') 'latency: wrote latency.output, latency.summary.output and latency.json in '// &
         trim(outdir)
@@ -359,6 +365,8 @@ contains
   !> The status the program ends with after the files: as the stops after finalize say.
   integer function exit_code()
     exit_code = 0
+    ! A complete run that --precision asked for and did not reach: its files are whole, the status says so.
+    if (popts%precision_pct > 0 .and. pres%ended_by /= LAT_END_PRECISION) exit_code = exit_precision_not_met
     if (pres%partial /= LAT_COMPLETE) exit_code = exit_partial
     if (status /= 0) exit_code = exit_failed
   end function exit_code

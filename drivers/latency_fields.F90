@@ -145,13 +145,13 @@ contains
     case ('--precision')
       select case (k)
       case (1)
-        text = 'end the trials once the median''s 95 % interval between launches (the batch medians and'
+        text = 'end the trials once the median''s 95 % interval within this launch (its batch medians)'
       case (2)
-        text = 'where the pair''s cache lines land) is within +-P % of the median and the run over time'
+        text = 'is within +-P % of the median and the run over time is quiet; else at --ntrial, --minutes'
       case (3)
-        text = 'is quiet; once the placement alone passes P (more trials cannot meet it); else at --ntrial,'
+        text = 'or --precision-limit (latency.output says which; exit status 4: not met); over launches:'
       case (4)
-        text = '--minutes or --precision-limit (latency.output says which); npp is held'
+        text = 'mpilat-campaign; npp is held'
       end select
     case ('--precision-limit')
       select case (k)

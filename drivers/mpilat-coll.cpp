@@ -160,6 +160,13 @@ int main(int argc, char **argv) {
                     noplot ? ", .dist.gp, .size.gp" : ", .dist.png, .size.png");
         if (ended == DRIVER_PARTIAL)
           driver_stopped_note("mpilat-coll", "the files hold the rounds measured (JSON: run.rounds)");
+        lat_coll_summary summary;
+        if (ended == DRIVER_DONE && o.precision_pct > 0.0 && lat_coll_get_summary(coll, &summary) == LAT_SUCCESS &&
+            summary.ended_by != LAT_END_PRECISION) {
+          std::printf("mpilat-coll: PRECISION NOT MET: not every point's median reached +-%g %% within this launch (%s%s.txt "
+                      "says why); exit status 4\n", o.precision_pct, where.c_str(), base.c_str());
+          return static_cast<int>(DRIVER_PRECISION_NOT_MET);
+        }
         return ended;
       },
       [&] { lat_coll_free(&coll); });

@@ -31,29 +31,6 @@ namespace {
 using nlohmann::json;
 using namespace compare;
 
-/// The quantities of a group: each one's launches gathered, in the first file's order; only those every
-/// launch has. Notes go to `notes`.
-std::vector<Quantity> gather(const std::vector<Launch> &launches, std::vector<std::string> &notes) {
-  std::vector<Quantity> out;
-  for (const std::string &name : launches.front().order) {
-    Quantity q = launches.front().quantities.at(name);
-    q.launches.clear();
-    bool everywhere = true;
-    for (const Launch &l : launches) {
-      auto it = l.quantities.find(name);
-      if (it == l.quantities.end() || !std::isfinite(it->second.launches.front().value)) {
-        everywhere = false;
-        break;
-      }
-      q.launches.push_back(it->second.launches.front());
-      if (it->second.q == 0.0) q.q = 0.0;  // trials only where every launch has them
-    }
-    if (everywhere) out.push_back(std::move(q));
-    else notes.push_back("NOTE: '" + name + "' is not in every file (or not a number there): left out");
-  }
-  return out;
-}
-
 /// All launches of both groups must be of one kind and match where a difference would make the comparison
 /// meaningless; where it only may matter, a loud note.
 void check_alike(const std::vector<const Launch *> &all, std::vector<std::string> &notes) {
@@ -80,14 +57,6 @@ void check_alike(const std::vector<const Launch *> &all, std::vector<std::string
         notes.push_back("NOTE: LOUDLY: the " + key + " differs between the files (" + (it == first.noted.end() ? "?" : it->second) +
                         " in " + first.path + ", " + value + " in " + l->path + "): the comparison may show that difference");
     }
-}
-
-std::string number(double x) {
-  if (std::isnan(x)) return "-";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
 }
 
 json json_number(double x) { return std::isfinite(x) ? json(x) : json(); }
@@ -185,19 +154,7 @@ Spread spread_of(const Quantity &q, double confidence) {
   std::vector<double> v, widths;
   for (const LaunchValue &l : q.launches) {
     v.push_back(l.value);
-    if (q.q > 0.0 && !l.values().empty()) {
-      // The launch's own interval of its quantity, from the library: the launch against itself gives
-      // [low/high, high/low] of its order-statistic interval (97.5 % each side); half its width is about the
-      // interval's width relative to the value.
-      lat_compare_result self{};
-      lat_compare_options o;
-      lat_compare_defaults(&o);
-      if (lat_compare_distributions(static_cast<int64_t>(l.values().size()), l.values().data(), l.counts().data(),
-                                    static_cast<int64_t>(l.values().size()), l.values().data(), l.counts().data(), q.q, &o, &self) ==
-              LAT_SUCCESS &&
-          std::isfinite(self.ratio_high))
-        widths.push_back((self.ratio_high - self.ratio_low) / 2.0);
-    }
+    if (const double w = launch_own_width(q, l); !std::isnan(w)) widths.push_back(w);
   }
   s.median = median_of(v);
   if (v.size() >= 2 && s.median > 0)
@@ -216,18 +173,6 @@ std::string next_launch_text(const Spread &s) {
   char text[96];
   std::snprintf(text, sizeof text, "[%s, %s] %.1f %%", number(s.next_low).c_str(), number(s.next_high).c_str(), 100.0 * s.next_coverage);
   return text;
-}
-
-std::string csv_quoted(const std::string &s) {
-  std::string o = "\"";
-  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return o + "\"";
-}
-
-std::string gp_quoted(const std::string &s) {
-  std::string o = "'";
-  for (char c : s) o += c == '\'' ? std::string("''") : std::string(1, c);
-  return o + "'";
 }
 
 /// The picture: each quantity's A and B values (above) and B/A with its interval (below).

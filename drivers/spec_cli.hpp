@@ -133,7 +133,7 @@ struct SpecCli<&lat_pingpong_options::minutes> {
 template <>
 struct SpecCli<&lat_pingpong_options::precision_pct> {
   static constexpr SpecCliEntry entries[] = {
-      {"latency", "--precision", "end the trials once the median's 95 % interval between launches (the batch medians and where the pair's cache lines land) is within +-P % of the median and the run over time is quiet; once the placement alone passes P (more trials cannot meet it); else at --ntrial, --minutes or --precision-limit (latency.output says which); npp is held"},
+      {"latency", "--precision", "end the trials once the median's 95 % interval within this launch (its batch medians) is within +-P % of the median and the run over time is quiet; else at --ntrial, --minutes or --precision-limit (latency.output says which; exit status 4: not met); over launches: mpilat-campaign; npp is held"},
   };
 };
 
@@ -688,7 +688,7 @@ struct SpecCli<&lat_collective_options::progress> {
 template <>
 struct SpecCli<&lat_collective_options::precision_pct> {
   static constexpr SpecCliEntry entries[] = {
-      {"mpilat-coll", "--precision", "P: end the rounds once every point's median has its 95 % interval between launches (its batch medians and where the cache lines of ranks 0 and 1 land) within +-P % and a quiet run over time, or once the placement alone passes P (more rounds cannot meet it), else after --reps rounds (without --reps: 10^6 where the root's memory holds them, else 100000) or --precision-limit; 0: off"},
+      {"mpilat-coll", "--precision", "P: end the rounds once every point's median has its 95 % interval within this launch (its batch medians) within +-P % and a quiet run over time, else after --reps rounds (without --reps: 10^6 where the root's memory holds them, else 100000) or --precision-limit (exit status 4: not met); over launches: mpilat-campaign; 0: off"},
   };
 };
 
@@ -761,6 +761,16 @@ inline constexpr OwnOptionHelp kOwnOptionHelps[] = {
     {"mpilat-coll", "--base", "base name of the files"},
     {"mpilat-coll", "--noplot", "no PNG (the gnuplot scripts are written)"},
     {"mpilat-coll", "--quick", "seconds, not minutes: 100 reps (not with --precision), 10 loop calls, 5 fit points"},
+    {"mpilat-campaign", "--launches", "run the command this many times (launches), then state every figure over them"},
+    {"mpilat-campaign", "--precision", "add launches until every figure's 95 % interval over launches is within +-P % (at least 6)"},
+    {"mpilat-campaign", "--max-launches", "with --precision: stop after this many launches, saying how many P needs"},
+    {"mpilat-campaign", "--time-limit", "seconds for the whole campaign: no launch is started that would not end within it"},
+    {"mpilat-campaign", "--launch-timeout", "seconds one launch may take before it is ended (default: 600 s, then 5 x the longest launch done)"},
+    {"mpilat-campaign", "--launch-length", "quick: add the driver's --quick where the command has none (short launches); as-given: run it as given"},
+    {"mpilat-campaign", "--outdir", "the campaign's folder: launch-NNN/ (each launch's files), launch-NNN.log, campaign.json, .txt and the picture"},
+    {"mpilat-campaign", "--noplot", "no campaign.png/.svg"},
+    {"mpilat-campaign", "--no-progress", "no line on stderr after each launch"},
+    {"mpilat-campaign", "--noprogress", "no line on stderr after each launch"},
 };
 
 inline const char *own_option_help(const char *driver, const char *option) {
@@ -769,4 +779,4 @@ inline const char *own_option_help(const char *driver, const char *option) {
   std::fprintf(stderr, "%s: internal error: spec/drivers.toml gives %s no help\n", driver, option);
   std::abort();
 }
-// 35 spellings.
+// 45 spellings.

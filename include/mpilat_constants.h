@@ -61,12 +61,11 @@
 /* Values of lat_pingpong_result.ended_by: what ended the trials of a complete run (enum lat_run_end).
  *   LAT_END_TRIALS     ntrial trials were done
  *   LAT_END_TIME       the minutes' limit was reached
- *   LAT_END_PRECISION  the median's 95 % interval between launches came within precision_pct of it, on a
- *                      quiet run
- *   LAT_END_UNREACHABLE (since 10) precision_pct cannot be met: the placement's term of the interval between
- *                      launches alone passes it (more trials do not narrow it: docs/method.md, "Precision"),
- *                      or (lat_collective) a point kept no sample in its first LAT_UNREACHABLE_ROUNDS rounds
- *                      (every sync start late) */
+ *   LAT_END_PRECISION  the median's 95 % interval within this launch came within precision_pct of it, on a
+ *                      quiet run (the ping-pong; the collective's interval still has the placement's term)
+ *   LAT_END_UNREACHABLE (since 10) precision_pct cannot be met: (lat_collective) the placement's term alone
+ *                      passes it, or a point kept no sample in its first LAT_UNREACHABLE_ROUNDS rounds (every
+ *                      sync start late); the ping-pong no longer ends so (docs/method.md, "Precision") */
 #define LAT_RUN_ENDS(LAT_X) \
   LAT_X(LAT_END_TRIALS, 0) \
   LAT_X(LAT_END_TIME, 1) \

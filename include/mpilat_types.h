@@ -73,15 +73,15 @@ typedef struct lat_pingpong_options {
                              value is reported beside the one used; 0: skipped when npp is given */
   double minutes;       /**< >= 0.01: ntrial is chosen so that the trials take about this long, from the time per
                              trial seen in Part 2 (which then must run); 0 (default): ntrial as given */
-  double precision_pct; /**< > 0: the trials end once the median's 95 % interval between launches (its batch
-                             medians' term and, where source and dest share a node, the placement's: where a
-                             launch's cache lines land, probed before the trials; docs/method.md) lies within
+  double precision_pct; /**< > 0: the trials end once the median's 95 % interval within this launch (its batch
+                             medians: how the launch's stretches differ; docs/method.md) lies within
                              +-precision_pct % of the median and the run over time is quiet (one level, no state
-                             change, at least LAT_PRECISION_MIN_CHUNKS chunks), at 2 x LAT_PRECISION_BATCHES
-                             chunks where the placement's term alone passes precision_pct (LAT_END_UNREACHABLE:
-                             more trials do not narrow it), else at ntrial, the minutes' limit or
-                             precision_limit_s (ended_by says which); npp is held at the power of two at or above
-                             the rule's unrounded value unless given; 0 (default): off */
+                             change, at least LAT_PRECISION_MIN_CHUNKS chunks), else at ntrial, the minutes'
+                             limit or precision_limit_s (ended_by says which); the interval says nothing of other
+                             launches (mpilat-campaign states a figure over launches); where source and dest
+                             share a node the lines' placement is probed before the trials, a diagnostic; npp is
+                             held at the power of two at or above the rule's unrounded value unless given; 0
+                             (default): off */
   double precision_limit_s; /**< with precision_pct > 0: the longest the trials may run, in seconds of wall
                                  clock, before they end without the precision (ended_by LAT_END_TIME); 0
                                  (default): LAT_PRECISION_LIMIT_S */
@@ -178,15 +178,16 @@ typedef struct lat_pingpong_result {
                               so far once that is longer */
   int ended_by;         /**< what ended the trials of a complete run (enum lat_run_end): LAT_END_TRIALS (ntrial
                              done), LAT_END_TIME (the minutes' limit or precision_limit_s), LAT_END_PRECISION
-                             (precision_pct reached) or LAT_END_UNREACHABLE (the placement's term alone, 1.96
-                             placement_sd_pct, passes precision_pct: the trials end at 2 x LAT_PRECISION_BATCHES
-                             chunks) */
+                             (precision_pct reached within this launch); LAT_END_UNREACHABLE is no longer given
+                             by the ping-pong (until the campaign driver, the placement's term passing
+                             precision_pct ended the trials) */
   double precision_pct; /**< the precision asked (options' precision_pct; 0: none) */
   double median_ci_half_pct; /**< with precision_pct > 0: the half-width of the median's 95 % interval at the end
                                   from the batch medians alone (batch_median_half_pct: how the launch's stretches
                                   differ, its cache lines' placement fixed; docs/method.md), in percent of the
                                   median (infinity with fewer than LAT_PRECISION_BATCHES chunks); 0 without
-                                  precision_pct. Between launches: between_launches_half_pct */
+                                  precision_pct. What precision_pct is held to: an interval within this launch
+                                  only */
   int npp_held;         /**< 1 when precision_pct held npp (npp_used) at a value of its own instead of the rule's
                              npp_calculated: the power of two at or above the rule's unrounded value res_npp x
                              res_timing / median_ppt */
@@ -198,11 +199,12 @@ typedef struct lat_pingpong_result {
                                 launch's lines land moves a one-way time here, which bounds how far it moves the
                                 median between launches (docs/method.md, "Precision"); 0 where not measured
                                 (placement_lines 0) */
-  double between_launches_half_pct; /**< with precision_pct > 0: the half-width of the median's 95 % interval
-                                         between launches, in percent of the median: sqrt(median_ci_half_pct^2 +
-                                         (1.96 placement_sd_pct)^2), the batch medians' term and the placement's;
-                                         what precision_pct is held to (median_ci_half_pct alone where
-                                         placement_lines is 0); 0 without precision_pct */
+  double between_launches_half_pct; /**< with precision_pct > 0: sqrt(median_ci_half_pct^2 + (1.96
+                                         placement_sd_pct)^2), the batch medians' term and the placement's bound
+                                         together, in percent of the median: a diagnostic of how far a launch
+                                         drawn again may land (a bound under the placement's model, not an
+                                         interval the files state; a figure over launches is mpilat-campaign's);
+                                         precision_pct is not held to it; 0 without precision_pct */
   int placement_lines;  /**< with precision_pct > 0: the lines the placement probe measured
                              (LAT_PLACEMENT_LINES), or 0: source and dest on two nodes (no shared memory between
                              them), or the probe ran past its second (the pair sharing a processor) */
@@ -680,14 +682,14 @@ typedef struct lat_collective_options {
                              more ranks than processors) */
   int progress;         /**< 1: the root prints progress on stderr; default 0 */
   int reserved;         /**< 0 */
-  double precision_pct; /**< > 0: the rounds end once every point's median has its 95 % interval between launches
-                             (its batch medians' term and, where ranks 0 and 1 share a node, the placement's:
-                             where a launch's cache lines land, probed before the rounds; docs/method.md) within
-                             +-precision_pct % of it and a quiet run over time (one level, no state change, at
-                             least LAT_PRECISION_MIN_CHUNKS chunks of 0.25 s), once every point has 2 x
-                             LAT_PRECISION_BATCHES chunks where the placement's term alone passes precision_pct
-                             (LAT_END_UNREACHABLE), else after reps rounds or precision_limit_s (ended_by says
-                             which); 0 (default): off */
+  double precision_pct; /**< > 0: the rounds end once every point's median has its 95 % interval within this
+                             launch (its batch medians; docs/method.md) within +-precision_pct % of it and a
+                             quiet run over time (one level, no state change, at least LAT_PRECISION_MIN_CHUNKS
+                             chunks of 0.25 s), else after reps rounds or precision_limit_s, or
+                             LAT_END_UNREACHABLE where a point kept no sample in LAT_UNREACHABLE_ROUNDS rounds
+                             (ended_by says which); the interval says nothing of other launches
+                             (mpilat-campaign); where ranks 0 and 1 share a node the lines' placement is probed
+                             before the rounds, a diagnostic; 0 (default): off */
   double precision_limit_s; /**< with precision_pct > 0: the longest the rounds may run, in seconds of wall
                                  clock, before they end without the precision (ended_by LAT_END_TIME); 0
                                  (default): LAT_PRECISION_LIMIT_S */
@@ -753,11 +755,11 @@ typedef struct lat_coll_summary {
                                 where a launch's lines land moves a time here, which bounds how far it moves a
                                 point's median between launches (docs/method.md, "Precision"); 0 where not
                                 measured (placement_lines 0) */
-  double between_launches_half_pct_max; /**< with precision_pct > 0: the widest half of a point's median's 95 %
-                                             interval between launches, in percent of its median:
-                                             sqrt(median_ci_half_pct_max^2 + (1.96 placement_sd_pct)^2), what
-                                             precision_pct is held to (median_ci_half_pct_max alone where
-                                             placement_lines is 0); 0 without precision_pct */
+  double between_launches_half_pct_max; /**< with precision_pct > 0: sqrt(median_ci_half_pct_max^2 + (1.96
+                                             placement_sd_pct)^2), the widest point's batch medians' term and the
+                                             placement's bound together, in percent of its median: a diagnostic
+                                             (a bound under the placement's model, not an interval the files
+                                             state); precision_pct is not held to it; 0 without precision_pct */
   int placement_lines;  /**< with precision_pct > 0: the lines the placement probe measured between ranks 0 and 1
                              (LAT_PLACEMENT_LINES), or 0: the two on different nodes, a communicator of one rank,
                              or the probe ran past its second (the two sharing a processor) */

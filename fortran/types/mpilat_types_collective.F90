@@ -58,12 +58,12 @@ module mpilat_types_collective
     integer(c_int) :: progress
     !> 0
     integer(c_int) :: reserved
-    !> > 0: the rounds end once every point's median has its 95 % interval between launches (its batch
-    !> medians' term and, where ranks 0 and 1 share a node, the placement's: where a launch's cache lines
-    !> land, probed before the rounds; docs/method.md) within +-precision_pct % of it and a quiet run over
-    !> time (one level, no state change, at least LAT_PRECISION_MIN_CHUNKS chunks of 0.25 s), once every
-    !> point has 2 x LAT_PRECISION_BATCHES chunks where the placement's term alone passes precision_pct
-    !> (LAT_END_UNREACHABLE), else after reps rounds or precision_limit_s (ended_by says which); 0
+    !> > 0: the rounds end once every point's median has its 95 % interval within this launch (its batch
+    !> medians; docs/method.md) within +-precision_pct % of it and a quiet run over time (one level, no
+    !> state change, at least LAT_PRECISION_MIN_CHUNKS chunks of 0.25 s), else after reps rounds or
+    !> precision_limit_s, or LAT_END_UNREACHABLE where a point kept no sample in LAT_UNREACHABLE_ROUNDS
+    !> rounds (ended_by says which); the interval says nothing of other launches (mpilat-campaign); where
+    !> ranks 0 and 1 share a node the lines' placement is probed before the rounds, a diagnostic; 0
     !> (default): off
     real(c_double) :: precision_pct
     !> with precision_pct > 0: the longest the rounds may run, in seconds of wall clock, before they end
@@ -155,10 +155,10 @@ module mpilat_types_collective
     !> how far it moves a point's median between launches (docs/method.md, "Precision"); 0 where not
     !> measured (placement_lines 0)
     real(c_double) :: placement_sd_pct
-    !> with precision_pct > 0: the widest half of a point's median's 95 % interval between launches, in
-    !> percent of its median: sqrt(median_ci_half_pct_max^2 + (1.96 placement_sd_pct)^2), what
-    !> precision_pct is held to (median_ci_half_pct_max alone where placement_lines is 0); 0 without
-    !> precision_pct
+    !> with precision_pct > 0: sqrt(median_ci_half_pct_max^2 + (1.96 placement_sd_pct)^2), the widest
+    !> point's batch medians' term and the placement's bound together, in percent of its median: a
+    !> diagnostic (a bound under the placement's model, not an interval the files state); precision_pct is
+    !> not held to it; 0 without precision_pct
     real(c_double) :: between_launches_half_pct_max
     !> with precision_pct > 0: the lines the placement probe measured between ranks 0 and 1
     !> (LAT_PLACEMENT_LINES), or 0: the two on different nodes, a communicator of one rank, or the probe

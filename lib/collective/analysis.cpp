@@ -102,18 +102,11 @@ double widest_median_half_pct(const std::vector<PointSeries> &series) {
   return widest;
 }
 
-bool series_precise(const std::vector<PointSeries> &series, double precision_pct, double placement_half_pct) {
+bool series_precise(const std::vector<PointSeries> &series, double precision_pct) {
   for (const PointSeries &s : series) {
     const std::vector<TrialChunk> chunks = chunks_of(s.values_us, s.at_s, kCollChunkS);
-    if (!(between_launches_half_pct(point_half_pct(s, chunks), placement_half_pct) <= precision_pct) || !run_is_quiet(chunks))
-      return false;
+    if (!(point_half_pct(s, chunks) <= precision_pct) || !run_is_quiet(chunks)) return false;
   }
-  return !series.empty();
-}
-
-bool placement_passes_precision(const std::vector<PointSeries> &series, double precision_pct, double placement_half_pct) {
-  for (const PointSeries &s : series)
-    if (!placement_passes(placement_half_pct, precision_pct, chunks_of(s.values_us, s.at_s, kCollChunkS).size())) return false;
   return !series.empty();
 }
 

@@ -58,14 +58,11 @@ std::vector<TrialChunk> chunks_of(const std::vector<double> &values_us, const st
 double widest_median_half_pct(const std::vector<PointSeries> &series);
 
 /// Whether the rounds may end on --precision: every point's median within +-precision_pct % (its 95 %
-/// interval between launches: its batch medians' term and the lines' placement's, placement_half_pct,
-/// between_launches_half_pct) and every point's run over time quiet (run_is_quiet over its 0.25 s chunks).
-bool series_precise(const std::vector<PointSeries> &series, double precision_pct, double placement_half_pct);
+/// interval within this launch: its batch medians; the lines' placement is a diagnostic, never a term: a
+/// launch claims only what it saw) and every point's run over time quiet (run_is_quiet over its 0.25 s chunks).
+bool series_precise(const std::vector<PointSeries> &series, double precision_pct);
 /// --precision cannot be met: a point kept no sample in at least rounds rounds (every start late).
 bool precision_unreachable(const std::vector<PointSeries> &series, int64_t rounds);
-/// --precision cannot be met by more rounds: the placement's term alone passes precision_pct, once every
-/// point has 2 x LAT_PRECISION_BATCHES chunks (the batch medians' interval of each half of the run).
-bool placement_passes_precision(const std::vector<PointSeries> &series, double precision_pct, double placement_half_pct);
 
 /// A point's statistics, its ranks (one per rank) and its warning lines ("WARNING: ...").
 struct PointOutcome {

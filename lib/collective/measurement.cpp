@@ -448,18 +448,16 @@ class Rounds {
     }
     // --precision, between rounds and before the lead's allreduce (rank 0 schedules the next start after
     // it), at most every chunk's length: the sort of every point's samples is not free. Its word: 0 go
-    // on, LAT_END_PRECISION every point precise enough, LAT_END_UNREACHABLE a point that can never be (it
-    // kept no sample: every start late) or a placement term that alone passes the precision.
+    // on, LAT_END_PRECISION every point precise enough within this launch, LAT_END_UNREACHABLE a point that can
+    // never be (it kept no sample: every start late).
     // Every precision run has a time limit (precision_limit_s, from the first round): LAT_END_TIME.
     if (rounds_start_ < 0.0) rounds_start_ = at;
     if (o_.precision_pct > 0.0 && at - precision_checked_ >= kPrecisionCheckS) {
       precision_checked_ = at;
-      const double placement = placement_half_pct(r_.summary.placement_sd_pct);
-      precision_end_ = series_precise(r_.series, o_.precision_pct, placement)                ? LAT_END_PRECISION
-                       : precision_unreachable(r_.series, LAT_UNREACHABLE_ROUNDS)              ? LAT_END_UNREACHABLE
-                       : placement_passes_precision(r_.series, o_.precision_pct, placement)   ? LAT_END_UNREACHABLE
+      precision_end_ = series_precise(r_.series, o_.precision_pct)                       ? LAT_END_PRECISION
+                       : precision_unreachable(r_.series, LAT_UNREACHABLE_ROUNDS)          ? LAT_END_UNREACHABLE
                        : at - rounds_start_ >= precision_limit_s(o_.precision_limit_s) ? LAT_END_TIME
-                                                                                               : 0;
+                                                                                           : 0;
     }
   }
 

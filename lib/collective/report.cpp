@@ -8,7 +8,6 @@
 #include "collective/options.hpp"
 #include "common/clock.hpp"
 #include "common/error.hpp"
-#include "common/line_placement.hpp"
 #include "common/plot.hpp"
 #include "common/report_json.hpp"
 #include "common/report_text.hpp"
@@ -63,36 +62,34 @@ std::string coll_table_text(const CollResult &r) {
   append(o, "rounds {} of {} ({} interleaved points per round){}; sync samples discarded for a late start: {}\n",
          s.rounds, s.reps, s.npoints, s.partial ? ", PARTIAL: stopped" : "", s.late_total);
   if (s.precision_pct > 0.0 && !s.partial) {
-    // Between launches: each point's batch medians' term and the lines' placement, drawn once a launch
-    // (docs/method.md, "Precision").
-    const std::string terms = fmt::format(
-        "the widest from its batch medians +-{:.3f} %, and {}", s.median_ci_half_pct_max,
+    // A launch claims only what it saw: each point's batch medians within this launch; the lines' placement,
+    // drawn once a launch, a diagnostic (docs/method.md, "Precision").
+    const std::string within = fmt::format("the widest median's 95 % interval within this launch (from its batch medians) is {}",
+                                           half_width_text(s.median_ci_half_pct_max));
+    const std::string placement =
         s.placement_lines > 0
-            ? "where the lines ranks 0 and 1 go through land, " + placement_term_text(s.placement_lines, s.placement_sd_pct)
-            : std::string("where the lines land: not measured (ranks 0 and 1 not on one node, or the probe ran past its second)"));
-    if (s.ended_by == LAT_END_UNREACHABLE && withheld_points(r) > 0)
-      append(o, "the rounds ended after {} rounds: --precision {} cannot be met: {} point(s) kept no sample in {} "
+            ? fmt::format("a level drawn once per launch: a one-way time through {} lines of shared memory of ranks 0 and 1 spread "
+                          "{:.1f} % here, so launches will differ by more than this interval; mpilat-campaign states the medians "
+                          "over launches", s.placement_lines, s.placement_sd_pct)
+            : std::string("the placement probe did not run (ranks 0 and 1 not on one node, or the probe ran past its second); "
+                          "launches may differ by more than this interval; mpilat-campaign states the medians over launches");
+    if (s.ended_by == LAT_END_UNREACHABLE)
+      append(o, "the rounds ended after {} rounds: --precision {} cannot be met (PRECISION NOT MET): {} point(s) kept no sample in {} "
                 "rounds or more (every start late; withheld below)\n",
              s.rounds, s.precision_pct, withheld_points(r), LAT_UNREACHABLE_ROUNDS);
-    else if (s.ended_by == LAT_END_UNREACHABLE)
-      append(o, "the rounds ended before --precision {} could be met: the placement alone passes it, and more rounds do not "
-                "narrow it (launches compared by mpilat-compare do); the widest median interval between launches is +-{:.3f} % "
-                "({})\n",
-             s.precision_pct, s.between_launches_half_pct_max, terms);
     else if (s.ended_by == LAT_END_PRECISION)
-      append(o, "the rounds ended on --precision {}: every point's median has its 95 % interval between launches within "
-                "+-{:.3f} % of it ({}) and a quiet run over time\n",
-             s.precision_pct, s.between_launches_half_pct_max, terms);
+      append(o, "the rounds ended on --precision {}: {} and every point's run over time is quiet. It says nothing of other "
+                "launches: {}\n",
+             s.precision_pct, within, placement);
     else
-      append(o, "the rounds ended at {} before --precision {} was met: the widest median interval between launches is "
-                "+-{:.3f} % ({}); {} of {} points have a run over time that is not quiet (more than one level or a state "
-                "change), and a quiet one needs {} chunks of {} s{}\n",
+      append(o, "the rounds ended at {} before --precision {} was met (PRECISION NOT MET): {}; {} of {} points have a run over "
+                "time that is not quiet (more than one level or a state change), and a quiet one needs {} chunks of {} s{}. {}\n",
              s.ended_by == LAT_END_TIME ? fmt::format("the time limit ({} s: --precision-limit)", s.precision_limit_s) : "reps",
-             s.precision_pct, s.between_launches_half_pct_max, terms, unquiet_points(r),
-             r.points.size(), LAT_PRECISION_MIN_CHUNKS, kCollChunkS,
+             s.precision_pct, within, unquiet_points(r), r.points.size(), LAT_PRECISION_MIN_CHUNKS, kCollChunkS,
              withheld_points(r) > 0 ? fmt::format("; {} point(s) withheld (below), for which no interval exists",
                                                   withheld_points(r))
-                                    : std::string());
+                                    : std::string(),
+             placement);
   }
   append(o, "what each mode reports (us):\n");
   for (int m : modes_of(s.modes)) append(o, "  {:<8} {}\n", coll_mode_name(m), coll_mode_quantity(m));
@@ -174,11 +171,13 @@ std::string coll_json_text(const CollResult &r, const std::string &command_line)
                                                            : s.ended_by == LAT_END_TIME        ? "time"
                                                                                                : "reps")},
                    {"precision", s.precision_pct > 0.0 ? nlohmann::json{{"asked_pct", s.precision_pct},
+                                                                        {"met", !s.partial && s.ended_by == LAT_END_PRECISION},
                                                                         {"median_ci_half_pct_max", number_or_null(s.median_ci_half_pct_max)},
-                                                                        {"between_launches_half_pct_max", number_or_null(s.between_launches_half_pct_max)},
-                                                                        {"placement_lines", s.placement_lines},
-                                                                        {"placement_sd_pct", s.placement_sd_pct},
-                                                                        {"interval", "batch medians and the lines' placement"},
+                                                                        {"unbounded", !(s.median_ci_half_pct_max <= 100.0)},
+                                                                        {"placement", {{"lines", s.placement_lines},
+                                                                                       {"sd_pct", s.placement_sd_pct},
+                                                                                       {"bound_half_pct_max", number_or_null(s.between_launches_half_pct_max)}}},
+                                                                        {"interval", "within this launch: each point's batch medians (nothing of other launches: mpilat-campaign)"},
                                                                         {"batches", LAT_PRECISION_BATCHES},
                                                                         {"limit_s", s.precision_limit_s},
                                                                         {"min_chunks", LAT_PRECISION_MIN_CHUNKS}}

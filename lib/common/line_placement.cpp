@@ -88,10 +88,6 @@ std::string placement_term_text(int lines, double sd_pct) {
                      placement_half_pct(sd_pct), lines, sd_pct);
 }
 
-bool placement_passes(double placement_half, double precision_pct, std::size_t chunks) {
-  return placement_half >= precision_pct && chunks >= 2 * LAT_PRECISION_BATCHES;
-}
-
 double between_launches_half_pct(double batch_half_pct, double placement_half) {
   return std::hypot(batch_half_pct, placement_half);
 }

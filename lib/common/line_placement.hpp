@@ -48,10 +48,6 @@ double placement_half_pct(double sd_pct);
 /// shared memory, S % of their mean)".
 std::string placement_term_text(int lines, double sd_pct);
 
-/// Whether --precision is out of reach of more trials: the placement's term alone (placement_half_pct) is at
-/// least precision_pct, and the run has the 2 x LAT_PRECISION_BATCHES chunks that give each half of it the
-/// batch medians' interval (so it ends there, LAT_END_UNREACHABLE).
-bool placement_passes(double placement_half_pct, double precision_pct, std::size_t chunks);
 
 /// The median's 95 % half-width between launches: the batch medians' (within the launch) and the
 /// placement's, as independent terms, sqrt(a^2 + b^2); infinite where the batch medians' is.

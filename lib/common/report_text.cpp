@@ -53,4 +53,9 @@ std::string disturbance_warning(double runqueue_share_max, int rank, double wait
                      "scheduler's: rerun on a quiet node", rank, 100.0 * runqueue_share_max, waited_s);
 }
 
+std::string half_width_text(double half_pct) {
+  if (!(half_pct <= 100.0)) return "unbounded";
+  return fmt::format("+-{:.3f} %", half_pct);
+}
+
 }  // namespace lat

@@ -38,4 +38,8 @@ std::string disturbance_warning(double runqueue_share_max, int rank, double wait
 /// MPI_Get_library_version(), trailing blanks removed; "unknown" if it fails.
 std::string mpi_library_version();
 
+/// --precision's half-width in percent as the files print it: "+-1.234 %", or "unbounded" above 100 % or for
+/// none (infinity: fewer chunks than batches).
+std::string half_width_text(double half_pct);
+
 }  // namespace lat

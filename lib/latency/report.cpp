@@ -1,7 +1,6 @@
 #include "latency/report.hpp"
 #include "common/report_json.hpp"
 
-#include "common/line_placement.hpp"
 #include "common/run_levels.hpp"
 
 #include <mpi.h>
@@ -100,44 +99,48 @@ const char *run_end_name(int end) {
   }
 }
 
-/// --precision's placement term in words: its half-width and where it comes from, or why it is absent.
+/// The lines' placement in words: a level a launch draws once, which this launch cannot show (a diagnostic,
+/// never part of the interval), or why the probe did not run.
 std::string placement_words(const lat_pingpong_result &p) {
   if (p.placement_lines > 0)
-    return "where the lines the pair's messages go through land, " + placement_term_text(p.placement_lines, p.placement_sd_pct);
+    return fmt::format("a level drawn once per launch: a one-way time through {} lines of shared memory spread {:.1f} % here, so "
+                       "launches will differ by more than this interval; mpilat-campaign states the median over launches",
+                       p.placement_lines, p.placement_sd_pct);
   return (p.shared & LAT_SHARE_NODE) != 0
-             ? "where the lines land: not measured (the probe ran past its second: do source and dest share a processor?)"
-             : "where the lines land: not measured (source and dest on two nodes)";
+             ? "the placement probe did not run (its pair did not answer within its second: a loaded machine, or source and dest on one "
+               "processor); "
+               "launches may differ by more than this interval; mpilat-campaign states the median over launches"
+             : "the placement probe did not run (source and dest on two nodes); launches may differ by more than this interval; "
+               "mpilat-campaign states the median over launches";
 }
 
-/// --precision: what ended the trials, and how precise the median is between launches (nothing without it).
+/// The interval within this launch: its ends in microseconds around the median, null where unbounded.
+nlohmann::json within_interval_json(const lat_pingpong_result &p) {
+  if (!(p.median_ci_half_pct <= 100.0)) return nullptr;
+  const double m = p.all.median_us, h = m * p.median_ci_half_pct / 100.0;
+  return nlohmann::json::array({m - h, m + h});
+}
+
+/// --precision: what ended the trials, and the median's interval within this launch (nothing without it).
 void precision_line(std::string &o, const lat_pingpong_result &p) {
   if (!(p.precision_pct > 0.0) || p.partial != LAT_COMPLETE) return;
-  // Between launches: the batch medians' term (a stretch of the run against the rest) and the lines'
-  // placement, which a launch draws once (docs/method.md, "Precision").
-  const std::string terms = fmt::format("from {} batch medians, +-{:.3f} %, and {}", LAT_PRECISION_BATCHES,
-                                        p.median_ci_half_pct, placement_words(p));
+  const std::string within = fmt::format("the median's 95 % interval within this launch (from {} batch medians) is {}",
+                                         LAT_PRECISION_BATCHES, half_width_text(p.median_ci_half_pct));
   if (p.ended_by == LAT_END_PRECISION) {
-    append(o, "the trials ended on --precision {}: the median's 95 % interval between launches is within +-{:.3f} % of the "
-              "median ({}) and the run over time is quiet\n\n",
-           p.precision_pct, p.between_launches_half_pct, terms);
-    return;
-  }
-  if (p.ended_by == LAT_END_UNREACHABLE) {
-    append(o, "the trials ended before --precision {} could be met: the placement alone passes it, and more trials do not "
-              "narrow it (launches compared by mpilat-compare do); the median's 95 % interval between launches is +-{:.3f} % "
-              "of the median ({})\n\n",
-           p.precision_pct, p.between_launches_half_pct, terms);
+    append(o, "the trials ended on --precision {}: {} of the median and the run over time is quiet. It says nothing of other "
+              "launches: {}\n\n",
+           p.precision_pct, within, placement_words(p));
     return;
   }
   const bool minutes_first = p.minutes > 0.0 && 60.0 * p.minutes <= p.precision_limit_s;
-  append(o, "the trials ended at {} before --precision {} was met: the median's 95 % interval between launches is +-{:.3f} % "
-            "of the median ({}){}\n\n",
+  append(o, "the trials ended at {} before --precision {} was met (PRECISION NOT MET): {}{}. {}\n\n",
          p.ended_by != LAT_END_TIME ? std::string("ntrial")
          : minutes_first            ? std::string("the time limit (--minutes)")
                                     : fmt::format("the time limit ({} s: --precision-limit)", p.precision_limit_s),
-         p.precision_pct, p.between_launches_half_pct, terms,
+         p.precision_pct, within,
          run_quiet(p) ? "" : fmt::format(" and the run over time is not quiet ({} levels, {} state changes, {} chunks)",
-                                         p.nlevels, p.nchanges, p.nchunks));
+                                         p.nlevels, p.nchanges, p.nchunks),
+         placement_words(p));
 }
 
 void parameters(std::string &o, const LatencyReport &r) {
@@ -233,7 +236,8 @@ void percentiles(std::string &o, const char *title, const lat_quantiles &q, int6
   }
   const int decimals = std::max(4, decimals_for(step_us));
   for (int i = 0; i < LAT_NPERCENTILES; ++i) append(o, "p{} = {:.{}f}\n", q.level[i], q.p_us[i], decimals);
-  append(o, "95 % confidence interval of the median = {} to {}\n", interval_end(q.median_ci_us[0]), interval_end(q.median_ci_us[1]));
+  append(o, "95 % confidence interval of the median = {} to {} (of this launch's trials)\n", interval_end(q.median_ci_us[0]),
+         interval_end(q.median_ci_us[1]));
   append(o, "95 % confidence interval of p99 = {} to {}\n\n", interval_end(q.p99_ci_us[0]), interval_end(q.p99_ci_us[1]));
 }
 
@@ -543,17 +547,23 @@ std::string json_text(const LatencyReport &r) {
                    {"quantiles", quantiles_json(p.all_q, p.all.count)}};
   j["run"]["minutes_requested"] = p.minutes > 0.0 ? nlohmann::json(p.minutes) : nlohmann::json();
   j["run"]["ended_by"] = p.partial == LAT_COMPLETE ? nlohmann::json(run_end_name(p.ended_by)) : nlohmann::json();
-  j["precision"] = p.precision_pct > 0.0 ? nlohmann::json{{"asked_pct", p.precision_pct},
-                                                          {"median_ci_half_pct", number_or_null(p.median_ci_half_pct)},
-                                                          {"between_launches_half_pct", number_or_null(p.between_launches_half_pct)},
-                                                          {"placement_lines", p.placement_lines},
-                                                          {"placement_sd_pct", p.placement_sd_pct},
-                                                          {"interval", "batch medians and the lines' placement"},
-                                                          {"batches", LAT_PRECISION_BATCHES},
-                                                          {"limit_s", p.precision_limit_s},
-                                                          {"run_quiet", run_quiet(p)},
-                                                          {"min_chunks", LAT_PRECISION_MIN_CHUNKS}}
-                                         : nlohmann::json();
+  j["precision"] = p.precision_pct > 0.0
+                      ? nlohmann::json{{"asked_pct", p.precision_pct},
+                                       {"met", p.partial == LAT_COMPLETE && p.ended_by == LAT_END_PRECISION},
+                                       {"median_ci_half_pct", number_or_null(p.median_ci_half_pct)},
+                                       {"unbounded", !(p.median_ci_half_pct <= 100.0)},
+                                       {"interval_us", within_interval_json(p)},
+                                       {"interval", "within this launch: its batch medians (nothing of other launches: mpilat-campaign)"},
+                                       {"placement", {{"lines", p.placement_lines},
+                                                      {"sd_pct", p.placement_sd_pct},
+                                                      {"bound_half_pct", number_or_null(p.between_launches_half_pct)},
+                                                      {"says", placement_words(p)}}},
+                                       {"batches", LAT_PRECISION_BATCHES},
+                                       {"limit_s", p.precision_limit_s},
+                                       {"run_quiet", run_quiet(p)},
+                                       {"min_chunks", LAT_PRECISION_MIN_CHUNKS}}
+                      : nlohmann::json();
+  j["pingpong"]["quantiles"]["intervals_of"] = "this launch's trials (order statistics): nothing of other launches";
   if (r.pp_dist != nullptr) j["pingpong"]["frequencies"] = table_json(*r.pp_dist);
   std::vector<RunLevel> levels;
   std::vector<StateChange> changes;

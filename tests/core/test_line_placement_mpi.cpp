@@ -36,11 +36,6 @@ void the_figures_by_hand(void **) {
   assert_true(std::fabs(lat::between_launches_half_pct(3.0, 4.0) - 5.0) < 1e-12);
   assert_true(lat::between_launches_half_pct(2.5, 0.0) == 2.5);  // no placement term: the batch medians' alone
   assert_true(std::isinf(lat::between_launches_half_pct(std::numeric_limits<double>::infinity(), 4.0)));
-  // More trials cannot help once the placement alone reaches P, from 16 chunks (2 x 8 batches) on.
-  assert_true(lat::placement_passes(0.6, 0.5, 16));
-  assert_true(lat::placement_passes(0.5, 0.5, 40));
-  assert_false(lat::placement_passes(0.6, 0.5, 15));
-  assert_false(lat::placement_passes(0.4, 0.5, 40));
 }
 
 void the_pair_measures_every_line(void **) {
