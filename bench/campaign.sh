@@ -1,14 +1,15 @@
 #!/bin/bash
-# campaign.sh BUILD_DIR [CAMPAIGNS] [LAUNCHES] [KEEP_DIR] [DRIVERS]: whether mpilat-campaign's interval over
+# campaign.sh BUILD_DIR [CAMPAIGNS] [LAUNCHES] [KEEP_DIR] [DRIVERS] [INTERVAL]: whether mpilat-campaign's interval over
 # launches holds (issue 59): CAMPAIGNS campaigns (default 20) of LAUNCHES launches (default 10) of
 # `latency --quick` and of `mpilat-coll --quick --ops allreduce,bcast --sizes 8` on 2 ranks, the drivers
 # alternated campaign by campaign (A B A B). Then bench/campaign_coverage.py: the share of campaigns whose 95 %
 # interval holds the pooled median of the other campaigns' launches (target >= 85 %), the median half-width
 # against the smallest that would have held it (calibration: not more than 2x), and from the pooled launches
-# the launches and wall time ±5 % and ±2 % need. DRIVERS: "latency coll" (default) or one of them. Run it on
+# the launches and wall time ±5 % and ±2 % need. DRIVERS: "latency coll" (default) or one of them; INTERVAL:
+# the campaigns' --interval (seconds between launch starts; default 0, back to back). Run it on
 # a quiet machine. KEEP_DIR (new or empty): the campaigns are kept there.
 set -euo pipefail
-build=$1 campaigns=${2:-20} launches=${3:-10} keep=${4:-} drivers=${5:-latency coll}
+build=$1 campaigns=${2:-20} launches=${3:-10} keep=${4:-} drivers=${5:-latency coll} interval=${6:-0}
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -n "$keep" ]; then
   mkdir -p "$keep"
@@ -26,7 +27,7 @@ for c in $(seq "$campaigns"); do
       *) echo "campaign.sh: unknown driver $d" >&2; exit 2 ;;
     esac
     t0=$(date +%s.%N)
-    "$build/drivers/mpilat-campaign" --launches "$launches" --noplot --no-progress --outdir "$work/$d-$c" -- "${cmd[@]}" \
+    "$build/drivers/mpilat-campaign" --launches "$launches" --interval "$interval" --noplot --no-progress --outdir "$work/$d-$c" -- "${cmd[@]}" \
       > /dev/null 2> "$work/$d-$c.err" || echo "campaign $d-$c: exit $?" >&2
     t1=$(date +%s.%N)
     echo "$d campaign $c: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"

@@ -49,7 +49,7 @@ const std::vector<std::string> kDrivers = {"latency", "mpptest", "queuelat", "mm
 
 struct Options {
   int64_t launches = 0, max_launches = 30;
-  double precision = 0.0, time_limit_s = 0.0, launch_timeout_s = 0.0;
+  double precision = 0.0, time_limit_s = 0.0, launch_timeout_s = 0.0, interval_s = 0.0;
   std::string outdir, length = "quick";
   bool noplot = false, quiet = false;
   std::vector<std::string> command;
@@ -360,7 +360,8 @@ json campaign_json(const Campaign &k, const std::string &command_line) {
   j["kind"] = k.pooled.empty() ? json() : json(k.pooled.front().kind);
   j["options"] = {{"launches", k.o.launches},          {"precision_pct", json_number(k.o.precision > 0 ? k.o.precision : NAN)},
                   {"max_launches", k.o.max_launches},  {"time_limit_s", json_number(k.o.time_limit_s > 0 ? k.o.time_limit_s : NAN)},
-                  {"launch_length", k.o.length},       {"added_quick", k.c.added_quick}};
+                  {"launch_length", k.o.length},       {"added_quick", k.c.added_quick},
+                  {"interval_s", k.o.interval_s}};
   j["held"] = k.held_npp.empty() ? json::object()
                                  : json{{"npp", std::stoll(k.held_npp)}, {"from", k.held_from},
                                         {"why", "npp is estimated per launch; a campaign measures one setting, so the first launch's "
@@ -441,7 +442,7 @@ std::string end_reason(const Campaign &k, double elapsed_s) {
   if (k.o.time_limit_s > 0) {
     double longest = 0.0;
     for (const LaunchRun &r : k.runs) longest = std::max(longest, r.wall_s);
-    if (elapsed_s + longest > k.o.time_limit_s) return "--time-limit " + number(k.o.time_limit_s) + " s: no time for another launch";
+    if (elapsed_s + std::max(longest, k.o.interval_s) > k.o.time_limit_s) return "--time-limit " + number(k.o.time_limit_s) + " s: no time for another launch";
   }
   // A launch that failed three times in a row is not a campaign that will end well.
   if (n >= 3 && k.runs[n - 1].status != "done" && k.runs[n - 2].status != "done" && k.runs[n - 3].status != "done")
@@ -453,7 +454,17 @@ std::string end_reason(const Campaign &k, double elapsed_s) {
 void run_campaign(Campaign &k) {
   const auto t0 = std::chrono::steady_clock::now();
   const double target = k.o.precision > 0 ? k.o.precision : 5.0;
+  double last_start = -1e300;
   for (int64_t index = 1;; ++index) {
+    // --interval: launches spread over the host's phases (seconds to minutes here), which launches back to
+    // back sample only one or two of (docs/campaign.md, "Spread the launches"); a stop ends the wait.
+    while (stop_signo == 0 && seconds_since(t0) < last_start + k.o.interval_s) usleep(20000);
+    if (stop_signo != 0 && index > 1) {
+      k.partial = true;
+      k.ended = "stopped by signal " + std::to_string(stop_signo);
+      break;
+    }
+    last_start = seconds_since(t0);
     LaunchRun r;
     char dir[32];
     std::snprintf(dir, sizeof dir, "launch-%03lld", static_cast<long long>(index));
@@ -578,6 +589,7 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(int64_t{kFewestFor95}, int64_t{10000}));
   app.add_option("--time-limit", o.time_limit_s, own_option_help("mpilat-campaign", "--time-limit"))->check(CLI::Range(1.0, 1e7));
   app.add_option("--launch-timeout", o.launch_timeout_s, own_option_help("mpilat-campaign", "--launch-timeout"))->check(CLI::Range(1.0, 1e7));
+  app.add_option("--interval", o.interval_s, own_option_help("mpilat-campaign", "--interval"))->check(CLI::Range(0.0, 1e6));
   app.add_option("--launch-length", o.length, own_option_help("mpilat-campaign", "--launch-length"))->check(CLI::IsMember({"quick", "as-given"}));
   app.add_option("--outdir", o.outdir, own_option_help("mpilat-campaign", "--outdir"))->required();
   app.add_flag("--noplot", o.noplot, own_option_help("mpilat-campaign", "--noplot"));

@@ -766,6 +766,7 @@ inline constexpr OwnOptionHelp kOwnOptionHelps[] = {
     {"mpilat-campaign", "--max-launches", "with --precision: stop after this many launches, saying how many P needs"},
     {"mpilat-campaign", "--time-limit", "seconds for the whole campaign: no launch is started that would not end within it"},
     {"mpilat-campaign", "--launch-timeout", "seconds one launch may take before it is ended (default: 600 s, then 5 x the longest launch done)"},
+    {"mpilat-campaign", "--interval", "seconds from one launch's start to the next's at least (default 0: back to back)"},
     {"mpilat-campaign", "--launch-length", "quick: add the driver's --quick where the command has none (short launches); as-given: run it as given"},
     {"mpilat-campaign", "--outdir", "the campaign's folder: launch-NNN/ (each launch's files), launch-NNN.log, campaign.json, .txt and the picture"},
     {"mpilat-campaign", "--noplot", "no campaign.png/.svg"},
@@ -779,4 +780,4 @@ inline const char *own_option_help(const char *driver, const char *option) {
   std::fprintf(stderr, "%s: internal error: spec/drivers.toml gives %s no help\n", driver, option);
   std::abort();
 }
-// 45 spellings.
+// 46 spellings.

@@ -446,9 +446,10 @@ typedef struct lat_queue_summary {
   double control_rise_us; /**< the least-squares line through the control's minima, its rise from the shortest to
                                the longest queue (us) */
   double control_spread_us; /**< the reps' spread at the control's points: the median of their standard
-                                 deviations (us). The control fails (LAT_WARN_CONTROL) when its rise exceeds
-                                 LAT_QUEUE_CONTROL_SPREADS times this and LAT_QUEUE_CONTROL_SHARE of the fitted
-                                 curve's rise */
+                                 deviations (us), for information: load inflates it, so it judges nothing. The
+                                 control fails (LAT_WARN_CONTROL) when its rise exceeds its own lowest minimum
+                                 (the run's quiet reference) and LAT_QUEUE_CONTROL_SHARE of the fitted curve's
+                                 rise */
 } lat_queue_summary;
 
 /* ---- pairs (spec/pairs.toml) -------------------------------------------------------------------------- */

@@ -112,9 +112,10 @@ module mpilat_types_queue
     !> the least-squares line through the control's minima, its rise from the shortest to the longest queue
     !> (us)
     real(c_double) :: control_rise_us
-    !> the reps' spread at the control's points: the median of their standard deviations (us). The control
-    !> fails (LAT_WARN_CONTROL) when its rise exceeds LAT_QUEUE_CONTROL_SPREADS times this and
-    !> LAT_QUEUE_CONTROL_SHARE of the fitted curve's rise
+    !> the reps' spread at the control's points: the median of their standard deviations (us), for
+    !> information: load inflates it, so it judges nothing. The control fails (LAT_WARN_CONTROL) when its
+    !> rise exceeds its own lowest minimum (the run's quiet reference) and LAT_QUEUE_CONTROL_SHARE of the
+    !> fitted curve's rise
     real(c_double) :: control_spread_us
   end type lat_queue_summary
 

@@ -110,6 +110,28 @@ rc=$?
   && [ "$(field s1/campaign.json "j['launches'][2]['status'], j['launches'][2]['exit']")" = "('stopped', 3)" ] && ok \
   || bad "stop: exit $rc, $(field s1/campaign.json "j['partial'], j['launches_pooled'], j['ended']")"
 
+# --interval: the launches' starts at least that far apart (3 launches, 1 s: 2 s at least); a stop during the
+# wait between launches ends the campaign there, partial, without waiting out the interval.
+fresh 1 1 1
+start=$(date +%s.%N)
+"$campaign" --launches 3 --interval 1 --noplot --no-progress --outdir i1 -- bin/latency > i1.out 2>&1
+rc=$?
+took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+[ "$rc" = 0 ] && awk -v t="$took" 'BEGIN { exit !(t >= 2.0) }' && [ "$(field i1/campaign.json "j['options']['interval_s']")" = 1.0 ] && ok \
+  || bad "--interval 1: exit $rc, 3 launches in $took s"
+fresh 1 1 1
+start=$(date +%s.%N)
+"$campaign" --launches 3 --interval 60 --noplot --no-progress --outdir i2 -- bin/latency > i2.out 2>&1 &
+pid=$!
+for _ in $(seq 200); do [ -f i2/launch-001/latency.json ] && break; sleep 0.05; done
+sleep 0.3
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+[ "$rc" = 3 ] && awk -v t="$took" 'BEGIN { exit !(t < 10) }' && [ "$(field i2/campaign.json "j['launches_pooled'], j['partial']")" = "(1, True)" ] \
+  && ok || bad "a stop between launches: exit $rc after $took s, $(field i2/campaign.json "j['launches_pooled'], j['partial']")"
+
 # 5. Refusals: exit 2, a message naming what is wrong, nothing written or touched.
 mkdir -p held && echo mine > held/launch-001 && cp held/launch-001 held.before
 refuse() {  # WHAT MESSAGE ARGS...
