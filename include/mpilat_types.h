@@ -316,8 +316,10 @@ typedef struct lat_sweep_point {
   int rerun;            /**< 1: sat above its neighbours' line and was measured again */
   int anomalous;        /**< 1: still above both neighbours after the rerun (a real peak, look at it) */
   int reserved;         /**< 0 */
-  int low;              /**< 1: still below both neighbours after the rerun, its minimum one sample far below its
-                             others (anomaly_rel): questioned, a disturbed sample rather than the size's time */
+  int low;              /**< 1: still below both neighbours after the rerun, its minimum from a minority of its
+                             samples (one far below the others, or a cluster of them from a fast phase of the
+                             host; anomaly_rel): questioned, a disturbed sample rather than the size's time;
+                             steps and regime lines leave it out */
   double compute_window_us; /**< the overlap patterns: the computation per call over a window of n_avg calls in a
                                  row (the way the overlap's exchange is timed), the least over samples; above
                                  LAT_OVERLAP_WINDOW_RATIO x compute_us the windows were disturbed (the table says
@@ -337,7 +339,8 @@ typedef struct lat_sweep_threshold {
     the regime only, and max_rel_err says how well it fits there. */
 typedef struct lat_sweep_line {
   int64_t first_bytes, last_bytes; /**< the regime's smallest and largest measured size */
-  int64_t npoints;      /**< its points */
+  int64_t npoints;      /**< its points the line goes through: those of the regime no mark (low, anomalous)
+                             questions */
   double startup_us;    /**< s: the line at 0 bytes (us) */
   double per_byte_us;   /**< r: the slope (us per byte) */
   double rate_mbs;      /**< 1 / r in MB/s (one pair; 0 when r <= 0) */

@@ -145,8 +145,9 @@ module mpilat_types_sweep
     integer(c_int) :: anomalous
     !> 0
     integer(c_int) :: reserved
-    !> 1: still below both neighbours after the rerun, its minimum one sample far below its others
-    !> (anomaly_rel): questioned, a disturbed sample rather than the size's time
+    !> 1: still below both neighbours after the rerun, its minimum from a minority of its samples (one far
+    !> below the others, or a cluster of them from a fast phase of the host; anomaly_rel): questioned, a
+    !> disturbed sample rather than the size's time; steps and regime lines leave it out
     integer(c_int) :: low
     !> the overlap patterns: the computation per call over a window of n_avg calls in a row (the way the
     !> overlap's exchange is timed), the least over samples; above LAT_OVERLAP_WINDOW_RATIO x compute_us
@@ -174,7 +175,7 @@ module mpilat_types_sweep
     !> the regime's smallest and largest measured size
     integer(c_int64_t) :: first_bytes
     integer(c_int64_t) :: last_bytes
-    !> its points
+    !> its points the line goes through: those of the regime no mark (low, anomalous) questions
     integer(c_int64_t) :: npoints
     !> s: the line at 0 bytes (us)
     real(c_double) :: startup_us

@@ -107,8 +107,9 @@ bool above_neighbours_line(const std::vector<int64_t> &sizes, const std::vector<
 /// Whether point i lies more than rel below that line.
 bool below_neighbours_line(const std::vector<int64_t> &sizes, const std::vector<double> &times, size_t i,
                            double rel);
-/// Whether a point's minimum stands alone: no other sample of it within rel above it (one sample far below
-/// the rest, where a real dip has many).
-bool isolated_minimum(const SizePoint &p, double rel);
+/// Whether a point's minimum comes from a minority of its samples: fewer than half of them within rel above
+/// it (one sample far below the rest, or a cluster of them from a fast phase of the host), where a real dip
+/// has most of its samples there.
+bool minority_minimum(const SizePoint &p, double rel);
 
 }  // namespace lat

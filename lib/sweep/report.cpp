@@ -16,6 +16,19 @@
 
 namespace lat {
 
+/// A regime line a reader must not take as the regime's figures: "" or why. A negative startup, or a rate
+/// above any node's memory bandwidth (kSweepRateBoundMbs), is a line drawn through a curve the host's phases
+/// made jagged, not a property of the MPI.
+std::string sweep_line_questioned(const lat_sweep_line &l) {
+  constexpr double kSweepRateBoundMbs = 1e6;  // 1 TB/s: above the memory bandwidth of any node's processors today
+  std::string why;
+  if (l.startup_us < 0.0) why = fmt::format("a negative startup ({:.4f} us)", l.startup_us);
+  if (l.rate_mbs > kSweepRateBoundMbs)
+    why += fmt::format("{}a rate above {:.0f} MB/s, any memory's bandwidth", why.empty() ? "" : " and ", kSweepRateBoundMbs);
+  if (!why.empty()) why += ": the minima of this regime do not lie on a line; read its points, not the line";
+  return why;
+}
+
 namespace {
 
 
@@ -123,7 +136,8 @@ std::string sweep_table_text(const SweepResult &r) {
          MPILAT_VERSION_STRING, pattern, shape, ranks, s.nsizes,
          s.measurements, s.passes, s.wall_s, end);
   append(o, "# time: minimum over samples of the average of n_avg operations (us); flags: r refined, "
-            "R rerun, A anomalous, L low (one sample far below the rest: questioned)\n");
+            "R rerun, A anomalous, L low (its minimum from a minority of its samples, one or a cluster far below "
+            "the rest: questioned; steps and lines leave A and L out)\n");
   append(o, "#{:>11} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {}\n", is_overlap(s.pattern) ? "work" : "bytes",
          "time(us)", "rate(MB/s)", "median(us)", "max(us)", "samples", "n_avg", "flags");
   for (const lat_sweep_point &p : r.points)
@@ -158,9 +172,12 @@ std::string sweep_table_text(const SweepResult &r) {
   if (!r.lines.empty()) {
     append(o, "# startup and rate: a least-squares line s + n / rate through the minima of each regime between "
               "steps;\n# one line does not describe the whole curve (Gropp & Lusk), only its regime\n");
-    for (const lat_sweep_line &l : r.lines)
-      append(o, "# bytes {}..{} ({} sizes): startup = {:.4f} us, rate = {:.2f} MB/s (largest misfit {:.1f} %)\n",
-             l.first_bytes, l.last_bytes, l.npoints, l.startup_us, l.rate_mbs, 100.0 * l.max_rel_err);
+    for (const lat_sweep_line &l : r.lines) {
+      const std::string why = sweep_line_questioned(l);
+      append(o, "# bytes {}..{} ({} sizes): startup = {:.4f} us, rate = {:.2f} MB/s (largest misfit {:.1f} %){}\n",
+             l.first_bytes, l.last_bytes, l.npoints, l.startup_us, l.rate_mbs, 100.0 * l.max_rel_err,
+             why.empty() ? "" : " QUESTIONED: " + why);
+    }
   }
   return o;
 }
@@ -305,7 +322,12 @@ std::string sweep_json_text(const SweepResult &r, const std::string &command_lin
   for (const lat_sweep_threshold &t : r.thresholds) steps.push_back(spec_result_json(t));
   j["thresholds"] = steps;
   nlohmann::json lines = nlohmann::json::array();
-  for (const lat_sweep_line &l : r.lines) lines.push_back(spec_result_json(l));
+  for (const lat_sweep_line &l : r.lines) {
+    nlohmann::json line = spec_result_json(l);
+    const std::string why = sweep_line_questioned(l);
+    line["questioned"] = why.empty() ? nlohmann::json() : nlohmann::json(why);
+    lines.push_back(line);
+  }
   j["startup_rate"] = {{"lines", lines},
                        {"caveat", "a least-squares line s + n / rate per regime between the steps; one line does "
                                   "not describe the whole curve, only its regime"}};

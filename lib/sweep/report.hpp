@@ -11,6 +11,9 @@ namespace lat {
 /// The results as a table: the mpptest driver's output (stdout, or the -fname file), with the steps and
 /// the startup and rate of each regime.
 std::string sweep_table_text(const SweepResult &r);
+/// "" or why a regime line must not be read as the regime's figures (a negative startup, a rate above any
+/// memory's bandwidth): the table and the JSON mark it.
+std::string sweep_line_questioned(const lat_sweep_line &l);
 /// mpptest's gnuplot data (its layout: proc1 proc2 distance len time rate, tab-separated; givedy: the mean and
 /// the max after them) and commands (time against length, log-log with logscale).
 std::string sweep_gpl_text(const SweepResult &r, bool givedy);

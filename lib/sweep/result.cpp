@@ -13,21 +13,25 @@ namespace lat {
 
 namespace {
 
-/// The least-squares line through (sizes[k], times[k]), k in [first, last], first < last.
+/// The least-squares line through (bytes, min_us) of the points in [first, last] that no mark questions (a
+/// minimum from a phase, a peak: engine.cpp's finish); npoints 0 where fewer than two are left.
 lat_sweep_line line_through(const std::vector<lat_sweep_point> &points, size_t first, size_t last) {
+  std::vector<const lat_sweep_point *> kept;
+  for (size_t k = first; k <= last; ++k)
+    if (!points[k].low && !points[k].anomalous) kept.push_back(&points[k]);
   lat_sweep_line l{};
   l.first_bytes = points[first].bytes;
   l.last_bytes = points[last].bytes;
-  l.npoints = static_cast<int64_t>(last - first + 1);
+  if (kept.size() < 2) return l;
+  l.npoints = static_cast<int64_t>(kept.size());
   const Line line = least_squares_line(
-      last - first + 1, [&](size_t k) { return static_cast<double>(points[first + k].bytes); },
-      [&](size_t k) { return points[first + k].min_us; });
+      kept.size(), [&](size_t k) { return static_cast<double>(kept[k]->bytes); }, [&](size_t k) { return kept[k]->min_us; });
   l.per_byte_us = line.slope;
   l.startup_us = line.intercept;
   l.rate_mbs = l.per_byte_us > 0.0 ? 1.0 / l.per_byte_us : 0.0;
-  for (size_t k = first; k <= last; ++k) {
-    const double t = points[k].min_us;
-    const double fit = l.startup_us + l.per_byte_us * static_cast<double>(points[k].bytes);
+  for (const lat_sweep_point *q : kept) {
+    const double t = q->min_us;
+    const double fit = l.startup_us + l.per_byte_us * static_cast<double>(q->bytes);
     if (t > 0.0) l.max_rel_err = std::max(l.max_rel_err, std::fabs(fit - t) / t);
   }
   return l;
@@ -46,7 +50,10 @@ std::vector<lat_sweep_line> regime_lines(const std::vector<lat_sweep_point> &poi
       last = first;
       while (last + 1 < points.size() && points[last + 1].bytes <= steps[s].below_bytes) ++last;
     }
-    if (last > first) lines.push_back(line_through(points, first, last));  // a line needs two sizes
+    if (last > first) {  // a line needs two sizes
+      const lat_sweep_line l = line_through(points, first, last);
+      if (l.npoints >= 2) lines.push_back(l);
+    }
     first = last + 1;
   }
   return lines;
