@@ -572,3 +572,17 @@ void driver_print_file(const char *path) {
   while (fgets(line, sizeof line, f)) fputs(line, stdout);
   fclose(f);
 }
+
+void driver_print_warnings_of(const char *program, const char *path) {
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return;
+  char line[8192];
+  int at_start = 1; /* a line longer than the buffer comes in pieces: only a line's first piece is tested */
+  int printing = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (at_start) printing = strncmp(line, "WARNING", 7) == 0;
+    if (printing) fprintf(stderr, "%s%s", at_start ? program : "", at_start ? ": " : ""), fputs(line, stderr);
+    at_start = strchr(line, '\n') != NULL;
+  }
+  fclose(f);
+}

@@ -44,6 +44,11 @@ program latency_driver
       character(kind=c_char), intent(in) :: program(*), noplot_option(*)
       integer(c_int) :: yes
     end function
+    !> The WARNING lines of a file on stderr, after "latency: " (drivers/driver_support.h).
+    subroutine print_warnings_of(program, path) bind(C, name="driver_print_warnings_of")
+      import :: c_char
+      character(kind=c_char), intent(in) :: program(*), path(*)
+    end subroutine
     !> Every rank meets in a blocking barrier, then MPI_Finalize (drivers/driver_support.h: why).
     subroutine finalize(status) bind(C, name="driver_finalize")
       import :: c_int
@@ -221,7 +226,8 @@ contains
         ' of '//trim(total)//' trials measured, marked PARTIAL, in '//trim(outdir)
       return
     end if
-    call print_warnings()
+    ! The warnings as latency.output words and formats them (one text for the files and the terminal).
+    call print_warnings_of('latency'//c_null_char, trim(outdir)//'/latency.output'//c_null_char)
     write (output_unit, '(a,f10.4,a,f10.4,a,i0,a)') 'latency: median ', pres%all%median_us, &
       ' us, minimum ', pres%all%min_us, ' us (ping-pong time / 2, npp = ', pres%npp_used, ')'
     if (popts%precision_pct > 0 .and. pres%ended_by /= LAT_END_PRECISION) then
@@ -272,58 +278,6 @@ contains
   end subroutine run_study
 
   !> The run's warnings on stderr (the files hold them with the times of each level).
-  subroutine print_warnings()
-    integer :: g
-    if (iand(pres%warnings, LAT_WARN_LEVELS) /= 0) then
-      write (error_unit, '(a,i0,a)', advance='no') &
-        'latency: WARNING: the machine changed state during the run: the chunk medians fall into ', &
-        pres%nlevels, ' levels:'
-      do g = 1, pres%nlevels
-        write (error_unit, '(a,f0.4,a,f0.1,a)', advance='no') ' ', pres%level_us(g), ' us (', &
-          100 * pres%level_share(g), ' % of the trials)'
-      end do
-      write (error_unit, '(a)') '; when each held: latency.output and latency.json'
-    end if
-    do g = 1, min(pres%nchanges, LAT_MAX_CHANGES)
-      if (g == 1) then
-        write (error_unit, '(a,f0.2,a)', advance='no') 'latency: WARNING: the run changed state at ', &
-          pres%change_start_s(g), ' s:'
-      else if (pres%change_start_s(g) /= pres%change_start_s(g - 1)) then
-        write (error_unit, '(/,a,f0.2,a)', advance='no') 'latency: WARNING: the run changed state at ', &
-          pres%change_start_s(g), ' s:'
-      else
-        write (error_unit, '(a)', advance='no') ';'
-      end if
-      write (error_unit, '(a,a,a,g0.5,a,g0.5,a,f0.2,a,f0.2,a)', advance='no') ' the chunks'' ', &
-        trim(change_name(pres%change_quantity(g))), ' from ', pres%change_before(g), ' to ', pres%change_after(g), &
-        ' (', pres%change_after(g) / pres%change_before(g), 'x) until ', pres%change_end_s(g), ' s'
-    end do
-    if (pres%nchanges > 0) write (error_unit, '(a)') ''
-
-    if (pres%nchanges > LAT_MAX_CHANGES) &
-      write (error_unit, '(a,i0,a)') 'latency: WARNING: and ', pres%nchanges - LAT_MAX_CHANGES, &
-        ' more state changes (latency.output, latency.json)'
-    if (iand(pres%warnings, LAT_WARN_FILTERED) /= 0) &
-      write (error_unit, '(a,i0,a,i0,a,f0.1,a)') 'latency: WARNING: the filter removed ', pres%n_removed, ' of ', &
-        pres%all%count, ' trials (', &
-        100 * real(pres%n_removed, c_double) / real(max(pres%all%count, 1_c_int64_t), c_double), &
-        ' %): more than the rare outliers it assumes'
-  end subroutine print_warnings
-
-  !> What a state change is of: "median (us)", "p99 (us)" or "trials per second".
-  function change_name(quantity) result(text)
-    integer(c_int), intent(in) :: quantity
-    character(len=20) :: text
-    select case (quantity)
-    case (LAT_CHANGE_MEDIAN)
-      text = 'median (us)'
-    case (LAT_CHANGE_P99)
-      text = 'p99 (us)'
-    case default
-      text = 'trials per second'
-    end select
-  end function change_name
-
   !> The phase a partial run ended in, as latency.output names it.
   function stopped_phase() result(text)
     character(len=:), allocatable :: text

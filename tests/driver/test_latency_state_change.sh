@@ -21,6 +21,14 @@ $mpiexec -n 2 "$latency" --quick --minutes 0.1 --noplot --outdir hog > hog.out 2
 wait $hogs
 grep -q 'latency: WARNING: the run changed state at' hog.err && ok || bad "hog: no state change on stderr: $(cat hog.err)"
 grep -q '^WARNING: the run changed state at' hog/latency.output && ok || bad "hog: no state change in latency.output"
+# stderr's warnings are latency.output's, worded and formatted as the files have them (they were Fortran's
+# list-directed numbers: ".1540 us", "from 63251. to 34768. (.55x)").
+python3 - hog.err hog/latency.output <<'PY' && ok || bad "hog: stderr's warnings are not latency.output's: $(grep WARNING hog.err)"
+import sys
+err = [l for l in open(sys.argv[1]).read().splitlines() if 'WARNING' in l]
+files = ['latency: ' + l for l in open(sys.argv[2]).read().splitlines() if l.startswith('WARNING')]
+assert err and err == files, (err, files)
+PY
 python3 - "$(cat hog/start)" "$(cat hog/end)" <<'PY' && ok || bad "hog: no state change at the hogs' time in latency.json"
 import json, sys
 hog_start, hog_end = float(sys.argv[1]), float(sys.argv[2])
