@@ -11,14 +11,10 @@
 set -euo pipefail
 build=$1 campaigns=${2:-20} launches=${3:-10} keep=${4:-} drivers=${5:-latency coll} interval=${6:-0}
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -n "$keep" ]; then
-  mkdir -p "$keep"
-  [ -z "$(ls -A "$keep")" ] || { echo "campaign.sh: $keep is not empty" >&2; exit 2; }
-  work=$keep
-else
-  work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
-fi
+# shellcheck source=work_dir.sh
+. "$here/work_dir.sh"
+bench_work_dir campaign.sh "$keep"
+trap bench_work_cleanup EXIT
 for c in $(seq "$campaigns"); do
   for d in $drivers; do
     case $d in

@@ -7,13 +7,10 @@ set -euo pipefail
 build=$1 campaigns=${2:-10} launches=${3:-10} keep=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 cluster="$here/../scripts/cluster.sh"
-if [ -n "$keep" ]; then
-  mkdir -p "$keep"
-  work=$keep
-else
-  work=$(mktemp -d)
-fi
-trap 'bash "$cluster" down > /dev/null 2>&1 || true; [ -n "$keep" ] || rm -rf "$work"' EXIT
+# shellcheck source=work_dir.sh
+. "$here/work_dir.sh"
+bench_work_dir campaign_cluster.sh "$keep"
+trap 'bash "$cluster" down > /dev/null 2>&1 || true; bench_work_cleanup' EXIT
 bash "$cluster" up 2
 eval "$(bash "$cluster" env)"
 read -r -a launch <<< "$MPILAT_CLUSTER_LAUNCH"

@@ -10,13 +10,10 @@
 set -euo pipefail
 build=$1 pairs=${2:-10} keep=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -n "$keep" ]; then
-  mkdir -p "$keep"
-  work=$keep
-else
-  work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
-fi
+# shellcheck source=work_dir.sh
+. "$here/work_dir.sh"
+bench_work_dir host_state.sh "$keep"
+trap bench_work_cleanup EXIT
 mpicc -O2 -I"$here" -o "$work/bare_pingpong" "$here/bare_pingpong.c"
 median_of() { python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['pingpong']['all']['median_us'])" "$1"; }
 t0=$(date +%s.%N)

@@ -10,14 +10,10 @@
 set -euo pipefail
 build=$1 runs=${2:-20} precision=${3:-0.5} keep=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -n "$keep" ]; then
-  mkdir -p "$keep"
-  [ -z "$(ls -A "$keep")" ] || { echo "precision.sh: $keep is not empty" >&2; exit 2; }
-  work=$keep
-else
-  work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
-fi
+# shellcheck source=work_dir.sh
+. "$here/work_dir.sh"
+bench_work_dir precision.sh "$keep"
+trap bench_work_cleanup EXIT
 now() { date +%s.%N; }
 printf '%-12s %4s %8s %-10s %10s %10s %12s\n' program run wall_s ended_by half_pct trials median_us
 for r in $(seq "$runs"); do

@@ -573,16 +573,17 @@ void driver_print_file(const char *path) {
   fclose(f);
 }
 
-void driver_print_warnings_of(const char *program, const char *path) {
+void driver_print_lines_of(const char *program, const char *path, const char *starting) {
   FILE *f = fopen(path, "r");
   if (f == NULL) return;
   char line[8192];
   int at_start = 1; /* a line longer than the buffer comes in pieces: only a line's first piece is tested */
-  int printing = 0;
-  while (fgets(line, sizeof line, f)) {
-    if (at_start) printing = strncmp(line, "WARNING", 7) == 0;
+  int printing = 0, printed = 0;
+  while (fgets(line, sizeof line, f) && printed < 40) {
+    if (at_start) printing = strncmp(line, starting, strlen(starting)) == 0;
     if (printing) fprintf(stderr, "%s%s", at_start ? program : "", at_start ? ": " : ""), fputs(line, stderr);
     at_start = strchr(line, '\n') != NULL;
+    printed += printing && at_start;
   }
   fclose(f);
 }

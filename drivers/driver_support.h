@@ -102,10 +102,10 @@ const char *driver_stop_cause(void);
 void driver_stopped_note(const char *program, const char *kept);
 /** Copies the file at path (a table just written) to standard output; nothing where it cannot be read. */
 void driver_print_file(const char *path);
-/** Prints to stderr every line of the file at path that begins with "WARNING", each after "<program>: ": the
-    warnings as the files word and format them (latency's, from its latency.output). Nothing where the file
-    cannot be read. */
-void driver_print_warnings_of(const char *program, const char *path);
+/** Prints to stderr the lines of the file at path that begin with `starting` ("" for every line), at most 40,
+    each after "<program>: ": latency's warnings as latency.output words and formats them ("WARNING"), a failed
+    launch's own words (mpilat-campaign). Nothing where the file cannot be read. */
+void driver_print_lines_of(const char *program, const char *path, const char *starting);
 /** Flushes standard output; 0 when everything written there arrived, else prints "<program>: writing to
     standard output: <why>" on stderr and returns DRIVER_FAILED. */
 int driver_stdout_status(const char *program);

@@ -44,10 +44,10 @@ program latency_driver
       character(kind=c_char), intent(in) :: program(*), noplot_option(*)
       integer(c_int) :: yes
     end function
-    !> The WARNING lines of a file on stderr, after "latency: " (drivers/driver_support.h).
-    subroutine print_warnings_of(program, path) bind(C, name="driver_print_warnings_of")
+    !> The lines of a file that begin with `starting` on stderr, after "latency: " (drivers/driver_support.h).
+    subroutine print_lines_of(program, path, starting) bind(C, name="driver_print_lines_of")
       import :: c_char
-      character(kind=c_char), intent(in) :: program(*), path(*)
+      character(kind=c_char), intent(in) :: program(*), path(*), starting(*)
     end subroutine
     !> Every rank meets in a blocking barrier, then MPI_Finalize (drivers/driver_support.h: why).
     subroutine finalize(status) bind(C, name="driver_finalize")
@@ -227,7 +227,7 @@ contains
       return
     end if
     ! The warnings as latency.output words and formats them (one text for the files and the terminal).
-    call print_warnings_of('latency'//c_null_char, trim(outdir)//'/latency.output'//c_null_char)
+    call print_lines_of('latency'//c_null_char, trim(outdir)//'/latency.output'//c_null_char, 'WARNING'//c_null_char)
     write (output_unit, '(a,f10.4,a,f10.4,a,i0,a)') 'latency: median ', pres%all%median_us, &
       ' us, minimum ', pres%all%min_us, ' us (ping-pong time / 2, npp = ', pres%npp_used, ')'
     if (popts%precision_pct > 0 .and. pres%ended_by /= LAT_END_PRECISION) then

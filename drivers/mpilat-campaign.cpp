@@ -627,6 +627,9 @@ int main(int argc, char **argv) {
   if (c.pooled.empty()) {
     std::fprintf(stderr, "mpilat-campaign: error: no launch gave a result (%s); their logs: %s/launch-NNN.log\n", c.ended.c_str(),
                  c.o.outdir.c_str());
+    // What the driver said of its last launch, so a refused command needs no look into the logs.
+    if (!c.runs.empty())
+      driver_print_lines_of(("mpilat-campaign: " + c.runs.back().dir).c_str(), (c.o.outdir + "/" + c.runs.back().dir + ".log").c_str(), "");
     return c.runs.size() == 1 && c.runs.front().exit_code == DRIVER_BAD_INPUT ? DRIVER_BAD_INPUT : DRIVER_FAILED;
   }
   if (o.precision > 0 && c.ended.rfind("--precision", 0) != 0) {

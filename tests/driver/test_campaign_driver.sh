@@ -25,6 +25,8 @@ outdir=""
 while [ $# -gt 0 ]; do [ "$1" = --outdir ] && outdir=$2; shift; done
 case "$action" in
   exit1) exit 1 ;;
+  refuse) echo "latency: error: dest must be a rank in 0..1, got 5"; exit 2 ;;
+  slow) sleep 1 ;;
   hang) echo $$ > "$here/hang.pid"; exec sleep 1000 ;;
   stop) trap 'exit 3' TERM; touch "$here/stop.ready"; while :; do sleep 0.05; done ;;
 esac
@@ -66,6 +68,14 @@ PY
 [ "$(grep -c -- '--quick' args.log)" = 9 ] && grep -q 'added --quick' c1/campaign.txt && ok || bad "--quick added and said"
 [ -d c1/launch-009 ] && [ -f c1/launch-001.log ] && [ "$(field c1/campaign.json "j['partial']")" = False ] && ok \
   || bad "launch folders, logs, not partial"
+# --noplot: no picture; --no-progress: no line a launch on stderr (the real launches below draw and say).
+[ ! -e c1/campaign.png ] && [ -f c1/campaign.txt ] && ! grep -q 'mpilat-campaign: launch' c1.out && ok \
+  || bad "--noplot or --no-progress not honoured: $(ls c1 | tr '\n' ' '); $(grep -c 'launch' c1.out)"
+# --launch-length as-given: the command as given, no --quick added, the files saying so.
+fresh 1 1
+"$campaign" --launches 2 --launch-length as-given --noplot --noprogress --outdir g1 -- bin/latency > g1.out 2>&1
+! grep -q -- --quick args.log && [ "$(field g1/campaign.json "j['options']['added_quick']")" = False ] && ! grep -q 'added --quick' g1/campaign.txt \
+  && ok || bad "--launch-length as-given: $(cat args.log)"
 # 5 launches reach no 95 % interval: none claimed, the coverage said.
 fresh 1 2 3 4 5
 "$campaign" --launches 5 --noplot --no-progress --outdir c2 -- bin/latency > c2.out 2>&1
@@ -84,6 +94,21 @@ fresh 1 2 1 2 1 2 1 2
 rc=$?
 [ "$rc" = 4 ] && grep -q -- '--precision 2 not met' p2.out && [ "$(field p2/campaign.json "j['figures'][0]['launches_needed'] > 100")" = True ] \
   && ok || bad "--precision not met: exit $rc (want 4): $(tail -2 p2.out)"
+
+# --time-limit: no launch is started that would not end within it: launches of 1 s under a 3.5-s limit, P
+# out of reach, end after 2 or 3 launches (not --max-launches' 10) with status 4, saying why.
+fresh "1 3 slow" "2 3 slow" "1 3 slow" "2 3 slow" "1 3 slow" "2 3 slow" "1 3 slow" "2 3 slow" "1 3 slow" "2 3 slow"
+"$campaign" --precision 1 --max-launches 10 --time-limit 3.5 --noplot --no-progress --outdir t1 -- bin/latency > t1.out 2>&1
+rc=$?
+n=$(field t1/campaign.json "len(j['launches'])")
+[ "$rc" = 4 ] && [ "$n" -ge 2 ] && [ "$n" -le 3 ] && grep -q -- '--time-limit 3.5 s' t1/campaign.json && ok \
+  || bad "--time-limit 3.5: exit $rc after $n launches: $(field t1/campaign.json "j['ended']")"
+# A command the driver refuses: the campaign ends at once with the driver's status, its words on stderr.
+fresh "1 3 refuse"
+"$campaign" --launches 5 --noplot --no-progress --outdir x1 -- bin/latency > x1.out 2>&1
+rc=$?
+[ "$rc" = 2 ] && grep -q 'mpilat-campaign: launch-001: latency: error: dest must be a rank in 0..1, got 5' x1.out \
+  && [ "$(field x1/campaign.json "len(j['launches'])")" = 1 ] && ok || bad "a refused command: exit $rc: $(cat x1.out)"
 
 # 3. A failed launch is recorded and the campaign goes on; a launch that never ends is ended by its limit,
 #    its processes gone.
